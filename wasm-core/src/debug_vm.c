@@ -1,0 +1,363 @@
+/*
+ * debug_vm.c - the invariant checker (in the spirit of CONFIG_DEBUG_VM).
+ *
+ * Recomputes everything the model keeps incrementally and compares:
+ *  - frames: free-list blocks + never-used frames == nr_free_pages; every
+ *    frame below high_water is free, a page table, the zero page, or a folio
+ *    page that something owns (a page cache, or a PTE for anon) - no leaks;
+ *  - page tables: each table page reached from exactly one entry (or an
+ *    mm's pgd); nr_page_table_pages and per-mm counts agree;
+ *  - PTEs: point at allocated folio pages, lie inside a VMA, are writable
+ *    only in VM_WRITE VMAs; per-page _mapcount + 1 == number of PTEs;
+ *    refcount == PTEs + 1 for the page cache; rss per mm agrees;
+ *  - nr_mapped, nr_anon_pages, nr_file_pages, nr_dirty agree;
+ *  - the page cache: entries point back (mapping, index) and nrpages agrees;
+ *  - the LRU lists: links, flags, counts and nr_* counters agree;
+ *  - VMAs: rb-tree rules, sorted non-overlapping list, map_count;
+ *  - per-task pgfault adds up to the global pgfault;
+ *  - every locked page-cache page has a read in flight.
+ */
+#include <stdio.h>
+
+#include "internal.h"
+
+#define FAIL(...) do { snprintf(msg, len, __VA_ARGS__); err = -1; goto out; } while (0)
+
+struct check_ctx {
+	uint32_t *ptes;    /* PTEs mapping each pfn */
+	uint8_t *tables;   /* references to each table page */
+	int64_t rss[MMSIM_NR_MM_COUNTERS];
+};
+
+static int walk_tables(struct mmsim *sim, struct check_ctx *c, uint32_t mmid, uint32_t pfn,
+		       int level, uint64_t base, char *msg, uint32_t len)
+{
+	static const uint64_t span[4] = { PGDIR_SIZE, PUD_SIZE, PMD_SIZE, PAGE_SIZE };
+	struct mm_struct *mm = mm_ptr(sim, mmid);
+	const struct page *tp = pfn_to_page(sim, pfn);
+	const uint64_t *t;
+
+	if (pfn >= sim->s.high_water || !(tp->flags & PGTY(table))) {
+		snprintf(msg, len, "mm %u: level-%d entry points at pfn %u, not a page table", mmid, level, pfn);
+		return -1;
+	}
+	if (c->tables[pfn]++) {
+		snprintf(msg, len, "page table pfn %u is referenced twice", pfn);
+		return -1;
+	}
+	t = pgt_table(sim, tp->private);
+	for (uint32_t i = 0; i < PTRS_PER_PTE; i++) {
+		uint64_t e = t[i], addr = base + i * span[level];
+
+		if (!e)
+			continue;
+		if (!(e & MMSIM_PTE_PRESENT)) {
+			snprintf(msg, len, "mm %u: non-present, non-none entry %#llx at %#llx", mmid,
+				 (unsigned long long)e, (unsigned long long)addr);
+			return -1;
+		}
+		if (level < MMSIM_PGT_PTE) {
+			if (e & MMSIM_PTE_PSE) {
+				snprintf(msg, len, "mm %u: huge entry at %#llx (not modelled yet)", mmid,
+					 (unsigned long long)addr);
+				return -1;
+			}
+			if (walk_tables(sim, c, mmid, pte_pfn(e), level + 1, addr, msg, len))
+				return -1;
+			continue;
+		}
+		/* a leaf PTE */
+		{
+			uint32_t vid = find_vma_noacct(sim, mm, addr), p = pte_pfn(e), head;
+			const struct vm_area_struct *v = vid ? vma_ptr(sim, vid) : NULL;
+			const struct page *folio;
+
+			if (!v || v->vm_start > addr) {
+				snprintf(msg, len, "mm %u: PTE at %#llx outside any VMA", mmid, (unsigned long long)addr);
+				return -1;
+			}
+			if ((e & MMSIM_PTE_RW) && !(v->vm_flags & MMSIM_VM_WRITE)) {
+				snprintf(msg, len, "mm %u: writable PTE at %#llx in a read-only VMA", mmid,
+					 (unsigned long long)addr);
+				return -1;
+			}
+			if (e & MMSIM_PTE_SPECIAL) {
+				if (p != 0 || (e & MMSIM_PTE_RW)) {
+					snprintf(msg, len, "mm %u: bad special PTE at %#llx", mmid, (unsigned long long)addr);
+					return -1;
+				}
+				continue;
+			}
+			if (p == 0 || p >= sim->s.high_water) {
+				snprintf(msg, len, "mm %u: PTE at %#llx maps pfn %u out of range", mmid,
+					 (unsigned long long)addr, p);
+				return -1;
+			}
+			head = compound_head(sim, p);
+			folio = pfn_to_page(sim, head);
+			if (folio->flags & (PGTY(buddy) | PGTY(table)) || folio->_refcount <= 0) {
+				snprintf(msg, len, "mm %u: PTE at %#llx maps pfn %u which is not an allocated folio",
+					 mmid, (unsigned long long)addr, p);
+				return -1;
+			}
+			if (!folio_test_anon(folio)) {
+				if (!v->vm_file || folio->mapping != v->vm_file ||
+				    folio->index != (uint32_t)linear_page_index(v, addr)) {
+					snprintf(msg, len,
+						 "mm %u: PTE at %#llx maps file page (file %u, index %u) but the VMA expects (file %u, index %llu)",
+						 mmid, (unsigned long long)addr, folio->mapping, folio->index, v->vm_file,
+						 (unsigned long long)linear_page_index(v, addr));
+					return -1;
+				}
+				c->rss[MMSIM_MM_FILEPAGES]++;
+			} else {
+				if (!v->anon_vma) {
+					snprintf(msg, len, "mm %u: anon PTE at %#llx in a VMA without anon_vma", mmid,
+						 (unsigned long long)addr);
+					return -1;
+				}
+				c->rss[MMSIM_MM_ANONPAGES]++;
+			}
+			c->ptes[p]++;
+		}
+	}
+	return 0;
+}
+
+int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
+{
+	struct mmsim_state *s = &sim->s;
+	uint32_t hw = s->high_water;
+	struct check_ctx c;
+	uint64_t free_pages = 0, tables = 0, mapped = 0, anon_mapped = 0, dirty = 0, file_pages = 0;
+	uint64_t pgfault = 0, on_lru = 0;
+	size_t ptes_bytes = (size_t)hw * sizeof(uint32_t);
+	int err = 0;
+
+	if (!s->loaded)
+		return 0;
+	memset(&c, 0, sizeof(c));
+	c.ptes = sim_alloc(sim, ptes_bytes);
+	c.tables = sim_alloc(sim, hw);
+	if (!c.ptes || !c.tables)
+		FAIL("checker: not enough host memory");
+
+	/* free lists */
+	for (unsigned o = 0; o <= MAX_PAGE_ORDER; o++) {
+		uint32_t n = 0;
+
+		for (uint32_t p = s->free_area[o].head; p; p = pfn_to_page(sim, p)->lru_next) {
+			const struct page *pg = pfn_to_page(sim, p);
+
+			if (!(pg->flags & PGTY(buddy)) || pg->private != o || p & ((1u << o) - 1) || p + (1u << o) > hw)
+				FAIL("free list %u: bad block at pfn %u", o, p);
+			if (++n > s->free_area[o].nr_free)
+				FAIL("free list %u longer than nr_free %u", o, s->free_area[o].nr_free);
+			free_pages += 1u << o;
+		}
+		if (n != s->free_area[o].nr_free)
+			FAIL("free list %u: %u blocks, nr_free says %u", o, n, s->free_area[o].nr_free);
+	}
+	free_pages += s->nr_frames - hw;
+	if (free_pages != s->counters[MMSIM_NR_FREE_PAGES])
+		FAIL("nr_free_pages %llu, but %llu frames are free", (unsigned long long)s->counters[MMSIM_NR_FREE_PAGES],
+		     (unsigned long long)free_pages);
+
+	/* page tables and PTEs, per live mm */
+	for (uint32_t m = 0; m < s->hdr.nr_procs; m++) {
+		struct mm_struct *mm = mm_ptr(sim, m);
+
+		if (!mm->alive) {
+			if (mm->pgd || mm->mmap || mm->rss[MMSIM_MM_PGTABLES])
+				FAIL("mm %u is dead but still has a pgd, VMAs or page tables", m);
+			continue;
+		}
+		memset(c.rss, 0, sizeof(c.rss));
+		if (vma_rb_check(sim, mm, msg, len)) {
+			err = -1;
+			goto out;
+		}
+		{
+			uint64_t before = 0, after = 0;
+
+			for (uint32_t p = 0; p < hw; p++)
+				before += c.tables[p];
+			if (walk_tables(sim, &c, m, mm->pgd, MMSIM_PGT_PGD, 0, msg, len)) {
+				err = -1;
+				goto out;
+			}
+			for (uint32_t p = 0; p < hw; p++)
+				after += c.tables[p];
+			if ((int64_t)(after - before) != mm->rss[MMSIM_MM_PGTABLES])
+				FAIL("mm %u: %llu page tables reachable, the mm counts %lld", m,
+				     (unsigned long long)(after - before), (long long)mm->rss[MMSIM_MM_PGTABLES]);
+		}
+		if (c.rss[MMSIM_MM_FILEPAGES] != mm->rss[MMSIM_MM_FILEPAGES] ||
+		    c.rss[MMSIM_MM_ANONPAGES] != mm->rss[MMSIM_MM_ANONPAGES])
+			FAIL("mm %u: rss file %lld anon %lld, but PTEs map %lld file and %lld anon pages", m,
+			     (long long)mm->rss[MMSIM_MM_FILEPAGES], (long long)mm->rss[MMSIM_MM_ANONPAGES],
+			     (long long)c.rss[MMSIM_MM_FILEPAGES], (long long)c.rss[MMSIM_MM_ANONPAGES]);
+	}
+
+	/* every frame */
+	for (uint32_t p = 1; p < hw; p++) {
+		const struct page *pg = pfn_to_page(sim, p);
+
+		if (pg->flags & PGTY(buddy)) {
+			uint32_t n = 1u << pg->private;
+
+			for (uint32_t i = 1; i < n; i++)
+				if (pfn_to_page(sim, p + i)->flags)
+					FAIL("pfn %u inside free block %u has flags", p + i, p);
+			p += n - 1;
+			continue;
+		}
+		if (pg->flags & PGTY(table)) {
+			tables++;
+			if (!c.tables[p])
+				FAIL("page table pfn %u is not reachable from any mm (leaked)", p);
+			continue;
+		}
+		if (pg->flags & PF(tail))
+			continue;
+		if (pg->_refcount <= 0)
+			FAIL("pfn %u: allocated but refcount %d (leaked)", p, pg->_refcount);
+		{
+			uint32_t nr = 1u << folio_order(sim, p);
+			uint64_t ptes = 0;
+			bool anon = pg->flags & PF(anon), cached = false;
+
+			for (uint32_t i = 0; i < nr; i++) {
+				const struct page *sub = pfn_to_page(sim, p + i);
+
+				if (sub->_mapcount + 1 != (int32_t)c.ptes[p + i])
+					FAIL("pfn %u: _mapcount %d but %u PTEs map it", p + i, sub->_mapcount,
+					     c.ptes[p + i]);
+				ptes += c.ptes[p + i];
+				if (c.ptes[p + i]) {
+					if (anon)
+						anon_mapped++;
+					else
+						mapped++;
+				}
+			}
+			if (!anon) {
+				uint32_t file = pg->mapping - 1;
+
+				if (!pg->mapping || file >= s->hdr.nr_files ||
+				    filemap_get_folio(sim, file, pg->index) != p)
+					FAIL("pfn %u: file page (mapping %u, index %u) is not in its page cache", p,
+					     pg->mapping, pg->index);
+				cached = true;
+				file_pages += nr;
+				if (pg->flags & PF(dirty))
+					dirty += nr;
+				if ((pg->flags & PF(locked)) && !(pg->flags & PF(uptodate))) {
+					bool inflight = false;
+
+					for (uint32_t i = 0; i < s->io_count; i++)
+						if (s->io[i].file == file && pg->index >= s->io[i].start &&
+						    pg->index < s->io[i].start + s->io[i].nr)
+							inflight = true;
+					if (!inflight)
+						FAIL("pfn %u: locked and not uptodate with no read in flight", p);
+				}
+			} else if (!ptes) {
+				FAIL("pfn %u: anonymous folio mapped by no PTE (leaked)", p);
+			}
+			if ((int64_t)pg->_refcount != (int64_t)ptes + (cached ? 1 : 0))
+				FAIL("pfn %u: refcount %d, expected %llu (PTEs) + %d (page cache)", p, pg->_refcount,
+				     (unsigned long long)ptes, cached ? 1 : 0);
+			if (pg->flags & PF(lru))
+				on_lru += nr;
+			p += nr - 1;
+		}
+	}
+	if (tables != s->counters[MMSIM_NR_PAGE_TABLE_PAGES])
+		FAIL("nr_page_table_pages %llu, but %llu page tables exist",
+		     (unsigned long long)s->counters[MMSIM_NR_PAGE_TABLE_PAGES], (unsigned long long)tables);
+	if (mapped != s->counters[MMSIM_NR_MAPPED])
+		FAIL("nr_mapped %llu, but %llu file pages are mapped", (unsigned long long)s->counters[MMSIM_NR_MAPPED],
+		     (unsigned long long)mapped);
+	if (anon_mapped != s->counters[MMSIM_NR_ANON_PAGES])
+		FAIL("nr_anon_pages %llu, but %llu anon pages are mapped",
+		     (unsigned long long)s->counters[MMSIM_NR_ANON_PAGES], (unsigned long long)anon_mapped);
+	if (file_pages != s->counters[MMSIM_NR_FILE_PAGES])
+		FAIL("nr_file_pages %llu, but %llu pages are in page caches",
+		     (unsigned long long)s->counters[MMSIM_NR_FILE_PAGES], (unsigned long long)file_pages);
+	if (dirty != s->counters[MMSIM_NR_DIRTY])
+		FAIL("nr_dirty %llu, but %llu page-cache pages are dirty", (unsigned long long)s->counters[MMSIM_NR_DIRTY],
+		     (unsigned long long)dirty);
+
+	/* page caches point back */
+	{
+		uint64_t total = 0;
+
+		for (uint32_t f = 0; f < s->hdr.nr_files; f++) {
+			const struct file *fp = file_ptr(sim, f);
+			uint64_t n = 0, end = DIV_ROUND_UP(fp->i_size, PAGE_SIZE);
+
+			for (uint64_t idx = 0; idx < end; idx++) {
+				uint32_t pfn = filemap_get_folio(sim, f, idx);
+
+				if (!pfn)
+					continue;
+				if (pfn_to_page(sim, pfn)->mapping != f + 1 || pfn_to_page(sim, pfn)->index != idx)
+					FAIL("file %u index %llu: pfn %u points elsewhere", f, (unsigned long long)idx, pfn);
+				n++;
+			}
+			if (n != fp->nrpages)
+				FAIL("file %u: nrpages %u but %llu pages cached", f, fp->nrpages, (unsigned long long)n);
+			total += n;
+		}
+		if (total != file_pages)
+			FAIL("page caches hold %llu pages, %llu file pages exist", (unsigned long long)total,
+			     (unsigned long long)file_pages);
+	}
+
+	/* LRU lists */
+	{
+		static const enum mmsim_counter lru_counter[MMSIM_NR_LRU_LISTS] = {
+			MMSIM_NR_INACTIVE_ANON, MMSIM_NR_ACTIVE_ANON, MMSIM_NR_INACTIVE_FILE,
+			MMSIM_NR_ACTIVE_FILE, MMSIM_NR_UNEVICTABLE,
+		};
+		uint64_t listed = 0;
+
+		for (int l = 0; l < MMSIM_NR_LRU_LISTS; l++) {
+			uint32_t head = s->lruvec.head[l], p = head, n = 0;
+
+			if (head) {
+				do {
+					const struct page *pg = pfn_to_page(sim, p);
+
+					if (!(pg->flags & PF(lru)) || folio_lru_list(pg) != l ||
+					    pfn_to_page(sim, pg->lru_next)->lru_prev != p)
+						FAIL("LRU list %d broken at pfn %u", l, p);
+					n += 1u << folio_order(sim, p);
+					if (n > hw)
+						FAIL("LRU list %d loops", l);
+					p = pg->lru_next;
+				} while (p != head);
+			}
+			if (n != s->lruvec.nr[l] || n != s->counters[lru_counter[l]])
+				FAIL("LRU list %d holds %u pages, lruvec says %u, counter %llu", l, n, s->lruvec.nr[l],
+				     (unsigned long long)s->counters[lru_counter[l]]);
+			listed += n;
+		}
+		if (listed != on_lru)
+			FAIL("%llu pages are PG_lru but the lists hold %llu", (unsigned long long)on_lru,
+			     (unsigned long long)listed);
+	}
+
+	for (uint32_t t = 0; t < s->hdr.nr_tasks; t++)
+		pgfault += task_ptr(sim, t)->counters[MMSIM_T_PGFAULT];
+	if (pgfault != s->counters[MMSIM_PGFAULT])
+		FAIL("pgfault %llu, but the tasks' pgfault add up to %llu", (unsigned long long)s->counters[MMSIM_PGFAULT],
+		     (unsigned long long)pgfault);
+out:
+	sim_free(sim, c.ptes, ptes_bytes);
+	sim_free(sim, c.tables, hw);
+	if (!err && msg && len)
+		msg[0] = 0;
+	return err;
+}

@@ -1,0 +1,417 @@
+/*
+ * filemap.c - the page cache, ->map_pages (fault-around) and ->fault.
+ *
+ * Fault-around (kernel-mechanisms.md §1). A read fault on a file page whose
+ * PTE is none first calls do_fault_around() (memory.c), which computes a
+ * window of fault_around_pages around the faulting address, naturally
+ * aligned in the *virtual* address and clamped to the VMA and to the page
+ * table, and hands it to filemap_map_pages():
+ *
+ *     fault at pgoff 21, W = 16, VMA aligned:   [16 ................. 31]
+ *                                                ^ start_pgoff        ^ end_pgoff
+ *     each page:  in cache? uptodate? not locked? not PG_readahead?
+ *                 inside i_size? PTE still none?  -> map it (read-only, young)
+ *
+ * map_pages never starts I/O and never sleeps: a page that is missing,
+ * locked, not uptodate or carries PG_readahead is skipped, and an event
+ * says why. If the faulting page itself was mapped the fault is done
+ * (VM_FAULT_NOPAGE); otherwise ->fault (filemap_fault) finds or reads the
+ * page and finish_fault() maps that one page.
+ *
+ * The model follows v6.19 (mm/filemap.c next_uptodate_folio,
+ * filemap_map_order0_folio, filemap_map_pages, filemap_fault) with order-0
+ * page-cache folios. Differences, on purpose:
+ *  - there are no other CPUs, so "trylock failed" never happens on its own;
+ *    a page is locked only while its read I/O is in flight;
+ *  - I/O has no duration of its own: a read completes io_latency touches
+ *    after submission (0: at once), or as soon as a task waits for one of its
+ *    pages (the task sleeps until it is done);
+ *  - the faulting task's retry after dropping mmap_lock (VM_FAULT_RETRY) is
+ *    modelled, since it decides what the retry maps (see do_user_addr_fault).
+ */
+#include "internal.h"
+
+/* ------------------------------------------------------------- page cache */
+
+uint32_t filemap_get_folio(const struct mmsim *sim, uint32_t file, uint64_t index)
+{
+	uint32_t e = xa_load(sim, &file_ptr(sim, file)->i_pages, index);
+
+	if (!e || xa_is_value(e))
+		return 0;
+	return xa_to_pfn(e);
+}
+
+/*
+ * filemap_add_folio(): a new order-0 folio at index, locked and not
+ * uptodate (the caller starts the read), on the inactive file LRU.
+ */
+int filemap_add_folio(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t *pfn)
+{
+	struct file *f = file_ptr(sim, file);
+	struct page *folio;
+	int err = alloc_page(sim, pfn, MMSIM_USE_PAGECACHE);
+
+	if (err)
+		return err;
+	folio = pfn_to_page(sim, *pfn);
+	folio->flags |= PF(locked);
+	folio->mapping = file + 1;
+	folio->index = (uint32_t)index;
+	err = xa_store(sim, &f->i_pages, index, xa_mk_folio(*pfn));
+	if (err) {
+		folio->_refcount = 0;
+		free_pages(sim, *pfn, 0);
+		return err;
+	}
+	f->nrpages++;
+	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, 1);
+	trace(sim, MMSIM_EV_ADD_TO_PAGE_CACHE, 0, file, (uint32_t)index, *pfn, folio->flags);
+	folio_add_lru(sim, *pfn);
+	return 0;
+}
+
+/* filemap_remove_folio(): out of the page cache; drops the cache's reference */
+void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn)
+{
+	struct file *f = file_ptr(sim, file);
+	struct page *folio = pfn_to_page(sim, pfn);
+
+	xa_erase(sim, &f->i_pages, folio->index);
+	f->nrpages--;
+	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, -1);
+	if (folio_test(folio, dirty))
+		mod_node_page_state(sim, MMSIM_NR_DIRTY, -1);
+	trace(sim, MMSIM_EV_DELETE_FROM_PAGE_CACHE, 0, file, folio->index, pfn, 0);
+	folio->mapping = 0;
+	folio_put(sim, pfn);
+}
+
+/*
+ * cached: all - n pages from pgoff `from`, clean and uptodate, on the
+ * inactive file LRU, before step 1. Written out rather than through
+ * filemap_add_folio() because the 16 GiB scenarios put 4 M pages here.
+ */
+int file_preload(struct mmsim *sim, uint32_t file, uint64_t from, uint32_t n)
+{
+	struct file *f = file_ptr(sim, file);
+	int err;
+
+	for (uint64_t index = from; index < from + n; index++) {
+		uint32_t pfn;
+		struct page *folio;
+
+		err = alloc_pages(sim, 0, &pfn, MMSIM_USE_PAGECACHE);
+		if (err)
+			return err;
+		folio = pfn_to_page(sim, pfn);
+		folio->flags |= PF(uptodate);
+		folio->mapping = file + 1;
+		folio->index = (uint32_t)index;
+		err = xa_store(sim, &f->i_pages, index, xa_mk_folio(pfn));
+		if (err)
+			return err;
+		f->nrpages++;
+		lruvec_add_folio(sim, pfn, MMSIM_LRU_INACTIVE_FILE);
+	}
+	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, n);
+	return 0;
+}
+
+/* ------------------------------------------------------------- read I/O */
+
+static void io_complete(struct mmsim *sim, uint32_t slot)
+{
+	struct io_req r = sim->s.io[slot];
+
+	for (uint32_t i = 0; i < r.nr; i++) {
+		uint32_t pfn = filemap_get_folio(sim, r.file, r.start + i);
+		struct page *folio;
+
+		if (!pfn)
+			continue;
+		folio = pfn_to_page(sim, pfn);
+		if (folio_test(folio, locked) && !folio_test(folio, uptodate)) {
+			folio_set(folio, uptodate);
+			folio_clear(folio, locked);
+		}
+	}
+	memmove(&sim->s.io[slot], &sim->s.io[slot + 1],
+		(sim->s.io_count - slot - 1) * sizeof(sim->s.io[0]));
+	sim->s.io_count--;
+	trace(sim, MMSIM_EV_IO_DONE, 0, r.file, r.start, r.nr, r.id);
+}
+
+/* read_pages(): submit one read of [start, start + nr) (locked, !uptodate) */
+void io_submit_read(struct mmsim *sim, uint32_t file, uint64_t start, uint32_t nr)
+{
+	uint32_t id = ++sim->s.io_next_id;
+
+	count_vm_events(sim, MMSIM_PGPGIN, (uint64_t)nr * (PAGE_SIZE / 1024));
+	trace(sim, MMSIM_EV_IO_SUBMIT, 0, file, (uint32_t)start, nr, id);
+	if (sim->s.io_count == MMSIM_IO_QUEUE)
+		io_complete(sim, 0);
+	sim->s.io[sim->s.io_count++] = (struct io_req){
+		.file = file, .start = (uint32_t)start, .nr = nr, .id = id,
+		.complete_at = sim->s.touch_clock + sim->s.hdr.io_latency,
+	};
+	if (!sim->s.hdr.io_latency)
+		io_complete(sim, sim->s.io_count - 1);
+}
+
+/* called once per touch: complete the reads whose time has come */
+void io_advance(struct mmsim *sim)
+{
+	uint32_t i = 0;
+
+	while (i < sim->s.io_count) {
+		if (sim->s.io[i].complete_at <= sim->s.touch_clock)
+			io_complete(sim, i);
+		else
+			i++;
+	}
+}
+
+/* folio_lock() on a folio under read I/O: sleep until the read is done */
+void io_wait_folio(struct mmsim *sim, uint32_t file, uint32_t pfn)
+{
+	uint32_t index = pfn_to_page(sim, pfn)->index;
+
+	for (uint32_t i = 0; i < sim->s.io_count; i++) {
+		struct io_req *r = &sim->s.io[i];
+
+		if (r->file == file && index >= r->start && index < r->start + r->nr) {
+			trace(sim, MMSIM_EV_FOLIO_WAIT, 0, file, index, r->id, 0);
+			io_complete(sim, i);
+			return;
+		}
+	}
+}
+
+/* ------------------------------------------------------------- map_pages */
+
+static void map_skip(struct mmsim *sim, uint64_t addr, uint64_t pgoff, uint32_t reason,
+		     uint32_t pfn)
+{
+	count_vm_event(sim, MMSIM_MODEL_FAULT_AROUND_SKIPPED);
+	trace(sim, MMSIM_EV_MAP_SKIP, addr, (uint32_t)pgoff, reason, pfn, 0);
+}
+
+/*
+ * filemap_map_pages(vmf, start_pgoff, end_pgoff) - v6.19 mm/filemap.c.
+ * Returns VM_FAULT_NOPAGE if the faulting address got mapped, else 0, or
+ * VM_FAULT_OOM if a page table could not be allocated.
+ */
+uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t start_pgoff,
+			   uint64_t end_pgoff)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	uint32_t file = vma->vm_file - 1;
+	struct file *f = file_ptr(sim, file);
+	uint64_t addr = vma->vm_start + ((start_pgoff - vma->vm_pgoff) << PAGE_SHIFT);
+	uint64_t max_idx = DIV_ROUND_UP(f->i_size, PAGE_SIZE);
+	uint64_t *ptes = NULL;
+	uint32_t ret = 0, hits = 0, rss = 0, run = 0;
+	uint32_t *slot = NULL;
+
+	count_vm_event(sim, MMSIM_MODEL_FAULT_AROUND_CALLS);
+	trace(sim, MMSIM_EV_MAP_PAGES, addr, file, (uint32_t)start_pgoff, (uint32_t)end_pgoff,
+	      (uint32_t)vmf->pgoff);
+
+	for (uint64_t index = start_pgoff; index <= end_pgoff; index++, addr += PAGE_SIZE) {
+		uint32_t e, pfn;
+		struct page *folio;
+		uint64_t *pte;
+
+		if (!run)
+			slot = xa_slot(sim, &f->i_pages, index, &run);
+		e = slot ? *slot++ : 0;
+		run--;
+
+		/* next_uptodate_folio(): folio-level checks, in the kernel's order */
+		if (index >= max_idx) {
+			map_skip(sim, addr, index, MMSIM_SKIP_EOF, 0);
+			continue;
+		}
+		if (!e) {
+			map_skip(sim, addr, index, MMSIM_SKIP_HOLE, 0);
+			continue;
+		}
+		if (xa_is_value(e)) {
+			map_skip(sim, addr, index, MMSIM_SKIP_SHADOW, 0);
+			continue;
+		}
+		pfn = xa_to_pfn(e);
+		folio = pfn_to_page(sim, pfn);
+		if (folio_test(folio, locked)) {
+			map_skip(sim, addr, index, MMSIM_SKIP_LOCKED, pfn);
+			continue;
+		}
+		if (!folio_test(folio, uptodate)) {
+			map_skip(sim, addr, index, MMSIM_SKIP_NOT_UPTODATE, pfn);
+			continue;
+		}
+		if (folio_test(folio, readahead)) {
+			map_skip(sim, addr, index, MMSIM_SKIP_READAHEAD, pfn);
+			continue;
+		}
+		/* filemap_map_order0_folio() */
+		if (folio_test(folio, hwpoison)) {
+			map_skip(sim, addr, index, MMSIM_SKIP_HWPOISON, pfn);
+			continue;
+		}
+		if (!folio_test(folio, workingset))
+			hits++;
+		if (!ptes) {
+			/* filemap_map_pmd(): install the page table on the first usable folio */
+			uint32_t tid = pte_alloc(sim, vmf);
+
+			if (!tid) {
+				ret = MMSIM_VM_FAULT_OOM;
+				break;
+			}
+			ptes = pgt_table(sim, tid);
+		}
+		pte = &ptes[(addr >> PAGE_SHIFT) & (PTRS_PER_PTE - 1)];
+		if (!pte_none(*pte)) {
+			map_skip(sim, addr, index, MMSIM_SKIP_PTE_PRESENT, pfn);
+			continue;
+		}
+		if (addr == vmf->address) {
+			ret = MMSIM_VM_FAULT_NOPAGE;
+			set_pte_range(sim, vmf, pfn, addr, pte, MMSIM_SET_AROUND_SELF);
+		} else {
+			count_vm_event(sim, MMSIM_MODEL_FAULT_AROUND_MAPPED);
+			set_pte_range(sim, vmf, pfn, addr, pte, MMSIM_SET_AROUND);
+		}
+		folio->_refcount++;
+		rss++;
+	}
+	mm_ptr(sim, vmf->mm)->rss[MMSIM_MM_FILEPAGES] += rss;
+	/* mmap_miss: every usable page counts as a hit */
+	f->f_ra.mmap_miss = hits >= f->f_ra.mmap_miss ? 0 : f->f_ra.mmap_miss - hits;
+	return ret;
+}
+
+/* ------------------------------------------------------------- ->fault */
+
+/*
+ * maybe_unlock_mmap_for_io(): only the first attempt may drop mmap_lock (and
+ * then must retry); a retried fault (FAULT_FLAG_TRIED) keeps it and waits.
+ */
+static bool may_drop_mmap_lock(const struct vm_fault *vmf)
+{
+	return (vmf->flags & MMSIM_FAULT_FLAG_ALLOW_RETRY) && !(vmf->flags & MMSIM_FAULT_FLAG_TRIED);
+}
+
+/* do_async_mmap_readahead(): returns true if mmap_lock was dropped */
+static bool do_async_mmap_readahead(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn)
+{
+	uint32_t file = vmf->vma->vm_file - 1;
+	struct file_ra_state *ra = &file_ptr(sim, file)->f_ra;
+	bool fpin = false;
+
+	if ((vmf->vma->vm_flags & MMSIM_VM_RAND_READ) || !ra->ra_pages)
+		return false;
+	if (ra->mmap_miss)
+		ra->mmap_miss--;
+	if (folio_test(pfn_to_page(sim, pfn), readahead)) {
+		fpin = may_drop_mmap_lock(vmf);
+		page_cache_async_ra(sim, file, pfn, vmf->pgoff, ra->ra_pages);
+	}
+	return fpin;
+}
+
+/* do_sync_mmap_readahead(): returns true if mmap_lock was dropped */
+static bool do_sync_mmap_readahead(struct mmsim *sim, struct vm_fault *vmf)
+{
+	uint32_t file = vmf->vma->vm_file - 1;
+	struct file_ra_state *ra = &file_ptr(sim, file)->f_ra;
+	uint32_t vm_flags = vmf->vma->vm_flags;
+	bool fpin;
+
+	if ((vm_flags & (MMSIM_VM_RAND_READ | MMSIM_VM_EXEC)) == MMSIM_VM_RAND_READ)
+		return false;
+	if (!ra->ra_pages)
+		return false;
+	if (vm_flags & MMSIM_VM_SEQ_READ) {
+		fpin = may_drop_mmap_lock(vmf);
+		page_cache_sync_ra(sim, file, vmf->pgoff, ra->ra_pages);
+		return fpin;
+	}
+	if (ra->mmap_miss < MMAP_LOTSAMISS * 10)
+		ra->mmap_miss++;
+	/* missing much more than hitting: stop bothering with read-around */
+	if (ra->mmap_miss > MMAP_LOTSAMISS)
+		return false;
+	/* mmap read-around */
+	fpin = may_drop_mmap_lock(vmf);
+	ra->start = vmf->pgoff > ra->ra_pages / 2 ? vmf->pgoff - ra->ra_pages / 2 : 0;
+	ra->size = ra->ra_pages;
+	ra->async_size = ra->ra_pages / 4;
+	trace(sim, MMSIM_EV_SYNC_RA, vmf->address, file, (uint32_t)ra->start, ra->size,
+	      ra->async_size);
+	page_cache_ra_order(sim, file, false);
+	return fpin;
+}
+
+/*
+ * filemap_fault() - v6.19 mm/filemap.c, for order-0 folios. Returns
+ * VM_FAULT_LOCKED with vmf->page set, or VM_FAULT_RETRY (mmap_lock was
+ * dropped for I/O: the arch code retries with FAULT_FLAG_TRIED), possibly
+ * with VM_FAULT_MAJOR, or VM_FAULT_SIGBUS / VM_FAULT_OOM.
+ */
+uint32_t filemap_fault(struct mmsim *sim, struct vm_fault *vmf)
+{
+	uint32_t file = vmf->vma->vm_file - 1;
+	struct file *f = file_ptr(sim, file);
+	uint64_t index = vmf->pgoff;
+	uint32_t ret = 0, pfn;
+	bool fpin = false;
+	struct page *folio;
+
+	if (index >= DIV_ROUND_UP(f->i_size, PAGE_SIZE))
+		return MMSIM_VM_FAULT_SIGBUS;
+	pfn = filemap_get_folio(sim, file, index);
+	trace(sim, MMSIM_EV_FILEMAP_FAULT, vmf->address, file, (uint32_t)index, pfn != 0, 0);
+	if (pfn) {
+		if (!(vmf->flags & MMSIM_FAULT_FLAG_TRIED))
+			fpin = do_async_mmap_readahead(sim, vmf, pfn);
+	} else {
+		/* no page in the page cache at all */
+		count_vm_event(sim, MMSIM_PGMAJFAULT);
+		ret = MMSIM_VM_FAULT_MAJOR;
+		fpin = do_sync_mmap_readahead(sim, vmf);
+		pfn = filemap_get_folio(sim, file, index);
+		if (!pfn) {
+			/* __filemap_get_folio(FGP_CREAT | FGP_FOR_MMAP), then page_not_uptodate */
+			if (filemap_add_folio(sim, file, index, &pfn))
+				return ret | MMSIM_VM_FAULT_OOM;
+			fpin |= may_drop_mmap_lock(vmf);
+			io_submit_read(sim, file, index, 1);
+		}
+	}
+	folio = pfn_to_page(sim, pfn);
+	/* lock_folio_maybe_drop_mmap(): a folio under read I/O makes us wait */
+	if (folio_test(folio, locked)) {
+		fpin |= may_drop_mmap_lock(vmf);
+		io_wait_folio(sim, file, pfn);
+	}
+	if (!folio_test(folio, uptodate)) {
+		/* page_not_uptodate: the read failed earlier; read it again, synchronously */
+		fpin |= may_drop_mmap_lock(vmf);
+		folio_set(folio, locked);
+		io_submit_read(sim, file, index, 1);
+		io_wait_folio(sim, file, pfn);
+	}
+	if (fpin)
+		return ret | MMSIM_VM_FAULT_RETRY;
+	vmf->page = pfn;
+	return ret | MMSIM_VM_FAULT_LOCKED;
+}
+
+/* filemap_page_mkwrite(): the page is about to become writable: dirty it */
+void filemap_page_mkwrite(struct mmsim *sim, uint32_t pfn)
+{
+	folio_mark_dirty(sim, pfn);
+}

@@ -1,0 +1,558 @@
+/*
+ * internal.h - the simulated machine's data structures.
+ *
+ * Memory layout
+ * -------------
+ * Everything the simulation owns lives in *pools*: arrays of fixed-size
+ * elements grown in chunks that never move, addressed by 32-bit indices
+ * (pfn for struct page, table id for page tables, vma id, ...). Index 0 of
+ * every pool is reserved, so 0 means "none" (pfn 0 is the zero page, which is
+ * never freed). Holding a C pointer to an element across an allocation is
+ * therefore safe, and no pointer value ever enters the state: native and
+ * wasm runs are bit-identical, and a snapshot is the state struct followed by
+ * the used part of every mutable pool.
+ *
+ * Cost per cached-and-mapped 4 KiB page: struct page 32 B + PTE 8 B +
+ * page-cache slot 4 B (+ 1/64 of an xa_node header) = about 44 B.
+ */
+#ifndef MMSIM_INTERNAL_H
+#define MMSIM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "mmsim.h"
+
+#define PAGE_SHIFT 12
+#define PAGE_SIZE 4096ull
+#define PAGE_MASK (~(PAGE_SIZE - 1))
+#define PTRS_PER_PTE 512u
+#define PMD_SHIFT 21
+#define PUD_SHIFT 30
+#define PGDIR_SHIFT 39
+#define PMD_SIZE (1ull << PMD_SHIFT)
+#define PUD_SIZE (1ull << PUD_SHIFT)
+#define PGDIR_SIZE (1ull << PGDIR_SHIFT)
+#define TASK_SIZE 0x7ffffffff000ull
+/* bottom-up mmap layout from here (the kernel's legacy layout), for readable addresses */
+#define MMAP_BASE 0x7f0000000000ull
+#define MAX_PAGE_ORDER 10
+#define MMAP_LOTSAMISS 100
+#define MMSIM_MAX_LOOPS 8
+#define MMSIM_MAX_FAILS 64
+#define MMSIM_IO_QUEUE 64
+#define MMSIM_PRELOAD_CHUNK 4096u
+
+#define ALIGN_DOWN(x, a) ((x) & ~((uint64_t)(a) - 1))
+#define ALIGN_UP(x, a) (((x) + (uint64_t)(a) - 1) & ~((uint64_t)(a) - 1))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#ifdef MMSIM_DEBUG
+#define VM_BUG_ON(cond) do { if (cond) __builtin_trap(); } while (0)
+#else
+#define VM_BUG_ON(cond) do { (void)sizeof(cond); } while (0)
+#endif
+
+/* ------------------------------------------------------------- pools */
+
+enum pool_id {
+	POOL_PAGE = 0,  /* mem_map: struct page by pfn; grown by the buddy allocator */
+	POOL_PGTABLE,   /* 512-entry page tables, by table id (page->private of the frame) */
+	POOL_XA,        /* page-cache radix nodes */
+	POOL_VMA,       /* struct vm_area_struct; element 0 is the rb-tree's NIL */
+	POOL_MAPREC,    /* scenario map names bound to address ranges */
+	POOL_TASK,      /* struct task_struct, id = task id + 1 */
+	POOL_MM,        /* struct mm_struct, id = process id + 1 */
+	POOL_FILE,      /* struct file, id = file id + 1 */
+	NR_MUTABLE_POOLS,
+	POOL_STEP = NR_MUTABLE_POOLS, /* the program's steps (immutable once loaded) */
+	POOL_DATA,      /* the program's u64 data table (immutable) */
+	NR_POOLS
+};
+
+/* element counts per chunk, as shifts (constants keep the hot path cheap) */
+#define PAGE_CHUNK_SHIFT 16
+#define PGT_CHUNK_SHIFT 6
+#define XA_POOL_SHIFT 8
+#define SMALL_CHUNK_SHIFT 8
+#define STEP_CHUNK_SHIFT 10
+#define DATA_CHUNK_SHIFT 12
+
+struct pool_state { /* part of the snapshot */
+	uint32_t nr;      /* elements [0, nr) exist; 0 is reserved */
+	uint32_t free;    /* free list head (linked through the element's first u32) */
+	uint32_t nr_free;
+	uint32_t reserved;
+};
+
+struct pool_mem {   /* host side, never snapshotted */
+	uint32_t elem_size;
+	uint32_t shift;
+	uint32_t nr_chunks;
+	uint32_t max_chunks;
+	uint8_t **chunk;
+};
+
+/* ------------------------------------------------------------- struct page */
+
+/*
+ * struct page, 32 bytes. For a large folio, page[1] reuses the head-only
+ * fields for the folio's mapcounts exactly as the kernel's struct folio
+ * overlays them (include/linux/mm_types.h); its order is in page[1].flags.
+ */
+struct page {
+	uint32_t flags;      /* 1 << MMSIM_PG_* */
+	int32_t _refcount;
+	int32_t _mapcount;   /* -1: no PTE maps this page */
+	uint32_t private;    /* page table: table id; buddy: order; tail: head pfn */
+	union {
+		struct {     /* order-0 folios and heads */
+			uint32_t mapping; /* file id + 1, or anon_vma id (PG_anon set) */
+			uint32_t index;   /* pgoff, or linear index in the anon VMA */
+			uint32_t lru_next, lru_prev; /* pfn; also buddy free lists */
+		};
+		struct {     /* page[1] of a large folio */
+			int32_t _large_mapcount;
+			int32_t _entire_mapcount;
+			int32_t _nr_pages_mapped;
+			int32_t _pincount;
+		};
+	};
+};
+_Static_assert(sizeof(struct page) == 32, "struct page must stay 32 bytes");
+
+#define PF(flag) (1u << MMSIM_PG_##flag)
+#define PGTY(type) (1u << MMSIM_PGTY_##type)
+
+/* ------------------------------------------------------------- page cache */
+
+#define XA_CHUNK_SHIFT 6
+#define XA_CHUNK_SIZE (1u << XA_CHUNK_SHIFT)
+#define XA_CHUNK_MASK (XA_CHUNK_SIZE - 1)
+
+struct xa_node {
+	uint8_t shift;       /* bits of index below this node */
+	uint8_t offset;      /* slot in parent */
+	uint8_t count;       /* non-empty slots */
+	uint8_t nr_values;   /* value (shadow) entries */
+	uint32_t parent;
+	uint32_t slots[XA_CHUNK_SIZE]; /* leaf: entries; interior: node ids */
+};
+
+/* an entry: 0 empty; folio = pfn << 1; value = v << 1 | 1 (xa_mk_value) */
+static inline uint32_t xa_mk_folio(uint32_t pfn) { return pfn << 1; }
+static inline uint32_t xa_mk_value(uint32_t v) { return (v << 1) | 1; }
+static inline bool xa_is_value(uint32_t e) { return e & 1; }
+static inline uint32_t xa_to_pfn(uint32_t e) { return e >> 1; }
+
+struct xarray {
+	uint32_t head;       /* root node id, 0 if empty */
+	uint32_t height;     /* levels below head; max index = 64^height - 1 */
+};
+
+struct file_ra_state {
+	uint64_t start;
+	uint32_t size;
+	uint32_t async_size;
+	uint32_t ra_pages;
+	uint32_t mmap_miss;
+	uint64_t prev_pos;
+};
+
+/* struct file + inode + address_space, merged: one open file per scenario file */
+struct file {
+	uint64_t i_size;
+	struct xarray i_pages;
+	uint32_t nrpages;
+	uint32_t flags;
+	struct file_ra_state f_ra;
+};
+
+/* ------------------------------------------------------------- VMAs, mm */
+
+/* 0 is black so that the zeroed NIL element (vma 0) is black */
+#define RB_BLACK 0
+#define RB_RED 1
+
+struct vm_area_struct {
+	uint64_t vm_start, vm_end; /* [vm_start, vm_end) */
+	uint64_t vm_pgoff;
+	uint32_t vm_flags;
+	uint32_t vm_mm;            /* mm id */
+	uint32_t vm_file;          /* file id + 1; 0 = anonymous */
+	uint32_t anon_vma;         /* 0 until the first anon page (anon_vma_prepare) */
+	uint32_t vm_next, vm_prev; /* the sorted VMA list */
+	uint32_t rb_parent, rb_left, rb_right;
+	uint32_t rb_color;
+	uint32_t map;              /* map name id that created it (display only) */
+	uint32_t alive;
+};
+
+struct maprec {   /* a scenario map name bound to a range of a process */
+	uint32_t mm, name, next, file; /* file id + 1, 0 anonymous */
+	uint64_t start, len, pgoff;
+};
+
+struct mm_struct {
+	uint32_t pgd;              /* pfn of the PGD table page */
+	uint32_t mm_rb;            /* root of the VMA rb-tree */
+	uint32_t mmap;             /* lowest VMA */
+	uint32_t map_count;
+	uint32_t mmap_cache;       /* 3.14 mm->mmap_cache (vmacache issue) */
+	uint32_t vmacache_seqnum;
+	uint32_t alive;
+	uint32_t maps;             /* maprec list */
+	uint32_t nr_threads;
+	uint32_t first_task;
+	int64_t rss[MMSIM_NR_MM_COUNTERS];
+	/* the MMU's paging-structure cache, the model's: last PTE table found */
+	uint64_t ptc_addr;         /* PMD-aligned address, or 1 if empty */
+	uint32_t ptc_table;        /* table id */
+	uint32_t reserved;
+};
+
+#define VMACACHE_SIZE 4
+struct task_struct {
+	uint32_t mm;
+	uint32_t alive;
+	uint64_t counters[MMSIM_NR_TASK_COUNTERS];
+	uint32_t vmacache_seqnum;
+	uint32_t vmacache[VMACACHE_SIZE];
+	uint32_t anon_fault_order;
+	uint64_t anon_fault_next_addr;
+	/* the current access step's walk for this thread */
+	uint64_t acc_start;        /* address of slot 0 */
+	uint64_t acc_slots;        /* stride-slots in the range */
+	uint64_t acc_stride;       /* bytes */
+	uint64_t acc_pos;          /* touches done */
+	uint64_t acc_len;          /* touches to do */
+	uint64_t acc_key;          /* permutation / random key */
+};
+
+/* ------------------------------------------------------------- run state */
+
+struct loop_state { uint32_t start, end; uint64_t i, times, stride; };
+
+struct io_req { uint32_t file, start, nr, id; uint64_t complete_at; };
+
+struct lruvec {
+	uint32_t head[MMSIM_NR_LRU_LISTS]; /* pfn of the head (most recently added) */
+	uint32_t nr[MMSIM_NR_LRU_LISTS];
+};
+
+struct free_area { uint32_t head; uint32_t nr_free; };
+
+/* everything below is saved by a snapshot */
+struct mmsim_state {
+	uint32_t magic;
+	uint32_t loaded;
+	struct mmsim_prog_header hdr;
+	uint32_t fault_around_pages;
+	uint32_t ra_pages;
+
+	uint64_t counters[MMSIM_NR_COUNTERS];
+	uint64_t events_total;
+	uint64_t work_done, work_total;
+	uint64_t touch_clock;
+
+	/* interpreter */
+	uint32_t pc;
+	uint32_t finished;
+	uint32_t steps_executed;
+	uint32_t nr_loops;
+	struct loop_state loops[MMSIM_MAX_LOOPS];
+	uint32_t preload_file;     /* files preloaded so far */
+	uint32_t preload_pgoff;
+	/* the access step in progress */
+	uint32_t acc_active;
+	uint32_t acc_task0;        /* first task id */
+	uint32_t acc_nthreads;
+	uint32_t acc_cur;          /* next thread to take a turn */
+	uint32_t acc_write;
+	uint32_t acc_pattern;
+	uint64_t acc_remaining;
+	uint64_t acc_off;          /* offset adjustment of the step (repeat) */
+	/* coalesced non-faulting touches (MMSIM_EV_ACCESS) */
+	uint64_t run_count, run_first, run_last;
+	uint32_t run_task, run_write;
+
+	uint32_t cur_step;
+	uint32_t cur_task;
+
+	struct mmsim_error_info err;
+	uint32_t nr_fails;
+	uint32_t reserved0;
+	struct mmsim_expect_failure fails[MMSIM_MAX_FAILS];
+
+	struct pool_state pools[NR_POOLS];
+
+	/* the buddy allocator */
+	uint32_t nr_frames;        /* machine.memory / PAGE_SIZE */
+	uint32_t high_water;       /* pfns >= this were never handed out */
+	struct free_area free_area[MAX_PAGE_ORDER + 1];
+
+	struct lruvec lruvec;
+	uint32_t next_anon_vma;
+
+	struct io_req io[MMSIM_IO_QUEUE];
+	uint32_t io_count;
+	uint32_t io_next_id;
+};
+
+struct mmsim {
+	struct mmsim_state s;
+	struct pool_mem pm[NR_POOLS];
+	struct mmsim_config cfg;
+	/* events: host side */
+	struct mmsim_event *ev;
+	uint32_t nr_ev, cap_ev, soft_cap_ev;
+	uint32_t op_start;         /* the next event starts an operation */
+	int trace;
+	int debug_vm;
+	uint64_t ev_dropped;
+	uint64_t mem_bytes, mem_peak;
+	char check_msg[256];
+	const char *load_msg;
+};
+
+/* ------------------------------------------------------------- accessors */
+
+static inline struct page *pfn_to_page(const struct mmsim *sim, uint32_t pfn)
+{
+	return (struct page *)sim->pm[POOL_PAGE].chunk[pfn >> PAGE_CHUNK_SHIFT] +
+	       (pfn & ((1u << PAGE_CHUNK_SHIFT) - 1));
+}
+
+static inline uint64_t *pgt_table(const struct mmsim *sim, uint32_t tid)
+{
+	return (uint64_t *)sim->pm[POOL_PGTABLE].chunk[tid >> PGT_CHUNK_SHIFT] +
+	       (size_t)(tid & ((1u << PGT_CHUNK_SHIFT) - 1)) * PTRS_PER_PTE;
+}
+
+static inline void *pool_ptr(const struct mmsim *sim, int pool, uint32_t idx)
+{
+	const struct pool_mem *pm = &sim->pm[pool];
+	return pm->chunk[idx >> pm->shift] +
+	       (size_t)(idx & ((1u << pm->shift) - 1)) * pm->elem_size;
+}
+
+static inline struct xa_node *xa_node(const struct mmsim *sim, uint32_t id)
+{
+	return (struct xa_node *)pool_ptr(sim, POOL_XA, id);
+}
+static inline struct vm_area_struct *vma_ptr(const struct mmsim *sim, uint32_t id)
+{
+	return (struct vm_area_struct *)pool_ptr(sim, POOL_VMA, id);
+}
+static inline struct maprec *maprec_ptr(const struct mmsim *sim, uint32_t id)
+{
+	return (struct maprec *)pool_ptr(sim, POOL_MAPREC, id);
+}
+static inline struct task_struct *task_ptr(const struct mmsim *sim, uint32_t task)
+{
+	return (struct task_struct *)pool_ptr(sim, POOL_TASK, task + 1);
+}
+static inline struct mm_struct *mm_ptr(const struct mmsim *sim, uint32_t mm)
+{
+	return (struct mm_struct *)pool_ptr(sim, POOL_MM, mm + 1);
+}
+static inline struct file *file_ptr(const struct mmsim *sim, uint32_t file)
+{
+	return (struct file *)pool_ptr(sim, POOL_FILE, file + 1);
+}
+static inline const struct mmsim_step *step_ptr(const struct mmsim *sim, uint32_t i)
+{
+	return (const struct mmsim_step *)pool_ptr(sim, POOL_STEP, i + 1);
+}
+static inline uint64_t prog_data(const struct mmsim *sim, uint32_t i)
+{
+	return *(const uint64_t *)pool_ptr(sim, POOL_DATA, i + 1);
+}
+
+/* ------------------------------------------------------------- page flags */
+
+static inline bool PageFlag(const struct page *p, unsigned bit) { return p->flags & (1u << bit); }
+#define folio_test(f, flag) (((f)->flags & PF(flag)) != 0)
+#define folio_set(f, flag) ((f)->flags |= PF(flag))
+#define folio_clear(f, flag) ((f)->flags &= ~PF(flag))
+#define folio_test_anon(f) folio_test(f, anon)
+#define folio_test_large(f) folio_test(f, head)
+
+/* ------------------------------------------------------------- counters */
+
+static inline void count_vm_event(struct mmsim *sim, enum mmsim_counter c)
+{
+	sim->s.counters[c]++;
+}
+static inline void count_vm_events(struct mmsim *sim, enum mmsim_counter c, uint64_t n)
+{
+	sim->s.counters[c] += n;
+}
+static inline void mod_node_page_state(struct mmsim *sim, enum mmsim_counter c, int64_t delta)
+{
+	sim->s.counters[c] = (uint64_t)((int64_t)sim->s.counters[c] + delta);
+}
+static inline void count_task_event(struct mmsim *sim, uint32_t task, enum mmsim_task_counter c)
+{
+	task_ptr(sim, task)->counters[c]++;
+}
+
+/* ------------------------------------------------------------- events */
+
+void trace_emit(struct mmsim *sim, uint32_t type, uint64_t addr, uint32_t a, uint32_t b,
+		uint32_t c, uint32_t d);
+
+static inline void trace(struct mmsim *sim, uint32_t type, uint64_t addr, uint32_t a,
+			 uint32_t b, uint32_t c, uint32_t d)
+{
+	if (unlikely(sim->trace))
+		trace_emit(sim, type, addr, a, b, c, d);
+}
+
+/* ------------------------------------------------------------- functions */
+
+struct vm_fault;
+
+/* mem.c */
+void *sim_alloc(struct mmsim *sim, size_t size);
+void sim_free(struct mmsim *sim, void *p, size_t size);
+int pool_init(struct mmsim *sim, int pool, uint32_t elem_size, uint32_t shift);
+int pool_reserve(struct mmsim *sim, int pool, uint32_t nr);
+uint32_t pool_alloc(struct mmsim *sim, int pool);
+void pool_free(struct mmsim *sim, int pool, uint32_t idx);
+void pool_destroy_all(struct mmsim *sim);
+
+/* page_alloc.c */
+void page_alloc_init(struct mmsim *sim);
+int alloc_pages(struct mmsim *sim, unsigned order, uint32_t *pfn, uint32_t use);
+void free_pages(struct mmsim *sim, uint32_t pfn, unsigned order);
+static inline int alloc_page(struct mmsim *sim, uint32_t *pfn, uint32_t use)
+{
+	return alloc_pages(sim, 0, pfn, use);
+}
+void folio_put(struct mmsim *sim, uint32_t pfn);
+static inline void folio_get(struct mmsim *sim, uint32_t pfn)
+{
+	pfn_to_page(sim, pfn)->_refcount++;
+}
+
+/* swap.c: LRU */
+void lruvec_add_folio(struct mmsim *sim, uint32_t pfn, enum mmsim_lru_list lru);
+void lruvec_add_folio_tail(struct mmsim *sim, uint32_t pfn, enum mmsim_lru_list lru);
+void lruvec_del_folio(struct mmsim *sim, uint32_t pfn);
+int folio_lru_list(const struct page *folio);
+void folio_add_lru(struct mmsim *sim, uint32_t pfn);
+void folio_mark_accessed(struct mmsim *sim, uint32_t pfn);
+void folio_mark_dirty(struct mmsim *sim, uint32_t pfn);
+
+/* xarray.c */
+uint32_t xa_load(const struct mmsim *sim, const struct xarray *xa, uint64_t index);
+int xa_store(struct mmsim *sim, struct xarray *xa, uint64_t index, uint32_t entry);
+void xa_erase(struct mmsim *sim, struct xarray *xa, uint64_t index);
+/* pointer to the slot for index if its leaf exists, and how many slots follow in that leaf */
+uint32_t *xa_slot(const struct mmsim *sim, const struct xarray *xa, uint64_t index, uint32_t *run);
+
+/* rmap.c */
+void folio_add_file_rmap_pte(struct mmsim *sim, uint32_t pfn);
+void folio_add_new_anon_rmap(struct mmsim *sim, uint32_t pfn, const struct vm_area_struct *vma,
+			     uint64_t addr);
+void folio_remove_rmap_pte(struct mmsim *sim, uint32_t pfn);
+void folio_dup_rmap_pte(struct mmsim *sim, uint32_t pfn);
+int folio_mapcount(const struct mmsim *sim, uint32_t pfn);
+bool folio_likely_mapped_shared(const struct mmsim *sim, uint32_t pfn);
+uint32_t folio_order(const struct mmsim *sim, uint32_t pfn);
+uint32_t compound_head(const struct mmsim *sim, uint32_t pfn);
+int anon_vma_prepare(struct mmsim *sim, struct vm_area_struct *vma);
+
+/* filemap.c */
+int filemap_add_folio(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t *pfn);
+void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn);
+uint32_t filemap_get_folio(const struct mmsim *sim, uint32_t file, uint64_t index);
+uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t start_pgoff,
+			   uint64_t end_pgoff);
+uint32_t filemap_fault(struct mmsim *sim, struct vm_fault *vmf);
+void filemap_page_mkwrite(struct mmsim *sim, uint32_t pfn);
+int file_preload(struct mmsim *sim, uint32_t file, uint64_t from, uint32_t n);
+void io_advance(struct mmsim *sim);
+void io_wait_folio(struct mmsim *sim, uint32_t file, uint32_t pfn);
+void io_submit_read(struct mmsim *sim, uint32_t file, uint64_t start, uint32_t nr);
+
+/* readahead.c */
+void page_cache_sync_ra(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t req_count);
+void page_cache_async_ra(struct mmsim *sim, uint32_t file, uint32_t pfn, uint64_t index,
+			 uint32_t req_count);
+void page_cache_ra_order(struct mmsim *sim, uint32_t file, bool async);
+void do_page_cache_ra(struct mmsim *sim, uint32_t file, uint64_t index, uint64_t nr_to_read,
+		      uint64_t lookahead_size);
+
+/* memory.c */
+struct vm_fault {
+	struct vm_area_struct *vma;
+	uint32_t vma_id;
+	uint32_t mm;
+	uint32_t task;
+	uint32_t flags;      /* FAULT_FLAG_* */
+	uint64_t address;    /* page aligned */
+	uint64_t pgoff;
+	uint64_t *pmd;       /* the PMD entry */
+	uint64_t *pte;       /* the PTE, NULL if pte_none or no table */
+	uint64_t orig_pte;
+	uint32_t page;       /* pfn from ->fault */
+	uint32_t cow_page;
+	uint32_t kind;       /* enum mmsim_fault_kind */
+	uint32_t mapped;     /* PTEs set by this fault */
+};
+int handle_user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool write);
+void flush_access_run(struct mmsim *sim);
+int pgd_alloc(struct mmsim *sim, struct mm_struct *mm);
+void pgd_free(struct mmsim *sim, struct mm_struct *mm);
+uint64_t *walk_pte(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr);
+uint32_t pte_alloc(struct mmsim *sim, struct vm_fault *vmf);
+uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t start,
+			uint64_t end, uint64_t *freed);
+void free_pgtables(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t end);
+int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_area_struct *src);
+void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64_t addr,
+		   uint64_t *pte, uint32_t how);
+static inline uint32_t pte_pfn(uint64_t pte) { return (uint32_t)((pte & MMSIM_PTE_PFN_MASK) >> PAGE_SHIFT); }
+static inline bool pte_none(uint64_t pte) { return pte == 0; }
+static inline bool pte_present(uint64_t pte) { return pte & MMSIM_PTE_PRESENT; }
+static inline bool pte_write(uint64_t pte) { return pte & MMSIM_PTE_RW; }
+
+/* mmap.c */
+uint32_t find_vma(struct mmsim *sim, struct mm_struct *mm, uint64_t addr);
+uint32_t find_vma_noacct(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr);
+int do_mmap(struct mmsim *sim, uint32_t task, const struct mmsim_step *st, uint64_t off_adj);
+int do_munmap(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t len);
+int do_madvise(struct mmsim *sim, uint32_t mmid, uint64_t start, uint64_t len, uint32_t advice);
+int dup_mm(struct mmsim *sim, uint32_t parent, uint32_t child);
+void exit_mmap(struct mmsim *sim, uint32_t mm);
+int mm_init_one(struct mmsim *sim, uint32_t mm);
+uint32_t vma_pages(const struct vm_area_struct *vma);
+const struct maprec *maprec_find(const struct mmsim *sim, uint32_t mm, uint32_t name);
+static inline uint64_t linear_page_index(const struct vm_area_struct *vma, uint64_t addr)
+{
+	return ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+}
+
+/* rbtree.c (VMAs) */
+void vma_rb_insert(struct mmsim *sim, struct mm_struct *mm, uint32_t id);
+void vma_rb_erase(struct mmsim *sim, struct mm_struct *mm, uint32_t id);
+int vma_rb_check(const struct mmsim *sim, const struct mm_struct *mm, char *msg, uint32_t len);
+
+/* run.c */
+int sim_error(struct mmsim *sim, int code, uint64_t addr, uint64_t detail);
+
+/* prng.c */
+uint64_t splitmix64(uint64_t x);
+uint64_t random_index(uint64_t key, uint64_t i, uint64_t n);
+uint64_t permute_index(uint64_t key, uint64_t i, uint64_t n);
+
+#endif /* MMSIM_INTERNAL_H */

@@ -1,0 +1,248 @@
+/*
+ * mem.c - the core's own memory: pools of fixed-size elements in chunks that
+ * never move, and snapshots of the whole simulated state.
+ *
+ * All host memory goes through sim_alloc(), which enforces
+ * mmsim_config.max_bytes so that a scenario too big for the host is refused
+ * with MMSIM_ENOMEM instead of taking the browser tab down.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+static void *default_alloc(size_t size, void *ctx)
+{
+	(void)ctx;
+	return calloc(1, size);
+}
+
+static void default_free(void *p, void *ctx)
+{
+	(void)ctx;
+	free(p);
+}
+
+void mmsim_config_default(struct mmsim_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->trace = 0;
+	cfg->debug_vm = 0;
+	cfg->event_capacity = 65536;
+	cfg->max_bytes = (uint64_t)3 << 30; /* wasm32 holds 4 GiB; leave room for the host */
+	cfg->alloc = default_alloc;
+	cfg->free = default_free;
+}
+
+void *sim_alloc(struct mmsim *sim, size_t size)
+{
+	void *p;
+
+	if (sim->mem_bytes + size > sim->cfg.max_bytes)
+		return NULL;
+	p = sim->cfg.alloc(size, sim->cfg.alloc_ctx);
+	if (!p)
+		return NULL;
+	memset(p, 0, size);
+	sim->mem_bytes += size;
+	if (sim->mem_bytes > sim->mem_peak)
+		sim->mem_peak = sim->mem_bytes;
+	return p;
+}
+
+void sim_free(struct mmsim *sim, void *p, size_t size)
+{
+	if (!p)
+		return;
+	sim->cfg.free(p, sim->cfg.alloc_ctx);
+	sim->mem_bytes -= size;
+}
+
+int pool_init(struct mmsim *sim, int pool, uint32_t elem_size, uint32_t shift)
+{
+	struct pool_mem *pm = &sim->pm[pool];
+
+	pm->elem_size = elem_size;
+	pm->shift = shift;
+	pm->nr_chunks = 0;
+	pm->max_chunks = 0;
+	pm->chunk = NULL;
+	sim->s.pools[pool].nr = 0;
+	sim->s.pools[pool].free = 0;
+	sim->s.pools[pool].nr_free = 0;
+	return 0;
+}
+
+static size_t chunk_bytes(const struct pool_mem *pm)
+{
+	return (size_t)pm->elem_size << pm->shift;
+}
+
+/* make elements [0, nr) addressable */
+int pool_reserve(struct mmsim *sim, int pool, uint32_t nr)
+{
+	struct pool_mem *pm = &sim->pm[pool];
+	uint32_t need = (uint32_t)(((uint64_t)nr + (1u << pm->shift) - 1) >> pm->shift);
+
+	if (need <= pm->nr_chunks)
+		return 0;
+	if (need > pm->max_chunks) {
+		uint32_t max = pm->max_chunks ? pm->max_chunks : 8;
+		uint8_t **chunk;
+
+		while (max < need)
+			max *= 2;
+		chunk = sim_alloc(sim, (size_t)max * sizeof(*chunk));
+		if (!chunk)
+			return MMSIM_ENOMEM;
+		if (pm->chunk)
+			memcpy(chunk, pm->chunk, (size_t)pm->nr_chunks * sizeof(*chunk));
+		sim_free(sim, pm->chunk, (size_t)pm->max_chunks * sizeof(*chunk));
+		pm->chunk = chunk;
+		pm->max_chunks = max;
+	}
+	while (pm->nr_chunks < need) {
+		uint8_t *c = sim_alloc(sim, chunk_bytes(pm));
+
+		if (!c)
+			return MMSIM_ENOMEM;
+		pm->chunk[pm->nr_chunks++] = c;
+	}
+	return 0;
+}
+
+/* a zeroed element; 0 if the host refused memory */
+uint32_t pool_alloc(struct mmsim *sim, int pool)
+{
+	struct pool_state *ps = &sim->s.pools[pool];
+	uint32_t idx;
+
+	if (ps->nr == 0) {
+		if (pool_reserve(sim, pool, 1))
+			return 0;
+		ps->nr = 1; /* element 0 is reserved */
+	}
+	if (ps->free) {
+		idx = ps->free;
+		ps->free = *(uint32_t *)pool_ptr(sim, pool, idx);
+		ps->nr_free--;
+	} else {
+		if (ps->nr == UINT32_MAX || pool_reserve(sim, pool, ps->nr + 1))
+			return 0;
+		idx = ps->nr++;
+	}
+	memset(pool_ptr(sim, pool, idx), 0, sim->pm[pool].elem_size);
+	return idx;
+}
+
+void pool_free(struct mmsim *sim, int pool, uint32_t idx)
+{
+	struct pool_state *ps = &sim->s.pools[pool];
+	void *p = pool_ptr(sim, pool, idx);
+
+	memset(p, 0, sim->pm[pool].elem_size);
+	*(uint32_t *)p = ps->free;
+	ps->free = idx;
+	ps->nr_free++;
+}
+
+void pool_destroy_all(struct mmsim *sim)
+{
+	for (int i = 0; i < NR_POOLS; i++) {
+		struct pool_mem *pm = &sim->pm[i];
+
+		for (uint32_t c = 0; c < pm->nr_chunks; c++)
+			sim_free(sim, pm->chunk[c], chunk_bytes(pm));
+		sim_free(sim, pm->chunk, (size_t)pm->max_chunks * sizeof(*pm->chunk));
+		pm->chunk = NULL;
+		pm->nr_chunks = pm->max_chunks = 0;
+	}
+}
+
+uint64_t mmsim_mem_bytes(const struct mmsim *sim) { return sim->mem_bytes; }
+uint64_t mmsim_mem_peak(const struct mmsim *sim) { return sim->mem_peak; }
+
+/* ------------------------------------------------------------- snapshots */
+
+struct snap_header {
+	uint32_t magic;
+	uint32_t abi;
+	uint64_t size;
+};
+
+uint64_t mmsim_snapshot_size(const struct mmsim *sim)
+{
+	uint64_t size = sizeof(struct snap_header) + sizeof(struct mmsim_state);
+
+	for (int i = 0; i < NR_MUTABLE_POOLS; i++)
+		size += (uint64_t)sim->s.pools[i].nr * sim->pm[i].elem_size;
+	return size;
+}
+
+int mmsim_snapshot_save(const struct mmsim *sim, void *buf, uint64_t len)
+{
+	uint64_t size = mmsim_snapshot_size(sim);
+	uint8_t *p = buf;
+	struct snap_header h = { MMSIM_SNAP_MAGIC, MMSIM_ABI_VERSION, size };
+
+	if (len < size)
+		return MMSIM_EINVAL;
+	memcpy(p, &h, sizeof(h));
+	p += sizeof(h);
+	memcpy(p, &sim->s, sizeof(sim->s));
+	p += sizeof(sim->s);
+	for (int i = 0; i < NR_MUTABLE_POOLS; i++) {
+		const struct pool_mem *pm = &sim->pm[i];
+		uint32_t nr = sim->s.pools[i].nr, per = 1u << pm->shift;
+
+		for (uint32_t c = 0; c * per < nr; c++) {
+			uint32_t n = MIN(per, nr - c * per);
+
+			memcpy(p, pm->chunk[c], (size_t)n * pm->elem_size);
+			p += (size_t)n * pm->elem_size;
+		}
+	}
+	return 0;
+}
+
+int mmsim_snapshot_restore(struct mmsim *sim, const void *buf, uint64_t len)
+{
+	const uint8_t *p = buf;
+	struct snap_header h;
+	struct mmsim_state s;
+	uint64_t need;
+
+	if (len < sizeof(h) + sizeof(s))
+		return MMSIM_EINVAL;
+	memcpy(&h, p, sizeof(h));
+	if (h.magic != MMSIM_SNAP_MAGIC || h.abi != MMSIM_ABI_VERSION || h.size != len)
+		return MMSIM_EINVAL;
+	memcpy(&s, p + sizeof(h), sizeof(s));
+	/* the program (immutable pools) must be the one the snapshot was taken with */
+	for (int i = NR_MUTABLE_POOLS; i < NR_POOLS; i++)
+		if (s.pools[i].nr != sim->s.pools[i].nr)
+			return MMSIM_EINVAL;
+	need = sizeof(h) + sizeof(s);
+	for (int i = 0; i < NR_MUTABLE_POOLS; i++)
+		need += (uint64_t)s.pools[i].nr * sim->pm[i].elem_size;
+	if (need != len)
+		return MMSIM_EINVAL;
+	for (int i = 0; i < NR_MUTABLE_POOLS; i++)
+		if (pool_reserve(sim, i, s.pools[i].nr))
+			return MMSIM_ENOMEM;
+	memcpy(&sim->s, &s, sizeof(s));
+	p += sizeof(h) + sizeof(s);
+	for (int i = 0; i < NR_MUTABLE_POOLS; i++) {
+		const struct pool_mem *pm = &sim->pm[i];
+		uint32_t nr = sim->s.pools[i].nr, per = 1u << pm->shift;
+
+		for (uint32_t c = 0; c * per < nr; c++) {
+			uint32_t n = MIN(per, nr - c * per);
+
+			memcpy(pm->chunk[c], p, (size_t)n * pm->elem_size);
+			p += (size_t)n * pm->elem_size;
+		}
+	}
+	sim->nr_ev = 0;
+	sim->op_start = 1;
+	return 0;
+}

@@ -1,0 +1,770 @@
+/*
+ * memory.c - page tables and the page-fault path (mm/memory.c,
+ * arch/x86/mm/fault.c).
+ *
+ * Page tables are x86-64 4-level: PGD -> PUD -> PMD -> PTE, 512 entries
+ * each (P4D folded). A table is a page frame (PGTY_table, counted in
+ * nr_page_table_pages) whose 512 entries live in the page-table pool; an
+ * entry of an upper level holds the lower table's pfn with
+ * _PAGE_TABLE bits, a PTE holds the mapped pfn with P/RW/US/A/D bits. PMD
+ * leaf entries (PSE) are reserved for THP. Upper tables are allocated on
+ * demand by __handle_mm_fault (pud_alloc, pmd_alloc); the PTE table when the
+ * first PTE is about to be set (v4.8+: the fault-around path preallocates it
+ * and filemap_map_pmd() installs it only if there is something to map).
+ *
+ * A user access (handle_user_access) walks the tables like the MMU; a
+ * present PTE with enough permission costs no fault, it only sets the
+ * accessed (and dirty) bit. Otherwise do_user_addr_fault() runs:
+ *
+ *   find_vma -> access_error? -> handle_mm_fault -> handle_pte_fault
+ *     pte none, anonymous VMA   -> do_anonymous_page  (zero page / new page)
+ *     pte none, file VMA, read  -> do_read_fault      (fault-around first)
+ *                        write  -> do_cow_fault (private) / do_shared_fault
+ *     present, write, !writable -> do_wp_page (reuse / copy / shared mkwrite)
+ *   VM_FAULT_RETRY -> again with FAULT_FLAG_TRIED
+ *   mm_account_fault: pgfault +1 per completed fault (v5.9+), maj_flt if
+ *   VM_FAULT_MAJOR or the fault was retried, else min_flt.
+ *
+ * Not modelled: the TLB (an unmapped PTE is gone at once), page-table
+ * locks, swap entries, and THP at the PMD level (the THP issue adds them).
+ */
+#include "internal.h"
+
+#define _PAGE_TABLE (MMSIM_PTE_PRESENT | MMSIM_PTE_RW | MMSIM_PTE_USER | MMSIM_PTE_ACCESSED | \
+		     MMSIM_PTE_DIRTY)
+
+static inline uint32_t pgt_index(uint64_t addr, int level)
+{
+	static const int shift[4] = { PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT };
+
+	return (uint32_t)(addr >> shift[level]) & (PTRS_PER_PTE - 1);
+}
+
+static inline uint64_t *table_of_pfn(const struct mmsim *sim, uint32_t pfn)
+{
+	return pgt_table(sim, pfn_to_page(sim, pfn)->private);
+}
+
+static inline uint64_t *table_of_entry(const struct mmsim *sim, uint64_t entry)
+{
+	return table_of_pfn(sim, pte_pfn(entry));
+}
+
+/* a page-table page: a frame plus 512 zeroed entries; returns its pfn or 0 */
+static uint32_t table_alloc(struct mmsim *sim, struct mm_struct *mm, int level, uint64_t addr)
+{
+	uint32_t pfn, tid;
+	struct page *p;
+
+	if (alloc_page(sim, &pfn, MMSIM_USE_PGTABLE))
+		return 0;
+	tid = pool_alloc(sim, POOL_PGTABLE);
+	if (!tid) {
+		pfn_to_page(sim, pfn)->_refcount = 0;
+		free_pages(sim, pfn, 0);
+		return 0;
+	}
+	memset(pgt_table(sim, tid), 0, PTRS_PER_PTE * sizeof(uint64_t));
+	p = pfn_to_page(sim, pfn);
+	p->flags = PGTY(table);
+	p->private = tid;
+	mod_node_page_state(sim, MMSIM_NR_PAGE_TABLE_PAGES, 1);
+	mm->rss[MMSIM_MM_PGTABLES]++;
+	trace(sim, MMSIM_EV_PGTABLE_ALLOC, addr, level, pfn, 0, 0);
+	return pfn;
+}
+
+static void table_free(struct mmsim *sim, struct mm_struct *mm, uint32_t pfn, int level,
+		       uint64_t addr)
+{
+	struct page *p = pfn_to_page(sim, pfn);
+
+	trace(sim, MMSIM_EV_PGTABLE_FREE, addr, level, pfn, 0, 0);
+	pool_free(sim, POOL_PGTABLE, p->private);
+	p->flags = 0;
+	p->private = 0;
+	mod_node_page_state(sim, MMSIM_NR_PAGE_TABLE_PAGES, -1);
+	mm->rss[MMSIM_MM_PGTABLES]--;
+	mm->ptc_addr = 1;
+	free_pages(sim, pfn, 0);
+}
+
+int pgd_alloc(struct mmsim *sim, struct mm_struct *mm)
+{
+	mm->pgd = table_alloc(sim, mm, MMSIM_PGT_PGD, 0);
+	mm->ptc_addr = 1;
+	return mm->pgd ? 0 : MMSIM_EOOM;
+}
+
+void pgd_free(struct mmsim *sim, struct mm_struct *mm)
+{
+	if (mm->pgd)
+		table_free(sim, mm, mm->pgd, MMSIM_PGT_PGD, 0);
+	mm->pgd = 0;
+}
+
+/* the PTE for addr, or NULL if a table on the way is missing */
+uint64_t *walk_pte(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr)
+{
+	uint64_t *t = table_of_pfn(sim, mm->pgd);
+	uint64_t e;
+
+	for (int level = MMSIM_PGT_PGD; level < MMSIM_PGT_PTE; level++) {
+		e = t[pgt_index(addr, level)];
+		if (!(e & MMSIM_PTE_PRESENT) || (e & MMSIM_PTE_PSE))
+			return NULL;
+		t = table_of_entry(sim, e);
+	}
+	return &t[pgt_index(addr, MMSIM_PGT_PTE)];
+}
+
+/*
+ * The MMU's walk, with the model's own one-entry paging-structure cache per
+ * mm (hardware has one too: the PDE cache): sequential touches stay within
+ * one PTE table for 512 pages. Invalidated whenever a table is freed.
+ */
+static uint64_t *mmu_walk(const struct mmsim *sim, struct mm_struct *mm, uint64_t addr)
+{
+	uint64_t base = addr & ~(PMD_SIZE - 1);
+	uint64_t *t, e;
+
+	if (likely(mm->ptc_addr == base))
+		return &pgt_table(sim, mm->ptc_table)[pgt_index(addr, MMSIM_PGT_PTE)];
+	t = table_of_pfn(sim, mm->pgd);
+	for (int level = MMSIM_PGT_PGD; level < MMSIM_PGT_PTE; level++) {
+		e = t[pgt_index(addr, level)];
+		if (!(e & MMSIM_PTE_PRESENT) || (e & MMSIM_PTE_PSE))
+			return NULL;
+		if (level == MMSIM_PGT_PMD) {
+			mm->ptc_addr = base;
+			mm->ptc_table = pfn_to_page(sim, pte_pfn(e))->private;
+		}
+		t = table_of_entry(sim, e);
+	}
+	return &t[pgt_index(addr, MMSIM_PGT_PTE)];
+}
+
+/* pud_alloc / pmd_alloc: the entry at `level` for addr, allocating the table below */
+static uint64_t *table_alloc_walk(struct mmsim *sim, struct mm_struct *mm, uint64_t addr,
+				  int upto)
+{
+	uint64_t *t = table_of_pfn(sim, mm->pgd);
+
+	for (int level = MMSIM_PGT_PGD; level < upto; level++) {
+		uint64_t *e = &t[pgt_index(addr, level)];
+
+		if (!*e) {
+			uint32_t pfn = table_alloc(sim, mm, level + 1, addr);
+
+			if (!pfn)
+				return NULL;
+			*e = ((uint64_t)pfn << PAGE_SHIFT) | _PAGE_TABLE;
+		}
+		t = table_of_entry(sim, *e);
+	}
+	return &t[pgt_index(addr, upto)];
+}
+
+/* pte_alloc(): install the PTE table under vmf->pmd if missing; its table id, 0 on OOM */
+uint32_t pte_alloc(struct mmsim *sim, struct vm_fault *vmf)
+{
+	if (!*vmf->pmd) {
+		uint32_t pfn = table_alloc(sim, mm_ptr(sim, vmf->mm), MMSIM_PGT_PTE, vmf->address);
+
+		if (!pfn)
+			return 0;
+		*vmf->pmd = ((uint64_t)pfn << PAGE_SHIFT) | _PAGE_TABLE;
+	}
+	return pfn_to_page(sim, pte_pfn(*vmf->pmd))->private;
+}
+
+static uint64_t *vmf_pte(struct mmsim *sim, struct vm_fault *vmf)
+{
+	uint32_t tid = pte_alloc(sim, vmf);
+
+	if (!tid)
+		return NULL;
+	return &pgt_table(sim, tid)[pgt_index(vmf->address, MMSIM_PGT_PTE)];
+}
+
+static inline uint64_t mk_pte(uint32_t pfn)
+{
+	return ((uint64_t)pfn << PAGE_SHIFT) | MMSIM_PTE_PRESENT | MMSIM_PTE_USER;
+}
+
+/*
+ * set_pte_range() for one page: young (x86 makes prefaulted PTEs young too),
+ * writable and dirty only for a write fault; a private write maps a new anon
+ * folio, everything else a file folio. The caller takes the reference and
+ * updates RSS.
+ */
+void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64_t addr,
+		   uint64_t *pte, uint32_t how)
+{
+	bool write = vmf->flags & MMSIM_FAULT_FLAG_WRITE;
+	uint64_t entry = mk_pte(pfn) | MMSIM_PTE_ACCESSED;
+
+	if (write)
+		entry |= MMSIM_PTE_RW | MMSIM_PTE_DIRTY;
+	if (write && !(vmf->vma->vm_flags & MMSIM_VM_SHARED)) {
+		folio_add_new_anon_rmap(sim, pfn, vmf->vma, addr);
+		folio_add_lru(sim, pfn);
+	} else {
+		folio_add_file_rmap_pte(sim, pfn);
+	}
+	*pte = entry;
+	vmf->mapped++;
+	trace(sim, MMSIM_EV_SET_PTE, addr, pfn, pfn_to_page(sim, pfn)->index, how,
+	      (uint32_t)(entry & 0xfff));
+}
+
+/* ------------------------------------------------------------- anonymous */
+
+static uint32_t do_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	uint64_t *pte = vmf_pte(sim, vmf);
+	uint64_t entry;
+	uint32_t pfn;
+
+	if (!pte)
+		return MMSIM_VM_FAULT_OOM;
+	if (!(vmf->flags & MMSIM_FAULT_FLAG_WRITE)) {
+		/* reads map the shared zero page: no struct page reference, no RSS */
+		entry = mk_pte(0) | MMSIM_PTE_ACCESSED | MMSIM_PTE_SPECIAL;
+		*pte = entry;
+		vmf->mapped++;
+		vmf->kind = MMSIM_FK_ANON_ZERO;
+		trace(sim, MMSIM_EV_SET_PTE, vmf->address, 0,
+		      (uint32_t)linear_page_index(vma, vmf->address), MMSIM_SET_ZERO,
+		      (uint32_t)(entry & 0xfff));
+		return 0;
+	}
+	anon_vma_prepare(sim, vma);
+	if (alloc_page(sim, &pfn, MMSIM_USE_ANON))
+		return MMSIM_VM_FAULT_OOM;
+	entry = mk_pte(pfn) | MMSIM_PTE_ACCESSED | MMSIM_PTE_RW | MMSIM_PTE_DIRTY;
+	folio_add_new_anon_rmap(sim, pfn, vma, vmf->address);
+	folio_add_lru(sim, pfn);
+	mm_ptr(sim, vmf->mm)->rss[MMSIM_MM_ANONPAGES]++;
+	*pte = entry;
+	vmf->mapped++;
+	vmf->kind = MMSIM_FK_ANON_NEW;
+	trace(sim, MMSIM_EV_SET_PTE, vmf->address, pfn, pfn_to_page(sim, pfn)->index,
+	      MMSIM_SET_ANON, (uint32_t)(entry & 0xfff));
+	return 0;
+}
+
+/* ------------------------------------------------------------- file faults */
+
+/*
+ * do_fault_around() - v6.4+ (v6.19 memory.c), in PTE-index space:
+ *
+ *   pte_off  = index of the faulting address in its page table
+ *   vma_off  = page offset of the faulting address in the VMA
+ *   from_pte = max(ALIGN_DOWN(pte_off, W), pte_off - min(pte_off, vma_off))
+ *   to_pte   = min(from_pte + W, PTRS_PER_PTE, pte_off + vma_pages - vma_off) - 1
+ *
+ * i.e. the naturally aligned W-page block around the fault, clamped to the
+ * VMA start (then W pages from there), the VMA end and the page table.
+ */
+static uint32_t do_fault_around(struct mmsim *sim, struct vm_fault *vmf)
+{
+	uint64_t nr_pages = sim->s.fault_around_pages;
+	uint64_t pte_off = pgt_index(vmf->address, MMSIM_PGT_PTE);
+	uint64_t vma_off = vmf->pgoff - vmf->vma->vm_pgoff;
+	uint64_t from_pte, to_pte;
+
+	from_pte = MAX(ALIGN_DOWN(pte_off, nr_pages), pte_off - MIN(pte_off, vma_off));
+	to_pte = MIN(MIN(from_pte + nr_pages, (uint64_t)PTRS_PER_PTE),
+		     pte_off + vma_pages(vmf->vma) - vma_off) - 1;
+	return filemap_map_pages(sim, vmf, vmf->pgoff + from_pte - pte_off,
+				 vmf->pgoff + to_pte - pte_off);
+}
+
+/* should_fault_around(): ->map_pages exists for every file here, no uffd */
+static bool should_fault_around(const struct mmsim *sim)
+{
+	return sim->s.fault_around_pages > 1;
+}
+
+/* finish_fault(): map vmf->page (or the COW copy) at the faulting address */
+static uint32_t finish_fault(struct mmsim *sim, struct vm_fault *vmf, bool cow)
+{
+	uint64_t *pte = vmf_pte(sim, vmf);
+	uint32_t pfn = cow ? vmf->cow_page : vmf->page;
+	struct mm_struct *mm = mm_ptr(sim, vmf->mm);
+
+	if (!pte)
+		return MMSIM_VM_FAULT_OOM;
+	if (!pte_none(*pte))
+		return MMSIM_VM_FAULT_NOPAGE; /* somebody else mapped it meanwhile */
+	set_pte_range(sim, vmf, pfn, vmf->address, pte, cow ? MMSIM_SET_COW : MMSIM_SET_FAULT);
+	if (cow) {
+		mm->rss[MMSIM_MM_ANONPAGES]++;
+	} else {
+		folio_get(sim, pfn);
+		mm->rss[MMSIM_MM_FILEPAGES]++;
+	}
+	return 0;
+}
+
+static uint32_t do_read_fault(struct mmsim *sim, struct vm_fault *vmf)
+{
+	uint32_t ret;
+
+	if (should_fault_around(sim)) {
+		ret = do_fault_around(sim, vmf);
+		if (ret) {
+			vmf->kind = MMSIM_FK_FILE_AROUND;
+			return ret;
+		}
+	}
+	ret = filemap_fault(sim, vmf);
+	if (ret & (MMSIM_VM_FAULT_ERROR | MMSIM_VM_FAULT_NOPAGE | MMSIM_VM_FAULT_RETRY))
+		return ret;
+	vmf->kind = MMSIM_FK_FILE_READ;
+	return ret | finish_fault(sim, vmf, false);
+}
+
+/* do_cow_fault(): a private copy of the page-cache page; no fault-around */
+static uint32_t do_cow_fault(struct mmsim *sim, struct vm_fault *vmf)
+{
+	uint32_t ret;
+
+	anon_vma_prepare(sim, vmf->vma);
+	if (alloc_page(sim, &vmf->cow_page, MMSIM_USE_ANON))
+		return MMSIM_VM_FAULT_OOM;
+	ret = filemap_fault(sim, vmf);
+	if (ret & (MMSIM_VM_FAULT_ERROR | MMSIM_VM_FAULT_NOPAGE | MMSIM_VM_FAULT_RETRY)) {
+		folio_put(sim, vmf->cow_page);
+		vmf->cow_page = 0;
+		return ret;
+	}
+	/* copy_mc_user_highpage(): the model keeps no page contents */
+	folio_set(pfn_to_page(sim, vmf->cow_page), uptodate);
+	vmf->kind = MMSIM_FK_FILE_COW;
+	ret |= finish_fault(sim, vmf, true);
+	if (ret & MMSIM_VM_FAULT_NOPAGE)
+		folio_put(sim, vmf->cow_page);
+	return ret;
+}
+
+/* do_shared_fault(): ->fault, ->page_mkwrite (dirty), map writable; no fault-around */
+static uint32_t do_shared_fault(struct mmsim *sim, struct vm_fault *vmf)
+{
+	uint32_t ret = filemap_fault(sim, vmf);
+
+	if (ret & (MMSIM_VM_FAULT_ERROR | MMSIM_VM_FAULT_NOPAGE | MMSIM_VM_FAULT_RETRY))
+		return ret;
+	filemap_page_mkwrite(sim, vmf->page);
+	vmf->kind = MMSIM_FK_FILE_SHARED;
+	return ret | finish_fault(sim, vmf, false);
+}
+
+static uint32_t do_fault(struct mmsim *sim, struct vm_fault *vmf)
+{
+	if (!(vmf->flags & MMSIM_FAULT_FLAG_WRITE))
+		return do_read_fault(sim, vmf);
+	if (!(vmf->vma->vm_flags & MMSIM_VM_SHARED))
+		return do_cow_fault(sim, vmf);
+	return do_shared_fault(sim, vmf);
+}
+
+/* ------------------------------------------------------------- write-protect */
+
+static uint32_t wp_page_reuse(struct mmsim *sim, struct vm_fault *vmf, uint32_t kind)
+{
+	uint64_t *pte = vmf->pte;
+
+	*pte |= MMSIM_PTE_RW | MMSIM_PTE_DIRTY | MMSIM_PTE_ACCESSED;
+	vmf->mapped++;
+	vmf->kind = kind;
+	if (kind == MMSIM_FK_WP_REUSE)
+		count_vm_event(sim, MMSIM_PGREUSE);
+	trace(sim, MMSIM_EV_SET_PTE, vmf->address, pte_pfn(*pte),
+	      pfn_to_page(sim, pte_pfn(*pte))->index, MMSIM_SET_REUSE, (uint32_t)(*pte & 0xfff));
+	return 0;
+}
+
+/* wp_page_copy(): a new anon page replaces the zero page, a file page or a shared anon page */
+static uint32_t wp_page_copy(struct mmsim *sim, struct vm_fault *vmf)
+{
+	struct mm_struct *mm = mm_ptr(sim, vmf->mm);
+	uint64_t old = *vmf->pte;
+	uint32_t old_pfn = pte_pfn(old), pfn;
+	bool zero = old & MMSIM_PTE_SPECIAL;
+
+	anon_vma_prepare(sim, vmf->vma);
+	if (alloc_page(sim, &pfn, MMSIM_USE_ANON))
+		return MMSIM_VM_FAULT_OOM;
+	folio_set(pfn_to_page(sim, pfn), uptodate);
+	if (!zero) {
+		struct page *old_folio = pfn_to_page(sim, compound_head(sim, old_pfn));
+
+		mm->rss[folio_test_anon(old_folio) ? MMSIM_MM_ANONPAGES : MMSIM_MM_FILEPAGES]--;
+		folio_remove_rmap_pte(sim, old_pfn);
+		folio_put(sim, compound_head(sim, old_pfn));
+	}
+	mm->rss[MMSIM_MM_ANONPAGES]++;
+	*vmf->pte = 0;
+	set_pte_range(sim, vmf, pfn, vmf->address, vmf->pte, MMSIM_SET_COW);
+	vmf->kind = MMSIM_FK_WP_COPY;
+	return 0;
+}
+
+/* do_wp_page(): a write to a present, read-only PTE */
+static uint32_t do_wp_page(struct mmsim *sim, struct vm_fault *vmf)
+{
+	uint64_t pte = *vmf->pte;
+	uint32_t pfn = pte_pfn(pte);
+
+	if (vmf->vma->vm_flags & MMSIM_VM_SHARED) {
+		/* wp_page_shared(): ->page_mkwrite then reuse */
+		filemap_page_mkwrite(sim, compound_head(sim, pfn));
+		return wp_page_reuse(sim, vmf, MMSIM_FK_WP_SHARED);
+	}
+	if (!(pte & MMSIM_PTE_SPECIAL)) {
+		uint32_t head = compound_head(sim, pfn);
+		struct page *folio = pfn_to_page(sim, head);
+
+		/* wp_can_reuse_anon_folio() for a small folio: we hold the only reference */
+		if (folio_test_anon(folio) && !folio_test_large(folio) && folio->_refcount == 1) {
+			folio->flags |= PF(anon_exclusive);
+			return wp_page_reuse(sim, vmf, MMSIM_FK_WP_REUSE);
+		}
+	}
+	return wp_page_copy(sim, vmf);
+}
+
+/* ------------------------------------------------------------- the fault */
+
+static uint32_t handle_pte_fault(struct mmsim *sim, struct vm_fault *vmf)
+{
+	if (!*vmf->pmd) {
+		vmf->pte = NULL;
+	} else {
+		vmf->pte = &table_of_entry(sim, *vmf->pmd)[pgt_index(vmf->address, MMSIM_PGT_PTE)];
+		vmf->orig_pte = *vmf->pte;
+		if (pte_none(vmf->orig_pte))
+			vmf->pte = NULL;
+	}
+	if (!vmf->pte)
+		return vmf->vma->vm_file ? do_fault(sim, vmf) : do_anonymous_page(sim, vmf);
+	if ((vmf->flags & MMSIM_FAULT_FLAG_WRITE) && !pte_write(vmf->orig_pte))
+		return do_wp_page(sim, vmf);
+	/* spurious: the access would not have faulted */
+	*vmf->pte |= MMSIM_PTE_ACCESSED;
+	return 0;
+}
+
+static uint32_t handle_mm_fault(struct mmsim *sim, struct vm_fault *vmf)
+{
+	struct mm_struct *mm = mm_ptr(sim, vmf->mm);
+
+	/* __handle_mm_fault(): pud_alloc, pmd_alloc (p4d is folded) */
+	vmf->pmd = table_alloc_walk(sim, mm, vmf->address, MMSIM_PGT_PMD);
+	if (!vmf->pmd)
+		return MMSIM_VM_FAULT_OOM;
+	return handle_pte_fault(sim, vmf);
+}
+
+/* mm_account_fault() (v5.9+) */
+static void mm_account_fault(struct mmsim *sim, uint32_t task, uint32_t flags, uint32_t ret)
+{
+	if (ret & MMSIM_VM_FAULT_RETRY)
+		return;
+	count_vm_event(sim, MMSIM_PGFAULT);
+	count_task_event(sim, task, MMSIM_T_PGFAULT);
+	if (ret & MMSIM_VM_FAULT_ERROR)
+		return;
+	if ((ret & MMSIM_VM_FAULT_MAJOR) || (flags & MMSIM_FAULT_FLAG_TRIED))
+		count_task_event(sim, task, MMSIM_T_MAJ_FLT);
+	else
+		count_task_event(sim, task, MMSIM_T_MIN_FLT);
+}
+
+/* do_user_addr_fault() (arch/x86/mm/fault.c), returns 0 or an mmsim error */
+static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, bool write,
+			      bool present)
+{
+	struct task_struct *t = task_ptr(sim, task);
+	struct mm_struct *mm = mm_ptr(sim, t->mm);
+	uint32_t flags = MMSIM_FAULT_FLAG_ALLOW_RETRY | MMSIM_FAULT_FLAG_USER |
+			 (write ? MMSIM_FAULT_FLAG_WRITE : 0);
+	uint32_t error_code = 4u | (write ? 2u : 0u) | (present ? 1u : 0u);
+	uint32_t ret;
+
+	for (;;) {
+		uint32_t vma_id = find_vma(sim, mm, addr);
+		struct vm_area_struct *vma = vma_id ? vma_ptr(sim, vma_id) : NULL;
+		struct vm_fault vmf;
+
+		trace(sim, MMSIM_EV_PAGE_FAULT, addr, error_code, flags, vma_id, 0);
+		/* bad_area / access_error: SIGSEGV, not a completed fault */
+		if (!vma || vma->vm_start > addr)
+			return sim_error(sim, MMSIM_ESEGV, addr, 0);
+		if (write && !(vma->vm_flags & MMSIM_VM_WRITE))
+			return sim_error(sim, MMSIM_ESEGV, addr, 1);
+
+		memset(&vmf, 0, sizeof(vmf));
+		vmf.vma = vma;
+		vmf.vma_id = vma_id;
+		vmf.mm = t->mm;
+		vmf.task = task;
+		vmf.flags = flags;
+		vmf.address = addr & PAGE_MASK;
+		vmf.pgoff = linear_page_index(vma, vmf.address);
+		ret = handle_mm_fault(sim, &vmf);
+		mm_account_fault(sim, task, flags, ret);
+		if (ret & MMSIM_VM_FAULT_RETRY) {
+			count_vm_event(sim, MMSIM_MODEL_FAULT_RETRIES);
+			trace(sim, MMSIM_EV_FAULT_DONE, addr, ret, MMSIM_FK_RETRY, vmf.mapped, 0);
+			flags |= MMSIM_FAULT_FLAG_TRIED;
+			continue;
+		}
+		if (ret & MMSIM_VM_FAULT_ERROR) {
+			trace(sim, MMSIM_EV_FAULT_DONE, addr, ret, MMSIM_FK_ERROR, vmf.mapped, 0);
+			if (ret & MMSIM_VM_FAULT_OOM)
+				return sim_error(sim, MMSIM_EOOM, addr, 1);
+			if (ret & MMSIM_VM_FAULT_SIGBUS)
+				return sim_error(sim, MMSIM_ESIGBUS, addr, 0);
+			return sim_error(sim, MMSIM_ESEGV, addr, 2);
+		}
+		trace(sim, MMSIM_EV_FAULT_DONE, addr, ret, vmf.kind, vmf.mapped, 0);
+		return 0;
+	}
+}
+
+/* flush the coalesced run of non-faulting touches as one event */
+void flush_access_run(struct mmsim *sim)
+{
+	struct mmsim_state *s = &sim->s;
+	uint32_t task = sim->s.cur_task;
+
+	if (!s->run_count)
+		return;
+	sim->s.cur_task = s->run_task;
+	trace(sim, MMSIM_EV_ACCESS, s->run_first, (uint32_t)s->run_count, s->run_write,
+	      (uint32_t)s->run_last, (uint32_t)(s->run_last >> 32));
+	sim->s.cur_task = task;
+	s->run_count = 0;
+}
+
+/*
+ * One touch by a user thread: one byte at addr. Returns 0 or an mmsim error
+ * (SIGSEGV, SIGBUS, OOM). A touch through a present PTE with enough
+ * permission is the common case and costs a page-table walk.
+ */
+int handle_user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool write)
+{
+	struct task_struct *t = task_ptr(sim, task);
+	struct mm_struct *mm = mm_ptr(sim, t->mm);
+	struct mmsim_state *s = &sim->s;
+	uint64_t *pte;
+	int err;
+
+	s->touch_clock++;
+	if (unlikely(s->io_count))
+		io_advance(sim);
+	s->counters[MMSIM_MODEL_TOUCHES]++;
+	t->counters[MMSIM_T_TOUCHES]++;
+
+	pte = mmu_walk(sim, mm, addr);
+	if (likely(pte && pte_present(*pte) && (!write || pte_write(*pte)))) {
+		*pte |= MMSIM_PTE_ACCESSED | (write ? MMSIM_PTE_DIRTY : 0);
+		if (unlikely(sim->trace)) {
+			if (s->run_count && (s->run_write != write || s->run_task != task))
+				flush_access_run(sim);
+			if (!s->run_count) {
+				s->run_first = addr;
+				s->run_task = task;
+				s->run_write = write;
+			}
+			s->run_count++;
+			s->run_last = addr;
+		}
+		return 0;
+	}
+	flush_access_run(sim);
+	err = do_user_addr_fault(sim, task, addr, write, pte && pte_present(*pte));
+	if (err)
+		return err;
+	/* the CPU retries the access */
+	pte = mmu_walk(sim, mm, addr);
+	if (!pte || !pte_present(*pte) || (write && !pte_write(*pte)))
+		return sim_error(sim, MMSIM_EINVAL, addr, 3); /* the fault did not resolve it */
+	*pte |= MMSIM_PTE_ACCESSED | (write ? MMSIM_PTE_DIRTY : 0);
+	return 0;
+}
+
+/* ------------------------------------------------------------- unmapping */
+
+static bool vma_has_recency(const struct vm_area_struct *vma)
+{
+	return !(vma->vm_flags & (MMSIM_VM_SEQ_READ | MMSIM_VM_RAND_READ));
+}
+
+/*
+ * zap_pte_range() over [start, end) of one VMA: clear the PTEs, carry the
+ * dirty and young bits to the folio (file pages), drop the mapcount and the
+ * reference. Returns the PTEs cleared; *freed counts folios freed.
+ */
+uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t start,
+			uint64_t end, uint64_t *freed)
+{
+	struct mm_struct *mm = mm_ptr(sim, vma->vm_mm);
+	uint64_t cleared = 0, nfreed = 0;
+	uint64_t addr = start;
+
+	while (addr < end) {
+		uint64_t next = MIN((addr & ~(PMD_SIZE - 1)) + PMD_SIZE, end);
+		uint64_t *t = table_of_pfn(sim, mm->pgd), e = 0;
+		int level;
+
+		for (level = MMSIM_PGT_PGD; level < MMSIM_PGT_PTE; level++) {
+			e = t[pgt_index(addr, level)];
+			if (!(e & MMSIM_PTE_PRESENT))
+				break;
+			t = table_of_entry(sim, e);
+		}
+		if (level < MMSIM_PGT_PTE) {
+			addr = next;
+			continue;
+		}
+		for (; addr < next; addr += PAGE_SIZE) {
+			uint64_t *pte = &t[pgt_index(addr, MMSIM_PGT_PTE)];
+			uint64_t ptent = *pte;
+			uint32_t pfn, head;
+			struct page *folio;
+
+			if (!pte_present(ptent))
+				continue;
+			*pte = 0;
+			cleared++;
+			if (ptent & MMSIM_PTE_SPECIAL)
+				continue; /* the zero page */
+			pfn = pte_pfn(ptent);
+			head = compound_head(sim, pfn);
+			folio = pfn_to_page(sim, head);
+			if (!folio_test_anon(folio)) {
+				if (ptent & MMSIM_PTE_DIRTY)
+					folio_mark_dirty(sim, head);
+				if ((ptent & MMSIM_PTE_ACCESSED) && vma_has_recency(vma))
+					folio_mark_accessed(sim, head);
+				mm->rss[MMSIM_MM_FILEPAGES]--;
+			} else {
+				mm->rss[MMSIM_MM_ANONPAGES]--;
+			}
+			folio_remove_rmap_pte(sim, pfn);
+			if (folio->_refcount == 1)
+				nfreed++;
+			folio_put(sim, head);
+		}
+	}
+	if (cleared)
+		trace(sim, MMSIM_EV_ZAP, start, (uint32_t)cleared, (uint32_t)nfreed, (uint32_t)end,
+		      (uint32_t)(end >> 32));
+	if (freed)
+		*freed += nfreed;
+	return cleared;
+}
+
+static bool span_has_vma(const struct mmsim *sim, const struct mm_struct *mm, uint64_t s,
+			 uint64_t size)
+{
+	uint32_t id = find_vma_noacct(sim, mm, s);
+
+	return id && vma_ptr(sim, id)->vm_start < s + size;
+}
+
+/*
+ * free_pgtables() after [start, end) was unmapped: free every page table
+ * whose whole span is now free of VMAs (the effect of free_pgd_range() with
+ * the neighbouring VMAs as floor and ceiling), bottom-up.
+ */
+static void free_level(struct mmsim *sim, struct mm_struct *mm, uint64_t *t, int level,
+		       uint64_t base, uint64_t start, uint64_t end)
+{
+	static const uint64_t span[4] = { PGDIR_SIZE, PUD_SIZE, PMD_SIZE, PAGE_SIZE };
+	uint64_t size = span[level];
+
+	for (uint32_t i = 0; i < PTRS_PER_PTE; i++) {
+		uint64_t s = base + i * size;
+		uint64_t *e = &t[i];
+
+		if (s >= TASK_SIZE)
+			break;
+		if (s + size <= start || s >= end || !(*e & MMSIM_PTE_PRESENT))
+			continue;
+		if (level < MMSIM_PGT_PMD)
+			free_level(sim, mm, table_of_entry(sim, *e), level + 1, s, start, end);
+		if (!span_has_vma(sim, mm, s, size)) {
+			table_free(sim, mm, pte_pfn(*e), level + 1, s);
+			*e = 0;
+		}
+	}
+}
+
+void free_pgtables(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	if (!mm->pgd)
+		return;
+	free_level(sim, mm, table_of_pfn(sim, mm->pgd), MMSIM_PGT_PGD, 0, start, end);
+	mm->ptc_addr = 1;
+}
+
+/*
+ * copy_page_range() at fork (v6.x copy_pte_range / copy_present_ptes): only
+ * for VMAs that need it (vma_needs_copy: here, those with an anon_vma; file
+ * pages of other VMAs are refaulted by the child). Private anon pages become
+ * shared and write-protected in both; the child's PTEs are old.
+ */
+int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_area_struct *src)
+{
+	struct mm_struct *src_mm = mm_ptr(sim, src->vm_mm), *dst_mm = mm_ptr(sim, dst->vm_mm);
+	bool cow = (src->vm_flags & (MMSIM_VM_SHARED | MMSIM_VM_MAYWRITE)) == MMSIM_VM_MAYWRITE;
+
+	if (!src->anon_vma)
+		return 0;
+	for (uint64_t addr = src->vm_start; addr < src->vm_end; addr += PAGE_SIZE) {
+		uint64_t *spte = walk_pte(sim, src_mm, addr), *dpmd, *dpte;
+		uint64_t ptent;
+		uint32_t pfn;
+
+		if (!spte) {
+			addr = (addr & ~(PMD_SIZE - 1)) + PMD_SIZE - PAGE_SIZE;
+			continue;
+		}
+		ptent = *spte;
+		if (!pte_present(ptent))
+			continue;
+		dpmd = table_alloc_walk(sim, dst_mm, addr, MMSIM_PGT_PMD);
+		if (!dpmd)
+			return MMSIM_EOOM;
+		if (!*dpmd) {
+			uint32_t tpfn = table_alloc(sim, dst_mm, MMSIM_PGT_PTE, addr);
+
+			if (!tpfn)
+				return MMSIM_EOOM;
+			*dpmd = ((uint64_t)tpfn << PAGE_SHIFT) | _PAGE_TABLE;
+		}
+		dpte = &table_of_entry(sim, *dpmd)[pgt_index(addr, MMSIM_PGT_PTE)];
+		if (ptent & MMSIM_PTE_SPECIAL) {
+			*dpte = ptent & ~MMSIM_PTE_ACCESSED;
+			continue;
+		}
+		pfn = pte_pfn(ptent);
+		if (cow && pte_write(ptent)) {
+			ptent &= ~MMSIM_PTE_RW;
+			*spte = ptent;
+		}
+		folio_dup_rmap_pte(sim, pfn);
+		folio_get(sim, compound_head(sim, pfn));
+		dst_mm->rss[folio_test_anon(pfn_to_page(sim, compound_head(sim, pfn))) ?
+				    MMSIM_MM_ANONPAGES : MMSIM_MM_FILEPAGES]++;
+		*dpte = ptent & ~MMSIM_PTE_ACCESSED;
+	}
+	src_mm->ptc_addr = 1;
+	return 0;
+}

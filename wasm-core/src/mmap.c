@@ -1,0 +1,433 @@
+/*
+ * mmap.c - VMAs: find_vma, mmap, munmap, split, merge, madvise, fork, exit
+ * (3.15-era mm/mmap.c semantics, which the vmacache mechanism needs).
+ *
+ * find_vma(mm, addr) returns the first VMA with vm_end > addr, which may not
+ * contain addr. A scenario's map name is bound to the range its mmap
+ * created (a maprec); VMAs may later merge with neighbours or split under
+ * munmap and madvise, but the name keeps meaning that range.
+ *
+ * mmap without an address places the mapping bottom-up from 0x7f0000000000
+ * at the first 2 MiB-aligned gap (the kernel's legacy layout plus THP
+ * alignment), so addresses read well and are identical in every run.
+ *
+ * vmacache_invalidate() is where the per-thread VMA cache issue plugs in;
+ * here it bumps mm->vmacache_seqnum, as 3.15 does on every unlink.
+ */
+#include "internal.h"
+
+#define MAX_MAP_COUNT 65530
+
+uint32_t vma_pages(const struct vm_area_struct *vma)
+{
+	return (uint32_t)((vma->vm_end - vma->vm_start) >> PAGE_SHIFT);
+}
+
+uint32_t find_vma_noacct(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr)
+{
+	uint32_t node = mm->mm_rb, vma = 0;
+
+	while (node) {
+		const struct vm_area_struct *v = vma_ptr(sim, node);
+
+		if (v->vm_end > addr) {
+			vma = node;
+			if (v->vm_start <= addr)
+				break;
+			node = v->rb_left;
+		} else {
+			node = v->rb_right;
+		}
+	}
+	return vma;
+}
+
+/* find_vma() as the fault path calls it (the vmacache issue adds the cache lookup here) */
+uint32_t find_vma(struct mmsim *sim, struct mm_struct *mm, uint64_t addr)
+{
+	return find_vma_noacct(sim, mm, addr);
+}
+
+static void vmacache_invalidate(struct mm_struct *mm)
+{
+	mm->vmacache_seqnum++;
+}
+
+static uint64_t vma_end_hi(const struct vm_area_struct *v)
+{
+	return v->vm_end >> 32;
+}
+
+static uint32_t vma_new(struct mmsim *sim, uint32_t mmid, uint64_t start, uint64_t end,
+			uint64_t pgoff, uint32_t flags, uint32_t file, uint32_t map)
+{
+	uint32_t id = pool_alloc(sim, POOL_VMA);
+	struct vm_area_struct *v;
+
+	if (!id)
+		return 0;
+	v = vma_ptr(sim, id);
+	v->vm_start = start;
+	v->vm_end = end;
+	v->vm_pgoff = pgoff;
+	v->vm_flags = flags;
+	v->vm_mm = mmid;
+	v->vm_file = file;
+	v->map = map;
+	v->alive = 1;
+	return id;
+}
+
+static void vma_remove(struct mmsim *sim, struct mm_struct *mm, uint32_t id)
+{
+	struct vm_area_struct *v = vma_ptr(sim, id);
+
+	trace(sim, MMSIM_EV_VMA_REMOVE, v->vm_start, v->vm_mm, id, (uint32_t)v->vm_end,
+	      (uint32_t)vma_end_hi(v));
+	vma_rb_erase(sim, mm, id);
+	vmacache_invalidate(mm);
+	pool_free(sim, POOL_VMA, id);
+}
+
+/*
+ * __split_vma(): [vm_start, addr) stays in vma, the new VMA (returned) gets
+ * [addr, vm_end). Splits do not invalidate the VMA cache (rule VC-6).
+ */
+static uint32_t split_vma(struct mmsim *sim, struct mm_struct *mm, uint32_t id, uint64_t addr)
+{
+	struct vm_area_struct *v = vma_ptr(sim, id), *n;
+	uint32_t nid;
+
+	if (mm->map_count >= MAX_MAP_COUNT)
+		return 0;
+	nid = vma_new(sim, v->vm_mm, addr, v->vm_end,
+		      v->vm_pgoff + ((addr - v->vm_start) >> PAGE_SHIFT), v->vm_flags, v->vm_file,
+		      v->map);
+	if (!nid)
+		return 0;
+	v = vma_ptr(sim, id);
+	n = vma_ptr(sim, nid);
+	n->anon_vma = v->anon_vma;
+	v->vm_end = addr;
+	vma_rb_insert(sim, mm, nid);
+	trace(sim, MMSIM_EV_VMA_SPLIT, v->vm_start, v->vm_mm, nid, (uint32_t)addr,
+	      (uint32_t)(addr >> 32));
+	return nid;
+}
+
+/* is_mergeable_vma() + is_mergeable_anon_vma(), for a followed by b */
+static bool can_merge(const struct vm_area_struct *a, const struct vm_area_struct *b)
+{
+	return a->vm_end == b->vm_start && a->vm_flags == b->vm_flags &&
+	       a->vm_file == b->vm_file &&
+	       a->vm_pgoff + ((a->vm_end - a->vm_start) >> PAGE_SHIFT) == b->vm_pgoff &&
+	       (!a->anon_vma || !b->anon_vma || a->anon_vma == b->anon_vma);
+}
+
+/* a absorbs its successor b (vma_merge case: b is unlinked, the cache invalidated) */
+static void merge_next(struct mmsim *sim, struct mm_struct *mm, uint32_t a, uint32_t b)
+{
+	struct vm_area_struct *va = vma_ptr(sim, a), *vb = vma_ptr(sim, b);
+	uint64_t end = vb->vm_end;
+
+	if (!va->anon_vma)
+		va->anon_vma = vb->anon_vma;
+	vma_rb_erase(sim, mm, b);
+	vmacache_invalidate(mm);
+	pool_free(sim, POOL_VMA, b);
+	va->vm_end = end;
+	trace(sim, MMSIM_EV_VMA_MERGE, va->vm_start, va->vm_mm, a, (uint32_t)end,
+	      (uint32_t)(end >> 32));
+}
+
+/* merge id with its neighbours where the rules allow; returns the surviving id */
+static uint32_t vma_try_merge(struct mmsim *sim, struct mm_struct *mm, uint32_t id)
+{
+	struct vm_area_struct *v = vma_ptr(sim, id);
+	uint32_t prev = v->vm_prev, next = v->vm_next;
+
+	if (next && can_merge(v, vma_ptr(sim, next)))
+		merge_next(sim, mm, id, next);
+	if (prev && can_merge(vma_ptr(sim, prev), vma_ptr(sim, id))) {
+		merge_next(sim, mm, prev, id);
+		id = prev;
+	}
+	return id;
+}
+
+/* bottom-up, 2 MiB aligned, first fit */
+static uint64_t get_unmapped_area(struct mmsim *sim, struct mm_struct *mm, uint64_t len)
+{
+	uint64_t addr = MMAP_BASE;
+
+	for (uint32_t id = mm->mmap; id; id = vma_ptr(sim, id)->vm_next) {
+		const struct vm_area_struct *v = vma_ptr(sim, id);
+
+		if (v->vm_end <= addr)
+			continue;
+		if (addr + len <= v->vm_start)
+			break;
+		addr = ALIGN_UP(v->vm_end, PMD_SIZE);
+	}
+	if (addr + len > TASK_SIZE || addr + len < addr)
+		return 0;
+	return addr;
+}
+
+const struct maprec *maprec_find(const struct mmsim *sim, uint32_t mm, uint32_t name)
+{
+	for (uint32_t r = mm_ptr(sim, mm)->maps; r; r = maprec_ptr(sim, r)->next) {
+		const struct maprec *m = maprec_ptr(sim, r);
+
+		if (m->name == name)
+			return m;
+	}
+	return NULL;
+}
+
+static int maprec_add(struct mmsim *sim, uint32_t mmid, uint32_t name, uint64_t start,
+		      uint64_t len, uint32_t file, uint64_t pgoff)
+{
+	uint32_t r = pool_alloc(sim, POOL_MAPREC);
+	struct maprec *m;
+	struct mm_struct *mm = mm_ptr(sim, mmid);
+
+	if (!r)
+		return MMSIM_ENOMEM;
+	m = maprec_ptr(sim, r);
+	m->mm = mmid;
+	m->name = name;
+	m->start = start;
+	m->len = len;
+	m->file = file;
+	m->pgoff = pgoff;
+	m->next = mm->maps;
+	mm->maps = r;
+	return 0;
+}
+
+/* drop the names whose whole range lies inside [start, end) */
+static void maprec_unmap(struct mmsim *sim, uint32_t mmid, uint64_t start, uint64_t end)
+{
+	struct mm_struct *mm = mm_ptr(sim, mmid);
+	uint32_t *link = &mm->maps;
+
+	while (*link) {
+		uint32_t r = *link;
+		struct maprec *m = maprec_ptr(sim, r);
+
+		if (m->start >= start && m->start + m->len <= end) {
+			*link = m->next;
+			pool_free(sim, POOL_MAPREC, r);
+		} else {
+			link = &m->next;
+		}
+	}
+}
+
+/* do_mmap() + mmap_region() */
+int do_mmap(struct mmsim *sim, uint32_t task, const struct mmsim_step *st, uint64_t off_adj)
+{
+	uint32_t mmid = task_ptr(sim, task)->mm;
+	struct mm_struct *mm = mm_ptr(sim, mmid);
+	uint32_t file = st->file; /* file id + 1, 0 anonymous */
+	uint64_t offset = st->offset + off_adj, len, addr, pgoff;
+	uint32_t flags = MMSIM_VM_READ | MMSIM_VM_MAYREAD | MMSIM_VM_MAYWRITE;
+	uint32_t id;
+	int err;
+
+	if (maprec_find(sim, mmid, st->map))
+		return sim_error(sim, MMSIM_EEXIST, 0, st->map);
+	if (st->flags & MMSIM_STEPF_LENGTH) {
+		len = st->length;
+	} else {
+		uint64_t size = file ? file_ptr(sim, file - 1)->i_size : 0;
+
+		if (!file || offset >= size)
+			return sim_error(sim, MMSIM_EINVAL, offset, size);
+		len = size - offset;
+	}
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (!len)
+		return sim_error(sim, MMSIM_EINVAL, 0, 0);
+	if (st->flags & MMSIM_STEPF_WRITE)
+		flags |= MMSIM_VM_WRITE;
+	if (st->flags & MMSIM_STEPF_SHARED) {
+		if (!file)
+			return sim_error(sim, MMSIM_ENOTIMPL, 0, 1); /* shared anonymous = shmem */
+		flags |= MMSIM_VM_SHARED | MMSIM_VM_MAYSHARE;
+	}
+	if (mm->map_count >= MAX_MAP_COUNT)
+		return sim_error(sim, MMSIM_ELIMIT, 0, MAX_MAP_COUNT);
+	if (st->flags & MMSIM_STEPF_FIXED) {
+		addr = st->addr;
+		if (addr + len > TASK_SIZE || addr + len < addr)
+			return sim_error(sim, MMSIM_EINVAL, addr, len);
+		/* MAP_FIXED replaces whatever was mapped there */
+		err = do_munmap(sim, mm, addr, len);
+		if (err)
+			return err;
+	} else {
+		addr = get_unmapped_area(sim, mm, len);
+		if (!addr)
+			return sim_error(sim, MMSIM_ELIMIT, 0, len);
+	}
+	pgoff = file ? offset >> PAGE_SHIFT : addr >> PAGE_SHIFT;
+	id = vma_new(sim, mmid, addr, addr + len, pgoff, flags, file, st->map);
+	if (!id)
+		return sim_error(sim, MMSIM_ENOMEM, 0, 0);
+	vma_rb_insert(sim, mm, id);
+	trace(sim, MMSIM_EV_VMA_ADD, addr, mmid, id, (uint32_t)(addr + len),
+	      (uint32_t)((addr + len) >> 32));
+	vma_try_merge(sim, mm, id);
+	err = maprec_add(sim, mmid, st->map, addr, len, file, pgoff);
+	if (err)
+		return sim_error(sim, err, 0, 0);
+	return 0;
+}
+
+/* do_munmap(): split at the edges, zap, unlink, free page tables */
+int do_munmap(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t len)
+{
+	uint64_t end = start + len;
+	uint32_t id = find_vma_noacct(sim, mm, start), mmid;
+
+	if (!id || vma_ptr(sim, id)->vm_start >= end)
+		return 0;
+	mmid = vma_ptr(sim, id)->vm_mm;
+	if (vma_ptr(sim, id)->vm_start < start) {
+		id = split_vma(sim, mm, id, start);
+		if (!id)
+			return sim_error(sim, MMSIM_ELIMIT, start, MAX_MAP_COUNT);
+	}
+	{
+		uint32_t last = find_vma_noacct(sim, mm, end - 1);
+
+		if (last && vma_ptr(sim, last)->vm_start < end && vma_ptr(sim, last)->vm_end > end &&
+		    !split_vma(sim, mm, last, end))
+			return sim_error(sim, MMSIM_ELIMIT, end, MAX_MAP_COUNT);
+	}
+	while (id && vma_ptr(sim, id)->vm_start < end) {
+		struct vm_area_struct *v = vma_ptr(sim, id);
+		uint32_t next = v->vm_next;
+
+		zap_page_range(sim, v, v->vm_start, v->vm_end, NULL);
+		vma_remove(sim, mm, id);
+		id = next;
+	}
+	free_pgtables(sim, mm, start, end);
+	maprec_unmap(sim, mmid, start, end);
+	return 0;
+}
+
+/* madvise(): dontneed zaps; the others change vm_flags (split, set, merge) */
+int do_madvise(struct mmsim *sim, uint32_t mmid, uint64_t start, uint64_t len, uint32_t advice)
+{
+	struct mm_struct *mm = mm_ptr(sim, mmid);
+	uint64_t end = start + len;
+	uint32_t id = find_vma_noacct(sim, mm, start);
+	uint32_t set = 0, clear = 0;
+
+	switch (advice) {
+	case MMSIM_ADV_HUGEPAGE: set = MMSIM_VM_HUGEPAGE; clear = MMSIM_VM_NOHUGEPAGE; break;
+	case MMSIM_ADV_NOHUGEPAGE: set = MMSIM_VM_NOHUGEPAGE; clear = MMSIM_VM_HUGEPAGE; break;
+	case MMSIM_ADV_RANDOM: set = MMSIM_VM_RAND_READ; clear = MMSIM_VM_SEQ_READ; break;
+	case MMSIM_ADV_SEQUENTIAL: set = MMSIM_VM_SEQ_READ; clear = MMSIM_VM_RAND_READ; break;
+	case MMSIM_ADV_DONTNEED:
+		for (; id && vma_ptr(sim, id)->vm_start < end; id = vma_ptr(sim, id)->vm_next) {
+			struct vm_area_struct *v = vma_ptr(sim, id);
+
+			zap_page_range(sim, v, MAX(start, v->vm_start), MIN(end, v->vm_end), NULL);
+		}
+		return 0;
+	default:
+		return sim_error(sim, MMSIM_EINVAL, 0, advice);
+	}
+	while (id && vma_ptr(sim, id)->vm_start < end) {
+		struct vm_area_struct *v = vma_ptr(sim, id);
+		uint32_t flags = (v->vm_flags & ~clear) | set;
+
+		if (flags == v->vm_flags) {
+			id = v->vm_next;
+			continue;
+		}
+		if (v->vm_start < start) {
+			id = split_vma(sim, mm, id, start);
+			if (!id)
+				return sim_error(sim, MMSIM_ELIMIT, start, MAX_MAP_COUNT);
+			v = vma_ptr(sim, id);
+		}
+		if (v->vm_end > end && !split_vma(sim, mm, id, end))
+			return sim_error(sim, MMSIM_ELIMIT, end, MAX_MAP_COUNT);
+		v = vma_ptr(sim, id);
+		v->vm_flags = flags;
+		trace(sim, MMSIM_EV_VMA_FLAGS, v->vm_start, v->vm_mm, id, flags, 0);
+		id = vma_try_merge(sim, mm, id);
+		id = vma_ptr(sim, id)->vm_next;
+	}
+	return 0;
+}
+
+int mm_init_one(struct mmsim *sim, uint32_t mmid)
+{
+	struct mm_struct *mm = mm_ptr(sim, mmid);
+
+	mm->alive = 1;
+	mm->ptc_addr = 1;
+	return pgd_alloc(sim, mm);
+}
+
+/* dup_mm() / dup_mmap(): the child gets copies of the VMAs, names and (some) PTEs */
+int dup_mm(struct mmsim *sim, uint32_t parent, uint32_t child)
+{
+	struct mm_struct *pmm = mm_ptr(sim, parent), *cmm;
+	int err = mm_init_one(sim, child);
+
+	if (err)
+		return err;
+	cmm = mm_ptr(sim, child);
+	cmm->vmacache_seqnum = 0;
+	for (uint32_t id = pmm->mmap; id; id = vma_ptr(sim, id)->vm_next) {
+		struct vm_area_struct *v = vma_ptr(sim, id);
+		uint32_t nid = vma_new(sim, child, v->vm_start, v->vm_end, v->vm_pgoff, v->vm_flags,
+				       v->vm_file, v->map);
+
+		if (!nid)
+			return MMSIM_ENOMEM;
+		v = vma_ptr(sim, id);
+		if (v->anon_vma)
+			vma_ptr(sim, nid)->anon_vma = ++sim->s.next_anon_vma; /* anon_vma_fork() */
+		vma_rb_insert(sim, cmm, nid);
+		err = copy_page_range(sim, vma_ptr(sim, nid), v);
+		if (err)
+			return err;
+	}
+	for (uint32_t r = pmm->maps; r; r = maprec_ptr(sim, r)->next) {
+		struct maprec m = *maprec_ptr(sim, r);
+
+		err = maprec_add(sim, child, m.name, m.start, m.len, m.file, m.pgoff);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* exit_mmap(): unmap everything, free every page table and the PGD */
+void exit_mmap(struct mmsim *sim, uint32_t mmid)
+{
+	struct mm_struct *mm = mm_ptr(sim, mmid);
+	uint32_t id = mm->mmap;
+
+	while (id) {
+		struct vm_area_struct *v = vma_ptr(sim, id);
+		uint32_t next = v->vm_next;
+
+		zap_page_range(sim, v, v->vm_start, v->vm_end, NULL);
+		vma_remove(sim, mm, id);
+		id = next;
+	}
+	free_pgtables(sim, mm, 0, TASK_SIZE);
+	pgd_free(sim, mm);
+	maprec_unmap(sim, mmid, 0, UINT64_MAX);
+	mm->alive = 0;
+}

@@ -1,0 +1,221 @@
+/*
+ * readahead.c - mm/readahead.c (v6.19), for order-0 page-cache folios.
+ *
+ * A major fault on a mapping without MADV_RANDOM/MADV_SEQUENTIAL does mmap
+ * *read-around* (filemap.c do_sync_mmap_readahead): ra_pages (readahead_kb /
+ * 4) pages centred on the fault, with PG_readahead on the first page of the
+ * last quarter:
+ *
+ *     fault at 40, ra_pages 32:  start 24 ................................ 55
+ *                                                          ^ PG_readahead at 48
+ *
+ * When a fault (or read) later finds that marked page, page_cache_async_ra()
+ * reads the next window ahead of the reader. Fault-around skips marked pages
+ * precisely so that ->fault sees them.
+ *
+ * Not modelled: large folios in the page cache (page_cache_ra_order always
+ * falls back to order 0, as for a filesystem without large folio support),
+ * cgroup congestion, and the bdi io_pages limit (max_pages is ra_pages).
+ */
+#include "internal.h"
+
+/* page_cache_ra_unbounded(): allocate, mark and submit a run of new folios */
+static void page_cache_ra_unbounded(struct mmsim *sim, uint32_t file, uint64_t index,
+				    uint64_t nr_to_read, uint64_t lookahead_size)
+{
+	uint64_t mark = nr_to_read - lookahead_size;
+	uint64_t batch_start = index;
+	uint32_t batch = 0;
+
+	for (uint64_t i = 0; i < nr_to_read; i++) {
+		uint32_t e = xa_load(sim, &file_ptr(sim, file)->i_pages, index + i);
+		uint32_t pfn;
+
+		if (e && !xa_is_value(e)) {
+			/* already cached: submit what we have, skip this one */
+			if (batch)
+				io_submit_read(sim, file, batch_start, batch);
+			batch = 0;
+			batch_start = index + i + 1;
+			continue;
+		}
+		if (filemap_add_folio(sim, file, index + i, &pfn))
+			break; /* out of memory: read what we have */
+		if (i == mark)
+			folio_set(pfn_to_page(sim, pfn), readahead);
+		count_vm_event(sim, MMSIM_MODEL_READAHEAD_PAGES);
+		batch++;
+	}
+	if (batch)
+		io_submit_read(sim, file, batch_start, batch);
+}
+
+/* do_page_cache_ra(): clamp to EOF */
+void do_page_cache_ra(struct mmsim *sim, uint32_t file, uint64_t index, uint64_t nr_to_read,
+		      uint64_t lookahead_size)
+{
+	uint64_t isize = file_ptr(sim, file)->i_size;
+	uint64_t end_index;
+
+	if (!isize)
+		return;
+	end_index = (isize - 1) >> PAGE_SHIFT;
+	if (index > end_index)
+		return;
+	if (nr_to_read > end_index - index)
+		nr_to_read = end_index - index + 1;
+	if (lookahead_size > nr_to_read)
+		lookahead_size = nr_to_read; /* the mark then falls on the first page */
+	page_cache_ra_unbounded(sim, file, index, nr_to_read, lookahead_size);
+}
+
+/* page_cache_ra_order() without large folio support: read the ra window */
+void page_cache_ra_order(struct mmsim *sim, uint32_t file, bool async)
+{
+	struct file_ra_state *ra = &file_ptr(sim, file)->f_ra;
+
+	(void)async;
+	do_page_cache_ra(sim, file, ra->start, ra->size, ra->async_size);
+}
+
+static uint32_t roundup_pow_of_two(uint32_t n)
+{
+	uint32_t p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+/* get_init_ra_size(): the first window of a sequential stream */
+static uint32_t get_init_ra_size(uint32_t size, uint32_t max)
+{
+	uint32_t newsize = roundup_pow_of_two(size);
+
+	if (newsize <= max / 32)
+		newsize = newsize * 4;
+	else if (newsize <= max / 4)
+		newsize = newsize * 2;
+	else
+		newsize = max;
+	return newsize;
+}
+
+/* get_next_ra_size(): ramp up */
+static uint32_t get_next_ra_size(const struct file_ra_state *ra, uint32_t max)
+{
+	uint32_t cur = ra->size;
+
+	if (cur < max / 16)
+		return 4 * cur;
+	if (cur <= max / 2)
+		return 2 * cur;
+	return max;
+}
+
+/* page_cache_next_miss() / page_cache_prev_miss() */
+static uint64_t page_cache_next_miss(struct mmsim *sim, uint32_t file, uint64_t index,
+				     uint64_t max_scan)
+{
+	const struct xarray *xa = &file_ptr(sim, file)->i_pages;
+
+	for (uint64_t n = 0; n < max_scan; n++) {
+		uint32_t e = xa_load(sim, xa, index + n);
+
+		if (!e || xa_is_value(e))
+			return index + n;
+	}
+	return index + max_scan;
+}
+
+static uint64_t page_cache_prev_miss(struct mmsim *sim, uint32_t file, uint64_t index,
+				     uint64_t max_scan)
+{
+	const struct xarray *xa = &file_ptr(sim, file)->i_pages;
+
+	for (uint64_t n = 0; n < max_scan; n++) {
+		uint32_t e = xa_load(sim, xa, index - n);
+
+		if (!e || xa_is_value(e))
+			return index - n;
+		if (index - n == 0)
+			return UINT64_MAX; /* cached from the start of the file */
+	}
+	return index - max_scan;
+}
+
+/* page_cache_sync_ra(): a cache miss in a stream (read(2), VM_SEQ_READ faults) */
+void page_cache_sync_ra(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t req_count)
+{
+	struct file_ra_state *ra = &file_ptr(sim, file)->f_ra;
+	uint32_t max_pages = ra->ra_pages;
+	uint64_t prev_index, miss, contig_count;
+
+	if (!ra->ra_pages) {
+		/* force_page_cache_ra() of just the requested page */
+		do_page_cache_ra(sim, file, index, 1, 0);
+		return;
+	}
+	prev_index = ra->prev_pos >> PAGE_SHIFT;
+	if (!index || req_count > max_pages || index - prev_index <= 1) {
+		ra->start = index;
+		ra->size = get_init_ra_size(req_count, max_pages);
+		ra->async_size = ra->size > req_count ? ra->size - req_count : ra->size >> 1;
+		goto readit;
+	}
+	miss = page_cache_prev_miss(sim, file, index - 1, max_pages);
+	contig_count = index - miss - 1;
+	if (miss == UINT64_MAX)
+		contig_count = index; /* (index - ULONG_MAX - 1) wraps to index in the kernel */
+	if (contig_count <= req_count) {
+		/* a small random read: read it as is, keep the readahead state */
+		trace(sim, MMSIM_EV_SYNC_RA, 0, file, (uint32_t)index, req_count, 0);
+		do_page_cache_ra(sim, file, index, req_count, 0);
+		return;
+	}
+	if (miss == UINT64_MAX)
+		contig_count *= 2;
+	ra->start = index;
+	ra->size = (uint32_t)MIN(contig_count + req_count, max_pages);
+	ra->async_size = 1;
+readit:
+	trace(sim, MMSIM_EV_SYNC_RA, 0, file, (uint32_t)ra->start, ra->size, ra->async_size);
+	page_cache_ra_order(sim, file, false);
+}
+
+/* page_cache_async_ra(): a PG_readahead folio was reached: read the next window */
+void page_cache_async_ra(struct mmsim *sim, uint32_t file, uint32_t pfn, uint64_t index,
+			 uint32_t req_count)
+{
+	struct file_ra_state *ra = &file_ptr(sim, file)->f_ra;
+	struct page *folio = pfn_to_page(sim, pfn);
+	uint32_t max_pages = ra->ra_pages;
+	uint64_t expected, start;
+
+	if (!ra->ra_pages)
+		return;
+	/* the same bit is PG_reclaim while under writeback */
+	if (folio_test(folio, writeback))
+		return;
+	folio_clear(folio, readahead);
+	expected = ra->start + ra->size - ra->async_size;
+	if (index == expected) {
+		/* the expected marker: sequential, push the window forward */
+		ra->start += ra->size;
+		ra->size = MAX(ra->size, get_next_ra_size(ra, max_pages));
+		ra->async_size = ra->size;
+		goto readit;
+	}
+	/* a marker without matching state (e.g. interleaved readers) */
+	start = page_cache_next_miss(sim, file, index + 1, max_pages);
+	if (!start || start - index > max_pages)
+		return;
+	ra->start = start;
+	ra->size = (uint32_t)(start - index);
+	ra->size += req_count;
+	ra->size = get_next_ra_size(ra, max_pages);
+	ra->async_size = ra->size;
+readit:
+	trace(sim, MMSIM_EV_ASYNC_RA, 0, file, (uint32_t)ra->start, ra->size, ra->async_size);
+	page_cache_ra_order(sim, file, true);
+}

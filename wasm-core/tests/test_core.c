@@ -1,0 +1,1173 @@
+/*
+ * test_core.c - native unit tests of the core, built with ASan and UBSan
+ * and with assertions on (MMSIM_DEBUG). Every test runs with debug_vm, so
+ * the invariant checker (debug_vm.c) runs after every step.
+ *
+ * Windows are drawn as PTE indexes within their page table:
+ *
+ *     |<------ aligned 16-page block ------>|
+ *     16 17 ... 20 [21] 22 ... 31            [21] = the faulting page
+ */
+#include "harness.h"
+#include "internal.h"
+#include "prog.h"
+
+struct test_case tests[256];
+int ntests;
+
+#define KiB 1024ull
+#define MiB (1024ull * KiB)
+#define GiB (1024ull * MiB)
+
+static struct mmsim_event *evs;
+static size_t nevs, capevs;
+
+static void collect(struct mmsim *sim)
+{
+	uint32_t n = mmsim_nr_events(sim);
+
+	if (nevs + n > capevs) {
+		capevs = (nevs + n) * 2;
+		evs = realloc(evs, capevs * sizeof(*evs));
+	}
+	memcpy(evs + nevs, mmsim_events(sim), n * sizeof(*evs));
+	nevs += n;
+	mmsim_events_clear(sim);
+}
+
+static struct mmsim *start(struct prog *p)
+{
+	struct mmsim_config cfg;
+	struct mmsim *sim;
+	int err;
+
+	mmsim_config_default(&cfg);
+	cfg.trace = 1;
+	cfg.debug_vm = 1;
+	cfg.event_capacity = 4096;
+	sim = mmsim_create(&cfg);
+	prog_build(p);
+	err = mmsim_load(sim, p->bytes, p->len);
+	if (err)
+		fprintf(stderr, "%s: load failed %d: %s (step %u)\n", current, err, mmsim_load_message(sim),
+			mmsim_last_error(sim)->step);
+	CHECK_EQ(err, 0);
+	nevs = 0;
+	return sim;
+}
+
+static int run_all(struct mmsim *sim)
+{
+	int st;
+
+	do {
+		st = mmsim_run(sim, MMSIM_UNLIMITED, MMSIM_UNLIMITED);
+		collect(sim);
+	} while (st == MMSIM_RUN_EVENTS_FULL);
+	if (st == MMSIM_RUN_ERROR && mmsim_last_error(sim)->code == MMSIM_EINVARIANT)
+		fprintf(stderr, "%s: invariant: %s\n", current, mmsim_check_message(sim));
+	return st;
+}
+
+/* run operations until the interpreter is about to execute step pc */
+static void run_to_step(struct mmsim *sim, uint32_t pc)
+{
+	while (!sim->s.finished && (sim->s.pc < pc || sim->s.acc_active ||
+				    sim->s.preload_file < sim->s.hdr.nr_files)) {
+		int st = mmsim_run(sim, 1, MMSIM_UNLIMITED);
+
+		collect(sim);
+		if (st == MMSIM_RUN_ERROR)
+			break;
+	}
+}
+
+static size_t count_ev(uint32_t type)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nevs; i++)
+		if ((evs[i].type & MMSIM_EV_TYPE_MASK) == type)
+			n++;
+	return n;
+}
+
+static size_t count_skip(uint32_t reason)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nevs; i++)
+		if ((evs[i].type & MMSIM_EV_TYPE_MASK) == MMSIM_EV_MAP_SKIP && evs[i].b == reason)
+			n++;
+	return n;
+}
+
+/* the i-th MAP_PAGES event */
+static const struct mmsim_event *map_pages_ev(size_t k)
+{
+	for (size_t i = 0; i < nevs; i++)
+		if ((evs[i].type & MMSIM_EV_TYPE_MASK) == MMSIM_EV_MAP_PAGES && k-- == 0)
+			return &evs[i];
+	return NULL;
+}
+
+static const struct maprec *map0(struct mmsim *sim, uint32_t task, uint32_t map)
+{
+	return maprec_find(sim, task_ptr(sim, task)->mm, map);
+}
+
+static bool mapped(struct mmsim *sim, uint32_t task, uint64_t addr)
+{
+	uint64_t *pte = walk_pte(sim, mm_ptr(sim, task_ptr(sim, task)->mm), addr);
+
+	return pte && pte_present(*pte);
+}
+
+/* ----------------------------------------------------------- windows */
+
+TEST(window_aligned)
+{
+	/*
+	 * 256 KiB cached file, 2 MiB-aligned mapping, fault at page 21, W = 16:
+	 *
+	 *     16 17 18 19 20 [21] 22 23 24 25 26 27 28 29 30 31     all mapped
+	 *
+	 * The faulting page is mapped by map_pages itself: VM_FAULT_NOPAGE.
+	 */
+	struct prog p;
+	uint64_t pages[] = { 21 };
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 256 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	prog_touch(&p, 0, 0, 0, pages, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 1);
+	CHECK_EQ(map_pages_ev(0)->b, 16);
+	CHECK_EQ(map_pages_ev(0)->c, 31);
+	CHECK_EQ(count_ev(MMSIM_EV_SET_PTE), 16);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_MODEL_FAULT_AROUND_MAPPED), 15);
+	for (uint64_t i = 0; i < 64; i++)
+		CHECK_EQ(mapped(sim, 0, map0(sim, 0, 0)->start + i * PAGE_SIZE), i >= 16 && i < 32);
+	CHECK_EQ(mm_ptr(sim, 0)->rss[MMSIM_MM_FILEPAGES], 16);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_MAPPED), 16);
+	mmsim_destroy(sim);
+}
+
+TEST(window_clamped_by_vma_start)
+{
+	/*
+	 * The VMA starts 3 pages into an aligned block (MAP_FIXED at +12 KiB).
+	 * A fault on its first page (PTE 3):
+	 *
+	 *     aligned block      0  1  2 |3 ... 15|16 17 18| 19 ...
+	 *     VMA                         [3 ..................
+	 *     window                      [3 ............. 18]    W pages from vm_start
+	 *
+	 * The window is not aligned: it runs into the next block (rule FA-3).
+	 */
+	struct prog p;
+	uint64_t pages[] = { 0 };
+	struct mmsim_step *m;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 256 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	m = prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	m->flags |= MMSIM_STEPF_FIXED;
+	m->addr = 0x7f0000000000ull + 3 * PAGE_SIZE;
+	prog_touch(&p, 0, 0, 0, pages, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(map_pages_ev(0)->b, 0);  /* start_pgoff: the first file page */
+	CHECK_EQ(map_pages_ev(0)->c, 15); /* end_pgoff: 16 pages */
+	CHECK_EQ(map_pages_ev(0)->addr, 0x7f0000000000ull + 3 * PAGE_SIZE);
+	CHECK_EQ(count_ev(MMSIM_EV_SET_PTE), 16);
+	mmsim_destroy(sim);
+}
+
+TEST(window_clamped_by_vma_end)
+{
+	/*
+	 * A 20-page mapping; a fault at page 18:
+	 *
+	 *     16 17 [18] 19 | 20 ... 31     VMA ends after 19
+	 *     window 16 .. 19               clamped to the VMA end
+	 */
+	struct prog p;
+	uint64_t pages[] = { 18 };
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 256 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 20 * PAGE_SIZE, 0, 0);
+	prog_touch(&p, 0, 0, 0, pages, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(map_pages_ev(0)->b, 16);
+	CHECK_EQ(map_pages_ev(0)->c, 19);
+	CHECK_EQ(count_ev(MMSIM_EV_SET_PTE), 4);
+	mmsim_destroy(sim);
+}
+
+TEST(window_clamped_by_page_table)
+{
+	/*
+	 * The VMA starts at PTE 500 of its page table (MAP_FIXED at 2 MiB - 48 KiB).
+	 * A fault on its first page:
+	 *
+	 *     PTE  496 ... 499 |[500] ... 511| 0 1 2 3 (next page table)
+	 *     from = max(ALIGN_DOWN(500, 16), 500 - min(500, 0)) = 500
+	 *     to   = min(500 + 16, 512, ...) - 1                  = 511
+	 *
+	 * 12 pages: the window never crosses into the next page table.
+	 */
+	struct prog p;
+	uint64_t pages[] = { 0 };
+	struct mmsim_step *m;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 256 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	m = prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	m->flags |= MMSIM_STEPF_FIXED;
+	m->addr = 0x7f0000000000ull + 500 * PAGE_SIZE;
+	prog_touch(&p, 0, 0, 0, pages, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(map_pages_ev(0)->b, 0);
+	CHECK_EQ(map_pages_ev(0)->c, 11);
+	CHECK_EQ(count_ev(MMSIM_EV_SET_PTE), 12);
+	mmsim_destroy(sim);
+}
+
+TEST(window_file_offset)
+{
+	/*
+	 * Mapping the file from offset 64 KiB: pgoff = page + 16. A fault at
+	 * page 5 of the mapping: the window is aligned in the virtual address
+	 * (pages 0..15 of the mapping), i.e. pgoffs 16..31.
+	 */
+	struct prog p;
+	uint64_t pages[] = { 5 };
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 256 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 64 * KiB, 0, 0, 0);
+	prog_touch(&p, 0, 0, 0, pages, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(map_pages_ev(0)->b, 16);
+	CHECK_EQ(map_pages_ev(0)->c, 31);
+	CHECK_EQ(map_pages_ev(0)->d, 21);
+	mmsim_destroy(sim);
+}
+
+TEST(window_whole_page_table)
+{
+	/* W = 512 (order 9): one fault maps the whole page table: PTE 0 .. 511 */
+	struct prog p;
+	uint64_t pages[] = { 300 };
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	p.h.fault_around_bytes = 2 * MiB;
+	prog_file(&p, 4 * MiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	prog_touch(&p, 0, 0, 0, pages, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(map_pages_ev(0)->b, 0);
+	CHECK_EQ(map_pages_ev(0)->c, 511);
+	CHECK_EQ(count_ev(MMSIM_EV_SET_PTE), 512);
+	mmsim_destroy(sim);
+}
+
+TEST(fault_around_off)
+{
+	/* fault_around_bytes = 4096: no map_pages; ->fault maps the one page */
+	struct prog p;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	p.h.fault_around_bytes = 4096;
+	prog_file(&p, 256 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 64);
+	CHECK_EQ(count_ev(MMSIM_EV_MAP_PAGES), 0);
+	CHECK_EQ(count_ev(MMSIM_EV_FILEMAP_FAULT), 64);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGMAJFAULT), 0);
+	mmsim_destroy(sim);
+}
+
+TEST(fault_count_independent_of_order)
+{
+	/* rule FA-COUNT: sequential and random touch every page, N/W faults either way */
+	for (int pattern = MMSIM_PAT_SEQUENTIAL; pattern <= MMSIM_PAT_RANDOM; pattern++)
+		for (uint32_t w = 4096; w <= 2 * MiB; w *= 2) {
+			struct prog p;
+			struct mmsim *sim;
+
+			prog_init(&p, 64 * MiB);
+			p.h.fault_around_bytes = w;
+			prog_file(&p, 8 * MiB, 1);
+			prog_proc(&p, 1, 0);
+			prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+			prog_access(&p, 0, 0, 0, (uint8_t)pattern, 0, 0);
+			sim = start(&p);
+			CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+			CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 2048 / (w / 4096));
+			CHECK_EQ(mmsim_counter(sim, MMSIM_NR_MAPPED), 2048);
+			mmsim_destroy(sim);
+		}
+}
+
+/* ----------------------------------------------------------- skip reasons */
+
+/* a 64-page cached file mapped at an aligned address, stopped before the access step */
+static struct mmsim *skip_setup(struct prog *p, uint64_t touch)
+{
+	struct mmsim *sim;
+
+	prog_init(p, 64 * MiB);
+	prog_file(p, 256 * KiB, 1);
+	prog_proc(p, 1, 0);
+	prog_mmap(p, 0, 0, 0, 0, 0, 0, 0);
+	prog_touch(p, 0, 0, 0, &touch, 1);
+	sim = start(p);
+	run_to_step(sim, 1);
+	return sim;
+}
+
+TEST(skip_hole_shadow_and_not_uptodate)
+{
+	/*
+	 * Window 0 .. 15, fault at 0:
+	 *     [0] 1 2 3 4 ...                  page 3 removed      -> hole
+	 *                                      page 4 a shadow      -> shadow
+	 *                                      page 5 !uptodate     -> not uptodate
+	 */
+	struct prog p;
+	struct mmsim *sim = skip_setup(&p, 0);
+	uint32_t pfn3 = filemap_get_folio(sim, 0, 3), pfn4 = filemap_get_folio(sim, 0, 4);
+
+	filemap_remove_folio(sim, 0, pfn3);
+	filemap_remove_folio(sim, 0, pfn4);
+	xa_store(sim, &file_ptr(sim, 0)->i_pages, 4, xa_mk_value(7));
+	folio_clear(pfn_to_page(sim, filemap_get_folio(sim, 0, 5)), uptodate);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(count_skip(MMSIM_SKIP_HOLE), 1);
+	CHECK_EQ(count_skip(MMSIM_SKIP_SHADOW), 1);
+	CHECK_EQ(count_skip(MMSIM_SKIP_NOT_UPTODATE), 1);
+	CHECK_EQ(count_ev(MMSIM_EV_SET_PTE), 13);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_MODEL_FAULT_AROUND_SKIPPED), 3);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 1);
+	mmsim_destroy(sim);
+}
+
+TEST(skip_readahead_hwpoison_locked)
+{
+	/*
+	 * Window 16 .. 31, fault at 16:  page 20 PG_readahead, 21 PG_hwpoison,
+	 * 22 PG_locked (a read in flight).
+	 */
+	struct prog p;
+	struct mmsim *sim = skip_setup(&p, 16);
+
+	folio_set(pfn_to_page(sim, filemap_get_folio(sim, 0, 20)), readahead);
+	folio_set(pfn_to_page(sim, filemap_get_folio(sim, 0, 21)), hwpoison);
+	sim->s.hdr.io_latency = 1000;
+	{
+		struct page *pg = pfn_to_page(sim, filemap_get_folio(sim, 0, 22));
+
+		folio_set(pg, locked);
+		folio_clear(pg, uptodate);
+		io_submit_read(sim, 0, 22, 1);
+	}
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(count_skip(MMSIM_SKIP_READAHEAD), 1);
+	CHECK_EQ(count_skip(MMSIM_SKIP_HWPOISON), 1);
+	CHECK_EQ(count_skip(MMSIM_SKIP_LOCKED), 1);
+	CHECK_EQ(count_ev(MMSIM_EV_SET_PTE), 13);
+	mmsim_destroy(sim);
+}
+
+TEST(skip_faulting_page_goes_to_fault)
+{
+	/*
+	 * The faulting page itself carries PG_readahead: map_pages maps the 15
+	 * others and returns 0, so ->fault runs. do_async_mmap_readahead() drops
+	 * mmap_lock and calls page_cache_async_ra(), which clears the marker; the
+	 * marker matches no readahead state and the next 32 pages are cached
+	 * (page_cache_next_miss() finds no hole), so nothing is read. The fault
+	 * is retried and the retry maps the page by fault-around.
+	 */
+	struct prog p;
+	struct mmsim *sim = skip_setup(&p, 7);
+
+	folio_set(pfn_to_page(sim, filemap_get_folio(sim, 0, 7)), readahead);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(count_ev(MMSIM_EV_FILEMAP_FAULT), 1);
+	CHECK_EQ(count_ev(MMSIM_EV_ASYNC_RA), 0);
+	CHECK(!folio_test(pfn_to_page(sim, filemap_get_folio(sim, 0, 7)), readahead));
+	CHECK_EQ(mmsim_counter(sim, MMSIM_MODEL_READAHEAD_PAGES), 0);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_MODEL_FAULT_RETRIES), 1);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 1); /* a retry is not counted twice (v5.9+) */
+	CHECK_EQ(task_ptr(sim, 0)->counters[MMSIM_T_MAJ_FLT], 1); /* but a retried fault is major */
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGMAJFAULT), 0);
+	CHECK(mapped(sim, 0, map0(sim, 0, 0)->start + 7 * PAGE_SIZE));
+	mmsim_destroy(sim);
+}
+
+TEST(skip_eof_and_pte_present)
+{
+	/*
+	 * A 10-page file (the last page partial) in a 16-page mapping: pages
+	 * 10 .. 15 are beyond EOF. Then an unaligned mapping whose first window
+	 * runs into the next block makes the next fault skip present PTEs:
+	 *
+	 *     VMA at PTE 3:   window 1 = 3 .. 18   (fault at 3)
+	 *                     window 2 = 16 .. 31  (fault at 20): 16 17 18 present
+	 */
+	struct prog p;
+	uint64_t t1[] = { 0 }, t2[] = { 0, 17 };
+	struct mmsim_step *m;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 9 * PAGE_SIZE + 100, 1);
+	prog_file(&p, 256 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 16 * PAGE_SIZE, 0, 0);
+	prog_touch(&p, 0, 0, 0, t1, 1);
+	m = prog_mmap(&p, 0, 1, 1, 0, 0, 0, 0);
+	m->flags |= MMSIM_STEPF_FIXED;
+	m->addr = 0x7f0000400000ull + 3 * PAGE_SIZE;
+	prog_touch(&p, 0, 1, 0, t2, 2);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(count_skip(MMSIM_SKIP_EOF), 6);
+	CHECK_EQ(count_skip(MMSIM_SKIP_PTE_PRESENT), 3);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 3);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_MAPPED), 10 + 16 + 13);
+	mmsim_destroy(sim);
+}
+
+TEST(sigbus_beyond_eof)
+{
+	struct prog p;
+	uint64_t t[] = { 12 };
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 10 * PAGE_SIZE, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 16 * PAGE_SIZE, 0, 0);
+	prog_touch(&p, 0, 0, 0, t, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_ERROR);
+	CHECK_EQ(mmsim_last_error(sim)->code, MMSIM_ESIGBUS);
+	CHECK_EQ(mmsim_last_error(sim)->step, 1);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 1); /* failed faults count in pgfault */
+	mmsim_destroy(sim);
+}
+
+/* ----------------------------------------------------------- readahead */
+
+TEST(major_fault_read_around)
+{
+	/*
+	 * An uncached 1 MiB file read sequentially, readahead_kb 128 (32 pages):
+	 *
+	 *   fault at 0:  major; read-around 0 .. 31, PG_readahead on 24; retry
+	 *                maps 0 .. 15 by fault-around
+	 *   fault at 16: maps 16 .. 31 except 24 (PG_readahead)
+	 *   fault at 24: ->fault sees the marker: async readahead 32 .. 63 (mark
+	 *                32); retry maps 24
+	 *   fault at 32: skips 32 (marked), ->fault: async 64 .. 95; retry
+	 *   ... every 32 pages the marker sits at the window start; the last
+	 *   async readahead (at 224) asks for 256 .. 287, past EOF: nothing read.
+	 */
+	struct prog p;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 1 * MiB, 0);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGMAJFAULT), 1);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 256 / 16 + 1);
+	CHECK_EQ(count_ev(MMSIM_EV_SYNC_RA), 1);
+	CHECK_EQ(count_ev(MMSIM_EV_ASYNC_RA), 8); /* at 24, 32, 64, ..., 224 */
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_FILE_PAGES), 256);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGPGIN), 1024);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_MAPPED), 256);
+	mmsim_destroy(sim);
+}
+
+TEST(read_around_is_centred)
+{
+	/* a major fault at page 100: read-around 84 .. 115, marker on 108 */
+	struct prog p;
+	uint64_t t[] = { 100 };
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 1 * MiB, 0);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	prog_touch(&p, 0, 0, 0, t, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(file_ptr(sim, 0)->nrpages, 32);
+	CHECK(filemap_get_folio(sim, 0, 84) && filemap_get_folio(sim, 0, 115));
+	CHECK(!filemap_get_folio(sim, 0, 83) && !filemap_get_folio(sim, 0, 116));
+	CHECK(folio_test(pfn_to_page(sim, filemap_get_folio(sim, 0, 108)), readahead));
+	/* the retry's window 96 .. 111 maps all but the marked page */
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_MAPPED), 15);
+	mmsim_destroy(sim);
+}
+
+TEST(io_latency_makes_locked_skips)
+{
+	/* reads that take 40 touches: a sequential reader catches up with readahead */
+	struct prog p;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	p.h.io_latency = 40;
+	prog_file(&p, 1 * MiB, 0);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK(count_skip(MMSIM_SKIP_LOCKED) > 0);
+	CHECK(count_ev(MMSIM_EV_FOLIO_WAIT) > 0);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_MAPPED), 256);
+	mmsim_destroy(sim);
+}
+
+TEST(random_madvise_no_readahead)
+{
+	/* MADV_RANDOM: every major fault reads one page; fault-around finds nothing else */
+	struct prog p;
+	struct mmsim_step *s;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 256 * KiB, 0);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	s = prog_step(&p, MMSIM_OP_MADVISE);
+	s->task = 0;
+	s->map = 0;
+	s->kind = MMSIM_ADV_RANDOM;
+	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGMAJFAULT), 64);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 64);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_MODEL_READAHEAD_PAGES), 0);
+	mmsim_destroy(sim);
+}
+
+/* ----------------------------------------------------------- writes */
+
+TEST(shared_write_no_fault_around)
+{
+	struct prog p;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 256 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 1, 1);
+	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 64);
+	CHECK_EQ(count_ev(MMSIM_EV_MAP_PAGES), 0);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_DIRTY), 64);
+	mmsim_destroy(sim);
+}
+
+TEST(read_then_write_shared_is_wp_fault)
+{
+	/* read maps 16 read-only PTEs by fault-around; each write then takes a wp fault */
+	struct prog p;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 64 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 1, 1);
+	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 1 + 16);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_DIRTY), 16);
+	mmsim_destroy(sim);
+}
+
+TEST(private_write_cow)
+{
+	/* a private writable mapping: each write fault copies (do_cow_fault) */
+	struct prog p;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 64 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 1);
+	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 16);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 16);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_MAPPED), 0);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_DIRTY), 0); /* the page cache is untouched */
+	CHECK_EQ(mm_ptr(sim, 0)->rss[MMSIM_MM_ANONPAGES], 16);
+	mmsim_destroy(sim);
+}
+
+TEST(anon_zero_page_then_write)
+{
+	/* read maps the zero page (no RSS); a write then copies (wp_page_copy) */
+	struct prog p;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, -1, 0, 64 * KiB, 0, 1);
+	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	prog_expect(&p, MMSIM_NR_ANON_PAGES, 0);
+	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_nr_expect_failures(sim), 0);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 32);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 16);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_INACTIVE_ANON), 16);
+	mmsim_destroy(sim);
+}
+
+TEST(fork_cow)
+{
+	/*
+	 * parent writes 4 anon pages, forks; the child writes page 0 (copy: the
+	 * page is shared), then the parent writes page 0 (reuse: it is the only
+	 * mapper now) and page 1 (copy).
+	 */
+	struct prog p;
+	uint64_t p0[] = { 0 }, p01[] = { 0, 1 };
+	struct mmsim_step *f;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_proc(&p, 1, 0);
+	prog_proc(&p, 1, 1);
+	prog_mmap(&p, 0, 0, -1, 0, 16 * KiB, 0, 1);
+	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	f = prog_step(&p, MMSIM_OP_FORK);
+	f->task = 0;
+	f->file = 1;
+	prog_touch(&p, 1, 0, 1, p0, 1);
+	prog_touch(&p, 0, 0, 1, p01, 2);
+	prog_step(&p, MMSIM_OP_EXIT)->task = 1;
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 4 + 1 + 2);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGREUSE), 1);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 4);
+	CHECK(!mm_ptr(sim, 1)->alive);
+	mmsim_destroy(sim);
+}
+
+/* ----------------------------------------------------------- VMAs, page tables */
+
+static uint32_t nr_vmas(struct mmsim *sim, uint32_t mm)
+{
+	return mm_ptr(sim, mm)->map_count;
+}
+
+TEST(vma_split_and_merge)
+{
+	/*
+	 *   step 0  mmap 4 MiB anon            [0 ............................ 4M)   1 VMA
+	 *   step 1  madvise random [1M, 2M)    [0 .. 1M)[1M .. 2M)[2M ........ 4M)   3 VMAs, 2 splits
+	 *   step 2  madvise random, all        [0 ............................ 4M)   1 VMA, 2 merges
+	 *   step 3  munmap [2M, 3M)            [0 ...... 2M)          [3M .... 4M)   2 VMAs, 2 splits
+	 *   step 4  mmap fixed [2M, 3M)        [0 ...... 2M)[2M .. 3M)[3M .... 4M)   3 VMAs (flags differ)
+	 *   step 5  madvise random on it       [0 ............................ 4M)   1 VMA, 2 merges
+	 */
+	struct prog p;
+	struct mmsim_step *s;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, -1, 0, 4 * MiB, 0, 1);
+	s = prog_step(&p, MMSIM_OP_MADVISE);
+	s->map = 0;
+	s->kind = MMSIM_ADV_RANDOM;
+	s->offset = 1 * MiB;
+	s->length = 1 * MiB;
+	s->flags = MMSIM_STEPF_LENGTH;
+	s = prog_step(&p, MMSIM_OP_MADVISE);
+	s->map = 0;
+	s->kind = MMSIM_ADV_RANDOM;
+	s = prog_step(&p, MMSIM_OP_MUNMAP);
+	s->map = 0;
+	s->offset = 2 * MiB;
+	s->length = 1 * MiB;
+	s->flags = MMSIM_STEPF_LENGTH;
+	s = prog_mmap(&p, 0, 1, -1, 0, 1 * MiB, 0, 1);
+	s->flags |= MMSIM_STEPF_FIXED;
+	s->addr = 0x7f0000200000ull;
+	s = prog_step(&p, MMSIM_OP_MADVISE);
+	s->map = 1;
+	s->kind = MMSIM_ADV_RANDOM;
+	sim = start(&p);
+	run_to_step(sim, 2);
+	CHECK_EQ(nr_vmas(sim, 0), 3);
+	run_to_step(sim, 3);
+	CHECK_EQ(nr_vmas(sim, 0), 1);
+	run_to_step(sim, 4);
+	CHECK_EQ(nr_vmas(sim, 0), 2);
+	run_to_step(sim, 5);
+	CHECK_EQ(nr_vmas(sim, 0), 3);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(nr_vmas(sim, 0), 1);
+	CHECK_EQ(count_ev(MMSIM_EV_VMA_SPLIT), 4);
+	CHECK_EQ(count_ev(MMSIM_EV_VMA_MERGE), 4);
+	mmsim_destroy(sim);
+}
+
+TEST(mmap_merges_with_neighbours)
+{
+	/*
+	 * Two 2 MiB anonymous mappings land back to back (bottom-up, 2 MiB
+	 * aligned) and merge into one VMA; two mappings of the same file at
+	 * file offset 0 do not (their pgoffs are not contiguous).
+	 */
+	struct prog p;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 2 * MiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, -1, 0, 2 * MiB, 0, 1);
+	prog_mmap(&p, 0, 1, -1, 0, 2 * MiB, 0, 1);
+	prog_mmap(&p, 0, 2, 0, 0, 0, 0, 0);
+	prog_mmap(&p, 0, 3, 0, 0, 0, 0, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(nr_vmas(sim, 0), 3);
+	CHECK_EQ(map0(sim, 0, 1)->start, 0x7f0000200000ull);
+	CHECK_EQ(count_ev(MMSIM_EV_VMA_MERGE), 1);
+	mmsim_destroy(sim);
+}
+
+TEST(vma_tree_stress)
+{
+	/* many fixed mappings and unmappings; debug_vm checks the rb-tree after each step */
+	struct prog p;
+	struct mmsim *sim;
+	uint64_t x = 12345;
+
+	prog_init(&p, 256 * MiB);
+	prog_proc(&p, 1, 0);
+	for (int i = 0; i < 150; i++) {
+		struct mmsim_step *s;
+		uint64_t page;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		page = (x >> 33) % 512;
+		s = prog_mmap(&p, 0, (uint32_t)i, -1, 0, ((x >> 20) % 8 + 1) * PAGE_SIZE, 0, i & 1);
+		s->flags |= MMSIM_STEPF_FIXED;
+		s->addr = 0x7f0000000000ull + page * PAGE_SIZE;
+		if (i % 3 == 2) {
+			uint64_t pg = 0;
+
+			prog_touch(&p, 0, (uint32_t)i, i & 1, &pg, 1);
+		}
+		if (i % 5 == 4) {
+			s = prog_step(&p, MMSIM_OP_MUNMAP);
+			s->map = (uint32_t)(i - 2);
+		}
+	}
+	sim = start(&p);
+	{
+		int st = run_all(sim);
+
+		/* a munmap of a name an earlier MAP_FIXED already unmapped is an error; accept it */
+		CHECK(st == MMSIM_RUN_DONE || mmsim_last_error(sim)->code == MMSIM_ENOMAP);
+	}
+	CHECK(mmsim_last_error(sim)->code != MMSIM_EINVARIANT);
+	mmsim_destroy(sim);
+}
+
+TEST(page_table_allocation)
+{
+	/*
+	 * PGD exists from the start. The first fault allocates PUD, PMD and PTE
+	 * tables; a fault 2 MiB further only a PTE table; one 1 GiB further a
+	 * PMD and a PTE table; munmap frees all but the PGD.
+	 */
+	struct prog p;
+	uint64_t t[] = { 0, 1, 512, 262144 };
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, -1, 0, 2 * GiB, 0, 1);
+	prog_touch(&p, 0, 0, 1, t, 4);
+	prog_step(&p, MMSIM_OP_MUNMAP)->map = 0;
+	sim = start(&p);
+	run_to_step(sim, 1);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_PAGE_TABLE_PAGES), 1);
+	run_to_step(sim, 2);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_PAGE_TABLE_PAGES), 1 + 3 + 1 + 2);
+	CHECK_EQ(count_ev(MMSIM_EV_PGTABLE_ALLOC), 1 + 3 + 1 + 2);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_PAGE_TABLE_PAGES), 1);
+	CHECK_EQ(count_ev(MMSIM_EV_PGTABLE_FREE), 6);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 0);
+	mmsim_destroy(sim);
+}
+
+TEST(no_table_when_nothing_to_map)
+{
+	/*
+	 * An uncached file: the first attempt's map_pages finds nothing and does
+	 * not install the PTE table; after the read the retry installs it.
+	 */
+	struct prog p;
+	uint64_t t[] = { 0 };
+	struct mmsim *sim;
+	size_t alloc_at = 0, map_pages_at = 0, retry_at = 0;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 64 * KiB, 0);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	prog_touch(&p, 0, 0, 0, t, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	for (size_t i = 0; i < nevs; i++) {
+		uint32_t ty = evs[i].type & MMSIM_EV_TYPE_MASK;
+
+		if (ty == MMSIM_EV_PGTABLE_ALLOC && evs[i].a == MMSIM_PGT_PTE)
+			alloc_at = i;
+		if (ty == MMSIM_EV_MAP_PAGES && !map_pages_at)
+			map_pages_at = i;
+		if (ty == MMSIM_EV_FAULT_DONE && evs[i].b == MMSIM_FK_RETRY)
+			retry_at = i;
+	}
+	CHECK(map_pages_at && retry_at && alloc_at > retry_at);
+	mmsim_destroy(sim);
+}
+
+/* ----------------------------------------------------------- infrastructure */
+
+TEST(buddy_merges)
+{
+	struct mmsim_config cfg;
+	struct mmsim *sim;
+	struct prog p;
+	uint32_t a, b, c;
+	uint64_t free0;
+
+	prog_init(&p, 64 * MiB);
+	prog_proc(&p, 1, 0);
+	mmsim_config_default(&cfg);
+	sim = mmsim_create(&cfg);
+	prog_build(&p);
+	CHECK_EQ(mmsim_load(sim, p.bytes, p.len), 0);
+	free0 = mmsim_counter(sim, MMSIM_NR_FREE_PAGES);
+	CHECK_EQ(alloc_pages(sim, 3, &a, 0), 0);
+	CHECK_EQ(a & 7, 0);
+	CHECK_EQ(alloc_pages(sim, 0, &b, 0), 0);
+	CHECK_EQ(alloc_pages(sim, 9, &c, 0), 0);
+	CHECK_EQ(c & 511, 0);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_FREE_PAGES), free0 - 8 - 1 - 512);
+	pfn_to_page(sim, a)->_refcount = 0;
+	free_pages(sim, a, 3);
+	free_pages(sim, b, 0);
+	free_pages(sim, c, 9);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_FREE_PAGES), free0);
+	{
+		char msg[256];
+
+		CHECK_EQ(mmsim_check(sim, msg, sizeof(msg)), 0);
+	}
+	/*
+	 * pfn 0 is the zero page, pfn 1 the PGD. The order-0 page (pfn 2, split
+	 * from the order-1 gap block 2..3) merged back with pfn 3.
+	 */
+	CHECK_EQ(b, 2);
+	CHECK_EQ(sim->s.free_area[0].nr_free, 0);
+	CHECK_EQ(sim->s.free_area[1].nr_free, 1);
+	CHECK_EQ(sim->s.free_area[1].head, 2);
+	mmsim_destroy(sim);
+}
+
+TEST(xarray_grow_and_shrink)
+{
+	struct mmsim_config cfg;
+	struct mmsim *sim;
+	struct xarray xa = { 0, 0 };
+
+	mmsim_config_default(&cfg);
+	sim = mmsim_create(&cfg);
+	for (uint64_t i = 0; i < 5000; i += 7)
+		CHECK_EQ(xa_store(sim, &xa, i * 131, xa_mk_folio((uint32_t)i + 1)), 0);
+	for (uint64_t i = 0; i < 5000; i += 7)
+		CHECK_EQ(xa_load(sim, &xa, i * 131), xa_mk_folio((uint32_t)i + 1));
+	CHECK_EQ(xa_load(sim, &xa, 131 * 7 + 1), 0);
+	for (uint64_t i = 0; i < 5000; i += 7)
+		xa_erase(sim, &xa, i * 131);
+	CHECK_EQ(xa.head, 0);
+	CHECK_EQ(sim->s.pools[POOL_XA].nr_free + 1, sim->s.pools[POOL_XA].nr);
+	mmsim_destroy(sim);
+}
+
+TEST(permutation_is_bijective)
+{
+	for (uint64_t n = 1; n < 3000; n = n * 3 + 1) {
+		uint8_t *seen = calloc(n, 1);
+		bool ok = true;
+
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t x = permute_index(42, i, n);
+
+			if (x >= n || seen[x])
+				ok = false;
+			else
+				seen[x] = 1;
+		}
+		CHECK(ok);
+		free(seen);
+	}
+	CHECK(permute_index(1, 0, 1000) != permute_index(2, 0, 1000) ||
+	      permute_index(1, 1, 1000) != permute_index(2, 1, 1000));
+}
+
+static uint64_t fnv(const struct mmsim_event *e, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	const uint8_t *b = (const uint8_t *)e;
+
+	for (size_t i = 0; i < n * sizeof(*e); i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static void build_mixed(struct prog *p)
+{
+	prog_init(p, 64 * MiB);
+	p->h.io_latency = 9;
+	prog_file(p, 1 * MiB, 0);
+	prog_file(p, 512 * KiB, 1);
+	prog_proc(p, 2, 0);
+	prog_mmap(p, 0, 0, 0, 0, 0, 0, 0);
+	prog_mmap(p, 0, 1, 1, 0, 0, 0, 1);
+	prog_access(p, MMSIM_TASK_ALL | 0, 0, 0, MMSIM_PAT_RANDOM, 0, 0);
+	prog_access(p, 1, 1, 1, MMSIM_PAT_UNIFORM, 0, 0)->count = 300;
+	prog_access(p, 0, 1, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
+}
+
+TEST(pause_and_snapshot_do_not_change_the_stream)
+{
+	struct prog p;
+	struct mmsim *sim;
+	uint64_t whole, paused;
+	size_t total;
+	void *snap;
+	uint64_t snap_len, snap_at;
+
+	build_mixed(&p);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	whole = fnv(evs, nevs);
+	total = nevs;
+	mmsim_destroy(sim);
+
+	/* pausing after every operation gives the same events */
+	sim = start(&p);
+	while (mmsim_run(sim, 1, MMSIM_UNLIMITED) != MMSIM_RUN_DONE)
+		collect(sim);
+	collect(sim);
+	paused = fnv(evs, nevs);
+	CHECK_EQ(paused, whole);
+	CHECK_EQ(nevs, total);
+	mmsim_destroy(sim);
+
+	/* stop at an event boundary, snapshot, finish; restore and finish again */
+	sim = start(&p);
+	CHECK_EQ(mmsim_run(sim, MMSIM_UNLIMITED, total / 2), MMSIM_RUN_STOP_EVENT);
+	collect(sim);
+	snap_at = nevs;
+	CHECK(snap_at >= total / 2);
+	snap_len = mmsim_snapshot_size(sim);
+	snap = malloc(snap_len);
+	CHECK_EQ(mmsim_snapshot_save(sim, snap, snap_len), 0);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(fnv(evs, nevs), whole);
+	nevs = snap_at;
+	CHECK_EQ(mmsim_snapshot_restore(sim, snap, snap_len), 0);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(fnv(evs, nevs), whole);
+	CHECK(evs[snap_at].type & MMSIM_EVF_OP_START);
+	free(snap);
+	mmsim_destroy(sim);
+}
+
+TEST(checker_catches_corruption)
+{
+	struct prog p;
+	struct mmsim *sim = skip_setup(&p, 0);
+	char msg[256];
+
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_check(sim, msg, sizeof(msg)), 0);
+	pfn_to_page(sim, filemap_get_folio(sim, 0, 3))->_mapcount++;
+	CHECK(mmsim_check(sim, msg, sizeof(msg)) < 0);
+	CHECK(strstr(msg, "_mapcount") != NULL);
+	pfn_to_page(sim, filemap_get_folio(sim, 0, 3))->_mapcount--;
+	mm_ptr(sim, 0)->rss[MMSIM_MM_FILEPAGES]++;
+	CHECK(mmsim_check(sim, msg, sizeof(msg)) < 0);
+	CHECK(strstr(msg, "rss") != NULL);
+	mm_ptr(sim, 0)->rss[MMSIM_MM_FILEPAGES]--;
+	sim->s.counters[MMSIM_NR_FREE_PAGES]--;
+	CHECK(mmsim_check(sim, msg, sizeof(msg)) < 0);
+	CHECK(strstr(msg, "nr_free_pages") != NULL);
+	mmsim_destroy(sim);
+}
+
+TEST(errors)
+{
+	struct prog p;
+	struct mmsim *sim;
+	uint64_t t[] = { 300 };
+
+	/* SIGSEGV: touching the part of a mapping that was unmapped */
+	prog_init(&p, 64 * MiB);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, -1, 0, 2 * MiB, 0, 1);
+	{
+		struct mmsim_step *s = prog_step(&p, MMSIM_OP_MUNMAP);
+
+		s->map = 0;
+		s->offset = 1 * MiB;
+		s->length = 1 * MiB;
+		s->flags = MMSIM_STEPF_LENGTH;
+	}
+	prog_touch(&p, 0, 0, 0, t, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_ERROR);
+	CHECK_EQ(mmsim_last_error(sim)->code, MMSIM_ESEGV);
+	CHECK_EQ(mmsim_last_error(sim)->addr, 0x7f0000000000ull + 300 * PAGE_SIZE);
+	mmsim_destroy(sim);
+
+	/* a cached file larger than the machine */
+	prog_init(&p, 4 * MiB);
+	prog_file(&p, 8 * MiB, 1);
+	prog_proc(&p, 1, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_ERROR);
+	CHECK_EQ(mmsim_last_error(sim)->code, MMSIM_EOOM);
+	mmsim_destroy(sim);
+
+	/* write to a read-only mapping */
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 64 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_ERROR);
+	CHECK_EQ(mmsim_last_error(sim)->code, MMSIM_ESEGV);
+	mmsim_destroy(sim);
+
+	/* a step the model does not run yet is refused at load */
+	{
+		struct mmsim_config cfg;
+
+		prog_init(&p, 64 * MiB);
+		prog_file(&p, 64 * KiB, 1);
+		prog_proc(&p, 1, 0);
+		prog_step(&p, MMSIM_OP_FSYNC);
+		prog_build(&p);
+		mmsim_config_default(&cfg);
+		sim = mmsim_create(&cfg);
+		CHECK_EQ(mmsim_load(sim, p.bytes, p.len), MMSIM_ENOTIMPL);
+		CHECK_EQ(mmsim_last_error(sim)->step, 0);
+		mmsim_destroy(sim);
+	}
+	/* a truncated program */
+	{
+		struct mmsim_config cfg;
+
+		prog_init(&p, 64 * MiB);
+		prog_proc(&p, 1, 0);
+		prog_build(&p);
+		mmsim_config_default(&cfg);
+		sim = mmsim_create(&cfg);
+		CHECK_EQ(mmsim_load(sim, p.bytes, p.len - 1), MMSIM_EINVAL);
+		mmsim_destroy(sim);
+	}
+}
+
+TEST(expect_failure_is_recorded)
+{
+	struct prog p;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 256 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	prog_expect(&p, MMSIM_PGFAULT, 4);
+	prog_expect(&p, MMSIM_PGFAULT, 5);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_nr_expect_failures(sim), 1);
+	CHECK_EQ(mmsim_expect_failure(sim, 0)->step, 3);
+	CHECK_EQ(mmsim_expect_failure(sim, 0)->expected, 5);
+	CHECK_EQ(mmsim_expect_failure(sim, 0)->actual, 4);
+	mmsim_destroy(sim);
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 0; i < ntests; i++) {
+		if (argc > 1 && !strstr(tests[i].name, argv[1]))
+			continue;
+		current = tests[i].name;
+		tests[i].fn();
+	}
+	free(evs);
+	free(prog_last_bytes);
+	printf("%d tests, %d checks, %d failures\n", ntests, checks, failures);
+	return failures ? 1 : 0;
+}

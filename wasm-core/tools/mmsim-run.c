@@ -1,0 +1,148 @@
+#define _POSIX_C_SOURCE 200809L
+/*
+ * mmsim-run - run a compiled program (the bytes wasm-core/ts/compile.ts
+ * produces) with the native build of the core and print one JSON object:
+ * counters, per-task counters, the status, a digest of the event stream,
+ * timing and memory. The benchmark uses it as the native side, and the
+ * parity test compares its output with the WebAssembly build's.
+ *
+ *   mmsim-run [--trace] [--debug-vm] [--repeat N] PROGRAM
+ *
+ * This is a host program: it prints. The core it links does not.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "mmsim.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* FNV-1a 64 over the event records, in order */
+static uint64_t digest(uint64_t h, const struct mmsim_event *ev, uint32_t n)
+{
+	const uint8_t *p = (const uint8_t *)ev;
+
+	for (size_t i = 0; i < (size_t)n * sizeof(*ev); i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+int main(int argc, char **argv)
+{
+	int trace = 0, debug_vm = 0, repeat = 1;
+	const char *path = NULL;
+	struct mmsim_config cfg;
+	struct mmsim *sim = NULL;
+	double best = 1e30;
+	uint64_t h = 0, nev = 0;
+	int status = MMSIM_RUN_ERROR;
+	struct rusage ru;
+	FILE *f;
+	long len;
+	char *buf;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--trace"))
+			trace = 1;
+		else if (!strcmp(argv[i], "--debug-vm"))
+			debug_vm = 1;
+		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+			repeat = atoi(argv[++i]);
+		else
+			path = argv[i];
+	}
+	if (!path) {
+		fprintf(stderr, "usage: mmsim-run [--trace] [--debug-vm] [--repeat N] PROGRAM\n");
+		return 2;
+	}
+	f = fopen(path, "rb");
+	if (!f) {
+		perror(path);
+		return 2;
+	}
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)len);
+	if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		fprintf(stderr, "%s: read failed\n", path);
+		return 2;
+	}
+	fclose(f);
+
+	for (int r = 0; r < repeat; r++) {
+		double t0;
+		int err;
+
+		if (sim)
+			mmsim_destroy(sim);
+		mmsim_config_default(&cfg);
+		cfg.trace = trace;
+		cfg.debug_vm = debug_vm;
+		cfg.max_bytes = UINT64_MAX;
+		sim = mmsim_create(&cfg);
+		t0 = now();
+		err = mmsim_load(sim, buf, (size_t)len);
+		if (err) {
+			printf("{\"status\":\"load-error\",\"code\":%d,\"message\":\"%s\",\"step\":%u}\n", err,
+			       mmsim_load_message(sim), mmsim_last_error(sim)->step);
+			return 2;
+		}
+		h = 0xcbf29ce484222325ull;
+		nev = 0;
+		for (;;) {
+			status = mmsim_run(sim, MMSIM_UNLIMITED, MMSIM_UNLIMITED);
+			h = digest(h, mmsim_events(sim), mmsim_nr_events(sim));
+			nev += mmsim_nr_events(sim);
+			mmsim_events_clear(sim);
+			if (status != MMSIM_RUN_EVENTS_FULL)
+				break;
+		}
+		if (now() - t0 < best)
+			best = now() - t0;
+	}
+	getrusage(RUSAGE_SELF, &ru);
+
+	printf("{\"status\":\"%s\",", status == MMSIM_RUN_DONE ? "done" : "error");
+	{
+		const struct mmsim_error_info *e = mmsim_last_error(sim);
+
+		printf("\"error\":{\"code\":%d,\"step\":%d,\"task\":%d,\"addr\":%llu,\"detail\":%llu},", e->code,
+		       (int)e->step, (int)e->task, (unsigned long long)e->addr, (unsigned long long)e->detail);
+	}
+	printf("\"counters\":{");
+	for (uint32_t i = 0; i < MMSIM_NR_COUNTERS; i++)
+		printf("%s\"%s\":%llu", i ? "," : "", mmsim_counter_name(i),
+		       (unsigned long long)mmsim_counter(sim, i));
+	printf("},\"tasks\":[");
+	for (uint32_t t = 0; t < mmsim_nr_tasks(sim); t++) {
+		struct mmsim_task_info ti;
+
+		mmsim_task_info(sim, t, &ti);
+		printf("%s{", t ? "," : "");
+		for (uint32_t i = 0; i < MMSIM_NR_TASK_COUNTERS; i++)
+			printf("%s\"%s\":%llu", i ? "," : "", mmsim_task_counter_name(i),
+			       (unsigned long long)ti.counters[i]);
+		printf("}");
+	}
+	printf("],\"expect_failures\":%u,\"steps\":%u,\"events\":%llu,\"event_digest\":\"%016llx\",",
+	       mmsim_nr_expect_failures(sim), mmsim_steps_executed(sim), (unsigned long long)nev,
+	       (unsigned long long)h);
+	printf("\"work\":%llu,\"seconds\":%.6f,\"sim_bytes\":%llu,\"sim_peak_bytes\":%llu,\"max_rss_bytes\":%lld}\n",
+	       (unsigned long long)mmsim_work_done(sim), best, (unsigned long long)mmsim_mem_bytes(sim),
+	       (unsigned long long)mmsim_mem_peak(sim), (long long)ru.ru_maxrss * 1024);
+	mmsim_destroy(sim);
+	free(buf);
+	return status == MMSIM_RUN_DONE ? 0 : 1;
+}
