@@ -1,0 +1,102 @@
+// Install what mmplay needs, or stop with the exact command to run.
+//
+//   node scripts/setup.mjs [--browser]     (npm run setup)
+//
+// Used by npm start, npm test, npm run sim and npm run bench. Only Node
+// built-ins here: this runs before node_modules exists.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+const say = (msg) => process.stderr.write(`[setup] ${msg}\n`);
+
+export function die(msg) {
+  process.stderr.write(`\n[setup] ${msg}\n\n`);
+  process.exit(1);
+}
+
+function which(bin) {
+  return spawnSync('sh', ['-c', `command -v ${bin}`], { encoding: 'utf8' }).status === 0;
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: opts.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', cwd: root, ...opts });
+  if (r.status !== 0) {
+    if (opts.quiet) process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
+    die(`'${cmd} ${args.join(' ')}' failed (exit ${r.status}).`);
+  }
+  return r;
+}
+
+export function checkNode() {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 20) die(`Node.js ${process.versions.node} is too old: install Node.js 20 or newer.`);
+}
+
+let aptUpdated = false;
+
+/** Debian packages for the binaries that are missing; installs them when we are root. */
+export function ensureTools(tools) {
+  const missing = tools.filter(([bin]) => !which(bin));
+  if (!missing.length) return;
+  const pkgs = [...new Set(missing.map(([, pkg]) => pkg))];
+  const cmd = `apt-get install -y --no-install-recommends ${pkgs.join(' ')}`;
+  const isRoot = process.getuid?.() === 0;
+  if (!which('apt-get')) die(`Missing: ${missing.map(([b]) => b).join(', ')}. Install the packages ${pkgs.join(', ')} with your system's package manager (on Debian/Ubuntu: sudo ${cmd}).`);
+  if (!isRoot) die(`Missing: ${missing.map(([b]) => b).join(', ')}. Install them with:\n\n    sudo ${cmd}\n\nthen run the command again.`);
+  say(`installing ${pkgs.join(', ')} with apt-get (one time, a few minutes)...`);
+  if (!aptUpdated) {
+    run('apt-get', ['update', '-qq'], { quiet: true, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    aptUpdated = true;
+  }
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], {
+    quiet: true, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  const still = missing.filter(([bin]) => !which(bin));
+  if (still.length) die(`apt-get installed ${pkgs.join(' ')} but ${still.map(([b]) => b).join(', ')} is still not on PATH.`);
+}
+
+/** npm packages: `npm ci` when node_modules is missing or older than package-lock.json */
+export function ensureNpm() {
+  const lock = join(root, 'package-lock.json');
+  const stamp = join(root, 'node_modules', '.mmplay-lock-hash');
+  const hash = createHash('sha256').update(readFileSync(lock)).digest('hex');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return;
+  say('installing npm packages (npm ci)...');
+  run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { quiet: true });
+  writeFileSync(stamp, hash);
+}
+
+/** the C core: native runner and both wasm builds (make is incremental) */
+export function ensureCore({ native = true } = {}) {
+  ensureTools([['make', 'make'], ['gcc', 'gcc'], ['emcc', 'emscripten']]);
+  const targets = native ? ['wasm', 'native'] : ['wasm'];
+  const upToDate = spawnSync('make', ['-q', '-C', 'wasm-core', ...targets], { cwd: root, stdio: 'ignore' }).status === 0;
+  if (upToDate) return;
+  say(`building the core (${targets.join(', ')})...`);
+  run('make', ['-s', '-C', 'wasm-core', ...targets], { quiet: true });
+}
+
+export function ensureBrowser() {
+  ensureTools([['chromium', 'chromium']]);
+}
+
+export function chromiumPath() {
+  return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
+}
+
+export function setup({ browser = false, native = true } = {}) {
+  checkNode();
+  ensureNpm();
+  ensureCore({ native });
+  if (browser) ensureBrowser();
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  setup({ browser: process.argv.includes('--browser') });
+  say('ready.');
+}

@@ -1,0 +1,277 @@
+/**
+ * Compile a validated Scenario into the core's program format (mmsim.h:
+ * header, files, processes, 64-byte steps, a u64 data table). Names become
+ * ids; `repeat` stays a loop (REPEAT + body length), never unrolled. Each
+ * compiled step keeps its source position so that the core's errors and
+ * expect failures can name the file, line and key path.
+ */
+import {
+  ABI_VERSION, Advice, COUNTERS, ExpectKind, FILE_CACHED, FOLIO_FIELDS, Op, Pattern, PROC_FORKED,
+  PROG_MAGIC, SIZE, STEPF, TASK_ALL, TASK_COUNTERS,
+} from './abi.js';
+import { formatSize, type At, type Scenario, type Step, type TaskRef, type Tunables } from './scenario.js';
+
+export interface StepInfo {
+  at: At;
+  kind: Step['kind'];
+  summary: string;
+  /** nesting depth inside repeats */
+  depth: number;
+  /** for expect steps: what each (key, value) item checks */
+  items?: string[];
+}
+
+export interface ProcInfo { name: string; threads: number; firstTask: number; forked: boolean }
+
+export interface Program {
+  bytes: Uint8Array;
+  scenario: Scenario;
+  steps: StepInfo[];
+  files: string[];
+  procs: ProcInfo[];
+  /** task id -> 'app.0' */
+  tasks: string[];
+  maps: string[];
+  says: string[];
+  /** an upper bound of the simulator memory this program can need, bytes */
+  estimatedBytes: number;
+}
+
+const ADVICE: Record<string, Advice> = {
+  hugepage: Advice.Hugepage, nohugepage: Advice.Nohugepage, random: Advice.Random,
+  sequential: Advice.Sequential, dontneed: Advice.Dontneed,
+};
+const PATTERN: Record<string, Pattern> = {
+  sequential: Pattern.Sequential, random: Pattern.Random, uniform: Pattern.Uniform, list: Pattern.List,
+};
+
+interface RawStep {
+  op: Op; flags: number; kind: number; task: number; map: number; file: number;
+  offset: number; length: number; stride: number; count: number; addr: number;
+  data: number; ndata: number;
+}
+
+function raw(op: Op, p: Partial<RawStep> = {}): RawStep {
+  return { op, flags: 0, kind: 0, task: 0, map: 0, file: 0, offset: 0, length: 0, stride: 0, count: 0, addr: 0, data: 0, ndata: 0, ...p };
+}
+
+export function describeStep(st: Step): string {
+  switch (st.kind) {
+    case 'mmap':
+      return `${st.task.text} maps ${st.name}: ${st.file ? `file ${st.file}` : 'anonymous'}${st.length ? `, ${formatSize(st.length)}` : ''}, ${st.prot}${st.shared ? ', shared' : ', private'}${st.addr !== undefined ? ` at 0x${st.addr.toString(16)}` : ''}`;
+    case 'munmap':
+      return `${st.task.text} unmaps ${st.map}${st.offset || st.length ? ` [+${formatSize(st.offset)}${st.length ? `, ${formatSize(st.length)}` : ''}]` : ''}`;
+    case 'madvise':
+      return `${st.task.text} madvise(${st.advice.toUpperCase()}) on ${st.map}`;
+    case 'access': {
+      const maps = Array.isArray(st.map) ? st.map.join(', ') : st.map;
+      const how = st.pattern === 'uniform' ? `${st.count} uniform touches` : st.pattern === 'list' ? `pages ${st.pages!.slice(0, 6).join(', ')}${st.pages!.length > 6 ? ', ...' : ''}` : `${st.pattern}`;
+      return `${st.task.text} ${st.op}s ${maps}: ${how}${st.stride !== 4096 ? `, stride ${formatSize(st.stride)}` : ''}`;
+    }
+    case 'read': case 'write':
+      return `${st.task.text} ${st.kind}(2)s ${st.file} [${st.offset}, +${st.length})`;
+    case 'fadvise':
+      return `${st.task.text} fadvise(DONTNEED) on ${st.file}`;
+    case 'fsync':
+      return `${st.task.text} fsyncs ${st.file}`;
+    case 'fork':
+      return `${st.task.text} forks ${st.child}`;
+    case 'exit':
+      return `${st.task.text} exits`;
+    case 'repeat':
+      return `repeat ${st.times} times${st.stride ? `, offsets + ${formatSize(st.stride)} each time` : ''}`;
+    case 'expect':
+      return `expect ${[...st.counters.map((c) => `${c.name} = ${c.value}`), ...st.fields.map((f) => `${f.name} = ${f.value}`)].join(', ')}`;
+    case 'say':
+      return st.text.length > 80 ? `${st.text.slice(0, 77)}...` : st.text;
+  }
+}
+
+function mthpOrders(sizes: number[]): number {
+  let bits = 0;
+  for (const s of sizes) bits |= 1 << Math.log2(s / 4096);
+  return bits >>> 0;
+}
+
+export function tunableCodes(k: Tunables) {
+  return {
+    fault_around_bytes: k.fault_around_bytes,
+    vmacache: k.vmacache === 'mm-wide' ? 1 : 0,
+    anon_prefault: k.anon_prefault === 'anticipatory' ? 1 : 0,
+    anon_prefault_cap: k.anon_prefault_cap,
+    thp: ['never', 'madvise', 'always'].indexOf(k.thp),
+    mthp_orders: mthpOrders(k.mthp),
+    large_mapcount: k.large_mapcount ? 1 : 0,
+    fadvise_dontneed: k.fadvise_dontneed === 'invalidate-only' ? 1 : 0,
+    readahead_kb: k.readahead_kb,
+  };
+}
+
+export function compile(s: Scenario): Program {
+  const files = s.files.map((f) => f.name);
+  const procs: ProcInfo[] = [];
+  let nextTask = 0;
+  const addProc = (name: string, threads: number, forked: boolean) => {
+    procs.push({ name, threads, firstTask: nextTask, forked });
+    nextTask += threads;
+  };
+  for (const p of s.processes) addProc(p.name, p.threads, false);
+  const maps: string[] = [];
+  const mapId = (n: string) => {
+    let i = maps.indexOf(n);
+    if (i < 0) i = maps.push(n) - 1;
+    return i;
+  };
+  const prepass = (steps: Step[]) => {
+    for (const st of steps) {
+      if (st.kind === 'fork') addProc(st.child, 1, true);
+      if (st.kind === 'mmap') mapId(st.name);
+      if (st.kind === 'repeat') prepass(st.steps);
+    }
+  };
+  prepass(s.steps);
+  const tasks: string[] = [];
+  for (const p of procs) for (let t = 0; t < p.threads; t++) tasks.push(`${p.name}.${t}`);
+  const procIdx = (name: string) => procs.findIndex((p) => p.name === name);
+  const taskId = (t: TaskRef): number => {
+    const p = procs[procIdx(t.proc)];
+    return t.thread === '*' ? (TASK_ALL | procIdx(t.proc)) >>> 0 : p.firstTask + t.thread;
+  };
+
+  const out: RawStep[] = [];
+  const info: StepInfo[] = [];
+  const data: bigint[] = [];
+  const says: string[] = [];
+  let mappedBytes = 0;
+
+  const emit = (st: Step, depth: number) => {
+    const push = (r: RawStep, items?: string[]) => {
+      out.push(r);
+      info.push({ at: st.at, kind: st.kind, summary: describeStep(st), depth, items });
+    };
+    switch (st.kind) {
+      case 'mmap': {
+        const fileIdx = st.file !== undefined ? files.indexOf(st.file) : -1;
+        const len = st.length ?? (fileIdx >= 0 ? Math.ceil((s.files[fileIdx].size - st.offset) / 4096) * 4096 : 0);
+        mappedBytes += len;
+        push(raw(Op.Mmap, {
+          task: taskId(st.task), map: mapId(st.name), file: fileIdx + 1, offset: st.offset,
+          length: st.length ?? 0, addr: st.addr ?? 0,
+          flags: (st.length !== undefined ? STEPF.LENGTH : 0) | (st.shared ? STEPF.SHARED : 0) |
+            (st.prot === 'read-write' ? STEPF.WRITE : 0) | (st.addr !== undefined ? STEPF.FIXED : 0),
+        }));
+        break;
+      }
+      case 'munmap':
+      case 'madvise':
+        push(raw(st.kind === 'munmap' ? Op.Munmap : Op.Madvise, {
+          task: taskId(st.task), map: mapId(st.map), offset: st.offset, length: st.length ?? 0,
+          flags: st.length !== undefined ? STEPF.LENGTH : 0,
+          kind: st.kind === 'madvise' ? ADVICE[st.advice] : 0,
+        }));
+        break;
+      case 'access': {
+        const r = raw(Op.Access, {
+          task: taskId(st.task), kind: PATTERN[st.pattern], offset: st.offset, length: st.length ?? 0,
+          stride: st.stride, count: st.count ?? 0,
+          flags: (st.length !== undefined ? STEPF.LENGTH : 0) | (st.op === 'write' ? STEPF.WRITE : 0),
+        });
+        if (Array.isArray(st.map)) {
+          r.flags |= STEPF.MAPLIST;
+          r.addr = data.length;
+          for (const m of st.map) data.push(BigInt(mapId(m)));
+        } else {
+          r.map = mapId(st.map);
+        }
+        if (st.pages) {
+          r.data = data.length;
+          r.ndata = st.pages.length;
+          for (const p of st.pages) data.push(BigInt(p));
+        }
+        push(r);
+        break;
+      }
+      case 'read': case 'write': case 'fadvise': case 'fsync':
+        push(raw({ read: Op.Read, write: Op.Write, fadvise: Op.Fadvise, fsync: Op.Fsync }[st.kind], {
+          task: taskId(st.task), file: files.indexOf(st.file),
+          offset: 'offset' in st ? st.offset : 0, length: 'length' in st ? st.length : 0,
+          kind: st.kind === 'fadvise' ? 0 : 0,
+        }));
+        break;
+      case 'fork':
+        push(raw(Op.Fork, { task: taskId(st.task), file: procIdx(st.child) }));
+        break;
+      case 'exit':
+        push(raw(Op.Exit, { task: taskId(st.task) }));
+        break;
+      case 'repeat': {
+        const at = out.length;
+        push(raw(Op.Repeat, { count: st.times, stride: st.stride }));
+        for (const inner of st.steps) emit(inner, depth + 1);
+        out[at].addr = out.length - at - 1;
+        break;
+      }
+      case 'expect': {
+        const r = raw(Op.Expect, { data: data.length });
+        const items: string[] = [];
+        for (const ctr of st.counters) {
+          if (st.task) {
+            data.push((BigInt(ExpectKind.TaskCounter) << 56n) | (BigInt(taskId(st.task)) << 16n) | BigInt(TASK_COUNTERS.indexOf(ctr.name as never)));
+            items.push(`${st.task.text} ${ctr.name}`);
+          } else {
+            data.push((BigInt(ExpectKind.Counter) << 56n) | BigInt(COUNTERS.indexOf(ctr.name as never)));
+            items.push(ctr.name);
+          }
+          data.push(BigInt(ctr.value));
+        }
+        if (st.folio) {
+          data.push((BigInt(ExpectKind.FolioAt) << 56n) | (BigInt(taskId(st.folio.task)) << 16n) | BigInt(mapId(st.folio.map)));
+          data.push(BigInt(st.folio.offset));
+          items.push(`folio of ${st.folio.task.text} ${st.folio.map}+${formatSize(st.folio.offset)}`);
+          for (const f of st.fields) {
+            data.push((BigInt(ExpectKind.FolioField) << 56n) | BigInt(FOLIO_FIELDS.indexOf(f.name as never)));
+            data.push(BigInt(f.value));
+            items.push(`folio ${f.name}`);
+          }
+        }
+        r.ndata = data.length - r.data;
+        push(r, items);
+        break;
+      }
+      case 'say':
+        push(raw(Op.Say, { data: says.length }));
+        says.push(st.text);
+        break;
+    }
+  };
+  for (const st of s.steps) emit(st, 0);
+
+  const t = tunableCodes(s.kernel);
+  const len = SIZE.header + files.length * SIZE.file + procs.length * SIZE.proc + out.length * SIZE.step + data.length * 8;
+  const bytes = new Uint8Array(len);
+  const v = new DataView(bytes.buffer);
+  let o = 0;
+  const u32 = (x: number) => { v.setUint32(o, x >>> 0, true); o += 4; };
+  const u64 = (x: number | bigint) => { v.setBigUint64(o, BigInt(x), true); o += 8; };
+  u32(PROG_MAGIC); u32(ABI_VERSION); u64(s.seed); u64(s.machine.memory);
+  u32(t.fault_around_bytes); u32(t.vmacache); u32(t.anon_prefault); u32(t.anon_prefault_cap);
+  u32(t.thp); u32(t.mthp_orders); u32(t.large_mapcount); u32(t.fadvise_dontneed); u32(t.readahead_kb);
+  u32(s.machine.io_latency);
+  u32(files.length); u32(procs.length); u32(tasks.length); u32(maps.length); u32(out.length); u32(data.length);
+  o = SIZE.header;
+  for (const f of s.files) { u64(f.size); u32(f.cached ? FILE_CACHED : 0); u32(0); }
+  for (const p of procs) { u32(p.threads); u32(p.firstTask); u32(p.forked ? PROC_FORKED : 0); u32(0); }
+  for (const r of out) {
+    v.setUint8(o, r.op); v.setUint8(o + 1, r.flags); v.setUint8(o + 2, r.kind); v.setUint8(o + 3, 0);
+    o += 4;
+    u32(r.task); u32(r.map); u32(r.file);
+    u64(r.offset); u64(r.length); u64(r.stride); u64(r.count); u64(r.addr);
+    u32(r.data); u32(r.ndata);
+  }
+  for (const d of data) u64(d);
+
+  const cachedPages = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / 4096), 0);
+  /* struct page 32 + page-cache slot ~4.3 per cached page; PTE 8 + struct page 32 per mapped page */
+  const estimatedBytes = cachedPages * 37 + (mappedBytes / 4096) * 40 + 4 * 2 ** 20;
+  return { bytes, scenario: s, steps: info, files, procs, tasks, maps, says, estimatedBytes };
+}

@@ -1,0 +1,200 @@
+/**
+ * Run a compiled program on the core and describe the outcome: counters by
+ * name, per-task counters, expect failures and errors with file, line and
+ * key path. Shared by the CLI (cli/sim.ts) and the browser's engine.
+ */
+import { COUNTERS, ErrorCode, FIRST_MODEL_COUNTER, RunStatus, TASK_COUNTERS, type CounterName } from './abi.js';
+import { CoreError, type Core, type ExpectFailure, type Sim } from './core.js';
+import type { Program, StepInfo } from './compile.js';
+import { formatSize, type At } from './scenario.js';
+
+export interface RunIssue {
+  at: At | null;
+  step: number | null;
+  message: string;
+}
+
+export interface RunResult {
+  status: 'ok' | 'expect-failed' | 'error';
+  /** vmstat counters (kernel names) */
+  counters: Record<string, number>;
+  /** the model's own counters (no kernel equivalent) */
+  model: Record<string, number>;
+  /** per task, 'app.0' -> counters */
+  tasks: Record<string, Record<string, number>>;
+  steps: number;
+  expectFailures: RunIssue[];
+  error: (RunIssue & { code: number }) | null;
+  events: number;
+  work: number;
+  seconds: number;
+  simBytes: number;
+  simPeakBytes: number;
+}
+
+export interface RunOptions {
+  trace?: boolean;
+  debugVm?: boolean;
+  maxBytes?: number;
+  eventCapacity?: number;
+  /** called with each batch of raw event records */
+  onEvents?: (batch: Uint8Array) => void;
+  /** called about every progressEvery operations */
+  onProgress?: (done: number, total: number) => boolean | void;
+  progressEvery?: number;
+}
+
+export function where(prog: Program, step: number | null): At | null {
+  return step === null ? null : prog.steps[step]?.at ?? null;
+}
+
+export function locate(prog: Program, at: At | null, message: string): string {
+  return at ? `${prog.scenario.file}:${at.line}: ${at.path}: ${message}` : `${prog.scenario.file}: ${message}`;
+}
+
+const hex = (n: bigint) => `0x${n.toString(16)}`;
+
+/** Turn a core error into a sentence a scenario author understands. */
+export function explainError(prog: Program, sim: Sim): RunIssue & { code: number } {
+  const e = sim.lastError();
+  const task = e.task !== null && e.task < prog.tasks.length ? prog.tasks[e.task] : 'the task';
+  const info: StepInfo | undefined = e.step !== null ? prog.steps[e.step] : undefined;
+  let msg: string;
+  switch (e.code) {
+    case ErrorCode.ESEGV:
+      msg = e.detail === 1n || e.detail === 2n
+        ? `SIGSEGV: ${task} wrote to ${hex(e.addr)} in a read-only mapping`
+        : `SIGSEGV: ${task} touched ${hex(e.addr)}, where no VMA is mapped (was it unmapped?)`;
+      break;
+    case ErrorCode.ESIGBUS:
+      msg = `SIGBUS: ${task} touched ${hex(e.addr)}, a page of the mapping beyond the end of its file`;
+      break;
+    case ErrorCode.EOOM:
+      msg = e.step === null
+        ? `out of memory: the cached files (${formatSize(Number(e.detail) * 4096)}) do not fit in machine.memory (${formatSize(prog.scenario.machine.memory)})`
+        : `out of memory: machine.memory (${formatSize(prog.scenario.machine.memory)}) is exhausted and this model does not reclaim yet; raise machine.memory`;
+      break;
+    case ErrorCode.ENOMEM:
+      msg = 'the simulator ran out of host memory: this scenario is too big for this host (lower file sizes or machine.memory)';
+      break;
+    case ErrorCode.ENOMAP:
+      msg = `${task}'s process has no mapping '${prog.maps[Number(e.detail)] ?? e.detail}' at this point`;
+      break;
+    case ErrorCode.ENOTASK:
+      msg = `${prog.tasks[Number(e.detail)] ?? 'the task'} does not exist (its process exited, or was not forked yet)`;
+      break;
+    case ErrorCode.EEXIST:
+      msg = `${task}'s process already has a mapping named '${prog.maps[Number(e.detail)] ?? e.detail}'`;
+      break;
+    case ErrorCode.EINVAL:
+      msg = info?.kind === 'access' || info?.kind === 'munmap' || info?.kind === 'madvise'
+        ? `the range (${hex(e.addr)}) lies outside the mapping (${formatSize(Number(e.detail))})`
+        : `invalid request (${hex(e.addr)}, ${e.detail})`;
+      break;
+    case ErrorCode.ELIMIT:
+      msg = `a limit of the model was reached (${e.detail})`;
+      break;
+    case ErrorCode.EINVARIANT:
+      msg = `internal error: the model broke its own invariant: ${sim.checkMessage()}`;
+      break;
+    default:
+      msg = `the core stopped with error ${e.code}`;
+  }
+  return { at: where(prog, e.step), step: e.step, message: msg, code: e.code };
+}
+
+function fmtExpected(item: string, v: bigint): string {
+  if (item.endsWith('likely_mapped_shared')) return v ? 'true' : 'false';
+  return v === (1n << 64n) - 1n ? 'not mapped' : v.toLocaleString('en-US');
+}
+
+export function explainFailure(prog: Program, f: ExpectFailure): RunIssue {
+  const info = prog.steps[f.step];
+  const item = info?.items?.[f.item] ?? `item ${f.item}`;
+  return {
+    at: info?.at ?? null,
+    step: f.step,
+    message: `expected ${item} = ${fmtExpected(item, f.expected)}, got ${fmtExpected(item, f.actual)}`,
+  };
+}
+
+export function collectCounters(prog: Program, sim: Sim) {
+  const all = sim.counters();
+  const counters: Record<string, number> = {};
+  const model: Record<string, number> = {};
+  COUNTERS.forEach((n: CounterName, i) => {
+    if (i >= FIRST_MODEL_COUNTER) model[n] = all[i];
+    else counters[n] = all[i];
+  });
+  const tasks: Record<string, Record<string, number>> = {};
+  prog.tasks.forEach((name, i) => {
+    const ti = sim.taskInfo(i);
+    const c: Record<string, number> = {};
+    for (const n of TASK_COUNTERS) c[n] = ti.counters[n];
+    tasks[name] = c;
+  });
+  return { counters, model, tasks };
+}
+
+/** Load the program into a fresh machine (throws RunIssue-bearing errors for refusals). */
+export function startProgram(core: Core, prog: Program, opts: RunOptions = {}): Sim {
+  const sim = core.createSim({
+    trace: opts.trace, debugVm: opts.debugVm, maxBytes: opts.maxBytes, eventCapacity: opts.eventCapacity,
+  });
+  try {
+    sim.load(prog.bytes);
+  } catch (e) {
+    sim.destroy();
+    if (e instanceof CoreError) {
+      const at = where(prog, e.step);
+      throw new ProgramError(locate(prog, at, e.message), at, e.code);
+    }
+    throw e;
+  }
+  return sim;
+}
+
+export class ProgramError extends Error {
+  constructor(
+    message: string,
+    readonly at: At | null,
+    readonly code: number,
+  ) {
+    super(message);
+    this.name = 'ProgramError';
+  }
+}
+
+/** Run a whole program; never throws for problems of the scenario (they are in the result). */
+export function runProgram(core: Core, prog: Program, opts: RunOptions = {}): RunResult {
+  const t0 = performance.now();
+  const sim = startProgram(core, prog, opts);
+  const every = opts.progressEvery ?? 1 << 20;
+  let events = 0;
+  try {
+    for (;;) {
+      const st = sim.run(opts.onProgress ? every : Infinity);
+      if (opts.trace) {
+        const batch = sim.drainEvents();
+        events += batch.length / 32;
+        opts.onEvents?.(batch);
+      }
+      if (st === RunStatus.Work || st === RunStatus.EventsFull) {
+        if (opts.onProgress?.(sim.workDone, sim.workTotal) === false) break;
+        continue;
+      }
+      break;
+    }
+    const { counters, model, tasks } = collectCounters(prog, sim);
+    const code = sim.lastError().code;
+    const error = code ? explainError(prog, sim) : null;
+    const expectFailures = sim.expectFailures().map((f) => explainFailure(prog, f));
+    return {
+      status: error ? 'error' : expectFailures.length ? 'expect-failed' : 'ok',
+      counters, model, tasks, steps: sim.stepsExecuted, expectFailures, error, events,
+      work: sim.workDone, seconds: (performance.now() - t0) / 1000, simBytes: sim.memBytes, simPeakBytes: sim.memPeak,
+    };
+  } finally {
+    sim.destroy();
+  }
+}
