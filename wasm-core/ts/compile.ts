@@ -17,8 +17,8 @@ export interface StepInfo {
   summary: string;
   /** nesting depth inside repeats */
   depth: number;
-  /** for expect steps: what each (key, value) item checks */
-  items?: string[];
+  /** for expect steps: what each (key, value) item checks, and where it is written */
+  items?: { label: string; at: At }[];
 }
 
 export interface ProcInfo { name: string; threads: number; firstTask: number; forked: boolean }
@@ -145,7 +145,7 @@ export function compile(s: Scenario): Program {
   let mappedBytes = 0;
 
   const emit = (st: Step, depth: number) => {
-    const push = (r: RawStep, items?: string[]) => {
+    const push = (r: RawStep, items?: { label: string; at: At }[]) => {
       out.push(r);
       info.push({ at: st.at, kind: st.kind, summary: describeStep(st), depth, items });
     };
@@ -213,25 +213,25 @@ export function compile(s: Scenario): Program {
       }
       case 'expect': {
         const r = raw(Op.Expect, { data: data.length });
-        const items: string[] = [];
+        const items: { label: string; at: At }[] = [];
         for (const ctr of st.counters) {
           if (st.task) {
             data.push((BigInt(ExpectKind.TaskCounter) << 56n) | (BigInt(taskId(st.task)) << 16n) | BigInt(TASK_COUNTERS.indexOf(ctr.name as never)));
-            items.push(`${st.task.text} ${ctr.name}`);
+            items.push({ label: `${st.task.text} ${ctr.name}`, at: ctr.at });
           } else {
             data.push((BigInt(ExpectKind.Counter) << 56n) | BigInt(COUNTERS.indexOf(ctr.name as never)));
-            items.push(ctr.name);
+            items.push({ label: ctr.name, at: ctr.at });
           }
           data.push(BigInt(ctr.value));
         }
         if (st.folio) {
           data.push((BigInt(ExpectKind.FolioAt) << 56n) | (BigInt(taskId(st.folio.task)) << 16n) | BigInt(mapId(st.folio.map)));
           data.push(BigInt(st.folio.offset));
-          items.push(`folio of ${st.folio.task.text} ${st.folio.map}+${formatSize(st.folio.offset)}`);
+          items.push({ label: `folio of ${st.folio.task.text} ${st.folio.map}+${formatSize(st.folio.offset)}`, at: st.folio.at });
           for (const f of st.fields) {
             data.push((BigInt(ExpectKind.FolioField) << 56n) | BigInt(FOLIO_FIELDS.indexOf(f.name as never)));
             data.push(BigInt(f.value));
-            items.push(`folio ${f.name}`);
+            items.push({ label: `folio ${f.name}`, at: f.at });
           }
         }
         r.ndata = data.length - r.data;

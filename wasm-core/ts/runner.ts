@@ -110,9 +110,10 @@ function fmtExpected(item: string, v: bigint): string {
 
 export function explainFailure(prog: Program, f: ExpectFailure): RunIssue {
   const info = prog.steps[f.step];
-  const item = info?.items?.[f.item] ?? `item ${f.item}`;
+  const it = info?.items?.[f.item];
+  const item = it?.label ?? `item ${f.item}`;
   return {
-    at: info?.at ?? null,
+    at: it?.at ?? info?.at ?? null,
     step: f.step,
     message: `expected ${item} = ${fmtExpected(item, f.expected)}, got ${fmtExpected(item, f.actual)}`,
   };
