@@ -35,7 +35,7 @@
 
 uint32_t filemap_get_folio(const struct mmsim *sim, uint32_t file, uint64_t index)
 {
-	uint32_t e = xa_load(sim, &file_ptr(sim, file)->i_pages, index);
+	uint32_t e = xa_load_cached(sim, &file_ptr(sim, file)->i_pages, index);
 
 	if (!e || xa_is_value(e))
 		return 0;

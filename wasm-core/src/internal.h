@@ -155,6 +155,10 @@ static inline uint32_t xa_to_pfn(uint32_t e) { return e >> 1; }
 struct xarray {
 	uint32_t head;       /* root node id, 0 if empty */
 	uint32_t height;     /* levels below head; max index = 64^height - 1 */
+	/* the last leaf found by xa_load_cached(), like a kept xa_state: speed only */
+	uint64_t leaf_base;  /* first index of that leaf */
+	uint32_t leaf;       /* its node id, 0 if none */
+	uint32_t reserved;
 };
 
 struct file_ra_state {
@@ -212,11 +216,22 @@ struct mm_struct {
 	uint32_t nr_threads;
 	uint32_t first_task;
 	int64_t rss[MMSIM_NR_MM_COUNTERS];
-	/* the MMU's paging-structure cache, the model's: last PTE table found */
+	/*
+	 * The model's paging-structure caches (x86 has them too: the PDE and
+	 * PDPTE caches): the last PTE table and the last PMD table found.
+	 * Emptied whenever a table is freed; they change no result, only speed.
+	 */
 	uint64_t ptc_addr;         /* PMD-aligned address, or 1 if empty */
+	uint64_t pmc_addr;         /* PUD-aligned address, or 1 if empty */
 	uint32_t ptc_table;        /* table id */
-	uint32_t reserved;
+	uint32_t pmc_table;        /* table id */
 };
+
+static inline void mm_flush_walk_cache(struct mm_struct *mm)
+{
+	mm->ptc_addr = 1;
+	mm->pmc_addr = 1;
+}
 
 #define VMACACHE_SIZE 4
 struct task_struct {
@@ -343,37 +358,41 @@ static inline void *pool_ptr(const struct mmsim *sim, int pool, uint32_t idx)
 	       (size_t)(idx & ((1u << pm->shift) - 1)) * pm->elem_size;
 }
 
+/* typed accessors: element size and chunk shift are constants (hot paths) */
+#define POOL_ELEM(sim, pool, type, shift, idx)                                                \
+	((type *)(sim)->pm[pool].chunk[(idx) >> (shift)] + ((idx) & ((1u << (shift)) - 1)))
+
 static inline struct xa_node *xa_node(const struct mmsim *sim, uint32_t id)
 {
-	return (struct xa_node *)pool_ptr(sim, POOL_XA, id);
+	return POOL_ELEM(sim, POOL_XA, struct xa_node, XA_POOL_SHIFT, id);
 }
 static inline struct vm_area_struct *vma_ptr(const struct mmsim *sim, uint32_t id)
 {
-	return (struct vm_area_struct *)pool_ptr(sim, POOL_VMA, id);
+	return POOL_ELEM(sim, POOL_VMA, struct vm_area_struct, SMALL_CHUNK_SHIFT, id);
 }
 static inline struct maprec *maprec_ptr(const struct mmsim *sim, uint32_t id)
 {
-	return (struct maprec *)pool_ptr(sim, POOL_MAPREC, id);
+	return POOL_ELEM(sim, POOL_MAPREC, struct maprec, SMALL_CHUNK_SHIFT, id);
 }
 static inline struct task_struct *task_ptr(const struct mmsim *sim, uint32_t task)
 {
-	return (struct task_struct *)pool_ptr(sim, POOL_TASK, task + 1);
+	return POOL_ELEM(sim, POOL_TASK, struct task_struct, SMALL_CHUNK_SHIFT, task + 1);
 }
 static inline struct mm_struct *mm_ptr(const struct mmsim *sim, uint32_t mm)
 {
-	return (struct mm_struct *)pool_ptr(sim, POOL_MM, mm + 1);
+	return POOL_ELEM(sim, POOL_MM, struct mm_struct, SMALL_CHUNK_SHIFT, mm + 1);
 }
 static inline struct file *file_ptr(const struct mmsim *sim, uint32_t file)
 {
-	return (struct file *)pool_ptr(sim, POOL_FILE, file + 1);
+	return POOL_ELEM(sim, POOL_FILE, struct file, SMALL_CHUNK_SHIFT, file + 1);
 }
 static inline const struct mmsim_step *step_ptr(const struct mmsim *sim, uint32_t i)
 {
-	return (const struct mmsim_step *)pool_ptr(sim, POOL_STEP, i + 1);
+	return POOL_ELEM(sim, POOL_STEP, const struct mmsim_step, STEP_CHUNK_SHIFT, i + 1);
 }
 static inline uint64_t prog_data(const struct mmsim *sim, uint32_t i)
 {
-	return *(const uint64_t *)pool_ptr(sim, POOL_DATA, i + 1);
+	return *POOL_ELEM(sim, POOL_DATA, const uint64_t, DATA_CHUNK_SHIFT, i + 1);
 }
 
 /* ------------------------------------------------------------- page flags */
@@ -454,6 +473,7 @@ void folio_mark_dirty(struct mmsim *sim, uint32_t pfn);
 
 /* xarray.c */
 uint32_t xa_load(const struct mmsim *sim, const struct xarray *xa, uint64_t index);
+uint32_t xa_load_cached(const struct mmsim *sim, struct xarray *xa, uint64_t index);
 int xa_store(struct mmsim *sim, struct xarray *xa, uint64_t index, uint32_t entry);
 void xa_erase(struct mmsim *sim, struct xarray *xa, uint64_t index);
 /* pointer to the slot for index if its leaf exists, and how many slots follow in that leaf */
@@ -503,6 +523,7 @@ struct vm_fault {
 	uint64_t pgoff;
 	uint64_t *pmd;       /* the PMD entry */
 	uint64_t *pte;       /* the PTE, NULL if pte_none or no table */
+	uint64_t *ptep;      /* the PTE slot if the PTE table exists, else NULL */
 	uint64_t orig_pte;
 	uint32_t page;       /* pfn from ->fault */
 	uint32_t cow_page;

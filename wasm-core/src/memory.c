@@ -85,14 +85,14 @@ static void table_free(struct mmsim *sim, struct mm_struct *mm, uint32_t pfn, in
 	p->private = 0;
 	mod_node_page_state(sim, MMSIM_NR_PAGE_TABLE_PAGES, -1);
 	mm->rss[MMSIM_MM_PGTABLES]--;
-	mm->ptc_addr = 1;
+	mm_flush_walk_cache(mm);
 	free_pages(sim, pfn, 0);
 }
 
 int pgd_alloc(struct mmsim *sim, struct mm_struct *mm)
 {
 	mm->pgd = table_alloc(sim, mm, MMSIM_PGT_PGD, 0);
-	mm->ptc_addr = 1;
+	mm_flush_walk_cache(mm);
 	return mm->pgd ? 0 : MMSIM_EOOM;
 }
 
@@ -130,28 +130,42 @@ static uint64_t *mmu_walk(const struct mmsim *sim, struct mm_struct *mm, uint64_
 
 	if (likely(mm->ptc_addr == base))
 		return &pgt_table(sim, mm->ptc_table)[pgt_index(addr, MMSIM_PGT_PTE)];
-	t = table_of_pfn(sim, mm->pgd);
-	for (int level = MMSIM_PGT_PGD; level < MMSIM_PGT_PTE; level++) {
-		e = t[pgt_index(addr, level)];
+	if (mm->pmc_addr == (addr & ~(PUD_SIZE - 1))) {
+		t = pgt_table(sim, mm->pmc_table);
+		e = t[pgt_index(addr, MMSIM_PGT_PMD)];
 		if (!(e & MMSIM_PTE_PRESENT) || (e & MMSIM_PTE_PSE))
 			return NULL;
-		if (level == MMSIM_PGT_PMD) {
-			mm->ptc_addr = base;
-			mm->ptc_table = pfn_to_page(sim, pte_pfn(e))->private;
+	} else {
+		t = table_of_pfn(sim, mm->pgd);
+		for (int level = MMSIM_PGT_PGD;; level++) {
+			e = t[pgt_index(addr, level)];
+			if (!(e & MMSIM_PTE_PRESENT) || (e & MMSIM_PTE_PSE))
+				return NULL;
+			if (level == MMSIM_PGT_PMD)
+				break;
+			if (level == MMSIM_PGT_PUD) {
+				mm->pmc_addr = addr & ~(PUD_SIZE - 1);
+				mm->pmc_table = pfn_to_page(sim, pte_pfn(e))->private;
+			}
+			t = table_of_entry(sim, e);
 		}
-		t = table_of_entry(sim, e);
 	}
-	return &t[pgt_index(addr, MMSIM_PGT_PTE)];
+	mm->ptc_addr = base;
+	mm->ptc_table = pfn_to_page(sim, pte_pfn(e))->private;
+	return &pgt_table(sim, mm->ptc_table)[pgt_index(addr, MMSIM_PGT_PTE)];
 }
 
-/* pud_alloc / pmd_alloc: the entry at `level` for addr, allocating the table below */
-static uint64_t *table_alloc_walk(struct mmsim *sim, struct mm_struct *mm, uint64_t addr,
-				  int upto)
+/* pud_alloc + pmd_alloc: the PMD entry for addr, allocating the tables above it */
+static uint64_t *pmd_alloc_walk(struct mmsim *sim, struct mm_struct *mm, uint64_t addr)
 {
-	uint64_t *t = table_of_pfn(sim, mm->pgd);
+	uint64_t base = addr & ~(PUD_SIZE - 1);
+	uint32_t tid;
 
-	for (int level = MMSIM_PGT_PGD; level < upto; level++) {
-		uint64_t *e = &t[pgt_index(addr, level)];
+	if (likely(mm->pmc_addr == base))
+		return &pgt_table(sim, mm->pmc_table)[pgt_index(addr, MMSIM_PGT_PMD)];
+	tid = pfn_to_page(sim, mm->pgd)->private;
+	for (int level = MMSIM_PGT_PGD; level < MMSIM_PGT_PMD; level++) {
+		uint64_t *e = &pgt_table(sim, tid)[pgt_index(addr, level)];
 
 		if (!*e) {
 			uint32_t pfn = table_alloc(sim, mm, level + 1, addr);
@@ -160,9 +174,11 @@ static uint64_t *table_alloc_walk(struct mmsim *sim, struct mm_struct *mm, uint6
 				return NULL;
 			*e = ((uint64_t)pfn << PAGE_SHIFT) | _PAGE_TABLE;
 		}
-		t = table_of_entry(sim, *e);
+		tid = pfn_to_page(sim, pte_pfn(*e))->private;
 	}
-	return &t[pgt_index(addr, upto)];
+	mm->pmc_addr = base;
+	mm->pmc_table = tid;
+	return &pgt_table(sim, tid)[pgt_index(addr, MMSIM_PGT_PMD)];
 }
 
 /* pte_alloc(): install the PTE table under vmf->pmd if missing; its table id, 0 on OOM */
@@ -180,11 +196,15 @@ uint32_t pte_alloc(struct mmsim *sim, struct vm_fault *vmf)
 
 static uint64_t *vmf_pte(struct mmsim *sim, struct vm_fault *vmf)
 {
-	uint32_t tid = pte_alloc(sim, vmf);
+	uint32_t tid;
 
+	if (vmf->ptep && *vmf->pmd)
+		return vmf->ptep;
+	tid = pte_alloc(sim, vmf);
 	if (!tid)
 		return NULL;
-	return &pgt_table(sim, tid)[pgt_index(vmf->address, MMSIM_PGT_PTE)];
+	vmf->ptep = &pgt_table(sim, tid)[pgt_index(vmf->address, MMSIM_PGT_PTE)];
+	return vmf->ptep;
 }
 
 static inline uint64_t mk_pte(uint32_t pfn)
@@ -442,9 +462,9 @@ static uint32_t do_wp_page(struct mmsim *sim, struct vm_fault *vmf)
 static uint32_t handle_pte_fault(struct mmsim *sim, struct vm_fault *vmf)
 {
 	if (!*vmf->pmd) {
-		vmf->pte = NULL;
+		vmf->pte = vmf->ptep = NULL;
 	} else {
-		vmf->pte = &table_of_entry(sim, *vmf->pmd)[pgt_index(vmf->address, MMSIM_PGT_PTE)];
+		vmf->pte = vmf->ptep = &table_of_entry(sim, *vmf->pmd)[pgt_index(vmf->address, MMSIM_PGT_PTE)];
 		vmf->orig_pte = *vmf->pte;
 		if (pte_none(vmf->orig_pte))
 			vmf->pte = NULL;
@@ -463,7 +483,7 @@ static uint32_t handle_mm_fault(struct mmsim *sim, struct vm_fault *vmf)
 	struct mm_struct *mm = mm_ptr(sim, vmf->mm);
 
 	/* __handle_mm_fault(): pud_alloc, pmd_alloc (p4d is folded) */
-	vmf->pmd = table_alloc_walk(sim, mm, vmf->address, MMSIM_PGT_PMD);
+	vmf->pmd = pmd_alloc_walk(sim, mm, vmf->address);
 	if (!vmf->pmd)
 		return MMSIM_VM_FAULT_OOM;
 	return handle_pte_fault(sim, vmf);
@@ -498,7 +518,6 @@ static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, b
 	for (;;) {
 		uint32_t vma_id = find_vma(sim, mm, addr);
 		struct vm_area_struct *vma = vma_id ? vma_ptr(sim, vma_id) : NULL;
-		struct vm_fault vmf;
 
 		trace(sim, MMSIM_EV_PAGE_FAULT, addr, error_code, flags, vma_id, 0);
 		/* bad_area / access_error: SIGSEGV, not a completed fault */
@@ -507,14 +526,11 @@ static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, b
 		if (write && !(vma->vm_flags & MMSIM_VM_WRITE))
 			return sim_error(sim, MMSIM_ESEGV, addr, 1);
 
-		memset(&vmf, 0, sizeof(vmf));
-		vmf.vma = vma;
-		vmf.vma_id = vma_id;
-		vmf.mm = t->mm;
-		vmf.task = task;
-		vmf.flags = flags;
-		vmf.address = addr & PAGE_MASK;
-		vmf.pgoff = linear_page_index(vma, vmf.address);
+		struct vm_fault vmf = {
+			.vma = vma, .vma_id = vma_id, .mm = t->mm, .task = task, .flags = flags,
+			.address = addr & PAGE_MASK, .pgoff = linear_page_index(vma, addr & PAGE_MASK),
+		};
+
 		ret = handle_mm_fault(sim, &vmf);
 		mm_account_fault(sim, task, flags, ret);
 		if (ret & MMSIM_VM_FAULT_RETRY) {
@@ -711,7 +727,7 @@ void free_pgtables(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint
 	if (!mm->pgd)
 		return;
 	free_level(sim, mm, table_of_pfn(sim, mm->pgd), MMSIM_PGT_PGD, 0, start, end);
-	mm->ptc_addr = 1;
+	mm_flush_walk_cache(mm);
 }
 
 /*
@@ -739,7 +755,7 @@ int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_are
 		ptent = *spte;
 		if (!pte_present(ptent))
 			continue;
-		dpmd = table_alloc_walk(sim, dst_mm, addr, MMSIM_PGT_PMD);
+		dpmd = pmd_alloc_walk(sim, dst_mm, addr);
 		if (!dpmd)
 			return MMSIM_EOOM;
 		if (!*dpmd) {
@@ -765,6 +781,5 @@ int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_are
 				    MMSIM_MM_ANONPAGES : MMSIM_MM_FILEPAGES]++;
 		*dpte = ptent & ~MMSIM_PTE_ACCESSED;
 	}
-	src_mm->ptc_addr = 1;
 	return 0;
 }

@@ -373,7 +373,7 @@ int mm_init_one(struct mmsim *sim, uint32_t mmid)
 	struct mm_struct *mm = mm_ptr(sim, mmid);
 
 	mm->alive = 1;
-	mm->ptc_addr = 1;
+	mm_flush_walk_cache(mm);
 	return pgd_alloc(sim, mm);
 }
 

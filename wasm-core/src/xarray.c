@@ -31,6 +31,31 @@ uint32_t xa_load(const struct mmsim *sim, const struct xarray *xa, uint64_t inde
 	}
 }
 
+/* xa_load() for a run of nearby lookups: keeps the last leaf */
+uint32_t xa_load_cached(const struct mmsim *sim, struct xarray *xa, uint64_t index)
+{
+	const struct xa_node *node;
+
+	if (likely(xa->leaf && (index & ~(uint64_t)XA_CHUNK_MASK) == xa->leaf_base))
+		return xa_node(sim, xa->leaf)->slots[index & XA_CHUNK_MASK];
+	if (!xa->head || index > xa_max(xa->height))
+		return 0;
+	node = xa_node(sim, xa->head);
+	for (uint32_t id = xa->head;;) {
+		uint32_t e = node->slots[(index >> node->shift) & XA_CHUNK_MASK];
+
+		if (!node->shift) {
+			xa->leaf_base = index & ~(uint64_t)XA_CHUNK_MASK;
+			xa->leaf = id;
+			return e;
+		}
+		if (!e)
+			return 0;
+		id = e;
+		node = xa_node(sim, id);
+	}
+}
+
 static uint32_t xa_alloc_node(struct mmsim *sim, uint32_t shift, uint32_t parent, uint32_t offset)
 {
 	uint32_t id = pool_alloc(sim, POOL_XA);
@@ -126,6 +151,8 @@ void xa_erase(struct mmsim *sim, struct xarray *xa, uint64_t index)
 	node->slots[off] = 0;
 	node->count--;
 	/* free emptied nodes bottom-up */
+	if (node->count == 0)
+		xa->leaf = 0;
 	while (node->count == 0) {
 		uint32_t parent = node->parent;
 		uint32_t poff = node->offset;

@@ -934,7 +934,7 @@ TEST(xarray_grow_and_shrink)
 {
 	struct mmsim_config cfg;
 	struct mmsim *sim;
-	struct xarray xa = { 0, 0 };
+	struct xarray xa = { 0 };
 
 	mmsim_config_default(&cfg);
 	sim = mmsim_create(&cfg);
