@@ -16,6 +16,7 @@ import { COUNTERS, RunStatus } from '../ts/abi.js';
 import { Core } from '../ts/core.js';
 import { compile, type Program } from '../ts/compile.js';
 import { parseScenario } from '../ts/scenario.js';
+import { benchTimeTravel } from './timetravel.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
@@ -102,6 +103,13 @@ async function main() {
   row('wasm linear memory', '-', MiB(on.w.wasmMemory ?? 0));
   console.log('');
 
+  const tt = await benchTimeTravel(core);
+  console.log(`time travel (the playground's engine, wasm): ${tt.events.toLocaleString('en-US')} events, a snapshot every ${tt.interval.toLocaleString('en-US')} events (${tt.snapshots} snapshots, ${MiB(tt.snapshotBytes)})`);
+  console.log(`  record the run (events, snapshots)    ${s(tt.firstRunS)}`);
+  console.log(`  step back, 200 random points         median ${tt.backMedianMs.toFixed(1)} ms, worst ${tt.backWorstMs.toFixed(1)} ms`);
+  console.log(`  seek to a random event, 200 times    median ${tt.seekMedianMs.toFixed(1)} ms, worst ${tt.seekWorstMs.toFixed(1)} ms`);
+  console.log('');
+
   const worst = Math.min(results.base.w.touches / results.base.w.runS, on.w.touches / on.w.runS);
   const ratio = Math.max(results.base.w.runS / results.base.n.runS, on.w.runS / on.n.runS);
   const perPage = on.w.simBytes / on.w.mapped;
@@ -110,6 +118,7 @@ async function main() {
   console.log(`  wasm >= 10 M page touches per second   ${check(worst >= 10e6)}  (slowest: ${M(worst)})`);
   console.log(`  wasm within 1.5x of native             ${check(ratio <= 1.5)}  (worst: ${ratio.toFixed(2)}x)`);
   console.log(`  <= 64 bytes per cached, mapped page     ${check(perPage <= 64)}  (${perPage.toFixed(1)} B)`);
+  console.log(`  step back < 50 ms in ~100,000 events    ${check(tt.backWorstMs < 50)}  (worst ${tt.backWorstMs.toFixed(1)} ms)`);
 }
 
 main().catch((e) => {

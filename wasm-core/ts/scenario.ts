@@ -7,7 +7,7 @@
  * says what was expected; unknown keys are errors, with a suggestion when the
  * key looks like a typo. All errors are collected, not just the first.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Node, type Pair, type YAMLMap } from 'yaml';
 import { COUNTERS, FOLIO_FIELDS, TASK_COUNTERS } from './abi.js';
 
 export const PAGE = 4096;
@@ -148,7 +148,8 @@ class Ctx {
   constructor(readonly file: string, readonly lc: LineCounter) {}
 
   at(node: Node | Pair | null | undefined, path: string, fallback?: At): At {
-    const range = node && ('range' in node ? node.range : (node as Pair).key && ((node as Pair).key as Node).range);
+    const n: Node | null | undefined = node && isPair(node) ? (node.key as Node | null) : (node as Node | null | undefined);
+    const range = n?.range;
     if (range) {
       const { line, col } = this.lc.linePos(range[0]);
       return { line, col, path };
@@ -667,11 +668,17 @@ function parseExpect(c: Ctx, node: Node | null, at: At): Step | null {
 export function parseScenario(source: string, file = '<scenario>'): Scenario {
   const lc = new LineCounter();
   const c = new Ctx(file, lc);
-  const doc = parseDocument(source, { lineCounter: lc, prettyErrors: false, uniqueKeys: true, maxAliasCount: 100 });
+  const doc = parseDocument(source, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   for (const e of doc.errors) {
     const { line, col } = lc.linePos(e.pos[0]);
     c.err({ line, col, path: '' }, `YAML: ${e.message.split('\n')[0]}`);
   }
+  /* anchors and aliases would let a few lines expand into huge scenarios: refuse them */
+  visit(doc, {
+    Alias(_, node) {
+      c.err(c.at(node as unknown as Node, ''), `YAML aliases (*${(node as { source: string }).source}) are not supported in scenarios: write the value out`);
+    },
+  });
   if (c.errors.length) throw new ScenarioErrors(c.errors);
   const root = doc.contents as Node | null;
   const rootAt: At = { line: 1, col: 1, path: '' };

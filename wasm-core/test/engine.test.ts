@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { COUNTERS, EV, SkipReason } from '../ts/abi.js';
+import { CAUSE, Engine, type Frame } from '../ts/engine.js';
+import { runProgram } from '../ts/runner.js';
+import { loadCore, programOf } from './helpers.js';
+
+/** a frame without what legitimately depends on how we got there */
+const comparable = (f: Frame) => JSON.parse(JSON.stringify(f, (_, v) => (v instanceof Uint8Array || v instanceof Uint32Array ? Array.from(v) : v)));
+
+describe('engine: recording', () => {
+  it('records the sequential scenario with its indexes', async () => {
+    const prog = programOf('scenarios/fault-around/sequential.yaml');
+    const eng = new Engine(await loadCore(), prog);
+    const tl = eng.recordAll();
+    expect(tl.big).toBe(false);
+    expect(tl.status).toBe('ok');
+    expect(tl.stepEvents).toHaveLength(6);
+    expect(tl.faultEvents).toHaveLength(256);
+    expect(tl.majorEvents).toHaveLength(0);
+    expect(tl.sayEvents).toHaveLength(3);
+    expect(tl.nEvents).toBeGreaterThan(256 * 18);
+    const last = eng.frame(tl.nEvents);
+    const direct = runProgram(await loadCore(), prog);
+    expect(last.counters[COUNTERS.indexOf('pgfault')]).toBe(direct.counters.pgfault);
+    expect(last.counters).toEqual(COUNTERS.map((c) => ({ ...direct.counters, ...direct.model })[c]));
+    eng.destroy();
+  });
+
+  it('keeps snapshots within its budget by thinning them', async () => {
+    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/sequential.yaml', { fault_around_bytes: '4096' }),
+      { snapshotBudget: 4 * 2 ** 20, interval: 256 });
+    const tl = eng.recordAll();
+    expect(tl.snapshotBytes).toBeLessThanOrEqual(4 * 2 ** 20);
+    expect(tl.interval).toBeGreaterThan(256);
+    expect(tl.snapshots).toBeGreaterThan(1);
+    eng.destroy();
+  });
+
+  it('runs a million-touch scenario as a big run, with aggregates', async () => {
+    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/seed/random-1g-order-4.yaml'), { bigRunWork: 100_000 });
+    const tl = eng.recordAll();
+    expect(tl.big).toBe(true);
+    expect(tl.nEvents).toBe(0);
+    expect(tl.samples.x.length).toBeGreaterThan(1);
+    const f = eng.frame(0);
+    expect(f.big).toBe(true);
+    expect(f.counters[COUNTERS.indexOf('pgfault')]).toBe(16384);
+    const heat = f.mms[0].vmas[0].heat!;
+    expect(heat.reduce((a, b) => a + b, 0)).toBe(262144);
+    eng.destroy();
+  });
+
+  it('can be cancelled between slices', async () => {
+    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/seed/sequential-16g-base.yaml'));
+    expect(eng.isBig).toBe(true);
+    expect(eng.recordSome(5)).toBe(false);
+    const p = eng.progress;
+    expect(p.done).toBeGreaterThan(0);
+    expect(p.done).toBeLessThan(p.total);
+    eng.cancel();
+    expect(eng.recordSome(5)).toBe(true);
+    expect(eng.wasCancelled).toBe(true);
+    eng.destroy();
+  });
+});
+
+describe('engine: time travel', () => {
+  it('stepping back then forward gives the same frames as stepping forward only', async () => {
+    const prog = programOf('scenarios/fault-around/partly-cached.yaml');
+    const core = await loadCore();
+    const a = new Engine(core, prog, { interval: 64 });
+    const b = new Engine(core, prog, { interval: 64 });
+    const tl = a.recordAll();
+    b.recordAll();
+    const forward = new Map<number, unknown>();
+    for (let c = 0; c <= tl.nEvents; c += 37) forward.set(c, comparable(a.frame(c)));
+    /* b visits the same cursors in a scrambled order, with back steps in between */
+    const order = [...forward.keys()].sort((x, y) => ((x * 7919) % 1009) - ((y * 7919) % 1009));
+    for (const c of order) {
+      b.frame(Math.max(0, c - 500));
+      expect(comparable(b.frame(c))).toEqual(forward.get(c));
+    }
+    a.destroy();
+    b.destroy();
+  });
+
+  it('shows a fault-around window being mapped, event by event', async () => {
+    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/sequential.yaml'));
+    const tl = eng.recordAll();
+    /* the third fault: pages 32..47 */
+    const pf = tl.faultEvents[2];
+    const f0 = eng.frame(pf + 1);
+    expect(f0.fault?.addr).toBe(0x7f0000000000 + 32 * 4096);
+    expect(f0.fault?.window).toBeNull();
+    let c = pf + 1;
+    while (eng.event(c - 1).type !== EV.mm_filemap_map_pages) c++;
+    const fw = eng.frame(c);
+    expect(fw.fault?.window).toEqual({ start: 0x7f0000000000 + 32 * 4096, end: 0x7f0000000000 + 48 * 4096, startPgoff: 32, endPgoff: 47 });
+    const pages = (f: Frame) => f.mms[0].vmas[0].pages!;
+    expect(pages(fw)[32] & 1).toBe(0);
+    const f5 = eng.frame(c + 5);
+    expect([...pages(f5).slice(32, 48)].map((p) => p & 1)).toEqual([1, 1, 1, 1, 1, ...Array(11).fill(0)]);
+    expect(pages(f5)[32] >> 4).toBe(CAUSE.fault);
+    expect(pages(f5)[33] >> 4).toBe(CAUSE.around);
+    const done = eng.frame(eng.opOf(c)[1]);
+    expect(done.fault?.done).toBe(true);
+    expect([...pages(done).slice(32, 48)].every((p) => p & 1)).toBe(true);
+    expect(done.walk?.pte[32]).toBe(1 | 4 | 8);
+    expect(done.walk?.pte[47]).toBe(1 | 4);
+    expect(done.walk?.pte[48]).toBe(0);
+    /* counters change when the operation completes */
+    const pgfault = COUNTERS.indexOf('pgfault');
+    expect(fw.counters[pgfault]).toBe(2);
+    expect(done.counters[pgfault]).toBe(3);
+    eng.destroy();
+  });
+
+  it('explains skipped pages and finds major faults', async () => {
+    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/partly-cached.yaml'));
+    const tl = eng.recordAll();
+    expect(tl.majorEvents.length).toBe(6);
+    const at = eng.findEvent(0, 'major', 1)!;
+    expect(at).toBe(tl.majorEvents[0] + 1);
+    expect(eng.findEvent(at, 'major', -1)).toBeNull();
+    expect(eng.findEvent(at, 'major', 1)).toBe(tl.majorEvents[1] + 1);
+    /* find a readahead skip and check the log explains it */
+    let skip = -1;
+    for (let i = 0; i < tl.nEvents && skip < 0; i++) {
+      const e = eng.event(i);
+      if (e.type === EV.mm_filemap_map_skip && e.b === SkipReason.Readahead) skip = i;
+    }
+    expect(skip).toBeGreaterThan(0);
+    const f = eng.frame(skip + 1);
+    expect(f.event?.text).toMatch(/^skipped page \d+: PG_readahead: left for ->fault$/);
+    expect(f.event?.fn).toBe('next_uptodate_folio');
+    expect(f.fault?.skips.some((s) => s.reason === SkipReason.Readahead)).toBe(true);
+    eng.destroy();
+  });
+});

@@ -1,0 +1,624 @@
+/**
+ * The engine behind the playground: runs a program once, records its event
+ * stream, and answers "what is on screen at event k?" for any k, fast.
+ *
+ * Time travel. The core can stop only between two operations (a touch with
+ * its fault, or a step), and its whole state is a snapshot. While recording,
+ * the engine keeps a snapshot every `interval` events (at an operation
+ * boundary) within a memory budget, halving their number and doubling the
+ * interval when the budget is exceeded. To show event k it seeks the core to
+ * the boundary before the operation that contains event k - 1 (restore the
+ * nearest snapshot, replay forward; or just run forward when that is short)
+ * and overlays the events of that operation up to k. The views are a
+ * function of (core state at that boundary, those events): pixels out.
+ *
+ * Cursor convention: cursor c means "events 0 .. c-1 have happened"; the
+ * current event is events[c - 1]; c ranges over [0, nEvents].
+ *
+ * Big runs (millions of touches, the 16 GiB seed scenarios) record no events:
+ * the engine runs the core with tracing off, in slices for progress and
+ * cancel, and the views show aggregates (heat strips) of the final state.
+ */
+import { COUNTERS, EV, EVF_OP_START, EV_TYPE_MASK, FAULT_FLAG, FaultKind, MM_COUNTERS, RunStatus, SetHow } from './abi.js';
+import type { Core, Sim } from './core.js';
+import type { Program, StepInfo } from './compile.js';
+import { decodeEvent, describeEvent, type SimEvent } from './events.js';
+import { collectCounters, explainError, explainFailure, startProgram, type RunIssue } from './runner.js';
+
+export interface EngineOptions {
+  /** bytes of snapshots to keep at most */
+  snapshotBudget?: number;
+  /** programs with more operations than this run as big runs (no events) */
+  bigRunWork?: number;
+  /** an interactive run stops recording beyond this many events and becomes a big run */
+  maxEvents?: number;
+  /** the core may not hold more host memory than this */
+  maxBytes?: number;
+  /** start with a snapshot every this many events */
+  interval?: number;
+  /** a counter sample every this many events (interactive) */
+  sampleEvery?: number;
+}
+
+export interface Samples {
+  /** x: event index (interactive) or operations done (big run) */
+  x: number[];
+  /** per counter (COUNTERS order), one value per x */
+  values: number[][];
+}
+
+export interface TimelineInfo {
+  big: boolean;
+  nEvents: number;
+  work: number;
+  status: 'ok' | 'expect-failed' | 'error';
+  error: RunIssue | null;
+  expectFailures: RunIssue[];
+  /** event index of every mmsim_step event */
+  stepEvents: number[];
+  /** event index of every fault (first attempt) */
+  faultEvents: number[];
+  /** event index of every major fault (->fault found no page) */
+  majorEvents: number[];
+  /** event index of every say */
+  sayEvents: number[];
+  samples: Samples;
+  snapshots: number;
+  snapshotBytes: number;
+  interval: number;
+  recordSeconds: number;
+}
+
+export type PageCause = 0 | 1 | 2 | 3 | 4 | 5 | 6;
+/** per page: how it came to be mapped (0 unknown, e.g. inherited at fork) */
+export const CAUSE = { unknown: 0, fault: 1, around: 2, major: 3, anon: 4, zero: 5, cow: 6 } as const;
+export const CAUSE_NAMES = ['mapped', 'faulting access', 'fault-around', 'major fault', 'anonymous page', 'zero page', 'private copy'];
+
+export interface VmaView {
+  id: number; start: number; end: number; pgoff: number; flags: number; file: number | null; map: number | null;
+  /** per page: bit 0 present, bit 1 writable, bit 2 anon, bit 3 zero page; then cause in bits 4..6;
+   *  undefined when the VMA is too large (see heat) */
+  pages?: Uint8Array;
+  /** present PTEs per bucket, for large VMAs */
+  heat?: Uint32Array;
+}
+
+export interface MmView {
+  id: number; name: string; alive: boolean; vmas: VmaView[]; counters: Record<string, number>;
+}
+
+export interface FaultView {
+  addr: number; write: boolean; task: number | null; major: boolean; retried: boolean; done: boolean;
+  kind: number | null;
+  window: { start: number; end: number; startPgoff: number; endPgoff: number } | null;
+  skips: { addr: number; pgoff: number; reason: number }[];
+  mapped: { addr: number; how: number }[];
+}
+
+export interface WalkView {
+  addr: number;
+  entry: string[];       /* hex, per level */
+  present: boolean[];
+  allocated: boolean[];  /* the table below this entry was allocated by the current operation */
+  tablePfn: number[];
+  index: number[];
+  /** the PTE page: per slot 0 none, 1 read-only, 2 writable; +4 set by this operation, +8 the current address */
+  pte: Uint8Array;
+  ptePfn: number;
+  pteBase: number;
+}
+
+export interface LogLine { index: number; type: number; text: string; fn: string | null; label: string; task: number | null; opStart: boolean }
+
+export interface Frame {
+  cursor: number;
+  nEvents: number;
+  big: boolean;
+  /** the operation shown: events [opStart, opEnd), of which [opStart, cursor) have happened */
+  opStart: number;
+  opEnd: number;
+  event: LogLine | null;
+  step: number | null;
+  say: string | null;
+  counters: number[];
+  tasks: { name: string; alive: boolean; counters: Record<string, number> }[];
+  focusMm: number;
+  mms: MmView[];
+  fault: FaultView | null;
+  walk: WalkView | null;
+  log: LogLine[];
+}
+
+const DEFAULTS: Required<Omit<EngineOptions, 'maxBytes'>> & { maxBytes: number } = {
+  snapshotBudget: 128 * 2 ** 20,
+  bigRunWork: 1_500_000,
+  maxEvents: 3_000_000,
+  maxBytes: 1.5 * 2 ** 30,
+  interval: 2048,
+  sampleEvery: 256,
+};
+
+/** the largest mapping drawn page by page; larger ones are heat strips */
+export const MAX_CELLS = 1 << 18;
+export const HEAT_BUCKETS = 2048;
+
+interface Interval { from: number; to: number; cause: number }
+
+export class Engine {
+  readonly opts: typeof DEFAULTS;
+  readonly program: Program;
+  private sim: Sim;
+  private events = new Uint8Array(0);
+  private nEvents = 0;
+  private opStarts: number[] = [];
+  private snaps: { event: number; bytes: Uint8Array }[] = [];
+  private interval: number;
+  private snapBytes = 0;
+  private samples: Samples = { x: [], values: COUNTERS.map(() => []) };
+  private nextSample = 0;
+  private big = false;
+  private done = false;
+  private cancelled = false;
+  private t0 = performance.now();
+  private recordSeconds = 0;
+  private history: Map<number, Interval[]> | null = null;
+  /** the sim stands at this event boundary */
+  private at = 0;
+  private info: TimelineInfo | null = null;
+
+  constructor(
+    readonly core: Core,
+    program: Program,
+    opts: EngineOptions = {},
+  ) {
+    this.opts = { ...DEFAULTS, ...opts };
+    this.program = program;
+    this.interval = this.opts.interval;
+    this.big = this.estimateBig();
+    this.sim = this.start();
+  }
+
+  private estimateBig(): boolean {
+    const probe = startProgram(this.core, this.program, { trace: false, maxBytes: this.opts.maxBytes });
+    const work = probe.workTotal;
+    probe.destroy();
+    return work > this.opts.bigRunWork;
+  }
+
+  private start(): Sim {
+    const sim = startProgram(this.core, this.program, {
+      trace: !this.big, maxBytes: this.opts.maxBytes, eventCapacity: 8192,
+    });
+    if (!this.big) {
+      this.snaps = [{ event: 0, bytes: sim.snapshot() }];
+      this.snapBytes = this.snaps[0].bytes.length;
+    }
+    this.sample(sim, 0);
+    return sim;
+  }
+
+  get isBig(): boolean { return this.big; }
+  get progress(): { done: number; total: number } { return { done: this.sim.workDone, total: this.sim.workTotal }; }
+
+  cancel(): void { this.cancelled = true; }
+
+  private sample(sim: Sim, x: number): void {
+    const c = sim.counters();
+    this.samples.x.push(x);
+    c.forEach((v, i) => this.samples.values[i].push(v));
+    if (this.samples.x.length > 4000) {
+      /* thin: keep every other sample (and the first) */
+      const keep = (_: number, i: number) => i % 2 === 0;
+      this.samples.x = this.samples.x.filter(keep);
+      this.samples.values = this.samples.values.map((v) => v.filter(keep));
+    }
+  }
+
+  private appendEvents(batch: Uint8Array): void {
+    if (!batch.length) return;
+    if (this.nEvents * 32 + batch.length > this.events.length) {
+      const grown = new Uint8Array(Math.max(this.events.length * 2, this.nEvents * 32 + batch.length, 1 << 16));
+      grown.set(this.events.subarray(0, this.nEvents * 32));
+      this.events = grown;
+    }
+    this.events.set(batch, this.nEvents * 32);
+    const v = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
+    for (let o = 0; o < batch.length; o += 32)
+      if (v.getUint16(o, true) & EVF_OP_START) this.opStarts.push(this.nEvents + o / 32);
+    this.nEvents += batch.length / 32;
+  }
+
+  private takeSnapshot(): void {
+    const bytes = this.sim.snapshot();
+    this.snaps.push({ event: this.sim.eventsTotal, bytes });
+    this.snapBytes += bytes.length;
+    if (this.snapBytes > this.opts.snapshotBudget && this.snaps.length > 2) {
+      /* over budget: keep every other snapshot, snapshot half as often */
+      this.snaps = this.snaps.filter((_, i) => i % 2 === 0);
+      this.snapBytes = this.snaps.reduce((a, s) => a + s.bytes.length, 0);
+      this.interval *= 2;
+    }
+  }
+
+  /**
+   * Record for about `budgetMs` milliseconds. Returns true when the run is
+   * complete (or cancelled); call again otherwise. Safe to interleave with
+   * message handling (a worker posts progress and checks cancel between calls).
+   */
+  recordSome(budgetMs = 25): boolean {
+    if (this.done) return true;
+    const tEnd = performance.now() + budgetMs;
+    const sim = this.sim;
+    while (performance.now() < tEnd) {
+      if (this.cancelled) return this.finish();
+      if (this.big) {
+        const st = sim.run(200_000);
+        this.sample(sim, sim.workDone);
+        if (st !== RunStatus.Work) return this.finish();
+        continue;
+      }
+      const nextSnap = this.snaps[this.snaps.length - 1].event + this.interval;
+      const target = Math.min(nextSnap, this.nextSample + this.opts.sampleEvery);
+      const st = sim.run(Infinity, target);
+      this.appendEvents(sim.drainEvents());
+      if (st === RunStatus.EventsFull) continue;
+      if (st === RunStatus.StopEvent) {
+        if (sim.eventsTotal >= this.nextSample + this.opts.sampleEvery) {
+          this.sample(sim, sim.eventsTotal);
+          this.nextSample = sim.eventsTotal;
+        }
+        if (sim.eventsTotal >= nextSnap) this.takeSnapshot();
+        if (this.nEvents > this.opts.maxEvents) {
+          /* too many events to keep: start over as a big run */
+          this.sim.destroy();
+          this.big = true;
+          this.events = new Uint8Array(0);
+          this.nEvents = 0;
+          this.opStarts = [];
+          this.snaps = [];
+          this.snapBytes = 0;
+          this.samples = { x: [], values: COUNTERS.map(() => []) };
+          this.sim = this.start();
+          return this.recordSome(Math.max(1, tEnd - performance.now()));
+        }
+        continue;
+      }
+      return this.finish();
+    }
+    return false;
+  }
+
+  /** Record everything at once (tests, the CLI, the benchmark). */
+  recordAll(): TimelineInfo {
+    while (!this.recordSome(1000)) { /* keep going */ }
+    return this.timeline();
+  }
+
+  private finish(): true {
+    this.done = true;
+    this.recordSeconds = (performance.now() - this.t0) / 1000;
+    if (!this.big) {
+      this.sample(this.sim, this.nEvents);
+      this.at = this.nEvents;
+    }
+    return true;
+  }
+
+  get finished(): boolean { return this.done; }
+  get wasCancelled(): boolean { return this.cancelled; }
+
+  timeline(): TimelineInfo {
+    if (this.info) return this.info;
+    const stepEvents: number[] = [], faultEvents: number[] = [], majorEvents: number[] = [], sayEvents: number[] = [];
+    const v = new DataView(this.events.buffer, 0, this.nEvents * 32);
+    for (let i = 0; i < this.nEvents; i++) {
+      const o = i * 32;
+      const t = v.getUint16(o, true) & EV_TYPE_MASK;
+      if (t === EV.mmsim_step) stepEvents.push(i);
+      else if (t === EV.page_fault_user && !(v.getUint32(o + 20, true) & FAULT_FLAG.TRIED)) faultEvents.push(i);
+      else if (t === EV.mm_filemap_fault && v.getUint32(o + 24, true) === 0) majorEvents.push(i);
+      else if (t === EV.mmsim_say) sayEvents.push(i);
+    }
+    const code = this.sim.lastError().code;
+    const error = code ? explainError(this.program, this.sim) : null;
+    const expectFailures = this.sim.expectFailures().map((f) => explainFailure(this.program, f));
+    const info: TimelineInfo = {
+      big: this.big, nEvents: this.nEvents, work: this.sim.workDone,
+      status: error ? 'error' : expectFailures.length ? 'expect-failed' : 'ok', error, expectFailures,
+      stepEvents, faultEvents, majorEvents, sayEvents, samples: this.samples,
+      snapshots: this.snaps.length, snapshotBytes: this.snapBytes, interval: this.interval,
+      recordSeconds: this.recordSeconds,
+    };
+    if (this.done) this.info = info;
+    return info;
+  }
+
+  destroy(): void {
+    this.sim.destroy();
+    this.snaps = [];
+    this.events = new Uint8Array(0);
+  }
+
+  /* ------------------------------------------------------------- seeking */
+
+  event(i: number): SimEvent {
+    return decodeEvent(this.events, i * 32, i);
+  }
+
+  /** the operation containing event i: [start, end) */
+  opOf(i: number): [number, number] {
+    const s = this.opStarts;
+    let lo = 0, hi = s.length - 1, k = -1;
+    while (lo <= hi) {
+      const m = (lo + hi) >> 1;
+      if (s[m] <= i) { k = m; lo = m + 1; } else hi = m - 1;
+    }
+    const start = k < 0 ? 0 : s[k];
+    const end = k + 1 < s.length ? s[k + 1] : this.nEvents;
+    return [start, end];
+  }
+
+  /** is event index b an operation boundary (an op starts there, or it is the end)? */
+  private isBoundary(b: number): boolean {
+    if (b === 0 || b === this.nEvents) return true;
+    return (this.events[b * 32 + 1] & 0x80) !== 0;
+  }
+
+  /** put the core at boundary b (state after events 0 .. b-1) */
+  seek(b: number): void {
+    if (this.big) return;
+    if (!this.isBoundary(b)) throw new Error(`event ${b} is not an operation boundary`);
+    if (b === this.at) return;
+    if (b < this.at || b - this.at > this.interval) {
+      let k = this.snaps.length - 1;
+      while (k > 0 && this.snaps[k].event > b) k--;
+      if (this.snaps[k].event > this.at || b < this.at) {
+        this.sim.restore(this.snaps[k].bytes);
+        this.at = this.snaps[k].event;
+      }
+    }
+    while (this.at < b) {
+      const st = this.sim.run(Infinity, b);
+      this.sim.drainEvents();
+      this.at = this.sim.eventsTotal;
+      if (st !== RunStatus.EventsFull && st !== RunStatus.StopEvent) break;
+    }
+    if (this.at !== b) throw new Error(`seek to ${b} stopped at ${this.at}`);
+  }
+
+  /* ------------------------------------------------------------- history */
+
+  /** per page: when it was mapped and unmapped, and how (one pass over all events) */
+  private pageHistory(): Map<number, Interval[]> {
+    if (this.history) return this.history;
+    const h = new Map<number, Interval[]>();
+    const mmOf = (task: number | null) => this.mmOfTask(task);
+    let opMajor = false;
+    for (let i = 0; i < this.nEvents; i++) {
+      const e = this.event(i);
+      if (e.opStart) opMajor = false;
+      if (e.type === EV.mm_filemap_fault && e.c === 0) opMajor = true;
+      if (e.type === EV.mm_set_pte) {
+        const key = mmOf(e.task) * 2 ** 36 + Math.floor(e.addr / 4096);
+        const cause = e.c === SetHow.Around ? CAUSE.around
+          : e.c === SetHow.AroundSelf || e.c === SetHow.Fault ? (opMajor ? CAUSE.major : CAUSE.fault)
+            : e.c === SetHow.Zero ? CAUSE.zero : e.c === SetHow.Anon ? CAUSE.anon : e.c === SetHow.Cow ? CAUSE.cow : CAUSE.unknown;
+        const list = h.get(key) ?? [];
+        const last = list[list.length - 1];
+        if (e.c === SetHow.Reuse && last) continue; /* same page, made writable */
+        if (last && last.to === Infinity) last.to = i + 1;
+        list.push({ from: i + 1, to: Infinity, cause });
+        h.set(key, list);
+      } else if (e.type === EV.mmsim_zap_range) {
+        const mm = mmOf(e.task);
+        const end = e.d * 2 ** 32 + e.c;
+        for (const [key, list] of h) {
+          const page = key - mm * 2 ** 36;
+          if (page < 0 || page >= 2 ** 36) continue;
+          const addr = page * 4096;
+          const last = list[list.length - 1];
+          if (addr >= e.addr && addr < end && last.to === Infinity) last.to = i + 1;
+        }
+      } else if (e.type === EV.mmsim_exit) {
+        for (const [key, list] of h)
+          if (Math.floor(key / 2 ** 36) === e.a && list[list.length - 1].to === Infinity) list[list.length - 1].to = i + 1;
+      }
+    }
+    this.history = h;
+    return h;
+  }
+
+  private mmOfTask(task: number | null): number {
+    if (task === null) return 0;
+    const p = this.program.procs.findIndex((pr) => task >= pr.firstTask && task < pr.firstTask + pr.threads);
+    return Math.max(0, p);
+  }
+
+  /* ------------------------------------------------------------- frames */
+
+  private logLine(i: number): LogLine {
+    const e = this.event(i);
+    const d = describeEvent(e, this.program);
+    return { index: i, type: e.type, text: d.text, fn: d.fn, label: d.label, task: e.task, opStart: e.opStart };
+  }
+
+  /** what the views show at cursor c (events 0 .. c-1 have happened) */
+  frame(cursor: number, logRadius = 60): Frame {
+    const info = this.timeline();
+    if (this.big) return this.bigFrame();
+    const c = Math.max(0, Math.min(cursor, info.nEvents));
+    const [opStart, opEnd] = c > 0 ? this.opOf(c - 1) : [0, 0];
+    const complete = c === opEnd || c === 0;
+    /* the operation's events that have happened */
+    const ops: SimEvent[] = [];
+    for (let i = opStart; i < c; i++) ops.push(this.event(i));
+
+    /* the core at the boundary before the operation, or after it when it is complete */
+    this.seek(complete ? c : opStart);
+    const focusTask = ops.find((e) => e.task !== null)?.task ?? this.lastTaskBefore(c);
+    const focusMm = this.mmOfTask(focusTask);
+    const fault = this.faultView(ops);
+    const walk = fault ? this.walkView(focusMm, fault.addr, ops) : null;
+    const mms = this.mmViews(c);
+    const { tasks } = collectCounters(this.program, this.sim);
+
+    let step: number | null = null, say: string | null = null;
+    for (const i of info.stepEvents) if (i < c) step = this.event(i).b;
+    for (const i of info.sayEvents) if (i < c) say = this.program.says[this.event(i).a] ?? null;
+    const lo = Math.max(0, c - logRadius), hi = Math.min(info.nEvents, c + logRadius);
+    const log: LogLine[] = [];
+    for (let i = lo; i < hi; i++) log.push(this.logLine(i));
+    return {
+      cursor: c, nEvents: info.nEvents, big: false, opStart, opEnd, event: c > 0 ? this.logLine(c - 1) : null,
+      step, say, counters: this.sim.counters(),
+      tasks: this.program.tasks.map((name, i) => ({ name, alive: this.sim.taskInfo(i).alive, counters: tasks[name] })),
+      focusMm, mms, fault, walk, log,
+    };
+  }
+
+  private lastTaskBefore(c: number): number | null {
+    for (let i = c - 1; i >= 0 && i >= c - 5000; i--) {
+      const t = this.event(i).task;
+      if (t !== null) return t;
+    }
+    return null;
+  }
+
+  private faultView(ops: SimEvent[]): FaultView | null {
+    const pf = ops.find((e) => e.type === EV.page_fault_user);
+    if (!pf) return null;
+    const f: FaultView = {
+      addr: pf.addr, write: (pf.a & 2) !== 0, task: pf.task, major: false, retried: false, done: false, kind: null,
+      window: null, skips: [], mapped: [],
+    };
+    for (const e of ops) {
+      if (e.type === EV.mm_filemap_map_pages)
+        f.window = { start: e.addr, end: e.addr + (e.c - e.b + 1) * 4096, startPgoff: e.b, endPgoff: e.c };
+      else if (e.type === EV.mm_filemap_map_skip) f.skips.push({ addr: e.addr, pgoff: e.a, reason: e.b });
+      else if (e.type === EV.mm_set_pte) f.mapped.push({ addr: e.addr, how: e.c });
+      else if (e.type === EV.mm_filemap_fault && e.c === 0) f.major = true;
+      else if (e.type === EV.page_fault_user && e.b & FAULT_FLAG.TRIED) {
+        f.retried = true;
+        /* the retry's window replaces the first attempt's */
+        f.skips = [];
+      } else if (e.type === EV.mm_fault_done && e.b !== FaultKind.Retry) {
+        f.done = true;
+        f.kind = e.b;
+      }
+    }
+    return f;
+  }
+
+  private walkView(mm: number, addr: number, ops: SimEvent[]): WalkView {
+    const w = this.sim.walk(mm, BigInt(addr));
+    const allocated = [false, false, false, false];
+    for (const e of ops) if (e.type === EV.mm_pgtable_alloc && e.a >= 1) allocated[e.a - 1] = true;
+    const { pfn, entries } = this.sim.pteTable(mm, BigInt(addr));
+    const pte = new Uint8Array(512);
+    const base = Math.floor(addr / 2 ** 21) * 2 ** 21;
+    for (let i = 0; i < 512; i++) {
+      const e = entries[i];
+      if (e & 1n) pte[i] = e & 2n ? 2 : 1;
+    }
+    for (const e of ops)
+      if (e.type === EV.mm_set_pte && e.addr >= base && e.addr < base + 2 ** 21) {
+        const i = (e.addr - base) / 4096;
+        pte[i] = (pte[i] & ~3) | (e.d & 2 ? 2 : 1) | 4;
+      }
+    pte[Math.floor((addr - base) / 4096)] |= 8;
+    return {
+      addr, entry: w.entry.map((e) => `0x${e.toString(16).padStart(16, '0')}`),
+      present: w.entry.map((e) => (e & 1n) === 1n), allocated,
+      tablePfn: w.tablePfn, index: w.index, pte, ptePfn: pfn, pteBase: base,
+    };
+  }
+
+  /**
+   * VMAs (from the core) and per-page states of every process at cursor c.
+   * The core gives the state at the boundary it stands at; pages with a
+   * history of SET_PTE events take presence and cause from that history at
+   * the exact cursor, which also covers the operation's partial events.
+   */
+  private mmViews(cursor: number): MmView[] {
+    const hist = this.pageHistory();
+    const out: MmView[] = [];
+    for (let mm = 0; mm < this.program.procs.length; mm++) {
+      const mi = this.sim.mmInfo(mm);
+      const vmas: VmaView[] = [];
+      if (mi.alive)
+        for (const v of this.sim.vmas(mm)) {
+          const start = Number(v.vmStart), end = Number(v.vmEnd), n = (end - start) / 4096;
+          const vv: VmaView = { id: v.id, start, end, pgoff: Number(v.vmPgoff), flags: v.vmFlags, file: v.file, map: v.map };
+          if (n <= MAX_CELLS) {
+            const st = this.sim.pteStates(mm, v.vmStart, n);
+            const base = mm * 2 ** 36 + start / 4096;
+            for (let p = 0; p < n; p++) {
+              const list = hist.get(base + p);
+              if (!list) continue;
+              const iv = list.find((x) => x.from <= cursor && cursor < x.to);
+              if (!iv) {
+                st[p] = 0;
+                continue;
+              }
+              if (!(st[p] & 1))
+                st[p] = 1 | (iv.cause === CAUSE.zero ? 8 : iv.cause === CAUSE.anon || iv.cause === CAUSE.cow ? 6 : 0);
+              st[p] = (st[p] & 15) | (iv.cause << 4);
+            }
+            vv.pages = st;
+          } else {
+            vv.heat = this.sim.pteHeat(mm, v.vmStart, v.vmEnd, HEAT_BUCKETS);
+          }
+          vmas.push(vv);
+        }
+      const counters: Record<string, number> = {};
+      MM_COUNTERS.forEach((k) => { counters[k] = mi.counters[k]; });
+      out.push({ id: mm, name: this.program.procs[mm].name, alive: mi.alive, vmas, counters });
+    }
+    return out;
+  }
+
+  private bigFrame(): Frame {
+    const { tasks } = collectCounters(this.program, this.sim);
+    const mms: MmView[] = [];
+    for (let mm = 0; mm < this.program.procs.length; mm++) {
+      const mi = this.sim.mmInfo(mm);
+      const vmas: VmaView[] = mi.alive ? this.sim.vmas(mm).map((v) => ({
+        id: v.id, start: Number(v.vmStart), end: Number(v.vmEnd), pgoff: Number(v.vmPgoff), flags: v.vmFlags,
+        file: v.file, map: v.map, heat: this.sim.pteHeat(mm, v.vmStart, v.vmEnd, HEAT_BUCKETS),
+      })) : [];
+      const counters: Record<string, number> = {};
+      MM_COUNTERS.forEach((k) => { counters[k] = mi.counters[k]; });
+      mms.push({ id: mm, name: this.program.procs[mm].name, alive: mi.alive, vmas, counters });
+    }
+    return {
+      cursor: 0, nEvents: 0, big: true, opStart: 0, opEnd: 0, event: null, step: null, say: null,
+      counters: this.sim.counters(),
+      tasks: this.program.tasks.map((name, i) => ({ name, alive: this.sim.taskInfo(i).alive, counters: tasks[name] })),
+      focusMm: 0, mms, fault: null, walk: null, log: [],
+    };
+  }
+
+  /* ------------------------------------------------------------- navigation */
+
+  /** the cursor just after the next (dir 1) or previous (dir -1) event of a kind */
+  findEvent(from: number, kind: 'fault' | 'major' | 'step' | 'say' | number, dir: 1 | -1): number | null {
+    const info = this.timeline();
+    const list = kind === 'fault' ? info.faultEvents : kind === 'major' ? info.majorEvents
+      : kind === 'step' ? info.stepEvents : kind === 'say' ? info.sayEvents : null;
+    if (list) {
+      if (dir > 0) {
+        for (const i of list) if (i + 1 > from) return i + 1;
+      } else {
+        for (let k = list.length - 1; k >= 0; k--) if (list[k] + 1 < from) return list[k] + 1;
+      }
+      return null;
+    }
+    for (let i = dir > 0 ? from : from - 2; i >= 0 && i < info.nEvents; i += dir)
+      if (this.event(i).type === kind) return i + 1;
+    return null;
+  }
+
+  stepInfo(step: number | null): StepInfo | null {
+    return step === null ? null : this.program.steps[step] ?? null;
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * Events: decode the core's 32-byte records, and say in one plain sentence
+ * what each means, with the kernel function that does it (linked to
+ * version-pinned source on elixir.bootlin.com).
+ */
+import {
+  EV, EVENTS, EVF_OP_START, EV_TYPE_MASK, FAULT_FLAG, FaultKind, LRU_LISTS, OP_NAMES, PGT_LEVELS, SetHow,
+  SKIP_REASONS, VM_FAULT, type EventName,
+} from './abi.js';
+import type { Program } from './compile.js';
+
+export interface SimEvent {
+  index: number;
+  type: number;
+  name: EventName;
+  opStart: boolean;
+  task: number | null;
+  step: number | null;
+  addr: number;
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+}
+
+export function decodeEvent(buf: Uint8Array, offset: number, index: number): SimEvent {
+  const v = new DataView(buf.buffer, buf.byteOffset + offset, 32);
+  const raw = v.getUint16(0, true);
+  const type = raw & EV_TYPE_MASK;
+  const task = v.getUint16(2, true);
+  const step = v.getUint32(4, true);
+  return {
+    index, type, name: EVENTS[type] ?? ('?' as EventName), opStart: (raw & EVF_OP_START) !== 0,
+    task: task === 0xffff ? null : task, step: step === 0xffffffff ? null : step,
+    addr: v.getUint32(12, true) * 2 ** 32 + v.getUint32(8, true),
+    a: v.getUint32(16, true), b: v.getUint32(20, true), c: v.getUint32(24, true), d: v.getUint32(28, true),
+  };
+}
+
+/** the kernel version the links point at (the model follows v6.19 where kernels differ) */
+export const KERNEL_VERSION = 'v6.19';
+export const elixir = (ident: string) => `https://elixir.bootlin.com/linux/${KERNEL_VERSION}/A/ident/${ident}`;
+
+export const hex = (n: number) => `0x${n.toString(16)}`;
+const plural = (n: number, w: string) => `${n.toLocaleString('en-US')} ${w}${n === 1 ? '' : 's'}`;
+
+export interface Described {
+  text: string;
+  /** the kernel function that does it (or null for the model's own bookkeeping) */
+  fn: string | null;
+  /** a short label for compact lists */
+  label: string;
+}
+
+const KIND_TEXT: Record<number, string> = {
+  [FaultKind.AnonZero]: 'anonymous read: the shared zero page mapped read-only',
+  [FaultKind.AnonNew]: 'anonymous write: a new zeroed page mapped',
+  [FaultKind.FileAround]: 'resolved by fault-around (map_pages mapped the faulting page)',
+  [FaultKind.FileRead]: 'resolved by ->fault and finish_fault (one page)',
+  [FaultKind.FileCow]: 'private write: the page-cache page copied (COW)',
+  [FaultKind.FileShared]: 'shared write: page dirtied and mapped writable',
+  [FaultKind.WpReuse]: 'write-protect fault: the page made writable in place',
+  [FaultKind.WpCopy]: 'write-protect fault: a private copy made',
+  [FaultKind.WpShared]: 'write-protect fault on a shared mapping: page dirtied, made writable',
+};
+
+const KIND_FN: Record<number, string> = {
+  [FaultKind.AnonZero]: 'do_anonymous_page', [FaultKind.AnonNew]: 'do_anonymous_page',
+  [FaultKind.FileAround]: 'do_read_fault', [FaultKind.FileRead]: 'do_read_fault',
+  [FaultKind.FileCow]: 'do_cow_fault', [FaultKind.FileShared]: 'do_shared_fault',
+  [FaultKind.WpReuse]: 'wp_page_reuse', [FaultKind.WpCopy]: 'wp_page_copy', [FaultKind.WpShared]: 'wp_page_shared',
+};
+
+const SET_TEXT: Record<number, string> = {
+  [SetHow.Fault]: 'by ->fault (the faulting page)',
+  [SetHow.AroundSelf]: 'by map_pages (the faulting page itself)',
+  [SetHow.Around]: 'by fault-around',
+  [SetHow.Anon]: 'a new anonymous page',
+  [SetHow.Zero]: 'the zero page',
+  [SetHow.Cow]: 'a private copy',
+  [SetHow.Reuse]: 'made writable in place',
+  [SetHow.Fork]: 'copied at fork',
+};
+
+/** One sentence for an event, with names from the program. */
+export function describeEvent(e: SimEvent, prog?: Program): Described {
+  const task = e.task !== null ? prog?.tasks[e.task] ?? `task ${e.task}` : '';
+  const file = (i: number) => prog?.files[i] ?? `file ${i}`;
+  const u64 = (lo: number, hi: number) => hi * 2 ** 32 + lo;
+  switch (e.type) {
+    case EV.mmsim_step: {
+      const info = prog?.steps[e.b];
+      return { text: `Step ${e.b + 1}: ${info?.summary ?? OP_NAMES[e.a]}`, fn: null, label: `step ${e.b + 1}` };
+    }
+    case EV.mmsim_access: {
+      const last = u64(e.c, e.d);
+      const what = e.b ? 'writes' : 'reads';
+      return {
+        text: `${task}: ${plural(e.a, e.b ? 'write' : 'read')} through present PTEs, no fault (${hex(e.addr)}${e.a > 1 ? ` … ${hex(last)}` : ''})`,
+        fn: null, label: `${e.a} ${what}, no fault`,
+      };
+    }
+    case EV.page_fault_user: {
+      const write = e.a & 2, present = e.a & 1, tried = e.b & FAULT_FLAG.TRIED;
+      const what = present ? `${write ? 'write' : 'read'} to a read-only PTE` : `${write ? 'write' : 'read'}, PTE not present`;
+      return {
+        text: `${task}: ${tried ? 'retried ' : ''}page fault at ${hex(e.addr)} (${what})`,
+        fn: tried ? 'handle_mm_fault' : 'exc_page_fault', label: `${tried ? 'retry ' : ''}fault ${hex(e.addr)}`,
+      };
+    }
+    case EV.mm_fault_done: {
+      if (e.b === FaultKind.Retry)
+        return {
+          text: `VM_FAULT_RETRY${e.a & VM_FAULT.MAJOR ? ' | VM_FAULT_MAJOR' : ''}: mmap_lock was dropped for I/O, so the fault is retried`,
+          fn: 'filemap_fault', label: 'retry',
+        };
+      if (e.b === FaultKind.Error)
+        return { text: `fault failed (${e.a & VM_FAULT.SIGBUS ? 'SIGBUS' : e.a & VM_FAULT.OOM ? 'out of memory' : 'SIGSEGV'})`, fn: 'mm_account_fault', label: 'fault failed' };
+      const major = e.a & VM_FAULT.MAJOR;
+      return {
+        text: `fault done, ${major ? 'major' : 'minor'}: ${KIND_TEXT[e.b] ?? ''}; ${plural(e.c, 'PTE')} set`,
+        fn: KIND_FN[e.b] ?? 'handle_mm_fault', label: `${major ? 'major' : 'minor'} fault, ${e.c} mapped`,
+      };
+    }
+    case EV.mm_pgtable_alloc:
+      return {
+        text: `allocated a ${PGT_LEVELS[e.a]} table (pfn ${e.b}) for ${hex(e.addr)}`,
+        fn: ['pgd_alloc', '__pud_alloc', '__pmd_alloc', '__pte_alloc'][e.a], label: `new ${PGT_LEVELS[e.a]} table`,
+      };
+    case EV.mm_pgtable_free:
+      return { text: `freed the ${PGT_LEVELS[e.a]} table (pfn ${e.b}) that mapped ${hex(e.addr)}`, fn: 'free_pgtables', label: `free ${PGT_LEVELS[e.a]} table` };
+    case EV.mm_filemap_map_pages:
+      return {
+        text: `fault-around: map what is ready of ${file(e.a)} pages ${e.b}–${e.c} (${e.c - e.b + 1} pages around page ${e.d})`,
+        fn: 'do_fault_around', label: `window ${e.b}–${e.c}`,
+      };
+    case EV.mm_set_pte: {
+      const rw = e.d & 2 ? 'writable' : 'read-only';
+      const what = e.c === SetHow.Zero ? 'the zero page' : `page ${e.b} (pfn ${e.a})`;
+      return {
+        text: `${hex(e.addr)} → ${what}, ${rw}, ${SET_TEXT[e.c] ?? ''}`,
+        fn: e.c === SetHow.Around || e.c === SetHow.AroundSelf ? 'filemap_map_pages' : e.c === SetHow.Zero || e.c === SetHow.Anon ? 'do_anonymous_page' : 'set_pte_range',
+        label: `map ${e.c === SetHow.Zero ? 'zero page' : `page ${e.b}`}`,
+      };
+    }
+    case EV.mm_filemap_map_skip:
+      return { text: `skipped page ${e.a}: ${SKIP_REASONS[e.b]}`, fn: 'next_uptodate_folio', label: `skip ${e.a}` };
+    case EV.mm_filemap_fault:
+      return {
+        text: e.c ? `->fault: page ${e.b} of ${file(e.a)} is in the page cache` : `->fault: page ${e.b} of ${file(e.a)} is not in the page cache: a major fault`,
+        fn: 'filemap_fault', label: e.c ? '->fault (cached)' : '->fault (major)',
+      };
+    case EV.page_cache_sync_ra:
+      return {
+        text: `readahead of ${file(e.a)}: ${plural(e.c, 'page')} from page ${e.b}${e.d ? `, PG_readahead on page ${e.b + e.c - e.d}` : ''}`,
+        fn: 'do_sync_mmap_readahead', label: `readahead ${e.b}+${e.c}`,
+      };
+    case EV.page_cache_async_ra:
+      return {
+        text: `asynchronous readahead of ${file(e.a)}: ${plural(e.c, 'page')} from page ${e.b} (the PG_readahead page was reached)`,
+        fn: 'page_cache_async_ra', label: `async readahead ${e.b}+${e.c}`,
+      };
+    case EV.mm_filemap_add_to_page_cache:
+      return { text: `page ${e.b} of ${file(e.a)} added to the page cache (pfn ${e.c}), locked until read`, fn: 'filemap_add_folio', label: `cache page ${e.b}` };
+    case EV.mm_filemap_delete_from_page_cache:
+      return { text: `page ${e.b} of ${file(e.a)} removed from the page cache`, fn: 'filemap_remove_folio', label: `uncache page ${e.b}` };
+    case EV.mmsim_read_submit:
+      return { text: `read I/O submitted: ${file(e.a)} pages ${e.b}–${e.b + e.c - 1}`, fn: 'read_pages', label: `read ${e.b}+${e.c}` };
+    case EV.mmsim_read_done:
+      return { text: `read I/O complete: ${file(e.a)} pages ${e.b}–${e.b + e.c - 1} uptodate and unlocked`, fn: 'folio_end_read', label: `read done ${e.b}+${e.c}` };
+    case EV.mmsim_folio_wait:
+      return { text: `${task} sleeps until page ${e.b} of ${file(e.a)} is read`, fn: '__folio_lock', label: `wait for page ${e.b}` };
+    case EV.mmsim_vma_add:
+      return { text: `new VMA [${hex(e.addr)}, ${hex(u64(e.c, e.d))})`, fn: 'mmap_region', label: 'VMA added' };
+    case EV.mmsim_vma_remove:
+      return { text: `VMA [${hex(e.addr)}, ${hex(u64(e.c, e.d))}) removed`, fn: 'vms_complete_munmap_vmas', label: 'VMA removed' };
+    case EV.mmsim_vma_split:
+      return { text: `VMA split at ${hex(u64(e.c, e.d))}`, fn: '__split_vma', label: 'VMA split' };
+    case EV.mmsim_vma_merge:
+      return { text: `VMAs merged: [${hex(e.addr)}, ${hex(u64(e.c, e.d))})`, fn: 'vma_merge_existing_range', label: 'VMA merge' };
+    case EV.mmsim_vma_flags:
+      return { text: `VMA at ${hex(e.addr)} gets new flags (${hex(e.c)})`, fn: 'madvise_update_vma', label: 'VMA flags' };
+    case EV.mmsim_zap_range:
+      return { text: `unmapped ${plural(e.a, 'PTE')} in [${hex(e.addr)}, ${hex(u64(e.c, e.d))}), ${plural(e.b, 'page')} freed`, fn: 'zap_pte_range', label: `zap ${e.a}` };
+    case EV.mm_page_alloc:
+      return { text: `allocated pfn ${e.a}${e.b ? ` (order ${e.b})` : ''} for ${['the page cache', 'anonymous memory', 'a page table', 'the kernel'][e.c]}`, fn: '__alloc_pages', label: `alloc pfn ${e.a}` };
+    case EV.mm_page_free:
+      return { text: `freed pfn ${e.a}${e.b ? ` (order ${e.b})` : ''}`, fn: '__free_pages', label: `free pfn ${e.a}` };
+    case EV.mm_lru_insertion:
+      return { text: `pfn ${e.a} added to the ${LRU_LISTS[e.b]} LRU`, fn: 'lru_add', label: `LRU add ${e.a}` };
+    case EV.mm_lru_activate:
+      return { text: `pfn ${e.a} activated (moved to ${LRU_LISTS[e.b]})`, fn: 'folio_activate', label: `activate ${e.a}` };
+    case EV.mmsim_file_preload:
+      return { text: `${file(e.a)}: ${plural(e.b, 'page')} put in the page cache before step 1 (cached: all)`, fn: null, label: `${file(e.a)} cached` };
+    case EV.mmsim_fork:
+      return { text: `fork: process ${prog?.procs[e.b]?.name ?? e.b} created from ${prog?.procs[e.a]?.name ?? e.a}`, fn: 'dup_mmap', label: 'fork' };
+    case EV.mmsim_exit:
+      return { text: `process ${prog?.procs[e.a]?.name ?? e.a} exits: all its mappings are unmapped`, fn: 'exit_mmap', label: 'exit' };
+    case EV.mmsim_expect:
+      return { text: e.a ? `expect: all ${plural(e.b, 'check')} pass` : `expect: ${e.c} of ${plural(e.b, 'check')} FAILED`, fn: null, label: e.a ? 'expect ok' : 'expect FAILED' };
+    case EV.mmsim_say:
+      return { text: prog?.says[e.a] ?? '', fn: null, label: 'say' };
+    case EV.mmsim_error:
+      return { text: `the run stopped with an error (${e.a})`, fn: null, label: 'error' };
+    default:
+      return { text: e.name, fn: null, label: e.name };
+  }
+}
