@@ -56,6 +56,8 @@ export interface TimelineInfo {
   expectFailures: RunIssue[];
   /** event index of every mmsim_step event */
   stepEvents: number[];
+  /** the program step each of stepEvents executes */
+  stepOf: number[];
   /** event index of every fault (first attempt) */
   faultEvents: number[];
   /** event index of every major fault (->fault found no page) */
@@ -143,6 +145,19 @@ export const MAX_CELLS = 1 << 18;
 export const HEAT_BUCKETS = 2048;
 
 interface Interval { from: number; to: number; cause: number }
+
+/**
+ * In a sorted list of event indexes, the cursor just after the next (dir 1)
+ * or the previous (dir -1) one relative to cursor `from`; null if none.
+ */
+export function findInIndex(list: readonly number[], from: number, dir: 1 | -1): number | null {
+  if (dir > 0) {
+    for (const i of list) if (i + 1 > from) return i + 1;
+  } else {
+    for (let k = list.length - 1; k >= 0; k--) if (list[k] + 1 < from) return list[k] + 1;
+  }
+  return null;
+}
 
 export class Engine {
   readonly opts: typeof DEFAULTS;
@@ -309,12 +324,15 @@ export class Engine {
 
   timeline(): TimelineInfo {
     if (this.info) return this.info;
-    const stepEvents: number[] = [], faultEvents: number[] = [], majorEvents: number[] = [], sayEvents: number[] = [];
+    const stepEvents: number[] = [], stepOf: number[] = [], faultEvents: number[] = [], majorEvents: number[] = [], sayEvents: number[] = [];
     const v = new DataView(this.events.buffer, 0, this.nEvents * 32);
     for (let i = 0; i < this.nEvents; i++) {
       const o = i * 32;
       const t = v.getUint16(o, true) & EV_TYPE_MASK;
-      if (t === EV.mmsim_step) stepEvents.push(i);
+      if (t === EV.mmsim_step) {
+        stepEvents.push(i);
+        stepOf.push(v.getUint32(o + 20, true));
+      }
       else if (t === EV.page_fault_user && !(v.getUint32(o + 20, true) & FAULT_FLAG.TRIED)) faultEvents.push(i);
       else if (t === EV.mm_filemap_fault && v.getUint32(o + 24, true) === 0) majorEvents.push(i);
       else if (t === EV.mmsim_say) sayEvents.push(i);
@@ -325,7 +343,7 @@ export class Engine {
     const info: TimelineInfo = {
       big: this.big, nEvents: this.nEvents, work: this.sim.workDone,
       status: error ? 'error' : expectFailures.length ? 'expect-failed' : 'ok', error, expectFailures,
-      stepEvents, faultEvents, majorEvents, sayEvents, samples: this.samples,
+      stepEvents, stepOf, faultEvents, majorEvents, sayEvents, samples: this.samples,
       snapshots: this.snaps.length, snapshotBytes: this.snapBytes, interval: this.interval,
       recordSeconds: this.recordSeconds,
     };
@@ -526,9 +544,14 @@ export class Engine {
         pte[i] = (pte[i] & ~3) | (e.d & 2 ? 2 : 1) | 4;
       }
     pte[Math.floor((addr - base) / 4096)] |= 8;
+    const entry = [...w.entry];
+    /* the leaf as the operation left it so far (the core stands before the operation) */
+    const page = addr - (addr % 4096);
+    for (const e of ops)
+      if (e.type === EV.mm_set_pte && e.addr === page) entry[3] = (BigInt(e.a) << 12n) | BigInt(e.d);
     return {
-      addr, entry: w.entry.map((e) => `0x${e.toString(16).padStart(16, '0')}`),
-      present: w.entry.map((e) => (e & 1n) === 1n), allocated,
+      addr, entry: entry.map((e) => `0x${e.toString(16).padStart(16, '0')}`),
+      present: entry.map((e) => (e & 1n) === 1n), allocated,
       tablePfn: w.tablePfn, index: w.index, pte, ptePfn: pfn, pteBase: base,
     };
   }
@@ -605,14 +628,7 @@ export class Engine {
     const info = this.timeline();
     const list = kind === 'fault' ? info.faultEvents : kind === 'major' ? info.majorEvents
       : kind === 'step' ? info.stepEvents : kind === 'say' ? info.sayEvents : null;
-    if (list) {
-      if (dir > 0) {
-        for (const i of list) if (i + 1 > from) return i + 1;
-      } else {
-        for (let k = list.length - 1; k >= 0; k--) if (list[k] + 1 < from) return list[k] + 1;
-      }
-      return null;
-    }
+    if (list) return findInIndex(list, from, dir);
     for (let i = dir > 0 ? from : from - 2; i >= 0 && i < info.nEvents; i += dir)
       if (this.event(i).type === kind) return i + 1;
     return null;

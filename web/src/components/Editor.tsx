@@ -1,0 +1,114 @@
+/**
+ * The scenario editor: YAML in CodeMirror 6, checked as you type by the same
+ * loader the CLI uses, errors shown at their line; Run (Ctrl+Enter) applies.
+ */
+import { yaml } from '@codemirror/lang-yaml';
+import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
+import { EditorView, keymap } from '@codemirror/view';
+import { basicSetup } from 'codemirror';
+import { useEffect, useRef, useState } from 'react';
+import { compile } from '../../../wasm-core/ts/compile.js';
+import { parseScenario } from '../../../wasm-core/ts/scenario.js';
+import { scenarioIssues } from '../controller.js';
+import type { Issue } from '../store/state.js';
+import { dispatch, store, useStore } from '../store/store.js';
+
+function check(text: string, file: string): Issue[] {
+  try {
+    compile(parseScenario(text, file));
+    return [];
+  } catch (e) {
+    return scenarioIssues(e) ?? [{ line: null, col: null, path: '', message: (e as Error).message }];
+  }
+}
+
+const theme = EditorView.theme({
+  '&': { backgroundColor: 'var(--panel)', color: 'var(--text)' },
+  '.cm-content': { fontFamily: 'var(--mono)', caretColor: 'var(--text)' },
+  '.cm-gutters': { backgroundColor: 'var(--panel-2)', color: 'var(--faint)', borderRight: '1px solid var(--border)' },
+  '.cm-activeLine': { backgroundColor: 'color-mix(in srgb, var(--accent-soft) 45%, transparent)' },
+  '.cm-activeLineGutter': { backgroundColor: 'var(--accent-soft)' },
+  '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: 'var(--accent-soft)' },
+});
+
+export function Editor() {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const scenario = useStore((s) => s.scenario);
+  const draft = useStore((s) => s.draft);
+  const loadIssues = useStore((s) => (s.load.status === 'error' ? s.load.issues : null));
+  const file = scenario?.file ?? 'scenario.yaml';
+  const [issues, setIssues] = useState<Issue[]>(() => check(draft ?? scenario?.source ?? '', file));
+
+  useEffect(() => {
+    if (!host.current) return;
+    const run = () => {
+      dispatch({ type: 'setDraft', text: v.state.doc.toString() });
+      dispatch({ type: 'applyDraft' });
+      return true;
+    };
+    const v = new EditorView({
+      parent: host.current,
+      doc: store.get().draft ?? store.get().scenario?.source ?? '',
+      extensions: [
+        basicSetup,
+        yaml(),
+        theme,
+        lintGutter(),
+        keymap.of([{ key: 'Mod-Enter', run }]),
+        linter((ev) => {
+          const text = ev.state.doc.toString();
+          const found = check(text, file);
+          setIssues(found);
+          return found.map((i): Diagnostic => {
+            const line = ev.state.doc.line(Math.min(Math.max(i.line ?? 1, 1), ev.state.doc.lines));
+            const from = Math.min(line.from + Math.max((i.col ?? 1) - 1, 0), line.to);
+            return { from, to: Math.max(from + 1, line.to), severity: 'error', message: `${i.path ? `${i.path}: ` : ''}${i.message}` };
+          });
+        }, { delay: 250 }),
+        EditorView.updateListener.of((u) => { if (u.docChanged) dispatch({ type: 'setDraft', text: u.state.doc.toString() }); }),
+        EditorView.contentAttributes.of({ 'aria-label': 'Scenario YAML' }),
+      ],
+    });
+    view.current = v;
+    return () => v.destroy();
+  }, [file]);
+
+  const goto = (line: number | null) => {
+    const v = view.current;
+    if (!v || !line) return;
+    const l = v.state.doc.line(Math.min(line, v.state.doc.lines));
+    v.dispatch({ selection: { anchor: l.from }, scrollIntoView: true });
+    v.focus();
+  };
+  const shown = issues.length ? issues : loadIssues ?? [];
+  const changed = draft !== null && draft !== scenario?.source;
+  return (
+    <div>
+      <div className="editor-wrap" ref={host} data-testid="editor" />
+      <div style={{ display: 'flex', gap: 8, marginTop: 10, alignItems: 'center' }}>
+        <button className="btn primary" onClick={() => { dispatch({ type: 'setDraft', text: view.current?.state.doc.toString() ?? '' }); dispatch({ type: 'applyDraft' }); }}
+          disabled={issues.length > 0} data-testid="run-edited">
+          Run <span className="kbd" style={{ color: 'inherit', opacity: 0.8 }}>Ctrl+Enter</span>
+        </button>
+        <button className="btn" disabled={!changed} onClick={() => {
+          const v = view.current;
+          if (v && scenario) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: scenario.source } });
+        }}>Revert changes</button>
+        <span style={{ color: 'var(--muted)', fontSize: '0.88rem' }}>{issues.length ? '' : changed ? 'Not run yet.' : 'Running this text.'}</span>
+      </div>
+      {shown.length > 0 && (
+        <ul className="editor-errors" aria-live="polite" data-testid="editor-errors">
+          {shown.map((i, k) => (
+            <li key={k}>
+              <span className="loc" role="link" tabIndex={0} onClick={() => goto(i.line)} onKeyDown={(e) => e.key === 'Enter' && goto(i.line)}>
+                {i.line ? `line ${i.line}` : 'scenario'}
+              </span>
+              {i.path && <> <code>{i.path}</code>:</>} {i.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+/** Progress of a run (with cancel), keyboard help, and toasts. */
+import { useEffect, useState } from 'react';
+import { fmt } from '../lib/format.js';
+import { dispatch, useStore } from '../store/store.js';
+
+export function Progress() {
+  const load = useStore((s) => s.load);
+  const name = useStore((s) => s.program?.scenario.name ?? s.scenario?.file ?? '');
+  const running = load.status === 'running';
+  const [shown, setShown] = useState(false);
+  /* quick runs finish before the dialog would flash */
+  useEffect(() => {
+    if (!running) { setShown(false); return; }
+    const t = setTimeout(() => setShown(true), 350);
+    return () => clearTimeout(t);
+  }, [running]);
+  if (!running || !shown) return null;
+  const pct = load.total ? Math.min(100, (100 * load.done) / load.total) : 0;
+  return (
+    <div className="overlay" role="dialog" aria-modal="true" aria-labelledby="progress-title" data-testid="progress">
+      <div className="dialog">
+        <h2 id="progress-title">{load.big ? 'Running a big scenario' : 'Recording the run'}</h2>
+        <div>{name}</div>
+        <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)}><i style={{ width: `${pct}%` }} /></div>
+        <div className="num" style={{ color: 'var(--muted)', fontSize: '0.9rem' }}>
+          {fmt(load.done)} of {fmt(load.total)} operations ({pct.toFixed(0)}%)
+          {load.big && ' · events are not recorded for a run this size; the views will show aggregates'}
+        </div>
+        <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
+          <button className="btn" onClick={() => dispatch({ type: 'cancelRun' })} autoFocus data-testid="cancel">Cancel</button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+const KEYS: [string, string][] = [
+  ['Space', 'play / pause'],
+  ['→  ←', 'one event forward / back'],
+  ['Shift + →  ←', 'next / previous scenario step'],
+  ['Home  End', 'start / end'],
+  ['F  Shift+F', 'next / previous page fault'],
+  ['M  Shift+M', 'next / previous major fault'],
+  ['T', 'tunables'],
+  ['E', 'scenario editor'],
+  ['L', 'copy a link to this view'],
+  ['D', 'light / dark theme'],
+  ['G', 'back to the gallery'],
+  ['?', 'this help'],
+  ['Esc', 'close'],
+];
+
+export function Help() {
+  const open = useStore((s) => s.help);
+  if (!open) return null;
+  return (
+    <div className="overlay" role="dialog" aria-modal="true" aria-labelledby="help-title" onClick={() => dispatch({ type: 'toggleHelp' })}>
+      <div className="dialog" onClick={(e) => e.stopPropagation()}>
+        <h2 id="help-title">Keyboard</h2>
+        <div className="keys">
+          {KEYS.map(([k, d]) => <div key={k} style={{ display: 'contents' }}><span>{k.split('  ').map((x) => <kbd key={x} style={{ marginRight: 4 }}>{x}</kbd>)}</span><span>{d}</span></div>)}
+        </div>
+        <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
+          <button className="btn" onClick={() => dispatch({ type: 'toggleHelp' })} autoFocus>Close</button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function Toast() {
+  const toast = useStore((s) => s.toast);
+  if (!toast) return null;
+  return <div className="toast" role="status" data-testid="toast">{toast.text}</div>;
+}

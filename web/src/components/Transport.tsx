@@ -1,0 +1,78 @@
+/**
+ * Transport: go to start, previous step, step back, play/pause, step,
+ * next step, go to end; jump to the next fault / major fault; speed; and a
+ * timeline scrubber with step starts and major faults marked.
+ */
+import { useMemo } from 'react';
+import { fmt } from '../lib/format.js';
+import { SPEEDS } from '../store/state.js';
+import { dispatch, useStore } from '../store/store.js';
+
+/* inline icons: the Unicode media glyphs are missing from many fonts */
+const ICONS = {
+  start: 'M6 5h2v14H6zM20 5v14L9 12z',
+  prevStep: 'M12 5v14L3 12zM21 5v14l-9-7z',
+  back: 'M17 5v14L6 12z',
+  fwd: 'M7 5v14l11-7z',
+  nextStep: 'M3 5v14l9-7zM12 5v14l9-7z',
+  end: 'M4 5v14l11-7zM16 5h2v14h-2z',
+};
+const Icon = ({ d }: { d: string }) => <svg viewBox="0 0 24 24" aria-hidden="true"><path d={d} /></svg>;
+
+export function Transport() {
+  const timeline = useStore((s) => s.timeline);
+  const cursor = useStore((s) => s.cursor);
+  const playing = useStore((s) => s.playing);
+  const speed = useStore((s) => s.speed);
+  const ready = useStore((s) => s.load.status === 'ready');
+  const n = timeline?.nEvents ?? 0;
+  const big = !!timeline?.big;
+  const off = !ready || big || !n;
+
+  const marks = useMemo(() => {
+    if (!timeline || !n) return null;
+    const pct = (i: number) => `${(100 * (i + 1)) / n}%`;
+    return (
+      <div className="marks" aria-hidden>
+        {timeline.stepEvents.map((i) => <i key={`s${i}`} className="step" style={{ left: pct(i) }} />)}
+        {timeline.majorEvents.slice(0, 400).map((i) => <i key={`m${i}`} style={{ left: pct(i) }} />)}
+      </div>
+    );
+  }, [timeline, n]);
+
+  return (
+    <div className="transport" role="toolbar" aria-label="Transport">
+      <div className="buttons">
+        <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'seek', cursor: 0 })} aria-label="Go to the start (Home)" title="Start (Home)"><Icon d={ICONS.start} /></button>
+        <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'jump', kind: 'step', dir: -1 })} aria-label="Previous scenario step (Shift+Left)" title="Previous step (Shift+←)"><Icon d={ICONS.prevStep} /></button>
+        <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'step', delta: -1 })} aria-label="Step back one event (Left)" title="Back one event (←)"><Icon d={ICONS.back} /></button>
+        <button className="btn primary" style={{ minWidth: 92 }} disabled={off} onClick={() => dispatch({ type: 'togglePlay' })}
+          aria-label={playing ? 'Pause (Space)' : 'Play (Space)'} title={playing ? 'Pause (Space)' : 'Play (Space)'} data-testid="play">
+          {playing ? <><Icon d="M6 5h4v14H6zM14 5h4v14h-4z" /> Pause</> : <><Icon d={ICONS.fwd} /> Play</>}
+        </button>
+        <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'step', delta: 1 })} aria-label="Step forward one event (Right)" title="Forward one event (→)" data-testid="step"><Icon d={ICONS.fwd} /></button>
+        <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'jump', kind: 'step', dir: 1 })} aria-label="Next scenario step (Shift+Right)" title="Next step (Shift+→)"><Icon d={ICONS.nextStep} /></button>
+        <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'seek', cursor: n })} aria-label="Go to the end (End)" title="End (End)"><Icon d={ICONS.end} /></button>
+        <button className="btn" disabled={off || !timeline?.faultEvents.length} onClick={() => dispatch({ type: 'jump', kind: 'fault', dir: 1 })} title="Next fault (F; Shift+F: previous)" data-testid="next-fault">
+          Next fault <span className="kbd">F</span>
+        </button>
+        <button className="btn" disabled={off || !timeline?.majorEvents.length} onClick={() => dispatch({ type: 'jump', kind: 'major', dir: 1 })} title="Next major fault (M; Shift+M: previous)" data-testid="next-major">
+          Next major <span className="kbd">M</span>
+        </button>
+        <label className="visually-hidden" htmlFor="speed">Speed</label>
+        <select id="speed" value={speed} onChange={(e) => dispatch({ type: 'setSpeed', speed: Number(e.target.value) })} disabled={off} title="Playback speed">
+          {SPEEDS.map((s) => <option key={s} value={s}>{fmt(s)} events/s</option>)}
+        </select>
+      </div>
+      <div className="scrub">
+        <input type="range" min={0} max={Math.max(1, n)} value={cursor} disabled={off} aria-label="Timeline"
+          aria-valuetext={`event ${fmt(cursor)} of ${fmt(n)}`} data-testid="scrubber"
+          onChange={(e) => dispatch({ type: 'seek', cursor: Number(e.target.value) })} />
+        {marks}
+      </div>
+      <div className="where num" aria-live="off" data-testid="cursor">
+        {big ? 'big run: final state' : `event ${fmt(cursor)} / ${fmt(n)}`}
+      </div>
+    </div>
+  );
+}

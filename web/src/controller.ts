@@ -1,0 +1,164 @@
+/**
+ * The controller: the store's side effects. It compiles scenarios (on the
+ * main thread, with the same loader as the CLI), drives the engine worker,
+ * requests frames when the cursor moves, plays, keeps the URL in step with
+ * the state, and follows the browser's back and forward buttons.
+ */
+import { compile } from '../../wasm-core/ts/compile.js';
+import { applyOverrides, parseScenario, ScenarioErrors } from '../../wasm-core/ts/scenario.js';
+import { EngineClient } from './engine/client.js';
+import { findScenario } from './scenarios.js';
+import type { Store } from './store/store.js';
+import type { AppState, Issue } from './store/state.js';
+import { decodeUrl, encodeUrl, UrlError } from './store/url.js';
+
+export function scenarioIssues(e: unknown): Issue[] | null {
+  if (e instanceof ScenarioErrors) return e.errors.map((x) => ({ line: x.line || null, col: x.col || null, path: x.path, message: x.detail }));
+  return null;
+}
+
+/** the address of what state s shows (path and query) */
+export function urlFor(s: AppState): string {
+  if (s.page === 'gallery' || !s.scenario) return location.pathname;
+  return `${location.pathname}${encodeUrl({
+    scenario: s.scenario.name ?? undefined,
+    src: s.scenario.edited ? s.scenario.source : undefined,
+    set: s.overrides,
+    cursor: s.load.status === 'ready' ? (s.timeline && s.cursor === s.timeline.nEvents && s.cursor > 0 ? 'end' : s.cursor) : s.pendingCursor ?? undefined,
+    views: (Object.keys(s.views) as (keyof AppState['views'])[]).filter((k) => s.views[k]),
+    enlarged: s.enlarged ?? undefined,
+  })}`;
+}
+
+export class Controller {
+  private client: EngineClient;
+  private frameInFlight = false;
+  private playTimer = 0;
+  private lastTick = 0;
+  private carry = 0;
+  private urlTimer = 0;
+  private toastTimer = 0;
+
+  constructor(private store: Store) {
+    this.client = new EngineClient();
+    this.client.onFatal = (message) => store.dispatch({ type: 'runFailed', runId: store.get().runId, issues: [{ line: null, col: null, path: '', message }] });
+    store.subscribe((s, prev) => queueMicrotask(() => this.react(s, prev)));
+    addEventListener('popstate', () => this.route());
+  }
+
+  /** open what the URL names (or the gallery) */
+  route(): void {
+    let u;
+    try {
+      u = decodeUrl(location.search);
+    } catch (e) {
+      this.store.dispatch({ type: 'openGallery' });
+      this.store.dispatch({ type: 'toast', text: e instanceof UrlError ? e.message : 'This link could not be read.' });
+      return;
+    }
+    if (u.src !== undefined) {
+      this.store.dispatch({ type: 'openScenario', name: u.scenario ?? null, file: 'edited.yaml', source: u.src, edited: true, overrides: u.set, cursor: u.cursor, views: u.views, enlarged: u.enlarged });
+      return;
+    }
+    if (u.scenario) {
+      const entry = findScenario(u.scenario);
+      if (entry) {
+        this.store.dispatch({ type: 'openScenario', name: entry.name, file: entry.file, source: entry.source, edited: false, overrides: u.set, cursor: u.cursor, views: u.views, enlarged: u.enlarged });
+        return;
+      }
+      this.store.dispatch({ type: 'openGallery' });
+      this.store.dispatch({ type: 'toast', text: `There is no scenario '${u.scenario}'. Pick one from the gallery.` });
+      return;
+    }
+    this.store.dispatch({ type: 'openGallery' });
+  }
+
+  private react(s: AppState, prev: AppState): void {
+    if (s !== this.store.get()) return; /* a later change will call us again */
+    if (s.runId !== prev.runId && s.scenario && s.load.status === 'compiling') this.run(s);
+    if (s.load.status === 'cancelled' && prev.load.status !== 'cancelled') this.client.cancel(prev.runId);
+    if (s.load.status === 'ready' && (s.cursor !== prev.cursor || prev.load.status !== 'ready' || s.timeline !== prev.timeline)) this.requestFrame();
+    if (s.playing && !prev.playing) this.startPlaying();
+    if (s.theme !== prev.theme) {
+      document.documentElement.dataset.theme = s.theme;
+      try { localStorage.setItem('mmplay.theme', s.theme); } catch { /* private mode */ }
+    }
+    if (s.toast && s.toast !== prev.toast) {
+      clearTimeout(this.toastTimer);
+      this.toastTimer = window.setTimeout(() => this.store.dispatch({ type: 'clearToast' }), 2800);
+    }
+    if (s.page !== prev.page || s.scenario !== prev.scenario || s.overrides !== prev.overrides || s.cursor !== prev.cursor ||
+        s.views !== prev.views || s.enlarged !== prev.enlarged || s.load.status !== prev.load.status)
+      this.syncUrl(s, s.page !== prev.page || s.scenario?.name !== prev.scenario?.name || s.scenario?.source !== prev.scenario?.source);
+  }
+
+  private run(s: AppState): void {
+    const runId = s.runId, sc = s.scenario!;
+    let program;
+    try {
+      program = compile(applyOverrides(parseScenario(sc.source, sc.file), s.overrides));
+    } catch (e) {
+      const issues = scenarioIssues(e);
+      if (!issues) throw e;
+      this.store.dispatch({ type: 'compileFailed', runId, issues });
+      return;
+    }
+    this.store.dispatch({ type: 'runProgress', runId, done: 0, total: 1, big: false });
+    this.client.load(runId, program, (done, total, big) => this.store.dispatch({ type: 'runProgress', runId, done, total, big }))
+      .then((o) => {
+        if (o.kind === 'loaded') this.store.dispatch({ type: 'runLoaded', runId, program, timeline: o.timeline });
+        else if (o.kind === 'cancelled') this.store.dispatch({ type: 'runCancelled', runId });
+        else this.store.dispatch({ type: 'runFailed', runId, issues: o.issues });
+      });
+  }
+
+  /** one frame request at a time; when it lands, ask again if the cursor moved meanwhile */
+  private requestFrame(): void {
+    if (this.frameInFlight) return;
+    const s = this.store.get();
+    if (s.load.status !== 'ready') return;
+    this.frameInFlight = true;
+    const { runId, cursor } = s;
+    this.client.frame(runId, cursor).then((f) => {
+      this.frameInFlight = false;
+      const now = this.store.get();
+      if (f && now.runId === runId) this.store.dispatch({ type: 'frame', frame: f });
+      if (now.runId === runId && now.cursor !== cursor) this.requestFrame();
+    });
+  }
+
+  private startPlaying(): void {
+    cancelAnimationFrame(this.playTimer);
+    this.lastTick = performance.now();
+    this.carry = 0;
+    const tick = (now: number) => {
+      const s = this.store.get();
+      if (!s.playing || !s.timeline) return;
+      this.carry += ((now - this.lastTick) / 1000) * s.speed;
+      this.lastTick = now;
+      /* never run ahead of what is drawn: wait for the last frame at slow speeds */
+      const drawn = s.frame?.cursor === s.cursor;
+      if (this.carry >= 1 && (drawn || s.speed > 60)) {
+        const step = Math.floor(this.carry);
+        this.carry -= step;
+        const to = Math.min(s.cursor + step, s.timeline.nEvents);
+        this.store.dispatch({ type: 'seek', cursor: to });
+        if (to >= s.timeline.nEvents) this.store.dispatch({ type: 'pause' });
+      } else if (this.carry > 4) {
+        this.carry = 4;
+      }
+      this.playTimer = requestAnimationFrame(tick);
+    };
+    this.playTimer = requestAnimationFrame(tick);
+  }
+
+  private syncUrl(s: AppState, push: boolean): void {
+    clearTimeout(this.urlTimer);
+    const write = () => {
+      const url = urlFor(s);
+      if (url !== `${location.pathname}${location.search}`) history[push ? 'pushState' : 'replaceState'](null, '', url);
+    };
+    if (push) write();
+    else this.urlTimer = window.setTimeout(write, 250);
+  }
+}

@@ -1,0 +1,15 @@
+export const fmt = (n: number) => n.toLocaleString('en-US');
+export const hex = (n: number) => `0x${n.toString(16)}`;
+
+export function size(bytes: number): string {
+  for (const [u, v] of [['TiB', 2 ** 40], ['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const)
+    if (bytes >= v) return `${+(bytes / v).toFixed(bytes % v ? 1 : 0)} ${u}`;
+  return `${bytes} B`;
+}
+
+/** fault_around_bytes -> "64 KiB (order 4, 16 pages)" */
+export function windowLabel(bytes: number): string {
+  const pages = bytes / 4096;
+  const order = Math.log2(pages);
+  return pages === 1 ? '4 KiB (off: 1 page)' : `${size(bytes)} (order ${order}, ${pages} pages)`;
+}

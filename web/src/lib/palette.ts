@@ -1,0 +1,33 @@
+/** Page colours (Okabe & Ito, colour-blind safe), read from CSS variables so themes apply. */
+import { CAUSE } from '../../../wasm-core/ts/engine.js';
+
+export interface Palette {
+  empty: string; emptyLine: string; text: string; muted: string; panel: string; window: string;
+  cause: string[];
+}
+
+export function readPalette(el: Element = document.documentElement): Palette {
+  const cs = getComputedStyle(el);
+  const v = (n: string) => cs.getPropertyValue(n).trim();
+  const cause: string[] = [];
+  cause[CAUSE.unknown] = v('--c-mapped');
+  cause[CAUSE.fault] = v('--c-fault');
+  cause[CAUSE.around] = v('--c-around');
+  cause[CAUSE.major] = v('--c-major');
+  cause[CAUSE.anon] = v('--c-anon');
+  cause[CAUSE.zero] = v('--c-zero');
+  cause[CAUSE.cow] = v('--c-cow');
+  return {
+    empty: v('--cell-empty'), emptyLine: v('--cell-empty-line'), text: v('--text'), muted: v('--muted'),
+    panel: v('--panel-2'), window: v('--c-window'), cause,
+  };
+}
+
+export const CAUSE_LEGEND: { cause: number; label: string; css: string; glyph?: string }[] = [
+  { cause: CAUSE.fault, label: 'mapped by the faulting access', css: 'var(--c-fault)' },
+  { cause: CAUSE.around, label: 'mapped by fault-around', css: 'var(--c-around)' },
+  { cause: CAUSE.major, label: 'major fault (read from disk)', css: 'var(--c-major)', glyph: 'dot' },
+  { cause: CAUSE.anon, label: 'anonymous page', css: 'var(--c-anon)' },
+  { cause: CAUSE.zero, label: 'zero page', css: 'var(--c-zero)' },
+  { cause: CAUSE.cow, label: 'private copy (COW)', css: 'var(--c-cow)' },
+];

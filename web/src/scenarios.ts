@@ -1,0 +1,81 @@
+/**
+ * The gallery: every scenario under scenarios/, bundled into the app (so a
+ * static build works offline), grouped by mechanism (the first directory).
+ */
+import { parse } from 'yaml';
+
+const raw = import.meta.glob('../../scenarios/**/*.{yaml,yml,json}', {
+  query: '?raw', import: 'default', eager: true,
+}) as Record<string, string>;
+
+export interface GalleryEntry {
+  /** route name: the path under scenarios/ without the extension */
+  name: string;
+  file: string;
+  group: string;
+  /** a sub-folder inside the group (e.g. 'seed'), or null */
+  sub: string | null;
+  title: string;
+  about: string;
+  teaser: string;
+  source: string;
+}
+
+export const GROUPS: Record<string, { title: string; blurb: string; order: number }> = {
+  'fault-around': {
+    title: 'Fault-around',
+    blurb: 'On a read fault, map the neighbours already in the page cache too (->map_pages, fault_around_bytes; Linux 3.15).',
+    order: 1,
+  },
+};
+
+export const SUBGROUPS: Record<string, string> = {
+  seed: 'Reproductions of the patch series\u2019 benchmark tables',
+};
+
+/** the first sentences of `about`, up to about 170 characters */
+function teaserOf(about: string): string {
+  const plain = about.replace(/\*\*|`|\*/g, '').replace(/\s+/g, ' ').trim();
+  const sentences = plain.match(/[^.!?]+[.!?]+(\s|$)/g) ?? [plain];
+  let out = '';
+  for (const sn of sentences) {
+    if (out && out.length + sn.length > 170) break;
+    out += sn;
+  }
+  return out.trim();
+}
+
+/** the pgfault a scenario expects at its end (the seed tables' model value) */
+export function expectedFaults(source: string): number | null {
+  const all = [...source.matchAll(/pgfault:\s*(\d+)/g)];
+  return all.length ? Number(all[all.length - 1][1]) : null;
+}
+
+export const GALLERY: GalleryEntry[] = Object.entries(raw)
+  .map(([path, source]) => {
+    const file = path.replace(/^(\.\.\/)+/, '');
+    const name = file.replace(/^scenarios\//, '').replace(/\.(ya?ml|json)$/, '');
+    const parts = name.split('/');
+    let title = name, about = '';
+    try {
+      const doc = parse(source) as { name?: unknown; about?: unknown };
+      if (typeof doc?.name === 'string') title = doc.name;
+      if (typeof doc?.about === 'string') about = doc.about;
+    } catch {
+      /* shown as is; opening it reports the error */
+    }
+    return { name, file, group: parts[0], sub: parts.length > 2 ? parts[1] : null, title, about, teaser: teaserOf(about), source };
+  })
+  .sort((a, b) => (GROUPS[a.group]?.order ?? 99) - (GROUPS[b.group]?.order ?? 99) ||
+    (a.sub ?? '').localeCompare(b.sub ?? '') || ORDER(a) - ORDER(b) || a.name.localeCompare(b.name, 'en', { numeric: true }));
+
+/* the teaching order inside fault-around: the first card is the one to try first */
+function ORDER(e: GalleryEntry): number {
+  const first = ['sequential', 'random', 'one-per-page-table', 'unaligned', 'partly-cached', 'readahead-in-flight', 'shared-write', 'anonymous'];
+  const i = first.indexOf(e.name.split('/').pop()!);
+  return i < 0 ? 100 : i;
+}
+
+export function findScenario(name: string): GalleryEntry | undefined {
+  return GALLERY.find((e) => e.name === name);
+}

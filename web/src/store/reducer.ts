@@ -1,0 +1,172 @@
+/**
+ * The one reducer: (state, action) -> state, pure. Everything the UI can do
+ * goes through here, so it can be tested without a browser.
+ */
+import { findInIndex, type TimelineInfo } from '../../../wasm-core/ts/engine.js';
+import type { Action, AppState, CursorTarget } from './state.js';
+
+export const clamp = (x: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, x));
+
+/** the cursor's place relative to the scenario's steps, to keep it across a re-run */
+export function relativeCursor(t: TimelineInfo | null, cursor: number): CursorTarget {
+  if (!t || t.big) return 'end';
+  if (cursor >= t.nEvents) return 'end';
+  let k = -1;
+  for (let i = 0; i < t.stepEvents.length; i++) if (t.stepEvents[i] < cursor) k = i;
+  if (k < 0) return 0;
+  const start = t.stepEvents[k] + 1;
+  const end = k + 1 < t.stepEvents.length ? t.stepEvents[k + 1] + 1 : t.nEvents;
+  return { step: k, frac: end > start ? (cursor - start) / (end - start) : 0 };
+}
+
+/** place a relative cursor on a (new) timeline */
+export function resolveCursor(t: TimelineInfo, target: CursorTarget): number {
+  if (t.big) return 0;
+  if (target === 'end') return t.nEvents;
+  if (typeof target === 'number') return clamp(target, 0, t.nEvents);
+  if (target.step >= t.stepEvents.length) return t.nEvents;
+  const start = t.stepEvents[target.step] + 1;
+  const end = target.step + 1 < t.stepEvents.length ? t.stepEvents[target.step + 1] + 1 : t.nEvents;
+  return clamp(Math.round(start + target.frac * (end - start)), 0, t.nEvents);
+}
+
+function overridesLabel(o: Record<string, string>): string {
+  const e = Object.entries(o);
+  return e.length ? e.map(([k, v]) => `${k}=${v}`).join(', ') : 'the scenario\'s tunables';
+}
+
+function rerun(state: AppState, overrides: Record<string, string>): AppState {
+  const fin = state.load.status === 'ready' ? finalCounters(state) : null;
+  return {
+    ...state,
+    overrides,
+    runId: state.runId + 1,
+    pendingCursor: relativeCursor(state.timeline, state.cursor),
+    previous: fin ? { label: overridesLabel(state.overrides), counters: fin } : state.previous,
+    load: { status: 'compiling' },
+    playing: false,
+  };
+}
+
+/** the final counters of the current run: the last counter sample */
+export function finalCounters(state: Pick<AppState, 'timeline'>): number[] | null {
+  const s = state.timeline?.samples;
+  if (!s || !s.x.length) return null;
+  return s.values.map((v) => v[v.length - 1]);
+}
+
+export function reducer(state: AppState, action: Action): AppState {
+  switch (action.type) {
+    case 'openGallery':
+      return { ...state, page: 'gallery', playing: false, drawer: null };
+    case 'openScenario':
+      return {
+        ...state,
+        page: 'player',
+        scenario: { name: action.name, file: action.file, source: action.source, edited: action.edited },
+        draft: null,
+        overrides: action.overrides ?? {},
+        runId: state.runId + 1,
+        load: { status: 'compiling' },
+        program: null,
+        timeline: null,
+        frame: null,
+        prevCounters: null,
+        previous: null,
+        cursor: 0,
+        pendingCursor: action.cursor ?? 0,
+        playing: false,
+        views: action.views ? Object.fromEntries(Object.keys(state.views).map((k) => [k, action.views!.includes(k as never)])) as AppState['views'] : state.views,
+        enlarged: action.enlarged ?? null,
+      };
+    case 'setDraft':
+      return { ...state, draft: action.text };
+    case 'applyDraft': {
+      if (!state.scenario || state.draft === null) return state;
+      const edited = state.draft !== state.scenario.source || state.scenario.edited;
+      return {
+        ...rerun({ ...state, scenario: { ...state.scenario, source: state.draft, edited } }, state.overrides),
+        draft: null,
+        previous: null,
+      };
+    }
+    case 'setTunable': {
+      const overrides = { ...state.overrides };
+      if (action.value === null) delete overrides[action.key];
+      else overrides[action.key] = action.value;
+      return rerun(state, overrides);
+    }
+    case 'resetTunables':
+      return Object.keys(state.overrides).length ? rerun(state, {}) : state;
+    case 'compileFailed':
+    case 'runFailed':
+      if (action.runId !== state.runId) return state;
+      return { ...state, load: { status: 'error', issues: action.issues }, playing: false };
+    case 'runProgress':
+      if (action.runId !== state.runId) return state;
+      return { ...state, load: { status: 'running', done: action.done, total: action.total, big: action.big } };
+    case 'runLoaded': {
+      if (action.runId !== state.runId) return state;
+      const cursor = resolveCursor(action.timeline, state.pendingCursor ?? 0);
+      return {
+        ...state, load: { status: 'ready' }, program: action.program, timeline: action.timeline, cursor,
+        pendingCursor: null,
+      };
+    }
+    case 'runCancelled':
+      if (action.runId !== state.runId) return state;
+      return { ...state, load: { status: 'cancelled' }, playing: false };
+    case 'cancelRun':
+      return state.load.status === 'running' || state.load.status === 'compiling'
+        ? { ...state, load: { status: 'cancelled' }, runId: state.runId + 1, playing: false } : state;
+    case 'seek': {
+      const n = state.timeline?.nEvents ?? 0;
+      const cursor = clamp(Math.round(action.cursor), 0, n);
+      return { ...state, cursor, playing: state.playing && cursor < n };
+    }
+    case 'step':
+      return reducer({ ...state, playing: false }, { type: 'seek', cursor: state.cursor + action.delta });
+    case 'jump': {
+      const t = state.timeline;
+      if (!t || t.big) return state;
+      const list = action.kind === 'fault' ? t.faultEvents : action.kind === 'major' ? t.majorEvents
+        : action.kind === 'say' ? t.sayEvents : t.stepEvents;
+      let to = findInIndex(list, state.cursor, action.dir);
+      if (to === null) to = action.dir > 0 ? t.nEvents : 0;
+      return { ...state, cursor: to, playing: false };
+    }
+    case 'frame':
+      return {
+        ...state,
+        prevCounters: state.frame && state.frame.cursor !== action.frame.cursor ? state.frame.counters : state.prevCounters,
+        frame: action.frame,
+      };
+    case 'play': {
+      const t = state.timeline;
+      if (!t || t.big || state.load.status !== 'ready') return state;
+      return { ...state, playing: true, cursor: state.cursor >= t.nEvents ? 0 : state.cursor };
+    }
+    case 'pause':
+      return { ...state, playing: false };
+    case 'togglePlay':
+      return reducer(state, { type: state.playing ? 'pause' : 'play' });
+    case 'setSpeed':
+      return { ...state, speed: action.speed };
+    case 'toggleView': {
+      const views = { ...state.views, [action.id]: !state.views[action.id] };
+      return { ...state, views, enlarged: state.enlarged === action.id ? null : state.enlarged };
+    }
+    case 'enlarge':
+      return { ...state, enlarged: action.id, views: action.id ? { ...state.views, [action.id]: true } : state.views };
+    case 'openDrawer':
+      return { ...state, drawer: action.drawer, draft: action.drawer === 'editor' && state.draft === null ? state.scenario?.source ?? null : state.draft };
+    case 'setTheme':
+      return { ...state, theme: action.theme };
+    case 'toggleHelp':
+      return { ...state, help: !state.help };
+    case 'toast':
+      return { ...state, toast: { text: action.text, id: (state.toast?.id ?? 0) + 1 } };
+    case 'clearToast':
+      return { ...state, toast: null };
+  }
+}

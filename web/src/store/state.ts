@@ -1,0 +1,109 @@
+/**
+ * The one store's state and actions. Changes are data: every UI change is an
+ * Action applied by the reducer (reducer.ts); side effects (the worker, the
+ * URL, timers) live in the controller and only dispatch actions.
+ */
+import type { Program } from '../../../wasm-core/ts/compile.js';
+import type { Frame, TimelineInfo } from '../../../wasm-core/ts/engine.js';
+
+export type ViewId = 'address' | 'walk' | 'counters' | 'log' | 'steps';
+export const VIEW_IDS: ViewId[] = ['address', 'walk', 'counters', 'log', 'steps'];
+
+export interface Issue {
+  line: number | null;
+  col: number | null;
+  path: string;
+  message: string;
+}
+
+export type LoadState =
+  | { status: 'idle' }
+  | { status: 'compiling' }
+  | { status: 'running'; done: number; total: number; big: boolean }
+  | { status: 'ready' }
+  | { status: 'error'; issues: Issue[] }
+  | { status: 'cancelled' };
+
+/** where to put the cursor once a re-run is recorded */
+export type CursorTarget = number | 'end' | { step: number; frac: number };
+
+export interface ScenarioState {
+  /** the route name under scenarios/ (e.g. 'fault-around/sequential'), null for a custom scenario */
+  name: string | null;
+  file: string;
+  source: string;
+  edited: boolean;
+}
+
+export interface AppState {
+  page: 'gallery' | 'player';
+  scenario: ScenarioState | null;
+  /** the editor's text when it differs from the running source */
+  draft: string | null;
+  /** tunables set in the UI (or the URL), as --set values */
+  overrides: Record<string, string>;
+  /** bumped whenever the scenario must be compiled and run again */
+  runId: number;
+  load: LoadState;
+  program: Program | null;
+  timeline: TimelineInfo | null;
+  cursor: number;
+  pendingCursor: CursorTarget | null;
+  playing: boolean;
+  /** events per second while playing */
+  speed: number;
+  frame: Frame | null;
+  prevCounters: number[] | null;
+  /** the run before the last tunable change, to compare */
+  previous: { label: string; counters: number[] } | null;
+  views: Record<ViewId, boolean>;
+  enlarged: ViewId | null;
+  drawer: 'tunables' | 'editor' | null;
+  theme: 'light' | 'dark';
+  help: boolean;
+  toast: { text: string; id: number } | null;
+}
+
+export type JumpKind = 'fault' | 'major' | 'step' | 'say';
+
+export type Action =
+  | { type: 'openGallery' }
+  | { type: 'openScenario'; name: string | null; file: string; source: string; edited: boolean;
+      overrides?: Record<string, string>; cursor?: CursorTarget; views?: ViewId[]; enlarged?: ViewId | null }
+  | { type: 'setDraft'; text: string | null }
+  | { type: 'applyDraft' }
+  | { type: 'setTunable'; key: string; value: string | null }
+  | { type: 'resetTunables' }
+  | { type: 'compileFailed'; runId: number; issues: Issue[] }
+  | { type: 'runProgress'; runId: number; done: number; total: number; big: boolean }
+  | { type: 'runLoaded'; runId: number; program: Program; timeline: TimelineInfo }
+  | { type: 'runFailed'; runId: number; issues: Issue[] }
+  | { type: 'runCancelled'; runId: number }
+  | { type: 'cancelRun' }
+  | { type: 'seek'; cursor: number }
+  | { type: 'step'; delta: number }
+  | { type: 'jump'; kind: JumpKind; dir: 1 | -1 }
+  | { type: 'frame'; frame: Frame }
+  | { type: 'play' }
+  | { type: 'pause' }
+  | { type: 'togglePlay' }
+  | { type: 'setSpeed'; speed: number }
+  | { type: 'toggleView'; id: ViewId }
+  | { type: 'enlarge'; id: ViewId | null }
+  | { type: 'openDrawer'; drawer: AppState['drawer'] }
+  | { type: 'setTheme'; theme: AppState['theme'] }
+  | { type: 'toggleHelp' }
+  | { type: 'toast'; text: string }
+  | { type: 'clearToast' };
+
+export const SPEEDS = [1, 3, 10, 30, 100, 300, 1000, 10000];
+
+export function initialState(theme: AppState['theme'] = 'light'): AppState {
+  return {
+    page: 'gallery', scenario: null, draft: null, overrides: {}, runId: 0, load: { status: 'idle' },
+    program: null, timeline: null, cursor: 0, pendingCursor: null, playing: false, speed: 30, frame: null,
+    prevCounters: null, previous: null,
+    views: { address: true, walk: true, counters: true, log: true, steps: true }, enlarged: null,
+    drawer: null, theme, help: false, toast: null,
+  };
+}

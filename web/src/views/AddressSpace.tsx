@@ -1,0 +1,392 @@
+/**
+ * The address space: the process's VMAs on a strip (gaps collapsed), and the
+ * selected VMA's pages as a grid of cells, 64 pages (256 KiB) per row and a
+ * faint line every 8 rows (one 2 MiB page table). Cells are coloured by how
+ * the page got mapped; the current fault-around window is bracketed, skipped
+ * pages carry a cross, and hovering explains a cell. d3-zoom zooms from the
+ * whole VMA down to single pages (with their file page numbers). VMAs too
+ * large to draw page by page (big runs) are heat strips.
+ */
+import { select, zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { SKIP_REASONS, VM } from '../../../wasm-core/ts/abi.js';
+import { CAUSE, CAUSE_NAMES, type Frame, type VmaView } from '../../../wasm-core/ts/engine.js';
+import { fmt, hex, size } from '../lib/format.js';
+import { CAUSE_LEGEND, readPalette, type Palette } from '../lib/palette.js';
+import type { ViewProps } from './registry.js';
+
+const GUTTER = 112;
+/** pages per row: as many as fit at >= 14 px, a multiple of 16 so an aligned window never wraps */
+function columnsFor(width: number): number {
+  return Math.max(16, Math.min(64, Math.floor((width - GUTTER - 8) / 14 / 16) * 16));
+}
+
+function vmaName(v: VmaView, maps: string[], files: string[]): string {
+  const m = v.map !== null ? maps[v.map] : null;
+  return m ?? (v.file !== null ? files[v.file] : 'anonymous');
+}
+
+function presentCount(v: VmaView): number {
+  if (v.pages) {
+    let n = 0;
+    for (let i = 0; i < v.pages.length; i++) n += v.pages[i] & 1;
+    return n;
+  }
+  return v.heat ? v.heat.reduce((a, b) => a + b, 0) : 0;
+}
+
+export function AddressSpace({ frame, program, theme }: ViewProps) {
+  const [mmSel, setMmSel] = useState<number | null>(null);
+  const [vmaSel, setVmaSel] = useState<number | null>(null);
+  const mmId = mmSel ?? frame.focusMm;
+  const mm = frame.mms[mmId] ?? frame.mms[0];
+  const faultVma = frame.fault ? mm?.vmas.find((v) => frame.fault!.addr >= v.start && frame.fault!.addr < v.end) : undefined;
+  const vma = (vmaSel !== null ? mm?.vmas.find((v) => v.id === vmaSel) : undefined) ?? faultVma ?? mm?.vmas[0];
+  const following = vmaSel === null;
+
+  if (!mm) return <div className="placeholder">No process.</div>;
+  return (
+    <div>
+      {frame.mms.length > 1 && (
+        <div className="as-strip" role="tablist" aria-label="Processes">
+          {frame.mms.map((m) => (
+            <button key={m.id} role="tab" aria-selected={m.id === mmId} className={`btn ${m.id === mmId ? 'active' : ''}`}
+              onClick={() => { setMmSel(m.id === frame.focusMm ? null : m.id); setVmaSel(null); }}>
+              {m.name}{m.alive ? '' : ' (exited)'}
+            </button>
+          ))}
+        </div>
+      )}
+      <VmaStrip frame={frame} vmas={mm.vmas} selected={vma?.id ?? null} maps={program.maps} files={program.files}
+        onSelect={(id) => setVmaSel(id === faultVma?.id ? null : id)} />
+      {!mm.alive && <div className="placeholder">Process {mm.name} has exited: it has no mappings.</div>}
+      {mm.alive && !vma && <div className="placeholder">Nothing is mapped yet. Step forward to the first <code>mmap</code>.</div>}
+      {vma && (
+        <VmaGrid key={`${mmId}:${vma.id}`} vma={vma} frame={frame} theme={theme} following={following}
+          label={vmaName(vma, program.maps, program.files)} onFollow={() => setVmaSel(null)} />
+      )}
+      <Legend />
+    </div>
+  );
+}
+
+function VmaStrip({ frame, vmas, selected, maps, files, onSelect }: {
+  frame: Frame; vmas: VmaView[]; selected: number | null; maps: string[]; files: string[]; onSelect: (id: number) => void;
+}) {
+  if (!vmas.length) return <div className="as-strip" aria-label="VMAs" />;
+  return (
+    <div className="as-strip" aria-label="VMAs of this process, in address order (gaps not to scale)">
+      {vmas.map((v, i) => {
+        const pages = (v.end - v.start) / 4096;
+        const present = presentCount(v);
+        const gap = i > 0 ? v.start - vmas[i - 1].end : 0;
+        const flags = `${v.flags & VM.WRITE ? 'rw' : 'r-'}${v.flags & VM.SHARED ? 's' : 'p'}`;
+        return (
+          <div key={v.id} style={{ display: 'contents' }}>
+            {gap > 0 && <span className="as-gap" title={`${fmt(gap)} bytes unmapped`}>⋯ {size(gap)} ⋯</span>}
+            <button className={`as-vma ${v.id === selected ? 'sel' : ''}`} onClick={() => onSelect(v.id)}
+              aria-pressed={v.id === selected}
+              title={`[${hex(v.start)}, ${hex(v.end)}) ${flags} ${fmt(pages)} pages${frame.fault && frame.fault.addr >= v.start && frame.fault.addr < v.end ? ' - faulting now' : ''}`}>
+              <span className="n">{vmaName(v, maps, files)} <span className="r">{flags}</span></span>
+              <span className="r">{hex(v.start)} · {size(v.end - v.start)}</span>
+              <span className="bar" aria-hidden><i style={{ width: `${(100 * present) / pages}%` }} /></span>
+            </button>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+function Legend() {
+  return (
+    <div className="legend" aria-label="Legend">
+      <span><i className="empty" /> not present</span>
+      {CAUSE_LEGEND.slice(0, 3).map((l) => (
+        <span key={l.cause}><i style={{ background: l.css }} />{l.label}</span>
+      ))}
+      <span><i className="win" /> fault-around window</span>
+      <span><i className="empty skip" /> skipped (hover for why)</span>
+      {CAUSE_LEGEND.slice(3).map((l) => (
+        <span key={l.cause}><i style={{ background: l.css }} />{l.label}</span>
+      ))}
+    </div>
+  );
+}
+
+interface Hover { x: number; y: number; page: number }
+
+function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
+  vma: VmaView; frame: Frame; theme: string; following: boolean; label: string; onFollow: () => void;
+}) {
+  const wrap = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [width, setWidth] = useState(800);
+  const [transform, setTransform] = useState<ZoomTransform>(zoomIdentity);
+  const zoomRef = useRef<ZoomBehavior<HTMLCanvasElement, unknown> | null>(null);
+  const [hover, setHover] = useState<Hover | null>(null);
+  const palette = useMemo<Palette>(() => readPalette(), [theme]);
+
+  const n = (vma.end - vma.start) / 4096;
+  const heat = !vma.pages;
+  const COLS = columnsFor(width);
+  const rows = Math.ceil(n / COLS);
+  const cell = Math.max(4, Math.floor((width - GUTTER - 8) / COLS));
+  const gridH = heat ? 96 : rows * cell;
+  const height = heat ? 120 : Math.min(Math.max(gridH + 8, 120), 440);
+
+  useLayoutEffect(() => {
+    const el = wrap.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    ro.observe(el);
+    setWidth(el.clientWidth);
+    return () => ro.disconnect();
+  }, []);
+
+  /* d3-zoom on the canvas: scale from the whole VMA down to single pages */
+  useEffect(() => {
+    const el = canvas.current;
+    if (!el || heat) return;
+    const fit = Math.min(1, (height - 8) / (gridH + 8));
+    const z = zoom<HTMLCanvasElement, unknown>()
+      .scaleExtent([fit, 48 / Math.min(cell, 48) * 4])
+      .extent([[0, 0], [width, height]])
+      .translateExtent([[0, 0], [width, Math.max(gridH + 8, height)]])
+      .on('zoom', (e) => setTransform(e.transform));
+    zoomRef.current = z;
+    select(el).call(z).on('dblclick.zoom', null);
+    return () => { select(el).on('.zoom', null); };
+  }, [width, height, gridH, cell, heat]);
+
+  /* follow the fault: keep its row on screen */
+  useEffect(() => {
+    const el = canvas.current, z = zoomRef.current;
+    if (!el || !z || heat || !following || !frame.fault) return;
+    const page = Math.floor((frame.fault.addr - vma.start) / 4096);
+    if (page < 0 || page >= n) return;
+    const y = Math.floor(page / COLS) * cell * transform.k + transform.y;
+    if (y < 0 || y + cell * transform.k > height - 4) {
+      const ty = Math.min(0, -(Math.floor(page / COLS) * cell * transform.k) + height / 3);
+      select(el).call(z.transform, zoomIdentity.translate(transform.x, ty).scale(transform.k));
+    }
+  }, [frame.fault?.addr, following, cell, height]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  /* draw */
+  useEffect(() => {
+    const el = canvas.current;
+    if (!el) return;
+    const dpr = window.devicePixelRatio || 1;
+    el.width = Math.round(width * dpr);
+    el.height = Math.round(height * dpr);
+    const g = el.getContext('2d')!;
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, width, height);
+    if (heat) drawHeat(g, vma, width, palette);
+    else drawGrid(g, vma, frame, transform, cell, COLS, width, height, palette);
+  }, [vma, frame, transform, cell, COLS, width, height, palette, heat]);
+
+  const pageAt = (x: number, y: number): number | null => {
+    if (heat) return null;
+    const k = transform.k;
+    const gx = (x - transform.x) / k - GUTTER, gy = (y - transform.y) / k - 4;
+    if (gx < 0 || gy < 0) return null;
+    const c = Math.floor(gx / cell), r = Math.floor(gy / cell);
+    const p = r * COLS + c;
+    return c < COLS && p < n ? p : null;
+  };
+
+  const present = presentCount(vma);
+  const f = frame.fault && frame.fault.addr >= vma.start && frame.fault.addr < vma.end ? frame.fault : null;
+  const summary = `${label}: ${fmt(n)} pages, ${fmt(present)} mapped${f ? `; a ${f.write ? 'write' : 'read'} fault at page ${fmt((f.addr - vma.start) / 4096)}${f.window ? `, fault-around window of ${(f.window.end - f.window.start) / 4096} pages, ${f.skips.length} skipped` : ''}` : ''}.`;
+
+  return (
+    <div>
+      <div className="as-canvas-wrap" ref={wrap} style={{ height }}>
+        <canvas ref={canvas} style={{ height }} role="img" aria-label={summary}
+          onMouseMove={(e) => {
+            const r = e.currentTarget.getBoundingClientRect();
+            const p = pageAt(e.clientX - r.left, e.clientY - r.top);
+            setHover(p === null ? null : { x: e.clientX - r.left, y: e.clientY - r.top, page: p });
+          }}
+          onMouseLeave={() => setHover(null)} />
+        {!heat && (
+          <div className="as-tools">
+            {!following && <button className="btn" onClick={onFollow}>Follow the fault</button>}
+            <button className="btn" aria-label="Zoom out to the whole mapping"
+              onClick={() => canvas.current && zoomRef.current &&
+                select(canvas.current).call(zoomRef.current.transform, zoomIdentity.scale(Math.min(1, (height - 8) / (gridH + 8))))}>
+              Fit
+            </button>
+          </div>
+        )}
+        {hover && <Tooltip hover={hover} vma={vma} frame={frame} width={width} />}
+      </div>
+      <p className="visually-hidden" aria-live="polite">{summary}</p>
+      <div className="fault-line">{faultLine(frame, vma)}</div>
+    </div>
+  );
+}
+
+function faultLine(frame: Frame, vma: VmaView) {
+  const f = frame.fault;
+  if (!f || f.addr < vma.start || f.addr >= vma.end) {
+    return heatNote(vma) ?? <span>Scroll or pinch to zoom, drag to pan; hover a page to see its state.</span>;
+  }
+  const page = (f.addr - vma.start) / 4096;
+  const mapped = f.mapped.length;
+  return (
+    <span>
+      <b>{f.write ? 'Write' : 'Read'} fault</b> at page {fmt(page)} ({hex(f.addr)})
+      {f.window && <> · window pages {f.window.startPgoff}–{f.window.endPgoff}</>}
+      {mapped > 0 && <> · <b>{mapped}</b> mapped</>}
+      {f.skips.length > 0 && <> · {f.skips.length} skipped</>}
+      {f.major && <> · <b>major</b></>}
+      {f.retried && <> · retried</>}
+      {f.done ? ' · done' : ' …'}
+    </span>
+  );
+}
+
+function heatNote(vma: VmaView) {
+  if (vma.pages) return null;
+  return <span>This mapping is too large to draw page by page: each column is {fmt(Math.ceil((vma.end - vma.start) / 4096 / (vma.heat?.length ?? 1)))} pages, darker = more of them mapped.</span>;
+}
+
+function Tooltip({ hover, vma, frame, width }: { hover: Hover; vma: VmaView; frame: Frame; width: number }) {
+  const st = vma.pages![hover.page];
+  const addr = vma.start + hover.page * 4096;
+  const cause = st >> 4;
+  const f = frame.fault;
+  const skip = f?.skips.find((s) => s.addr === addr);
+  const inWin = f?.window && addr >= f.window.start && addr < f.window.end;
+  const left = Math.min(hover.x + 14, width - 300);
+  return (
+    <div className="tooltip" style={{ left, top: hover.y + 16 }}>
+      <b>page {fmt(hover.page)}</b> · {hex(addr)}{vma.file !== null && <> · file page {fmt(vma.pgoff + hover.page)}</>}<br />
+      {st & 1 ? <>present, {st & 2 ? 'writable' : 'read-only'}{st & 8 ? ', the zero page' : st & 4 ? ', anonymous' : ''}; {CAUSE_NAMES[cause]}</> : 'not present'}
+      {addr === f?.addr && <><br /><b>the faulting address</b></>}
+      {inWin && !skip && addr !== f?.addr && <><br />inside the fault-around window</>}
+      {skip && <><br /><b>skipped by map_pages:</b> {SKIP_REASONS[skip.reason]}</>}
+    </div>
+  );
+}
+
+function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: ZoomTransform, cell: number, COLS: number,
+  width: number, height: number, pal: Palette) {
+  const pages = vma.pages!;
+  const n = pages.length;
+  const k = t.k;
+  const cs = cell * k;
+  const x0 = t.x + GUTTER * k, y0 = t.y + 4 * k;
+  const gap = cs >= 6 ? Math.max(1, Math.min(2, cs / 10)) : 0;
+  const r0 = Math.max(0, Math.floor(-y0 / cs)), r1 = Math.min(Math.ceil(n / COLS), Math.ceil((height - y0) / cs));
+  const c0 = Math.max(0, Math.floor(-x0 / cs)), c1 = Math.min(COLS, Math.ceil((width - x0) / cs));
+  const f = frame.fault && frame.fault.addr >= vma.start && frame.fault.addr < vma.end ? frame.fault : null;
+
+  for (let r = r0; r < r1; r++) {
+    for (let c = c0; c < c1; c++) {
+      const p = r * COLS + c;
+      if (p >= n) break;
+      const st = pages[p];
+      g.fillStyle = st & 1 ? pal.cause[st >> 4] ?? pal.cause[0] : pal.empty;
+      g.fillRect(x0 + c * cs, y0 + r * cs, cs - gap, cs - gap);
+      if ((st & 1) && (st >> 4) === CAUSE.major && cs >= 7) {
+        g.fillStyle = '#fff';
+        g.beginPath();
+        g.arc(x0 + c * cs + (cs - gap) / 2, y0 + r * cs + (cs - gap) / 2, Math.max(1.5, cs / 7), 0, 2 * Math.PI);
+        g.fill();
+      }
+      if (cs >= 30) {
+        g.fillStyle = st & 1 ? '#fff' : pal.muted;
+        g.font = `${Math.min(12, cs / 3)}px ui-monospace, monospace`;
+        g.textAlign = 'center';
+        g.textBaseline = 'middle';
+        g.fillText(String(vma.file !== null ? vma.pgoff + p : p), x0 + c * cs + (cs - gap) / 2, y0 + r * cs + (cs - gap) / 2);
+      }
+    }
+  }
+  /* page-table boundaries (every 8 rows = 512 pages = 2 MiB) and row addresses */
+  g.strokeStyle = pal.emptyLine;
+  g.lineWidth = 1;
+  g.fillStyle = pal.muted;
+  g.font = '11px ui-monospace, monospace';
+  g.textAlign = 'right';
+  g.textBaseline = 'middle';
+  const first = Math.floor((vma.start % 2 ** 21) / 4096);
+  for (let r = r0; r <= r1; r++) {
+    const p = r * COLS;
+    if ((first + p) % 512 === 0 && r > 0) {
+      g.beginPath();
+      g.moveTo(x0 - 4, y0 + r * cs - gap / 2);
+      g.lineTo(x0 + COLS * cs, y0 + r * cs - gap / 2);
+      g.stroke();
+    }
+    /* an address at each page table (2 MiB), at every row once zoomed in */
+    const label = cs >= 28 || r === 0 || (first + p) % 512 < COLS;
+    if (r < r1 && label && p < n) g.fillText(hex(vma.start + p * 4096), x0 - 8, y0 + r * cs + cs / 2);
+  }
+  if (!f) return;
+  /* the fault-around window: a bracket around its cells, row by row */
+  const cellOf = (addr: number) => (addr - vma.start) / 4096;
+  if (f.window) {
+    const a = Math.max(0, cellOf(f.window.start)), b = Math.min(n, cellOf(f.window.end));
+    g.strokeStyle = pal.window;
+    g.lineWidth = Math.max(2, Math.min(4, cs / 5));
+    for (let p = a; p < b;) {
+      const r = Math.floor(p / COLS), end = Math.min(b, (r + 1) * COLS);
+      g.strokeRect(x0 + (p % COLS) * cs - 1.5, y0 + r * cs - 1.5, (end - p) * cs - gap + 3, cs - gap + 3);
+      p = end;
+    }
+  }
+  /* skipped pages: a cross */
+  g.strokeStyle = pal.text;
+  g.lineWidth = Math.max(1.2, cs / 12);
+  for (const s of f.skips) {
+    const p = cellOf(s.addr);
+    if (p < 0 || p >= n) continue;
+    const x = x0 + (p % COLS) * cs, y = y0 + Math.floor(p / COLS) * cs, m = (cs - gap) * 0.25;
+    g.beginPath();
+    g.moveTo(x + m, y + m); g.lineTo(x + cs - gap - m, y + cs - gap - m);
+    g.moveTo(x + cs - gap - m, y + m); g.lineTo(x + m, y + cs - gap - m);
+    g.stroke();
+  }
+  /* the faulting page: a strong outline and a marker above */
+  const p = Math.floor(cellOf(f.addr));
+  const x = x0 + (p % COLS) * cs, y = y0 + Math.floor(p / COLS) * cs;
+  g.strokeStyle = pal.text;
+  g.lineWidth = Math.max(2, cs / 6);
+  g.strokeRect(x + 0.5, y + 0.5, cs - gap - 1, cs - gap - 1);
+  g.fillStyle = pal.text;
+  g.beginPath();
+  g.moveTo(x + (cs - gap) / 2, y - 2);
+  g.lineTo(x + (cs - gap) / 2 - 5, y - 9);
+  g.lineTo(x + (cs - gap) / 2 + 5, y - 9);
+  g.closePath();
+  g.fill();
+}
+
+function drawHeat(g: CanvasRenderingContext2D, vma: VmaView, width: number, pal: Palette) {
+  const heat = vma.heat!;
+  const perBucket = (vma.end - vma.start) / 4096 / heat.length;
+  const x0 = 8, w = width - 16, h = 64, y0 = 12;
+  const bw = w / heat.length;
+  g.fillStyle = pal.empty;
+  g.fillRect(x0, y0, w, h);
+  g.fillStyle = pal.cause[CAUSE.around];
+  for (let i = 0; i < heat.length; i++) {
+    if (!heat[i]) continue;
+    g.globalAlpha = 0.2 + 0.8 * Math.min(1, heat[i] / perBucket);
+    g.fillRect(x0 + i * bw, y0, Math.max(bw, 1), h);
+  }
+  g.globalAlpha = 1;
+  g.fillStyle = pal.muted;
+  g.font = '11px ui-monospace, monospace';
+  g.textBaseline = 'top';
+  g.textAlign = 'left';
+  g.fillText(hex(vma.start), x0, y0 + h + 6);
+  g.textAlign = 'right';
+  g.fillText(hex(vma.end), x0 + w, y0 + h + 6);
+  g.textAlign = 'center';
+  g.fillText(`${fmt(heat.reduce((a, b) => a + b, 0))} of ${fmt(Math.round(perBucket * heat.length))} pages mapped`, x0 + w / 2, y0 + h + 6);
+}
