@@ -1,11 +1,13 @@
-import { useEffect } from 'react';
-import { Editor } from './components/Editor.js';
+import { lazy, Suspense, useEffect } from 'react';
 import { Gallery } from './components/Gallery.js';
 import { Help, Progress, Toast } from './components/Overlays.js';
 import { Player } from './components/Player.js';
 import { TunablesPanel } from './components/Tunables.js';
 import { copyLink, installKeyboard } from './lib/keyboard.js';
 import { dispatch, store, useStore } from './store/store.js';
+
+/* CodeMirror is a third of the bundle: load it when the editor opens */
+const Editor = lazy(() => import('./components/Editor.js').then((m) => ({ default: m.Editor })));
 
 function Brand() {
   return (
@@ -62,7 +64,9 @@ function Drawer() {
         <span className="spacer" />
         <button className="btn icon" onClick={() => dispatch({ type: 'openDrawer', drawer: null })} aria-label="Close (Esc)">✕</button>
       </div>
-      <div className="drawer-body">{drawer === 'tunables' ? <TunablesPanel /> : <Editor />}</div>
+      <div className="drawer-body">
+        {drawer === 'tunables' ? <TunablesPanel /> : <Suspense fallback={<div className="loading">Loading the editor&hellip;</div>}><Editor /></Suspense>}
+      </div>
     </aside>
   );
 }

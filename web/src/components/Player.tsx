@@ -40,6 +40,14 @@ function Caption() {
   const program = useStore((s) => s.program);
   const step = frame?.step ?? null;
   const info = step !== null ? program?.steps[step] : null;
+  if (frame?.big) {
+    return (
+      <div className="caption" aria-live="polite">
+        <span className="step-no">run complete</span>
+        <span className="summary">{program?.scenario.about.split('\n')[0] ?? ''}</span>
+      </div>
+    );
+  }
   return (
     <div className="caption" aria-live="polite">
       <span className="step-no">{step !== null ? `step ${step + 1}/${program?.steps.length}` : 'before step 1'}</span>

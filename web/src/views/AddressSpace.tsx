@@ -16,9 +16,14 @@ import { CAUSE_LEGEND, readPalette, type Palette } from '../lib/palette.js';
 import type { ViewProps } from './registry.js';
 
 const GUTTER = 112;
-/** pages per row: as many as fit at >= 14 px, a multiple of 16 so an aligned window never wraps */
+/**
+ * Pages per row: 64, 32 or 16, the most that fit at >= 14 px. A power of two
+ * divides a 512-page table into whole rows and keeps an aligned window of up
+ * to 16 pages inside one row.
+ */
 function columnsFor(width: number): number {
-  return Math.max(16, Math.min(64, Math.floor((width - GUTTER - 8) / 14 / 16) * 16));
+  const fit = (width - GUTTER - 8) / 14;
+  return fit >= 64 ? 64 : fit >= 32 ? 32 : 16;
 }
 
 function vmaName(v: VmaView, maps: string[], files: string[]): string {

@@ -64,7 +64,7 @@ export function Counters({ frame, timeline, prevCounters }: ViewProps) {
 }
 
 function Spark({ name, idx, frame, timeline }: { name: string; idx: number; frame: ViewProps['frame']; timeline: ViewProps['timeline'] }) {
-  const W = 420, H = 74, L = 6, R = 64, T = 18, B = 16;
+  const W = 420, H = 70, L = 6, R = 58, T = 20, B = 16;
   const xs = timeline.samples.x, ys = timeline.samples.values[idx];
   const xmax = Math.max(1, xs[xs.length - 1] ?? 1);
   const ymax = Math.max(1, ...ys);
@@ -74,15 +74,13 @@ function Spark({ name, idx, frame, timeline }: { name: string; idx: number; fram
   const cx = frame.big ? null : x(Math.min(frame.cursor, xmax));
   return (
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${name} over the run: ${fmt(frame.counters[idx])} at the cursor, up to ${fmt(ymax)}`}>
-      <text className="name" x={L} y={12}>{name}</text>
-      <text className="val" x={W - 4} y={12} textAnchor="end">{fmt(frame.counters[idx])}</text>
+      <text className="name" x={L} y={13}>{name} <tspan className="val">= {fmt(frame.counters[idx])}</tspan></text>
       <line className="axis" x1={L} x2={W - R} y1={H - B} y2={H - B} stroke="var(--strong-border)" />
       <text className="val" x={W - R + 6} y={T + 4}>{fmt(ymax)}</text>
       <text className="val" x={W - R + 6} y={H - B + 4}>0</text>
       <path d={d} fill="none" stroke="var(--c-fault)" strokeWidth={2} />
       {cx !== null && <line className="cursor" x1={cx} x2={cx} y1={T - 2} y2={H - B} />}
-      <text className="val" x={L} y={H - 2}>{frame.big ? 'operations' : 'events'}</text>
-      <text className="val" x={W - R} y={H - 2} textAnchor="end">{fmt(xmax)}</text>
+      <text className="val" x={W - R} y={H - 2} textAnchor="end">{fmt(xmax)} {frame.big ? 'operations' : 'events'}</text>
     </svg>
   );
 }

@@ -12,6 +12,9 @@ const SHIFT = ['bits 47-39', 'bits 38-30', 'bits 29-21', 'bits 20-12'];
 
 export function PageTableWalk({ frame }: ViewProps) {
   const w = frame.walk;
+  if (!w && frame.big) {
+    return <div className="placeholder">A big run records no events, so there is no single fault to follow. Open a smaller scenario to watch walks.</div>;
+  }
   if (!w) {
     return (
       <div className="placeholder">

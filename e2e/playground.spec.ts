@@ -1,0 +1,216 @@
+/**
+ * The playground in real Chromium, against the production build. Every test
+ * fails on any console error or uncaught exception; screenshots of the views
+ * go to test-results/screenshots/.
+ */
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+
+const SHOTS = 'test-results/screenshots';
+mkdirSync(SHOTS, { recursive: true });
+
+let problems: string[] = [];
+test.beforeEach(async ({ page }) => {
+  problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console.error: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+});
+test.afterEach(async () => {
+  expect(problems, 'no console errors on the page').toEqual([]);
+});
+
+async function shot(page: Page, info: TestInfo, name: string, selector?: string) {
+  const path = `${SHOTS}/${name}.png`;
+  if (selector) await page.locator(selector).screenshot({ path });
+  else await page.screenshot({ path, fullPage: true });
+  await info.attach(name, { path, contentType: 'image/png' });
+}
+
+async function open(page: Page, name: string, query = '') {
+  await page.goto(`/?scenario=${name}${query}`);
+  await expect(page.locator('[data-view="address"], [data-testid="error-banner"]').first()).toBeVisible();
+}
+
+const cursorText = (page: Page) => page.getByTestId('cursor').textContent();
+
+test('the gallery lists every scenario, grouped by mechanism', async ({ page }, info) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Fault-around' })).toBeVisible();
+  await expect(page.locator('.card')).toHaveCount(8);
+  await expect(page.locator('.seed-table a')).toHaveCount(21);
+  await expect(page.locator('.card').first()).toContainText('Sequential read of a cached file');
+  await shot(page, info, 'gallery');
+});
+
+test('opens a scenario by route, steps forward and back, jumps to faults', async ({ page }, info) => {
+  await open(page, 'fault-around/sequential');
+  await expect(page.getByTestId('scenario-title')).toHaveText('Sequential read of a cached file');
+  expect(await cursorText(page)).toMatch(/^event 0 \/ /);
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('cursor')).toHaveText(/^event 3 \//);
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('cursor')).toHaveText(/^event 2 \//);
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('cursor')).toHaveText(/^event 3 \//);
+  await page.getByTestId('next-fault').click();
+  await page.getByTestId('next-fault').click();
+  await expect(page.locator('.fault-line')).toContainText('Read fault at page 16');
+  /* into the window: a few set-PTE events */
+  for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.locator('[data-view="walk"]')).toContainText('set by this fault');
+  await expect(page.locator('[data-view="log"] li.cur')).toContainText('by fault-around');
+  await expect(page.locator('[data-view="log"] li.cur a')).toHaveAttribute('href', /elixir\.bootlin\.com\/linux\/v6\.19\/A\/ident\//);
+  await shot(page, info, 'player');
+  for (const v of ['address', 'walk', 'counters', 'log', 'steps']) await shot(page, info, `view-${v}`, `[data-view="${v}"]`);
+  /* step back within the fault: fewer pages mapped */
+  const mapped = async () => Number((await page.getByTestId('value-nr_mapped').textContent())!.replace(/,/g, ''));
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('value-pgfault')).toHaveText('256');
+  expect(await mapped()).toBe(4096);
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('value-pgfault')).toHaveText('0');
+});
+
+test('plays and pauses', async ({ page }) => {
+  await open(page, 'fault-around/sequential');
+  await page.locator('#speed').selectOption('300');
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('play')).toContainText('Pause');
+  await page.waitForTimeout(1200);
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('play')).toContainText('Play');
+  const at = await cursorText(page);
+  expect(Number(at!.match(/event ([\d,]+)/)![1].replace(/,/g, ''))).toBeGreaterThan(50);
+  await page.waitForTimeout(500);
+  expect(await cursorText(page)).toBe(at);
+  /* space toggles too */
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('play')).toContainText('Pause');
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('play')).toContainText('Play');
+});
+
+test('turning fault-around off raises the fault count 16-fold', async ({ page }, info) => {
+  await open(page, 'fault-around/sequential');
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('value-pgfault')).toHaveText('256');
+  await page.getByTestId('tunable-fault_around_bytes').selectOption('4096');
+  await expect(page.getByTestId('value-pgfault')).toHaveText('4,096');
+  await expect(page.getByTestId('figure-pgfault')).toContainText('before 256 (×16)');
+  await expect(page.getByTestId('expect-failures')).toContainText('expected pgfault = 256, got 4,096');
+  await expect(page).toHaveURL(/set=fault_around_bytes%3D4096/);
+  await shot(page, info, 'fault-around-off');
+});
+
+test('an edited scenario with an error shows the error at its line', async ({ page }, info) => {
+  await open(page, 'fault-around/sequential');
+  await page.getByTestId('open-editor').click();
+  const editor = page.locator('.cm-content');
+  await editor.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(`name: broken
+files:
+  data: { size: 1MiB, cached: all }
+processes:
+  app: {}
+steps:
+  - mmap: { task: app, name: m, file: data, prot: read }
+  - access: { task: app, map: m, op: reed }
+`);
+  const errs = page.getByTestId('editor-errors');
+  await expect(errs).toContainText('line 8');
+  await expect(errs).toContainText("must be one of read, write; got 'reed' (did you mean 'read'?)");
+  await expect(page.locator('.cm-lint-marker-error')).toBeVisible();
+  await expect(page.getByTestId('run-edited')).toBeDisabled();
+  await shot(page, info, 'editor-error');
+  /* fix it and run it */
+  await page.locator('.cm-line', { hasText: 'reed' }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.insertText('read }');
+  await expect(errs).toHaveCount(0);
+  await page.getByTestId('run-edited').click();
+  await expect(page.getByTestId('scenario-title')).toContainText('broken');
+  await expect(page.getByTestId('scenario-title')).toContainText('edited');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('value-pgfault')).toHaveText('16');
+  await expect(page).toHaveURL(/[?&]src=/);
+});
+
+test('a copied link reopens the same state', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await open(page, 'fault-around/random');
+  await page.getByTestId('tunable-fault_around_bytes').selectOption('32768');
+  await expect(page.getByTestId('value-pgfault')).toHaveText('0');
+  await page.keyboard.press('f');
+  await page.keyboard.press('f');
+  await page.keyboard.press('f');
+  await page.keyboard.press('ArrowRight');
+  await page.locator('[data-view="steps"] button[aria-label="Hide Steps"]').click();
+  const cursor = await cursorText(page);
+  const faults = await page.getByTestId('value-pgfault').textContent();
+  await page.getByTestId('copy-link').click();
+  await expect(page.getByTestId('toast')).toContainText('Link copied');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toContain('set=fault_around_bytes%3D32768');
+  const again = await context.newPage();
+  await again.goto(link);
+  await expect(again.locator('[data-view="address"]')).toBeVisible();
+  await expect(again.getByTestId('cursor')).toHaveText(cursor!);
+  await expect(again.getByTestId('value-pgfault')).toHaveText(faults!);
+  await expect(again.getByTestId('tunable-fault_around_bytes')).toHaveValue('32768');
+  await expect(again.locator('[data-view="steps"]')).toHaveCount(0);
+  await expect(again.locator('.fault-line')).toHaveText(await page.locator('.fault-line').textContent() as string);
+  await again.close();
+});
+
+test('the 16 GiB scenario runs in a worker with progress, and can be cancelled', async ({ page }, info) => {
+  await page.goto('/?scenario=fault-around/seed/sequential-16g-base');
+  const progress = page.getByTestId('progress');
+  await expect(progress).toBeVisible();
+  await expect(progress).toContainText('Running a big scenario');
+  /* the page stays responsive while it runs */
+  await page.keyboard.press('d');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', /dark|light/);
+  await shot(page, info, 'big-run-progress');
+  await page.getByTestId('cancel').click();
+  await expect(progress).toHaveCount(0);
+  await expect(page.getByText('The run was cancelled.')).toBeVisible();
+});
+
+test('a big run shows aggregates when it completes', async ({ page }, info) => {
+  await page.goto('/?scenario=fault-around/seed/one-per-page-table-16g-order-4');
+  await expect(page.getByTestId('value-pgfault')).toHaveText('8,192', { timeout: 60_000 });
+  await expect(page.getByText('A big run:')).toBeVisible();
+  await expect(page.getByTestId('cursor')).toHaveText('big run: final state');
+  await expect(page.locator('.fault-line')).toContainText('too large to draw page by page');
+  await shot(page, info, 'big-run-done');
+});
+
+test('every shipped scenario opens and steps without errors', async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.goto('/');
+  const names = await page.locator('[data-scenario]').evaluateAll((els) => els.map((e) => e.getAttribute('data-scenario')!));
+  expect(names.length).toBe(29);
+  for (const name of names) {
+    await page.goto(`/?scenario=${name}`);
+    const big = name.includes('/seed/');
+    await expect(page.getByTestId('value-pgfault'), name).not.toHaveText('–', { timeout: 60_000 });
+    await expect(page.locator('[data-view="address"]'), name).toBeVisible({ timeout: 60_000 });
+    if (!big || (await page.getByTestId('cursor').textContent()) !== 'big run: final state') {
+      await page.keyboard.press('f');
+      for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('End');
+    }
+    await expect(page.getByTestId('expect-failures'), name).toHaveCount(0);
+    await expect(page.getByTestId('run-error'), name).toHaveCount(0);
+    await expect(page.getByTestId('error-banner'), name).toHaveCount(0);
+  }
+});

@@ -1,0 +1,38 @@
+import { execSync } from 'node:child_process';
+import { defineConfig } from '@playwright/test';
+
+/* Debian's Chromium (apt-get install chromium); Playwright's own download is not used */
+const chromium = (() => {
+  try {
+    return execSync('command -v chromium', { encoding: 'utf8' }).trim();
+  } catch {
+    return '/usr/bin/chromium';
+  }
+})();
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  timeout: 90_000,
+  expect: { timeout: 20_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: 'http://127.0.0.1:4173/',
+    viewport: { width: 1600, height: 1000 },
+    launchOptions: {
+      executablePath: chromium,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync'],
+    },
+    trace: 'off',
+  },
+  webServer: {
+    command: 'node node_modules/vite/bin/vite.js preview --config web/vite.config.ts --port 4173 --strictPort',
+    url: 'http://127.0.0.1:4173/',
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});
