@@ -139,7 +139,6 @@ export function QuickTunables({ group }: { group: string }) {
   return (
     <div className="quick" role="group" aria-label="Kernel tunables">
       {keys.map((k) => <TunableControl key={k} def={DEFS.find((d) => d.key === k)!} compact />)}
-      <button className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'tunables' })}>All tunables <span className="kbd">T</span></button>
     </div>
   );
 }

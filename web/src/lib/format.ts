@@ -7,9 +7,8 @@ export function size(bytes: number): string {
   return `${bytes} B`;
 }
 
-/** fault_around_bytes -> "64 KiB (order 4, 16 pages)" */
+/** fault_around_bytes -> "64 KiB · order 4" (16 pages) */
 export function windowLabel(bytes: number): string {
   const pages = bytes / 4096;
-  const order = Math.log2(pages);
-  return pages === 1 ? '4 KiB (off: 1 page)' : `${size(bytes)} (order ${order}, ${pages} pages)`;
+  return pages === 1 ? '4 KiB · off' : `${size(bytes)} · order ${Math.log2(pages)}`;
 }

@@ -44,8 +44,8 @@ export function PageTableWalk({ frame }: ViewProps) {
                   <div className="ent" title={`entry ${w.index[l]} of the ${name} table at pfn ${w.tablePfn[l]}`}>
                     {entryPresent ? w.entry[l].replace(/^0x0+(?=.)/, '0x') : 'none'}
                   </div>
-                  {allocated ? <span className="badge new">table allocated now</span>
-                    : <span className="badge present">table pfn {fmt(w.tablePfn[l])}</span>}
+                  {allocated ? <span className="badge new">table allocated by this fault</span>
+                    : <span className="badge present" title="the table page that holds this entry">in table pfn {fmt(w.tablePfn[l])}</span>}
                   {leaf && <div className="ent">{entryPresent ? 'maps the page' : 'not mapped yet'}</div>}
                 </>
               ) : (

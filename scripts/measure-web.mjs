@@ -1,0 +1,49 @@
+// The playground's size and load time: bundle sizes (gzip), the wasm, and the
+// time to an interactive gallery and to a ready scenario in headless Chromium
+// against the production build on localhost (median of 7 cold page loads).
+import { spawn, spawnSync, execSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { root } from './setup.mjs';
+
+export async function measureWeb() {
+  const b = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
+  if (b.status !== 0) throw new Error('vite build failed');
+  const dir = join(root, 'web/dist/assets');
+  const files = readdirSync(dir).filter((f) => !f.endsWith('.map'));
+  const sizes = files.map((f) => {
+    const buf = readFileSync(join(dir, f));
+    return { file: f, bytes: statSync(join(dir, f)).size, gzip: gzipSync(buf, { level: 9 }).length };
+  });
+  const server = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--config', 'web/vite.config.ts', '--port', '4179', '--strictPort'], { cwd: root, stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 1500));
+  const { chromium } = await import('@playwright/test');
+  const exe = execSync('command -v chromium', { encoding: 'utf8' }).trim();
+  const browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const gallery = [], ready = [], frames = [];
+  try {
+    for (let i = 0; i < 7; i++) {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      await page.goto('http://127.0.0.1:4179/');
+      await page.locator('.card').first().waitFor();
+      gallery.push(await page.evaluate(() => performance.now()));
+      const t0 = await page.evaluate(() => performance.now());
+      await page.locator('[data-scenario="fault-around/sequential"]').click();
+      await page.locator('[data-view="address"]').waitFor();
+      ready.push((await page.evaluate(() => performance.now())) - t0);
+      /* a step forward: key press to the new frame on screen */
+      const t1 = await page.evaluate(() => performance.now());
+      await page.keyboard.press('End');
+      await page.getByTestId('value-pgfault').filter({ hasText: '256' }).waitFor();
+      frames.push((await page.evaluate(() => performance.now())) - t1);
+      await ctx.close();
+    }
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+  const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+  return { sizes, galleryMs: med(gallery), readyMs: med(ready), seekMs: med(frames) };
+}
