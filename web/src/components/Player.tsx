@@ -30,7 +30,8 @@ export function Player() {
       </div>
       <Banners />
       {load.status === 'error' && <div className="placeholder">Fix the scenario to run it: press <kbd>E</kbd> to open the editor.</div>}
-      {frame && program && timeline && load.status === 'ready' ? <Views /> : load.status !== 'error' && <div className="loading">Preparing the machine&hellip;</div>}
+      {frame && program && timeline && load.status === 'ready' ? <Views />
+        : (load.status === 'compiling' || load.status === 'running') && <div className="loading">Preparing the machine&hellip;</div>}
     </main>
   );
 }
@@ -98,6 +99,7 @@ function Figures() {
 
 function Banners() {
   const load = useStore((s) => s.load);
+  const overrides = useStore((s) => s.overrides);
   const timeline = useStore((s) => s.timeline);
   const file = useStore((s) => s.scenario?.file);
   if (load.status === 'error') {
@@ -116,7 +118,9 @@ function Banners() {
   if (load.status === 'cancelled') {
     return (
       <div className="banner" role="status">
-        The run was cancelled. <button className="btn" onClick={() => dispatch({ type: 'resetTunables' })}>Run with the scenario&rsquo;s tunables</button>
+        The run was cancelled.{' '}
+        <button className="btn" onClick={() => dispatch({ type: 'rerun' })}>Run it again</button>{' '}
+        {Object.keys(overrides).length > 0 && <button className="btn" onClick={() => dispatch({ type: 'resetTunables' })}>Run with the scenario&rsquo;s tunables</button>}
       </div>
     );
   }

@@ -114,5 +114,9 @@ describe('reducer', () => {
     expect(s.load.status).toBe('cancelled');
     /* the worker's late 'loaded' for the cancelled run is ignored */
     expect(run(s, { type: 'runLoaded', runId: id, program: {} as never, timeline: timeline() }).load.status).toBe('cancelled');
+    /* and it can run again */
+    const again = run(s, { type: 'rerun' });
+    expect(again.load.status).toBe('compiling');
+    expect(again.runId).toBe(s.runId + 1);
   });
 });

@@ -98,6 +98,8 @@ export function reducer(state: AppState, action: Action): AppState {
     }
     case 'resetTunables':
       return Object.keys(state.overrides).length ? rerun(state, {}) : state;
+    case 'rerun':
+      return state.scenario ? { ...rerun(state, state.overrides), previous: state.previous } : state;
     case 'compileFailed':
     case 'runFailed':
       if (action.runId !== state.runId) return state;

@@ -74,6 +74,7 @@ export type Action =
   | { type: 'applyDraft' }
   | { type: 'setTunable'; key: string; value: string | null }
   | { type: 'resetTunables' }
+  | { type: 'rerun' }
   | { type: 'compileFailed'; runId: number; issues: Issue[] }
   | { type: 'runProgress'; runId: number; done: number; total: number; big: boolean }
   | { type: 'runLoaded'; runId: number; program: Program; timeline: TimelineInfo }
