@@ -71,6 +71,7 @@ const CASES: Case[] = [
   { name: 'every thread where one is needed', src: step('munmap: { task: "app.*", map: m }'), line: 8, path: 'steps[1].munmap.task', text: "names every thread" },
   { name: 'cache larger than memory', src: `machine:\n  memory: 64MiB\n${BASE.replace('size: 1MiB', 'size: 1GiB')}`, line: 5, path: 'files.data.cached', text: 'more than machine.memory (64 MiB) can hold' },
   { name: 'mmap inside a repeat', src: step('repeat: { times: 3, steps: [ { mmap: { task: app, name: r, length: 4KiB, prot: read } } ] }'), line: 8, path: 'steps[1].repeat.steps[0].mmap', text: 'inside a repeat of 3' },
+  { name: 'munmap inside a repeat', src: step('repeat: { times: 2, steps: [ { access: { task: app, map: m, op: read } }, { munmap: { task: app, map: m } } ] }'), line: 8, path: 'steps[1].repeat.steps[1].munmap', text: "the second iteration would unmap 'm' again" },
   { name: 'say with a mapping', src: step('say: { text: hi }'), line: 8, path: 'steps[1].say', text: 'expected text' },
   { name: 'duplicate key', src: BASE.replace('name: t\n', 'name: t\nname: u\n'), line: 2, path: '', text: 'YAML: Map keys must be unique' },
   { name: 'steps not a list', src: 'name: t\nsteps: { mmap: {} }\n', line: 2, path: 'steps', text: 'expected a list of steps' },
@@ -208,6 +209,28 @@ steps:
     expect(s.steps[0]).toMatchObject({ offset: 4096, length: 64 * 2 ** 20, addr: 0x7f0000000000, shared: true });
     expect(s.steps[1]).toMatchObject({ addr: 140737354137600, task: { proc: 'app', thread: 1 } });
     expect(compile(s).steps).toHaveLength(26); /* 24 steps, and the repeat's 2 */
+  });
+
+  it('a repeat may map and unmap, as will-it-scale loops do, and each pass faults afresh', async () => {
+    const s = parseScenario(`name: loop
+files:
+  data: { size: 1MiB, cached: all }
+processes:
+  app: {}
+steps:
+  - repeat:
+      times: 3
+      stride: 0
+      steps:
+        - mmap: { task: app, name: m, file: data, prot: read, shared: true }
+        - access: { task: app, map: m, op: read }
+        - munmap: { task: app, map: m }
+        - mmap: { task: app, name: m, file: data, prot: read, shared: true }
+        - munmap: { task: app, map: m }
+`);
+    const r = runProgram(await loadCore(), compile(s));
+    /* 256 pages / 16 per 64 KiB window = 16 faults a pass */
+    expect(r.counters.pgfault).toBe(3 * 16);
   });
 
   it('JSON is YAML', () => {

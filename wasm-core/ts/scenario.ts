@@ -830,6 +830,7 @@ function checkSemantics(c: Ctx, s: Scenario): void {
   };
   const fieldAt = (st: Step, key: string): At => ({ ...st.at, path: `${st.at.path}.${key}` });
 
+  const unmappedAt = new Map<string, At>();
   const walk = (steps: Step[], inRepeat: Step | null, times: number) => {
     for (const st of steps) {
       switch (st.kind) {
@@ -850,8 +851,6 @@ function checkSemantics(c: Ctx, s: Scenario): void {
             c.err(fieldAt(st, 'name'), `process '${p.name}' already has a mapping named '${st.name}' (line ${p.maps.get(st.name)!.at.line}); unmap it first or choose another name`);
             break;
           }
-          if (inRepeat && times > 1)
-            c.err(st.at, `this mmap is inside a repeat of ${times}: the second iteration would map '${st.name}' again; unmap it inside the repeat`);
           p.maps.set(st.name, { len, at: st.at });
           allMaps.set(st.name, allMaps.get(st.name) ?? st.at);
           break;
@@ -863,8 +862,7 @@ function checkSemantics(c: Ctx, s: Scenario): void {
           if (m) range(m, st.offset, st.length, fieldAt(st, 'offset'), st.at);
           if (p && m && st.kind === 'munmap' && st.offset === 0 && (st.length === undefined || st.length >= m.len)) {
             p.maps.delete(st.map);
-            if (inRepeat && times > 1)
-              c.err(st.at, `this munmap is inside a repeat of ${times}: the second iteration would unmap '${st.map}' again`);
+            unmappedAt.set(`${p.name}/${st.map}`, st.at);
           }
           break;
         }
@@ -911,9 +909,24 @@ function checkSemantics(c: Ctx, s: Scenario): void {
           }
           break;
         }
-        case 'repeat':
+        case 'repeat': {
+          /* the body must leave the mappings as it found them (an mmap .. munmap pair, as
+             will-it-scale loops do, is fine), or its second iteration would fail */
+          const before = new Map([...procs.values()].map((p) => [p.name, new Set(p.maps.keys())]));
           walk(st.steps, st, times * Math.max(st.times, 1));
+          if (st.times < 2) break;
+          for (const p of procs.values()) {
+            const had = before.get(p.name);
+            if (!had || !p.alive) continue;
+            for (const [name, m] of p.maps)
+              if (!had.has(name))
+                c.err(m.at, `this mmap is inside a repeat of ${st.times} and stays mapped: the second iteration would map '${name}' again; unmap it inside the repeat`);
+            for (const name of had)
+              if (!p.maps.has(name))
+                c.err(unmappedAt.get(`${p.name}/${name}`) ?? st.at, `this munmap is inside a repeat of ${st.times}: the second iteration would unmap '${name}' again; map it again inside the repeat`);
+          }
           break;
+        }
         case 'expect': {
           if (st.task) proc(st.task, false);
           if (st.folio) {

@@ -23,7 +23,7 @@ function Brand() {
 
 function TopBar() {
   const page = useStore((s) => s.page);
-  const title = useStore((s) => s.program?.scenario.name ?? s.scenario?.file ?? '');
+  const title = useStore((s) => (s.running ?? s.program?.scenario)?.name ?? s.scenario?.file ?? '');
   const edited = useStore((s) => s.scenario?.edited ?? false);
   const theme = useStore((s) => s.theme);
   const drawer = useStore((s) => s.drawer);

@@ -103,7 +103,7 @@ export class Controller {
       this.store.dispatch({ type: 'compileFailed', runId, issues });
       return;
     }
-    this.store.dispatch({ type: 'runProgress', runId, done: 0, total: 1, big: false });
+    this.store.dispatch({ type: 'compiled', runId, scenario: program.scenario });
     this.client.load(runId, program, (done, total, big) => this.store.dispatch({ type: 'runProgress', runId, done, total, big }))
       .then((o) => {
         if (o.kind === 'loaded') this.store.dispatch({ type: 'runLoaded', runId, program, timeline: o.timeline });

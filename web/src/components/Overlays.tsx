@@ -5,7 +5,7 @@ import { dispatch, useStore } from '../store/store.js';
 
 export function Progress() {
   const load = useStore((s) => s.load);
-  const name = useStore((s) => s.program?.scenario.name ?? s.scenario?.file ?? '');
+  const name = useStore((s) => (s.running ?? s.program?.scenario)?.name ?? s.scenario?.file ?? '');
   const running = load.status === 'running';
   const [shown, setShown] = useState(false);
   /* quick runs finish before the dialog would flash */

@@ -34,7 +34,7 @@ const DEFS: Def[] = [
 /** the effective value of a tunable: the UI override, else the scenario's */
 function useEffective(key: Def['key']): { value: string; modified: boolean } {
   const overrides = useStore((s) => s.overrides);
-  const scenario = useStore((s) => s.program?.scenario);
+  const scenario = useStore((s) => s.running ?? s.program?.scenario);
   if (key in overrides) return { value: overrides[key], modified: true };
   if (key === 'machine.io_latency') return { value: String(scenario?.machine.io_latency ?? 0), modified: false };
   const v = scenario ? scenario.kernel[key] : DEFAULT_TUNABLES[key];

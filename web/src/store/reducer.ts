@@ -69,6 +69,7 @@ export function reducer(state: AppState, action: Action): AppState {
         runId: state.runId + 1,
         load: { status: 'compiling' },
         program: null,
+        running: null,
         timeline: null,
         frame: null,
         prevCounters: null,
@@ -104,6 +105,9 @@ export function reducer(state: AppState, action: Action): AppState {
     case 'runFailed':
       if (action.runId !== state.runId) return state;
       return { ...state, load: { status: 'error', issues: action.issues }, playing: false };
+    case 'compiled':
+      if (action.runId !== state.runId) return state;
+      return { ...state, running: action.scenario, load: { status: 'running', done: 0, total: 1, big: false } };
     case 'runProgress':
       if (action.runId !== state.runId) return state;
       return { ...state, load: { status: 'running', done: action.done, total: action.total, big: action.big } };

@@ -46,6 +46,8 @@ export interface AppState {
   runId: number;
   load: LoadState;
   program: Program | null;
+  /** the scenario being run now, once compiled: its name and tunables show while it runs */
+  running: Program['scenario'] | null;
   timeline: TimelineInfo | null;
   cursor: number;
   pendingCursor: CursorTarget | null;
@@ -76,6 +78,7 @@ export type Action =
   | { type: 'resetTunables' }
   | { type: 'rerun' }
   | { type: 'compileFailed'; runId: number; issues: Issue[] }
+  | { type: 'compiled'; runId: number; scenario: Program['scenario'] }
   | { type: 'runProgress'; runId: number; done: number; total: number; big: boolean }
   | { type: 'runLoaded'; runId: number; program: Program; timeline: TimelineInfo }
   | { type: 'runFailed'; runId: number; issues: Issue[] }
@@ -102,7 +105,7 @@ export const SPEEDS = [1, 3, 10, 30, 100, 300, 1000, 10000];
 export function initialState(theme: AppState['theme'] = 'light'): AppState {
   return {
     page: 'gallery', scenario: null, draft: null, overrides: {}, runId: 0, load: { status: 'idle' },
-    program: null, timeline: null, cursor: 0, pendingCursor: null, playing: false, speed: 30, frame: null,
+    program: null, running: null, timeline: null, cursor: 0, pendingCursor: null, playing: false, speed: 30, frame: null,
     prevCounters: null, previous: null,
     views: { address: true, walk: true, counters: true, log: true, steps: true }, enlarged: null,
     drawer: null, theme, help: false, toast: null,
