@@ -33,16 +33,22 @@ export const SUBGROUPS: Record<string, string> = {
   seed: 'Reproductions of the patch series\u2019 benchmark tables',
 };
 
-/** the first sentences of `about`, up to about 170 characters */
-function teaserOf(about: string): string {
+/** the first sentences of `about`, about 80 to 180 characters, cut at a word if need be */
+export function teaserOf(about: string): string {
   const plain = about.replace(/\*\*|`|\*/g, '').replace(/\s+/g, ' ').trim();
-  const sentences = plain.match(/[^.!?]+[.!?]+(\s|$)/g) ?? [plain];
+  /* a sentence ends at . ! or ? followed by a space, so "mechanisms.md," stays whole */
+  const sentences = plain.match(/.+?(?:[.!?]+(?=\s|$)|$)/g) ?? [plain];
   let out = '';
   for (const sn of sentences) {
-    if (out && out.length + sn.length > 170) break;
-    out += sn;
+    if (out.length >= 80 && out.length + sn.length > 170) break;
+    out += (out ? ' ' : '') + sn.trim();
   }
-  return out.trim();
+  if (out.length <= 180) return out;
+  let cut = out.slice(0, 180);
+  cut = cut.slice(0, cut.lastIndexOf(' '));
+  /* never end inside a parenthesis */
+  if (cut.lastIndexOf('(') > cut.lastIndexOf(')')) cut = cut.slice(0, cut.lastIndexOf('('));
+  return `${cut.replace(/[\s,;:-]+$/, '')}…`;
 }
 
 /** the pgfault a scenario expects at its end (the seed tables' model value) */

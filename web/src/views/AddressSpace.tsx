@@ -215,6 +215,11 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
             setHover(p === null ? null : { x: e.clientX - r.left, y: e.clientY - r.top, page: p });
           }}
           onMouseLeave={() => setHover(null)} />
+        {hover && <Tooltip hover={hover} vma={vma} frame={frame} width={width} />}
+      </div>
+      <p className="visually-hidden" aria-live="polite">{summary}</p>
+      <div className="as-foot">
+        <div className="fault-line">{faultLine(frame, vma)}</div>
         {!heat && (
           <div className="as-tools">
             {!following && <button className="btn" onClick={onFollow}>Follow the fault</button>}
@@ -225,10 +230,7 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
             </button>
           </div>
         )}
-        {hover && <Tooltip hover={hover} vma={vma} frame={frame} width={width} />}
       </div>
-      <p className="visually-hidden" aria-live="polite">{summary}</p>
-      <div className="fault-line">{faultLine(frame, vma)}</div>
     </div>
   );
 }
@@ -248,7 +250,7 @@ function faultLine(frame: Frame, vma: VmaView) {
       {f.skips.length > 0 && <> · {f.skips.length} skipped</>}
       {f.major && <> · <b>major</b></>}
       {f.retried && <> · retried</>}
-      {f.done ? ' · done' : ' …'}
+      {f.done ? ' · done' : ' · in progress'}
     </span>
   );
 }
