@@ -4,6 +4,7 @@ import { Help, Progress, Toast } from './components/Overlays.js';
 import { Player } from './components/Player.js';
 import { TunablesPanel } from './components/Tunables.js';
 import { copyLink, installKeyboard } from './lib/keyboard.js';
+import { scenarioTitle } from './store/state.js';
 import { dispatch, store, useStore } from './store/store.js';
 
 /* CodeMirror is a third of the bundle: load it when the editor opens */
@@ -23,7 +24,7 @@ function Brand() {
 
 function TopBar() {
   const page = useStore((s) => s.page);
-  const title = useStore((s) => (s.running ?? s.program?.scenario)?.name ?? s.scenario?.file ?? '');
+  const title = useStore(scenarioTitle);
   const edited = useStore((s) => s.scenario?.edited ?? false);
   const theme = useStore((s) => s.theme);
   const drawer = useStore((s) => s.drawer);

@@ -1,11 +1,12 @@
 /** Progress of a run (with cancel), keyboard help, and toasts. */
 import { useEffect, useState } from 'react';
 import { fmt } from '../lib/format.js';
+import { scenarioTitle } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
 
 export function Progress() {
   const load = useStore((s) => s.load);
-  const name = useStore((s) => (s.running ?? s.program?.scenario)?.name ?? s.scenario?.file ?? '');
+  const name = useStore(scenarioTitle);
   const running = load.status === 'running';
   const [shown, setShown] = useState(false);
   /* quick runs finish before the dialog would flash */

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_TUNABLES, type Tunables as T } from '../../../wasm-core/ts/scenario.js';
 import { size, windowLabel } from '../lib/format.js';
+import { currentScenario } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
 
 const WINDOWS = [4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576, 2097152];
@@ -34,7 +35,7 @@ const DEFS: Def[] = [
 /** the effective value of a tunable: the UI override, else the scenario's */
 function useEffective(key: Def['key']): { value: string; modified: boolean } {
   const overrides = useStore((s) => s.overrides);
-  const scenario = useStore((s) => s.running ?? s.program?.scenario);
+  const scenario = useStore(currentScenario);
   if (key in overrides) return { value: overrides[key], modified: true };
   if (key === 'machine.io_latency') return { value: String(scenario?.machine.io_latency ?? 0), modified: false };
   const v = scenario ? scenario.kernel[key] : DEFAULT_TUNABLES[key];

@@ -100,6 +100,12 @@ export type Action =
   | { type: 'toast'; text: string }
   | { type: 'clearToast' };
 
+/** the scenario on screen: the one running now once it has compiled, else the last one run */
+export const currentScenario = (s: AppState): Program['scenario'] | undefined => s.running ?? s.program?.scenario;
+
+/** what the top bar and the progress dialog call it */
+export const scenarioTitle = (s: AppState): string => currentScenario(s)?.name ?? s.scenario?.file ?? '';
+
 export const SPEEDS = [1, 3, 10, 30, 100, 300, 1000, 10000];
 
 export function initialState(theme: AppState['theme'] = 'light'): AppState {
