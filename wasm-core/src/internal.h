@@ -532,6 +532,7 @@ struct vm_fault {
 };
 int handle_user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool write);
 void flush_access_run(struct mmsim *sim);
+bool user_access_would_hit(struct mmsim *sim, uint32_t task, uint64_t addr, bool write);
 int pgd_alloc(struct mmsim *sim, struct mm_struct *mm);
 void pgd_free(struct mmsim *sim, struct mm_struct *mm);
 uint64_t *walk_pte(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr);

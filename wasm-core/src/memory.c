@@ -567,6 +567,14 @@ void flush_access_run(struct mmsim *sim)
 	s->run_count = 0;
 }
 
+/* would a touch of addr by task go through a present PTE without a fault? (no side effects but the walk caches) */
+bool user_access_would_hit(struct mmsim *sim, uint32_t task, uint64_t addr, bool write)
+{
+	uint64_t *pte = mmu_walk(sim, mm_ptr(sim, task_ptr(sim, task)->mm), addr);
+
+	return pte && pte_present(*pte) && (!write || pte_write(*pte));
+}
+
 /*
  * One touch by a user thread: one byte at addr. Returns 0 or an mmsim error
  * (SIGSEGV, SIGBUS, OOM). A touch through a present PTE with enough

@@ -607,33 +607,45 @@ static int debug_vm_check(struct mmsim *sim)
 	return 0;
 }
 
-static int access_op(struct mmsim *sim)
+/* the next touch of the current access step: which thread, which address (no side effects) */
+static uint32_t next_touch(struct mmsim *sim, uint32_t *slot, uint64_t *addr)
 {
 	struct mmsim_state *s = &sim->s;
 	const struct mmsim_step *st = step_ptr(sim, s->cur_step);
-	uint32_t i = s->acc_cur, task;
+	uint32_t i = s->acc_cur;
 	struct task_struct *t;
-	uint64_t addr;
-	int err;
 
 	for (uint32_t k = 0; k < s->acc_nthreads; k++, i = (i + 1) % s->acc_nthreads)
 		if (task_ptr(sim, s->acc_task0 + i)->acc_pos < task_ptr(sim, s->acc_task0 + i)->acc_len)
 			break;
-	task = s->acc_task0 + i;
-	t = task_ptr(sim, task);
+	t = task_ptr(sim, s->acc_task0 + i);
 	switch (s->acc_pattern) {
 	case MMSIM_PAT_RANDOM:
-		addr = t->acc_start + permute_index(t->acc_key, t->acc_pos, t->acc_slots) * t->acc_stride;
+		*addr = t->acc_start + permute_index(t->acc_key, t->acc_pos, t->acc_slots) * t->acc_stride;
 		break;
 	case MMSIM_PAT_UNIFORM:
-		addr = t->acc_start + random_index(t->acc_key, t->acc_pos, t->acc_slots) * t->acc_stride;
+		*addr = t->acc_start + random_index(t->acc_key, t->acc_pos, t->acc_slots) * t->acc_stride;
 		break;
 	case MMSIM_PAT_LIST:
-		addr = t->acc_start + prog_data(sim, st->data + (uint32_t)t->acc_pos) * PAGE_SIZE;
+		*addr = t->acc_start + prog_data(sim, st->data + (uint32_t)t->acc_pos) * PAGE_SIZE;
 		break;
 	default:
-		addr = t->acc_start + t->acc_pos * t->acc_stride;
+		*addr = t->acc_start + t->acc_pos * t->acc_stride;
 	}
+	*slot = i;
+	return s->acc_task0 + i;
+}
+
+static int access_op(struct mmsim *sim)
+{
+	struct mmsim_state *s = &sim->s;
+	uint32_t i, task;
+	struct task_struct *t;
+	uint64_t addr;
+	int err;
+
+	task = next_touch(sim, &i, &addr);
+	t = task_ptr(sim, task);
 	s->cur_task = task;
 	err = handle_user_access(sim, task, addr, s->acc_write);
 	t->acc_pos++;
@@ -646,6 +658,21 @@ static int access_op(struct mmsim *sim)
 		flush_access_run(sim);
 		s->acc_active = 0;
 		return debug_vm_check(sim);
+	}
+	/*
+	 * Tracing: a run of fault-free touches is one event, emitted when the
+	 * run ends. End it here, in the operation of its last touch, when the
+	 * next touch will not extend it, so that the operation boundary before
+	 * a fault has every earlier touch counted (a view stopped at the fault
+	 * shows the touches that came before it).
+	 */
+	if (unlikely(sim->trace) && s->run_count) {
+		uint32_t ni;
+		uint64_t naddr;
+		uint32_t ntask = next_touch(sim, &ni, &naddr);
+
+		if (ntask != s->run_task || !user_access_would_hit(sim, ntask, naddr, s->acc_write))
+			flush_access_run(sim);
 	}
 	return 0;
 }

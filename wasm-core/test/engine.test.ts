@@ -112,6 +112,10 @@ describe('engine: time travel', () => {
     const pgfault = COUNTERS.indexOf('pgfault');
     expect(fw.counters[pgfault]).toBe(2);
     expect(done.counters[pgfault]).toBe(3);
+    /* ... and every touch before the fault is counted while it is in progress: pages 0..31 */
+    expect(fw.counters[COUNTERS.indexOf('touches')]).toBe(32);
+    expect(eng.event(pf - 1).type).toBe(EV.mmsim_access);
+    expect(eng.opOf(pf)[0]).toBe(pf);
     eng.destroy();
   });
 
