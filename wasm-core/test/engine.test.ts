@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTERS, EV, SkipReason } from '../ts/abi.js';
+import { COUNTERS, EV, FaultKind, SkipReason } from '../ts/abi.js';
 import { CAUSE, Engine, type Frame } from '../ts/engine.js';
 import { runProgram } from '../ts/runner.js';
 import { loadCore, programOf } from './helpers.js';
@@ -112,6 +112,7 @@ describe('engine: time travel', () => {
     const pgfault = COUNTERS.indexOf('pgfault');
     expect(fw.counters[pgfault]).toBe(2);
     expect(done.counters[pgfault]).toBe(3);
+    expect(done.event?.text).toBe('app.0: read fault at 0x7f0000020000 done, minor: fault-around mapped the page and 15 neighbours');
     /* ... and every touch before the fault is counted while it is in progress: pages 0..31 */
     expect(fw.counters[COUNTERS.indexOf('touches')]).toBe(32);
     expect(eng.event(pf - 1).type).toBe(EV.mmsim_access);
@@ -138,6 +139,15 @@ describe('engine: time travel', () => {
     expect(f.event?.text).toMatch(/^skipped page \d+: PG_readahead: left for ->fault$/);
     expect(f.event?.fn).toBe('next_uptodate_folio');
     expect(f.fault?.skips.some((s) => s.reason === SkipReason.Readahead)).toBe(true);
+    /* the fault's last line sums it up, reasons and all */
+    const done = eng.frame(f.opEnd).event!;
+    expect(done.text).toMatch(/^app\.0: read fault at 0x7f00000[0-9a-f]{5} done, (minor|major): fault-around mapped the page and \d+ neighbours?, \d+ skipped(: PG_readahead: left for ->fault| \(.*\d+ PG_readahead: left for ->fault.*\))$/);
+    /* a fault that completes on its retry is a major fault (mm_account_fault) */
+    let retry = -1;
+    for (let i = 0; i < tl.nEvents && retry < 0; i++) if (eng.event(i).type === EV.mm_fault_done && eng.event(i).b === FaultKind.Retry) retry = i;
+    const [, end] = eng.opOf(retry);
+    expect(eng.event(end - 1).type).toBe(EV.mm_fault_done);
+    expect(eng.frame(end).event?.text).toMatch(/ done, major: /);
     eng.destroy();
   });
 });

@@ -456,7 +456,12 @@ export class Engine {
 
   private logLine(i: number): LogLine {
     const e = this.event(i);
-    const d = describeEvent(e, this.program);
+    let before: SimEvent[] | undefined;
+    if (e.type === EV.mm_fault_done) {
+      before = [];
+      for (let k = this.opOf(i)[0]; k < i; k++) before.push(this.event(k));
+    }
+    const d = describeEvent(e, this.program, before);
     return { index: i, type: e.type, text: d.text, fn: d.fn, label: d.label, task: e.task, opStart: e.opStart };
   }
 

@@ -83,7 +83,43 @@ const SET_TEXT: Record<number, string> = {
 };
 
 /** One sentence for an event, with names from the program. */
-export function describeEvent(e: SimEvent, prog?: Program): Described {
+/**
+ * What one fault did, told from the events of its operation before its
+ * mm_fault_done (after the last page_fault_user, so a retry counts once):
+ * the neighbours fault-around mapped and the pages it skipped, by reason.
+ */
+export function faultOutcome(before: SimEvent[]): { write: boolean; tried: boolean; neighbours: number; skipped: number[] } {
+  let from = before.length;
+  while (from > 0 && before[from - 1].type !== EV.page_fault_user) from--;
+  const fault = from > 0 ? before[from - 1] : null;
+  let neighbours = 0;
+  const skipped = SKIP_REASONS.map(() => 0);
+  for (const e of before.slice(from)) {
+    if (e.type === EV.mm_set_pte && e.c === SetHow.Around) neighbours++;
+    else if (e.type === EV.mm_filemap_map_skip) skipped[e.b]++;
+  }
+  return { write: fault !== null && (fault.a & 2) !== 0, tried: fault !== null && (fault.b & FAULT_FLAG.TRIED) !== 0, neighbours, skipped };
+}
+
+/* "fault-around mapped the page and 14 neighbours, 1 skipped: PG_readahead: left for ->fault" */
+function outcomeText(kind: number, o: ReturnType<typeof faultOutcome>, ptes: number): string {
+  const nskip = o.skipped.reduce((a, b) => a + b, 0);
+  let text = kind === FaultKind.FileAround
+    ? `fault-around mapped the page${o.neighbours ? ` and ${plural(o.neighbours, 'neighbour')}` : ''}`
+    : `${KIND_TEXT[kind] ?? ''}${o.neighbours ? `; fault-around mapped ${plural(o.neighbours, 'neighbour')}` : ''}`;
+  if (nskip) {
+    const why = o.skipped.map((n, r) => [n, r]).filter(([n]) => n).sort((x, y) => y[0] - x[0]);
+    text += `, ${nskip} skipped${why.length === 1 ? `: ${SKIP_REASONS[why[0][1]]}` : ` (${why.map(([n, r]) => `${n} ${SKIP_REASONS[r]}`).join(', ')})`}`;
+  }
+  if (kind !== FaultKind.FileAround && !o.neighbours && !nskip) text += `; ${plural(ptes, 'PTE')} set`;
+  return text;
+}
+
+/**
+ * One plain sentence for an event. `before`, the events of its operation
+ * that precede it, lets a fault's last event sum the fault up.
+ */
+export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]): Described {
   const task = e.task !== null ? prog?.tasks[e.task] ?? `task ${e.task}` : '';
   const file = (i: number) => prog?.files[i] ?? `file ${i}`;
   const u64 = (lo: number, hi: number) => hi * 2 ** 32 + lo;
@@ -117,6 +153,15 @@ export function describeEvent(e: SimEvent, prog?: Program): Described {
       if (e.b === FaultKind.Error)
         return { text: `fault failed (${e.a & VM_FAULT.SIGBUS ? 'SIGBUS' : e.a & VM_FAULT.OOM ? 'out of memory' : 'SIGSEGV'})`, fn: 'mm_account_fault', label: 'fault failed' };
       const major = e.a & VM_FAULT.MAJOR;
+      if (before) {
+        /* mm_account_fault(): a fault completed on its retry counts as major */
+        const o = faultOutcome(before);
+        const maj = major || o.tried;
+        return {
+          text: `${task}: ${o.write ? 'write' : 'read'} fault at ${hex(e.addr)} done, ${maj ? 'major' : 'minor'}: ${outcomeText(e.b, o, e.c)}`,
+          fn: KIND_FN[e.b] ?? 'handle_mm_fault', label: `${maj ? 'major' : 'minor'} fault, ${e.c} mapped`,
+        };
+      }
       return {
         text: `fault done, ${major ? 'major' : 'minor'}: ${KIND_TEXT[e.b] ?? ''}; ${plural(e.c, 'PTE')} set`,
         fn: KIND_FN[e.b] ?? 'handle_mm_fault', label: `${major ? 'major' : 'minor'} fault, ${e.c} mapped`,
