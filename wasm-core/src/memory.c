@@ -567,12 +567,16 @@ void flush_access_run(struct mmsim *sim)
 	s->run_count = 0;
 }
 
+/* the MMU lets the access through this PTE without a fault */
+static inline bool pte_allows(const uint64_t *pte, bool write)
+{
+	return pte && pte_present(*pte) && (!write || pte_write(*pte));
+}
+
 /* would a touch of addr by task go through a present PTE without a fault? (no side effects but the walk caches) */
 bool user_access_would_hit(struct mmsim *sim, uint32_t task, uint64_t addr, bool write)
 {
-	uint64_t *pte = mmu_walk(sim, mm_ptr(sim, task_ptr(sim, task)->mm), addr);
-
-	return pte && pte_present(*pte) && (!write || pte_write(*pte));
+	return pte_allows(mmu_walk(sim, mm_ptr(sim, task_ptr(sim, task)->mm), addr), write);
 }
 
 /*
@@ -595,7 +599,7 @@ int handle_user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool wri
 	t->counters[MMSIM_T_TOUCHES]++;
 
 	pte = mmu_walk(sim, mm, addr);
-	if (likely(pte && pte_present(*pte) && (!write || pte_write(*pte)))) {
+	if (likely(pte_allows(pte, write))) {
 		*pte |= MMSIM_PTE_ACCESSED | (write ? MMSIM_PTE_DIRTY : 0);
 		if (unlikely(sim->trace)) {
 			if (s->run_count && (s->run_write != write || s->run_task != task))
@@ -616,7 +620,7 @@ int handle_user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool wri
 		return err;
 	/* the CPU retries the access */
 	pte = mmu_walk(sim, mm, addr);
-	if (!pte || !pte_present(*pte) || (write && !pte_write(*pte)))
+	if (!pte_allows(pte, write))
 		return sim_error(sim, MMSIM_EINVAL, addr, 3); /* the fault did not resolve it */
 	*pte |= MMSIM_PTE_ACCESSED | (write ? MMSIM_PTE_DIRTY : 0);
 	return 0;

@@ -831,7 +831,7 @@ function checkSemantics(c: Ctx, s: Scenario): void {
   const fieldAt = (st: Step, key: string): At => ({ ...st.at, path: `${st.at.path}.${key}` });
 
   const unmappedAt = new Map<string, At>();
-  const walk = (steps: Step[], inRepeat: Step | null, times: number) => {
+  const walk = (steps: Step[], times: number) => {
     for (const st of steps) {
       switch (st.kind) {
         case 'mmap': {
@@ -895,14 +895,14 @@ function checkSemantics(c: Ctx, s: Scenario): void {
             c.err(fieldAt(st, 'child'), `a process named '${st.child}' already exists (line ${procs.get(st.child)!.bornAt?.line ?? procs.get(st.child)!.name})`);
             break;
           }
-          if (inRepeat && times > 1) c.err(st.at, `a fork inside a repeat of ${times} would create '${st.child}' ${times} times`);
+          if (times > 1) c.err(st.at, `a fork inside a repeat of ${times} would create '${st.child}' ${times} times`);
           if (p) procs.set(st.child, { name: st.child, threads: 1, alive: true, maps: new Map(p.maps), bornAt: st.at });
           break;
         }
         case 'exit': {
           const p = proc(st.task, false);
           if (p) {
-            if (inRepeat && times > 1) c.err(st.at, `an exit inside a repeat of ${times} would end '${p.name}' again`);
+            if (times > 1) c.err(st.at, `an exit inside a repeat of ${times} would end '${p.name}' again`);
             p.alive = false;
             p.diedAt = st.at;
             p.maps.clear();
@@ -913,7 +913,7 @@ function checkSemantics(c: Ctx, s: Scenario): void {
           /* the body must leave the mappings as it found them (an mmap .. munmap pair, as
              will-it-scale loops do, is fine), or its second iteration would fail */
           const before = new Map([...procs.values()].map((p) => [p.name, new Set(p.maps.keys())]));
-          walk(st.steps, st, times * Math.max(st.times, 1));
+          walk(st.steps, times * Math.max(st.times, 1));
           if (st.times < 2) break;
           for (const p of procs.values()) {
             const had = before.get(p.name);
@@ -941,7 +941,7 @@ function checkSemantics(c: Ctx, s: Scenario): void {
       }
     }
   };
-  walk(s.steps, null, 1);
+  walk(s.steps, 1);
 }
 
 /* ------------------------------------------------------------------ overrides */

@@ -1,5 +1,5 @@
 export const fmt = (n: number) => n.toLocaleString('en-US');
-export const hex = (n: number) => `0x${n.toString(16)}`;
+export { hex } from '../../../wasm-core/ts/events.js';
 
 export function size(bytes: number): string {
   for (const [u, v] of [['TiB', 2 ** 40], ['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const)
