@@ -1,10 +1,7 @@
 // npm run --silent sim -- FILE [--set key=value ...] [--json]
-// Makes sure the core is built, then runs the TypeScript CLI (wasm-core/cli/sim.ts).
-import { setup, root } from './setup.mjs';
-import { join } from 'node:path';
+// Makes sure the core and the CLI bundle are built, then runs the CLI (wasm-core/cli/sim.ts).
 import { pathToFileURL } from 'node:url';
+import { ensureCli, setup } from './setup.mjs';
 
 setup({ native: false });
-const { register } = await import('tsx/esm/api');
-register();
-await import(pathToFileURL(join(root, 'wasm-core/cli/sim.ts')).href);
+await import(pathToFileURL(ensureCli()).href);

@@ -10,10 +10,39 @@
 
 #include "internal.h"
 
+#ifdef __wasm__
+void *sbrk(intptr_t increment); /* emscripten's libc; hidden by -std=c11 */
+
+/*
+ * WebAssembly: malloc's sbrk grows linear memory by exactly what it lacks,
+ * and every memory.grow costs the engine a major garbage collection (V8
+ * re-accounts external memory): filling a 16 GiB page cache grew memory 145
+ * times and the fresh CLI run was 4x slower than it needs to be. Grow ahead,
+ * geometrically (by half of what there is, at least 16 MiB), so that a run
+ * takes a handful of growths; sbrk then finds the room already there. Past
+ * the engine's limit the growth falls back to sbrk's exact one.
+ */
+static void wasm_grow_ahead(size_t size)
+{
+	const size_t page = 65536, limit = (size_t)65536 * page - page; /* 4 GiB */
+	size_t have = __builtin_wasm_memory_size(0) * page;
+	size_t brk = (size_t)sbrk(0), want, more;
+
+	if (have >= limit || size > limit || brk > limit - size - page || brk + size + page <= have)
+		return;
+	more = MAX(have / 2, (size_t)16 << 20);
+	want = MAX(brk + size + page, have + MIN(more, limit - have));
+	(void)__builtin_wasm_memory_grow(0, (want - have + page - 1) / page);
+}
+#endif
+
 static void *default_alloc(size_t size, void *ctx)
 {
 	(void)ctx;
-	return calloc(1, size);
+#ifdef __wasm__
+	wasm_grow_ahead(size);
+#endif
+	return malloc(size); /* sim_alloc() zeroes it */
 }
 
 static void default_free(void *p, void *ctx)

@@ -170,11 +170,14 @@ export class ProgramError extends Error {
 export function runProgram(core: Core, prog: Program, opts: RunOptions = {}): RunResult {
   const t0 = performance.now();
   const sim = startProgram(core, prog, opts);
-  const every = opts.progressEvery ?? 1 << 20;
+  const every = opts.progressEvery ?? 1 << 16;
   let events = 0;
   try {
     for (;;) {
-      const st = sim.run(opts.onProgress ? every : Infinity);
+      // Always in slices: a WebAssembly function runs in the engine's baseline
+      // code until its next call after tier-up (there is no on-stack
+      // replacement), so one call for the whole run would stay unoptimised.
+      const st = sim.run(every);
       if (opts.trace) {
         const batch = sim.drainEvents();
         events += batch.length / 32;
