@@ -9,7 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Core } from '../ts/core.js';
-import { compile } from '../ts/compile.js';
+import { compile, type Program } from '../ts/compile.js';
+import { decodeEvent, describeEvent, type SimEvent } from '../ts/events.js';
 import { runProgram, ProgramError, locate, type RunResult } from '../ts/runner.js';
 import { applyOverrides, parseScenario, ScenarioErrors, formatSize, type Scenario } from '../ts/scenario.js';
 
@@ -20,6 +21,7 @@ const USAGE = `usage: npm run --silent sim -- FILE [--set key=value ...] [--json
                    anon_prefault_cap, thp, mthp, large_mapcount, fadvise_dontneed,
                    readahead_kb), seed, machine.memory or machine.io_latency
   --json           print one JSON object instead of a table
+  --events         print every event first, one sentence each (to stderr with --json)
   --debug-vm       run the invariant checker after every step (slow)
 
 exit status: 0 ok, 1 an expect failed, 2 invalid input`;
@@ -32,11 +34,12 @@ function fail(msg: string): never {
 function parseArgs(argv: string[]) {
   const sets: Record<string, string> = {};
   let file: string | undefined;
-  let json = false, debugVm = false;
+  let json = false, debugVm = false, events = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') json = true;
     else if (a === '--debug-vm') debugVm = true;
+    else if (a === '--events') events = true;
     else if (a === '--help' || a === '-h') { process.stdout.write(`${USAGE}\n`); process.exit(0); }
     else if (a === '--set' || a.startsWith('--set=')) {
       const kv = a === '--set' ? argv[++i] : a.slice(6);
@@ -48,7 +51,7 @@ function parseArgs(argv: string[]) {
     else file = a;
   }
   if (!file) fail(USAGE);
-  return { file, sets, json, debugVm };
+  return { file, sets, json, debugVm, events };
 }
 
 export function kernelJson(s: Scenario) {
@@ -77,8 +80,27 @@ function table(res: RunResult, s: Scenario): string {
   return lines.join('\n');
 }
 
+/** --events: "#12 step 3 app.0  page_fault_user  read fault at 0x7f0000028000 ..." */
+function eventPrinter(prog: Program, toStderr: boolean) {
+  const out = toStderr ? process.stderr : process.stdout;
+  let index = 0;
+  let op: SimEvent[] = [];
+  return (batch: Uint8Array) => {
+    const lines: string[] = [];
+    for (let off = 0; off < batch.length; off += 32) {
+      const e = decodeEvent(batch, off, index++);
+      if (e.opStart) op = [];
+      const d = describeEvent(e, prog, op);
+      op.push(e);
+      const who = e.task !== null ? prog.tasks[e.task] ?? '' : '';
+      lines.push(`#${e.index} ${e.step !== null ? `step ${e.step + 1}` : ''} ${who}  ${e.name}  ${d.text}`);
+    }
+    if (lines.length) out.write(`${lines.join('\n')}\n`);
+  };
+}
+
 async function main() {
-  const { file, sets, json, debugVm } = parseArgs(process.argv.slice(2));
+  const { file, sets, json, debugVm, events } = parseArgs(process.argv.slice(2));
   let source: string;
   try {
     source = readFileSync(file, 'utf8');
@@ -97,7 +119,7 @@ async function main() {
   const core = await Core.fromBytes(readFileSync(wasm));
   let res: RunResult;
   try {
-    res = runProgram(core, prog, { debugVm });
+    res = runProgram(core, prog, { debugVm, trace: events, onEvents: events ? eventPrinter(prog, json) : undefined });
   } catch (e) {
     if (e instanceof ProgramError) fail(e.message);
     throw e;

@@ -59,7 +59,7 @@ extern "C" {
 #endif
 
 /* Bump on any change of a struct below or of an enum's numbering. */
-#define MMSIM_ABI_VERSION 1
+#define MMSIM_ABI_VERSION 2
 #define MMSIM_PROG_MAGIC 0x50534d4du /* "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* "MMSN" */
 
@@ -144,6 +144,7 @@ enum mmsim_fadvise_mode { MMSIM_FADVISE_DEACTIVATE = 0, MMSIM_FADVISE_INVALIDATE
 	X(NR_FILE_PAGES, "nr_file_pages")                                     \
 	X(NR_MAPPED, "nr_mapped")                                             \
 	X(NR_ANON_PAGES, "nr_anon_pages")                                     \
+	X(NR_SHMEM, "nr_shmem")                                               \
 	X(NR_DIRTY, "nr_dirty")                                               \
 	X(NR_WRITEBACK, "nr_writeback")                                       \
 	X(NR_PAGE_TABLE_PAGES, "nr_page_table_pages")                         \
@@ -262,7 +263,9 @@ enum mmsim_mm_counter {
 	/* a say step: a=data index of its text (host side) */                               \
 	X(SAY, "mmsim_say")                                                                  \
 	/* the run stopped with an error: a=-error, b=step */                                \
-	X(ERROR, "mmsim_error")
+	X(ERROR, "mmsim_error")                                                              \
+	/* shmem_fault() (tmpfs; no kernel tracepoint): a=file, b=pgoff, c=1 found, 0 hole */ \
+	X(SHMEM_FAULT, "mmsim_shmem_fault")
 
 enum mmsim_event_type {
 #define MMSIM_X_ENUM(id, name) MMSIM_EV_##id,
@@ -506,9 +509,10 @@ struct mmsim_prog_header {      /* 128 bytes */
 };
 
 #define MMSIM_FILE_CACHED 0x1u
+#define MMSIM_FILE_SHMEM 0x2u  /* tmpfs: shmem_fault, no I/O, no write-notify */
 struct mmsim_prog_file {        /* 16 bytes */
 	uint64_t size;             /* bytes */
-	uint32_t flags;            /* MMSIM_FILE_CACHED */
+	uint32_t flags;            /* MMSIM_FILE_CACHED | MMSIM_FILE_SHMEM */
 	uint32_t reserved;
 };
 

@@ -109,7 +109,7 @@ static int walk_tables(struct mmsim *sim, struct check_ctx *c, uint32_t mmid, ui
 						 (unsigned long long)linear_page_index(v, addr));
 					return -1;
 				}
-				c->rss[MMSIM_MM_FILEPAGES]++;
+				c->rss[mm_counter_file(folio)]++;
 			} else {
 				if (!v->anon_vma) {
 					snprintf(msg, len, "mm %u: anon PTE at %#llx in a VMA without anon_vma", mmid,
@@ -129,7 +129,7 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 	struct mmsim_state *s = &sim->s;
 	uint32_t hw = s->high_water;
 	struct check_ctx c;
-	uint64_t free_pages = 0, tables = 0, mapped = 0, anon_mapped = 0, dirty = 0, file_pages = 0;
+	uint64_t free_pages = 0, tables = 0, mapped = 0, anon_mapped = 0, dirty = 0, file_pages = 0, shmem = 0;
 	uint64_t pgfault = 0, on_lru = 0;
 	size_t ptes_bytes = (size_t)hw * sizeof(uint32_t);
 	int err = 0;
@@ -193,10 +193,12 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 				     (unsigned long long)(after - before), (long long)mm->rss[MMSIM_MM_PGTABLES]);
 		}
 		if (c.rss[MMSIM_MM_FILEPAGES] != mm->rss[MMSIM_MM_FILEPAGES] ||
-		    c.rss[MMSIM_MM_ANONPAGES] != mm->rss[MMSIM_MM_ANONPAGES])
-			FAIL("mm %u: rss file %lld anon %lld, but PTEs map %lld file and %lld anon pages", m,
-			     (long long)mm->rss[MMSIM_MM_FILEPAGES], (long long)mm->rss[MMSIM_MM_ANONPAGES],
-			     (long long)c.rss[MMSIM_MM_FILEPAGES], (long long)c.rss[MMSIM_MM_ANONPAGES]);
+		    c.rss[MMSIM_MM_ANONPAGES] != mm->rss[MMSIM_MM_ANONPAGES] ||
+		    c.rss[MMSIM_MM_SHMEMPAGES] != mm->rss[MMSIM_MM_SHMEMPAGES])
+			FAIL("mm %u: rss file %lld anon %lld shmem %lld, but PTEs map %lld file, %lld anon and %lld shmem pages",
+			     m, (long long)mm->rss[MMSIM_MM_FILEPAGES], (long long)mm->rss[MMSIM_MM_ANONPAGES],
+			     (long long)mm->rss[MMSIM_MM_SHMEMPAGES], (long long)c.rss[MMSIM_MM_FILEPAGES],
+			     (long long)c.rss[MMSIM_MM_ANONPAGES], (long long)c.rss[MMSIM_MM_SHMEMPAGES]);
 	}
 
 	/* every frame */
@@ -250,8 +252,10 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 					     pg->mapping, pg->index);
 				cached = true;
 				file_pages += nr;
-				if (pg->flags & PF(dirty))
-					dirty += nr;
+				if (pg->flags & PF(swapbacked))
+					shmem += nr;
+				else if (pg->flags & PF(dirty))
+					dirty += nr; /* shmem has noop_dirty_folio: not in nr_dirty */
 				if ((pg->flags & PF(locked)) && !(pg->flags & PF(uptodate))) {
 					bool inflight = false;
 
@@ -285,6 +289,9 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 	if (file_pages != s->counters[MMSIM_NR_FILE_PAGES])
 		FAIL("nr_file_pages %llu, but %llu pages are in page caches",
 		     (unsigned long long)s->counters[MMSIM_NR_FILE_PAGES], (unsigned long long)file_pages);
+	if (shmem != s->counters[MMSIM_NR_SHMEM])
+		FAIL("nr_shmem %llu, but %llu tmpfs pages are in page caches",
+		     (unsigned long long)s->counters[MMSIM_NR_SHMEM], (unsigned long long)shmem);
 	if (dirty != s->counters[MMSIM_NR_DIRTY])
 		FAIL("nr_dirty %llu, but %llu page-cache pages are dirty", (unsigned long long)s->counters[MMSIM_NR_DIRTY],
 		     (unsigned long long)dirty);

@@ -44,7 +44,8 @@ uint32_t filemap_get_folio(const struct mmsim *sim, uint32_t file, uint64_t inde
 
 /*
  * filemap_add_folio(): a new order-0 folio at index, locked and not
- * uptodate (the caller starts the read), on the inactive file LRU.
+ * uptodate (the caller starts the read), on the inactive file LRU; for
+ * tmpfs swap-backed (shmem_alloc_and_add_folio), on the inactive anon LRU.
  */
 int filemap_add_folio(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t *pfn)
 {
@@ -66,6 +67,10 @@ int filemap_add_folio(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t
 	}
 	f->nrpages++;
 	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, 1);
+	if (shmem_file(f)) {
+		folio->flags |= PF(swapbacked);
+		mod_node_page_state(sim, MMSIM_NR_SHMEM, 1);
+	}
 	trace(sim, MMSIM_EV_ADD_TO_PAGE_CACHE, 0, file, (uint32_t)index, *pfn, folio->flags);
 	folio_add_lru(sim, *pfn);
 	return 0;
@@ -80,7 +85,9 @@ void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn)
 	xa_erase(sim, &f->i_pages, folio->index);
 	f->nrpages--;
 	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, -1);
-	if (folio_test(folio, dirty))
+	if (folio_test(folio, swapbacked))
+		mod_node_page_state(sim, MMSIM_NR_SHMEM, -1);
+	else if (folio_test(folio, dirty))
 		mod_node_page_state(sim, MMSIM_NR_DIRTY, -1);
 	trace(sim, MMSIM_EV_DELETE_FROM_PAGE_CACHE, 0, file, folio->index, pfn, 0);
 	folio->mapping = 0;
@@ -91,10 +98,14 @@ void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn)
  * cached: all - n pages from pgoff `from`, clean and uptodate, on the
  * inactive file LRU, before step 1. Written out rather than through
  * filemap_add_folio() because the 16 GiB scenarios put 4 M pages here.
+ * A tmpfs file's pages are what write(2) leaves: uptodate, dirty (not
+ * accounted: noop_dirty_folio) and swap-backed, on the inactive anon LRU.
  */
 int file_preload(struct mmsim *sim, uint32_t file, uint64_t from, uint32_t n)
 {
 	struct file *f = file_ptr(sim, file);
+	bool shmem = shmem_file(f);
+	uint32_t flags = shmem ? PF(uptodate) | PF(swapbacked) | PF(dirty) : PF(uptodate);
 	int err;
 
 	for (uint64_t index = from; index < from + n; index++) {
@@ -105,16 +116,18 @@ int file_preload(struct mmsim *sim, uint32_t file, uint64_t from, uint32_t n)
 		if (err)
 			return err;
 		folio = pfn_to_page(sim, pfn);
-		folio->flags |= PF(uptodate);
+		folio->flags |= flags;
 		folio->mapping = file + 1;
 		folio->index = (uint32_t)index;
 		err = xa_store(sim, &f->i_pages, index, xa_mk_folio(pfn));
 		if (err)
 			return err;
 		f->nrpages++;
-		lruvec_add_folio(sim, pfn, MMSIM_LRU_INACTIVE_FILE);
+		lruvec_add_folio(sim, pfn, shmem ? MMSIM_LRU_INACTIVE_ANON : MMSIM_LRU_INACTIVE_FILE);
 	}
 	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, n);
+	if (shmem)
+		mod_node_page_state(sim, MMSIM_NR_SHMEM, n);
 	return 0;
 }
 
@@ -214,11 +227,19 @@ uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t sta
 	uint32_t ret = 0, hits = 0, rss = 0, run = 0;
 	uint32_t *slot = NULL;
 
+	/*
+	 * end_pgoff = min(end_pgoff, file_end): pages wholly beyond EOF are never
+	 * visited (6.18+ clamps before mapping anything; the page cache holds no
+	 * folio there anyway). A window that starts beyond EOF is empty, and the
+	 * fault goes on to ->fault, which answers SIGBUS.
+	 */
+	if (end_pgoff >= max_idx)
+		end_pgoff = start_pgoff > max_idx ? start_pgoff - 1 : max_idx - 1;
 	count_vm_event(sim, MMSIM_MODEL_FAULT_AROUND_CALLS);
 	trace(sim, MMSIM_EV_MAP_PAGES, addr, file, (uint32_t)start_pgoff, (uint32_t)end_pgoff,
 	      (uint32_t)vmf->pgoff);
 
-	for (uint64_t index = start_pgoff; index <= end_pgoff; index++, addr += PAGE_SIZE) {
+	for (uint64_t index = start_pgoff; index <= end_pgoff && index < max_idx; index++, addr += PAGE_SIZE) {
 		uint32_t e, pfn;
 		struct page *folio;
 		uint64_t *pte;
@@ -229,10 +250,6 @@ uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t sta
 		run--;
 
 		/* next_uptodate_folio(): folio-level checks, in the kernel's order */
-		if (index >= max_idx) {
-			map_skip(sim, addr, index, MMSIM_SKIP_EOF, 0);
-			continue;
-		}
 		if (!e) {
 			map_skip(sim, addr, index, MMSIM_SKIP_HOLE, 0);
 			continue;
@@ -287,7 +304,7 @@ uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t sta
 		folio->_refcount++;
 		rss++;
 	}
-	mm_ptr(sim, vmf->mm)->rss[MMSIM_MM_FILEPAGES] += rss;
+	mm_ptr(sim, vmf->mm)->rss[shmem_file(f) ? MMSIM_MM_SHMEMPAGES : MMSIM_MM_FILEPAGES] += rss;
 	/* mmap_miss: every usable page counts as a hit */
 	f->f_ra.mmap_miss = hits >= f->f_ra.mmap_miss ? 0 : f->f_ra.mmap_miss - hits;
 	return ret;
@@ -313,7 +330,12 @@ static bool do_async_mmap_readahead(struct mmsim *sim, struct vm_fault *vmf, uin
 
 	if ((vmf->vma->vm_flags & MMSIM_VM_RAND_READ) || !ra->ra_pages)
 		return false;
-	if (ra->mmap_miss)
+	/*
+	 * v6.18+: a locked folio (read I/O in flight) means another fault is
+	 * likely racing for it; leave mmap_miss alone so that one folio is not
+	 * counted as a hit several times against one miss in do_sync_mmap_readahead.
+	 */
+	if (ra->mmap_miss && !folio_test(pfn_to_page(sim, pfn), locked))
 		ra->mmap_miss--;
 	if (folio_test(pfn_to_page(sim, pfn), readahead)) {
 		fpin = may_drop_mmap_lock(vmf);
@@ -349,9 +371,10 @@ static bool do_sync_mmap_readahead(struct mmsim *sim, struct vm_fault *vmf)
 	ra->start = vmf->pgoff > ra->ra_pages / 2 ? vmf->pgoff - ra->ra_pages / 2 : 0;
 	ra->size = ra->ra_pages;
 	ra->async_size = ra->ra_pages / 4;
+	ra->order = 0;
 	trace(sim, MMSIM_EV_SYNC_RA, vmf->address, file, (uint32_t)ra->start, ra->size,
 	      ra->async_size);
-	page_cache_ra_order(sim, file, false);
+	page_cache_ra_order(sim, file);
 	return fpin;
 }
 

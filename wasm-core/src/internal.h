@@ -168,9 +168,15 @@ struct file_ra_state {
 	uint32_t ra_pages;
 	uint32_t mmap_miss;
 	uint64_t prev_pos;
+	uint32_t order;            /* folio order of the last readahead (always 0 here) */
+	uint32_t _pad;
 };
 
-/* struct file + inode + address_space, merged: one open file per scenario file */
+/*
+ * struct file + inode + address_space, merged: one open file per scenario
+ * file. flags: MMSIM_FILE_CACHED, MMSIM_FILE_SHMEM (a tmpfs file: shmem_aops,
+ * shmem_vm_ops; see shmem_fault() in filemap.c).
+ */
 struct file {
 	uint64_t i_size;
 	struct xarray i_pages;
@@ -178,6 +184,11 @@ struct file {
 	uint32_t flags;
 	struct file_ra_state f_ra;
 };
+
+static inline bool shmem_file(const struct file *f)
+{
+	return f->flags & MMSIM_FILE_SHMEM;
+}
 
 /* ------------------------------------------------------------- VMAs, mm */
 
@@ -215,6 +226,7 @@ struct mm_struct {
 	uint32_t maps;             /* maprec list */
 	uint32_t nr_threads;
 	uint32_t first_task;
+	uint64_t mmap_base;        /* where get_unmapped_area() starts (mmap.c) */
 	int64_t rss[MMSIM_NR_MM_COUNTERS];
 	/*
 	 * The model's paging-structure caches (x86 has them too: the PDE and
@@ -404,6 +416,12 @@ static inline bool PageFlag(const struct page *p, unsigned bit) { return p->flag
 #define folio_test_anon(f) folio_test(f, anon)
 #define folio_test_large(f) folio_test(f, head)
 
+/* mm_counter_file(): tmpfs pages (swap-backed) count in MM_SHMEMPAGES */
+static inline int mm_counter_file(const struct page *folio)
+{
+	return folio_test(folio, swapbacked) ? MMSIM_MM_SHMEMPAGES : MMSIM_MM_FILEPAGES;
+}
+
 /* ------------------------------------------------------------- counters */
 
 static inline void count_vm_event(struct mmsim *sim, enum mmsim_counter c)
@@ -500,6 +518,7 @@ uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t sta
 uint32_t filemap_fault(struct mmsim *sim, struct vm_fault *vmf);
 void filemap_page_mkwrite(struct mmsim *sim, uint32_t pfn);
 int file_preload(struct mmsim *sim, uint32_t file, uint64_t from, uint32_t n);
+uint32_t shmem_fault(struct mmsim *sim, struct vm_fault *vmf);
 void io_advance(struct mmsim *sim);
 void io_wait_folio(struct mmsim *sim, uint32_t file, uint32_t pfn);
 void io_submit_read(struct mmsim *sim, uint32_t file, uint64_t start, uint32_t nr);
@@ -508,7 +527,7 @@ void io_submit_read(struct mmsim *sim, uint32_t file, uint64_t start, uint32_t n
 void page_cache_sync_ra(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t req_count);
 void page_cache_async_ra(struct mmsim *sim, uint32_t file, uint32_t pfn, uint64_t index,
 			 uint32_t req_count);
-void page_cache_ra_order(struct mmsim *sim, uint32_t file, bool async);
+void page_cache_ra_order(struct mmsim *sim, uint32_t file);
 void do_page_cache_ra(struct mmsim *sim, uint32_t file, uint64_t index, uint64_t nr_to_read,
 		      uint64_t lookahead_size);
 

@@ -21,9 +21,10 @@
  *     pte none, file VMA, read  -> do_read_fault      (fault-around first)
  *                        write  -> do_cow_fault (private) / do_shared_fault
  *     present, write, !writable -> do_wp_page (reuse / copy / shared mkwrite)
- *   VM_FAULT_RETRY -> again with FAULT_FLAG_TRIED
+ *   VM_FAULT_RETRY -> again, with FAULT_FLAG_TRIED if the first attempt
+ *                     was major or this is a second retry
  *   mm_account_fault: pgfault +1 per completed fault (v5.9+), maj_flt if
- *   VM_FAULT_MAJOR or the fault was retried, else min_flt.
+ *   VM_FAULT_MAJOR or FAULT_FLAG_TRIED, else min_flt.
  *
  * Not modelled: the TLB (an unmapped PTE is gone at once), page-table
  * locks, swap entries, and THP at the PMD level (the THP issue adds them).
@@ -213,10 +214,25 @@ static inline uint64_t mk_pte(uint32_t pfn)
 }
 
 /*
+ * vm_page_prot of a shared writable mapping is writable unless the mapping
+ * wants write notifications (vma_wants_writenotify()): a disk file has
+ * ->page_mkwrite, so its PTEs start read-only and the first write faults to
+ * dirty the page; tmpfs has no ->page_mkwrite, so even a read fault maps the
+ * page writable and a later write costs no fault (the CPU sets the dirty bit).
+ */
+static bool vma_page_prot_writable(const struct mmsim *sim, const struct vm_area_struct *vma)
+{
+	const uint32_t shared_write = MMSIM_VM_SHARED | MMSIM_VM_WRITE;
+
+	return (vma->vm_flags & shared_write) == shared_write && vma->vm_file &&
+	       shmem_file(file_ptr(sim, vma->vm_file - 1));
+}
+
+/*
  * set_pte_range() for one page: young (x86 makes prefaulted PTEs young too),
- * writable and dirty only for a write fault; a private write maps a new anon
- * folio, everything else a file folio. The caller takes the reference and
- * updates RSS.
+ * writable and dirty for a write fault, writable if vm_page_prot is (above);
+ * a private write maps a new anon folio, everything else a file folio. The
+ * caller takes the reference and updates RSS.
  */
 void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64_t addr,
 		   uint64_t *pte, uint32_t how)
@@ -226,6 +242,8 @@ void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64
 
 	if (write)
 		entry |= MMSIM_PTE_RW | MMSIM_PTE_DIRTY;
+	else if (vma_page_prot_writable(sim, vmf->vma))
+		entry |= MMSIM_PTE_RW;
 	if (write && !(vmf->vma->vm_flags & MMSIM_VM_SHARED)) {
 		folio_add_new_anon_rmap(sim, pfn, vmf->vma, addr);
 		folio_add_lru(sim, pfn);
@@ -324,9 +342,17 @@ static uint32_t finish_fault(struct mmsim *sim, struct vm_fault *vmf, bool cow)
 		mm->rss[MMSIM_MM_ANONPAGES]++;
 	} else {
 		folio_get(sim, pfn);
-		mm->rss[MMSIM_MM_FILEPAGES]++;
+		mm->rss[mm_counter_file(pfn_to_page(sim, pfn))]++;
 	}
 	return 0;
+}
+
+/* __do_fault(): vma->vm_ops->fault, filemap_fault or shmem_fault */
+static uint32_t __do_fault(struct mmsim *sim, struct vm_fault *vmf)
+{
+	if (shmem_file(file_ptr(sim, vmf->vma->vm_file - 1)))
+		return shmem_fault(sim, vmf);
+	return filemap_fault(sim, vmf);
 }
 
 static uint32_t do_read_fault(struct mmsim *sim, struct vm_fault *vmf)
@@ -340,7 +366,7 @@ static uint32_t do_read_fault(struct mmsim *sim, struct vm_fault *vmf)
 			return ret;
 		}
 	}
-	ret = filemap_fault(sim, vmf);
+	ret = __do_fault(sim, vmf);
 	if (ret & (MMSIM_VM_FAULT_ERROR | MMSIM_VM_FAULT_NOPAGE | MMSIM_VM_FAULT_RETRY))
 		return ret;
 	vmf->kind = MMSIM_FK_FILE_READ;
@@ -355,7 +381,7 @@ static uint32_t do_cow_fault(struct mmsim *sim, struct vm_fault *vmf)
 	anon_vma_prepare(sim, vmf->vma);
 	if (alloc_page(sim, &vmf->cow_page, MMSIM_USE_ANON))
 		return MMSIM_VM_FAULT_OOM;
-	ret = filemap_fault(sim, vmf);
+	ret = __do_fault(sim, vmf);
 	if (ret & (MMSIM_VM_FAULT_ERROR | MMSIM_VM_FAULT_NOPAGE | MMSIM_VM_FAULT_RETRY)) {
 		folio_put(sim, vmf->cow_page);
 		vmf->cow_page = 0;
@@ -370,10 +396,14 @@ static uint32_t do_cow_fault(struct mmsim *sim, struct vm_fault *vmf)
 	return ret;
 }
 
-/* do_shared_fault(): ->fault, ->page_mkwrite (dirty), map writable; no fault-around */
+/*
+ * do_shared_fault(): ->fault, ->page_mkwrite (a disk file: dirty it), map
+ * writable, fault_dirty_shared_page() (tmpfs, which has no ->page_mkwrite:
+ * dirty it there); the effect is the same. No fault-around.
+ */
 static uint32_t do_shared_fault(struct mmsim *sim, struct vm_fault *vmf)
 {
-	uint32_t ret = filemap_fault(sim, vmf);
+	uint32_t ret = __do_fault(sim, vmf);
 
 	if (ret & (MMSIM_VM_FAULT_ERROR | MMSIM_VM_FAULT_NOPAGE | MMSIM_VM_FAULT_RETRY))
 		return ret;
@@ -422,7 +452,7 @@ static uint32_t wp_page_copy(struct mmsim *sim, struct vm_fault *vmf)
 	if (!zero) {
 		struct page *old_folio = pfn_to_page(sim, compound_head(sim, old_pfn));
 
-		mm->rss[folio_test_anon(old_folio) ? MMSIM_MM_ANONPAGES : MMSIM_MM_FILEPAGES]--;
+		mm->rss[folio_test_anon(old_folio) ? MMSIM_MM_ANONPAGES : mm_counter_file(old_folio)]--;
 		folio_remove_rmap_pte(sim, old_pfn);
 		folio_put(sim, compound_head(sim, old_pfn));
 	}
@@ -489,25 +519,42 @@ static uint32_t handle_mm_fault(struct mmsim *sim, struct vm_fault *vmf)
 	return handle_pte_fault(sim, vmf);
 }
 
-/* mm_account_fault() (v5.9+) */
+/*
+ * mm_account_fault() (v5.9+): PGFAULT for every completed fault, failed ones
+ * included; the task's maj_flt/min_flt only for successful ones. The task's
+ * pgfault is the model's name for maj_flt + min_flt, what getrusage(2) and
+ * /usr/bin/time report: a fault that ends in SIGBUS is not in it.
+ */
 static void mm_account_fault(struct mmsim *sim, uint32_t task, uint32_t flags, uint32_t ret)
 {
 	if (ret & MMSIM_VM_FAULT_RETRY)
 		return;
 	count_vm_event(sim, MMSIM_PGFAULT);
-	count_task_event(sim, task, MMSIM_T_PGFAULT);
 	if (ret & MMSIM_VM_FAULT_ERROR)
 		return;
+	count_task_event(sim, task, MMSIM_T_PGFAULT);
 	if ((ret & MMSIM_VM_FAULT_MAJOR) || (flags & MMSIM_FAULT_FLAG_TRIED))
 		count_task_event(sim, task, MMSIM_T_MAJ_FLT);
 	else
 		count_task_event(sim, task, MMSIM_T_MIN_FLT);
 }
 
-/* do_user_addr_fault() (arch/x86/mm/fault.c), returns 0 or an mmsim error */
+/*
+ * do_user_addr_fault() (arch/x86/mm/fault.c, 6.4+), returns 0 or an mmsim
+ * error. The first attempt runs under the per-VMA lock (lock_vma_under_rcu);
+ * if it must retry, the retry under mmap_lock carries FAULT_FLAG_TRIED only
+ * if that attempt was VM_FAULT_MAJOR. So a fault retried after starting
+ * async readahead at a PG_readahead page, or after waiting for a page under
+ * read I/O, is still a minor fault for the task; one retried after a cache
+ * miss is major (as is any fault retried a second time). Locks themselves
+ * are not modelled: the VMA lock attempt and the mmap_lock attempt run the
+ * same code here (the kernel's extra retry of a first anonymous fault
+ * without an anon_vma, which changes no counter, is not modelled).
+ */
 static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, bool write,
 			      bool present)
 {
+	bool vma_locked = true;
 	struct task_struct *t = task_ptr(sim, task);
 	struct mm_struct *mm = mm_ptr(sim, t->mm);
 	uint32_t flags = MMSIM_FAULT_FLAG_ALLOW_RETRY | MMSIM_FAULT_FLAG_USER |
@@ -536,7 +583,9 @@ static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, b
 		if (ret & MMSIM_VM_FAULT_RETRY) {
 			count_vm_event(sim, MMSIM_MODEL_FAULT_RETRIES);
 			trace(sim, MMSIM_EV_FAULT_DONE, addr, ret, MMSIM_FK_RETRY, vmf.mapped, 0);
-			flags |= MMSIM_FAULT_FLAG_TRIED;
+			if (!vma_locked || (ret & MMSIM_VM_FAULT_MAJOR))
+				flags |= MMSIM_FAULT_FLAG_TRIED;
+			vma_locked = false;
 			continue;
 		}
 		if (ret & MMSIM_VM_FAULT_ERROR) {
@@ -680,7 +729,7 @@ uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t 
 					folio_mark_dirty(sim, head);
 				if ((ptent & MMSIM_PTE_ACCESSED) && vma_has_recency(vma))
 					folio_mark_accessed(sim, head);
-				mm->rss[MMSIM_MM_FILEPAGES]--;
+				mm->rss[mm_counter_file(folio)]--;
 			} else {
 				mm->rss[MMSIM_MM_ANONPAGES]--;
 			}
@@ -790,7 +839,7 @@ int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_are
 		folio_dup_rmap_pte(sim, pfn);
 		folio_get(sim, compound_head(sim, pfn));
 		dst_mm->rss[folio_test_anon(pfn_to_page(sim, compound_head(sim, pfn))) ?
-				    MMSIM_MM_ANONPAGES : MMSIM_MM_FILEPAGES]++;
+				    MMSIM_MM_ANONPAGES : mm_counter_file(pfn_to_page(sim, compound_head(sim, pfn)))]++;
 		*dpte = ptent & ~MMSIM_PTE_ACCESSED;
 	}
 	return 0;

@@ -7,9 +7,15 @@
  * created (a maprec); VMAs may later merge with neighbours or split under
  * munmap and madvise, but the name keeps meaning that range.
  *
- * mmap without an address places the mapping bottom-up from 0x7f0000000000
- * at the first 2 MiB-aligned gap (the kernel's legacy layout plus THP
- * alignment), so addresses read well and are identical in every run.
+ * mmap without an address places the mapping bottom-up from mm->mmap_base
+ * at the first gap (the kernel's legacy layout), 2 MiB aligned for disk
+ * files and anonymous memory (THP alignment; the first such gap is at
+ * 0x7f0000000000 or above, so those addresses read well), page aligned for
+ * tmpfs files, as the kernel places them (shmem_get_unmapped_area() aligns
+ * only when tmpfs may use huge pages). mmap_base is 0x7f0000000000 less a
+ * random 1..511 pages drawn from the seed (the kernel randomises it too,
+ * arch_mmap_rnd()), so a tmpfs mapping usually starts inside a 64 KiB block,
+ * as it does on the real kernel, and identically in every run.
  *
  * vmacache_invalidate() is where the per-thread VMA cache issue plugs in;
  * here it bumps mm->vmacache_seqnum, as 3.15 does on every unlink.
@@ -155,10 +161,11 @@ static uint32_t vma_try_merge(struct mmsim *sim, struct mm_struct *mm, uint32_t 
 	return id;
 }
 
-/* bottom-up, 2 MiB aligned, first fit */
-static uint64_t get_unmapped_area(struct mmsim *sim, struct mm_struct *mm, uint64_t len)
+/* bottom-up from mm->mmap_base, first fit, aligned to align */
+static uint64_t get_unmapped_area(struct mmsim *sim, struct mm_struct *mm, uint64_t len,
+				  uint64_t align)
 {
-	uint64_t addr = MMAP_BASE;
+	uint64_t addr = ALIGN_UP(mm->mmap_base, align);
 
 	for (uint32_t id = mm->mmap; id; id = vma_ptr(sim, id)->vm_next) {
 		const struct vm_area_struct *v = vma_ptr(sim, id);
@@ -167,7 +174,7 @@ static uint64_t get_unmapped_area(struct mmsim *sim, struct mm_struct *mm, uint6
 			continue;
 		if (addr + len <= v->vm_start)
 			break;
-		addr = ALIGN_UP(v->vm_end, PMD_SIZE);
+		addr = ALIGN_UP(v->vm_end, align);
 	}
 	if (addr + len > TASK_SIZE || addr + len < addr)
 		return 0;
@@ -268,7 +275,9 @@ int do_mmap(struct mmsim *sim, uint32_t task, const struct mmsim_step *st, uint6
 		if (err)
 			return err;
 	} else {
-		addr = get_unmapped_area(sim, mm, len);
+		bool tmpfs = file && shmem_file(file_ptr(sim, file - 1));
+
+		addr = get_unmapped_area(sim, mm, len, tmpfs ? PAGE_SIZE : PMD_SIZE);
 		if (!addr)
 			return sim_error(sim, MMSIM_ELIMIT, 0, len);
 	}
@@ -373,6 +382,8 @@ int mm_init_one(struct mmsim *sim, uint32_t mmid)
 	struct mm_struct *mm = mm_ptr(sim, mmid);
 
 	mm->alive = 1;
+	/* arch_pick_mmap_layout(): the base less a random page offset (ASLR) */
+	mm->mmap_base = MMAP_BASE - (1 + random_index(sim->s.hdr.seed ^ 0x6d6d61705f726e64ull, mmid, 511)) * PAGE_SIZE;
 	mm_flush_walk_cache(mm);
 	return pgd_alloc(sim, mm);
 }
@@ -387,6 +398,7 @@ int dup_mm(struct mmsim *sim, uint32_t parent, uint32_t child)
 		return err;
 	cmm = mm_ptr(sim, child);
 	cmm->vmacache_seqnum = 0;
+	cmm->mmap_base = pmm->mmap_base; /* the child keeps the parent's layout */
 	for (uint32_t id = pmm->mmap; id; id = vma_ptr(sim, id)->vm_next) {
 		struct vm_area_struct *v = vma_ptr(sim, id);
 		uint32_t nid = vma_new(sim, child, v->vm_start, v->vm_end, v->vm_pgoff, v->vm_flags,

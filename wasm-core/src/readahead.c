@@ -10,8 +10,26 @@
  *                                                          ^ PG_readahead at 48
  *
  * When a fault (or read) later finds that marked page, page_cache_async_ra()
- * reads the next window ahead of the reader. Fault-around skips marked pages
- * precisely so that ->fault sees them.
+ * reads the next window ahead of the reader, and marks its first page.
+ * Fault-around skips marked pages precisely so that ->fault sees them.
+ *
+ * The async window's end is aligned (v6.19, and 6.18): the order is raised
+ * by 2 and the window trimmed so that it ends on a
+ * 1 << min(order, ffs(ra_pages) - 1) page boundary; with order-0 folios (the
+ * order drops back to 0 after each read) that is 4 pages. A stream that
+ * began off-centre is pulled onto that grid:
+ *
+ *     read-around 31..62, mark 55      async at 55: 63..94 would end at 95,
+ *                                       trimmed to 63..91 (29 pages), mark 63
+ *     async at 63: 92..123, mark 92    then 124, 156, ... (4-page aligned)
+ *
+ * A mark sitting on the first page of a 16-page fault-around window costs
+ * nothing (the reader faults there anyway); a mark inside a window costs
+ * one more fault, because fault-around skipped that page.
+ *
+ * page_cache_ra_unbounded() marks the page at nr_to_read - lookahead_size
+ * only when the lookahead fits in what is read: a window cut short by EOF
+ * to fewer pages than its lookahead gets no mark at all.
  *
  * Not modelled: large folios in the page cache (page_cache_ra_order always
  * falls back to order 0, as for a filesystem without large folio support),
@@ -19,11 +37,15 @@
  */
 #include "internal.h"
 
-/* page_cache_ra_unbounded(): allocate, mark and submit a run of new folios */
+/*
+ * page_cache_ra_unbounded(): allocate, mark and submit a run of new folios.
+ * The mark goes on page nr_to_read - lookahead_size, if that page is read
+ * here (not already cached) and the lookahead fits at all.
+ */
 static void page_cache_ra_unbounded(struct mmsim *sim, uint32_t file, uint64_t index,
 				    uint64_t nr_to_read, uint64_t lookahead_size)
 {
-	uint64_t mark = nr_to_read - lookahead_size;
+	uint64_t mark = lookahead_size <= nr_to_read ? nr_to_read - lookahead_size : UINT64_MAX;
 	uint64_t batch_start = index;
 	uint32_t batch = 0;
 
@@ -64,17 +86,15 @@ void do_page_cache_ra(struct mmsim *sim, uint32_t file, uint64_t index, uint64_t
 		return;
 	if (nr_to_read > end_index - index)
 		nr_to_read = end_index - index + 1;
-	if (lookahead_size > nr_to_read)
-		lookahead_size = nr_to_read; /* the mark then falls on the first page */
 	page_cache_ra_unbounded(sim, file, index, nr_to_read, lookahead_size);
 }
 
-/* page_cache_ra_order() without large folio support: read the ra window */
-void page_cache_ra_order(struct mmsim *sim, uint32_t file, bool async)
+/* page_cache_ra_order() without large folio support: order 0, read the ra window */
+void page_cache_ra_order(struct mmsim *sim, uint32_t file)
 {
 	struct file_ra_state *ra = &file_ptr(sim, file)->f_ra;
 
-	(void)async;
+	ra->order = 0;
 	do_page_cache_ra(sim, file, ra->start, ra->size, ra->async_size);
 }
 
@@ -179,8 +199,21 @@ void page_cache_sync_ra(struct mmsim *sim, uint32_t file, uint64_t index, uint32
 	ra->size = (uint32_t)MIN(contig_count + req_count, max_pages);
 	ra->async_size = 1;
 readit:
+	ra->order = 0;
 	trace(sim, MMSIM_EV_SYNC_RA, 0, file, (uint32_t)ra->start, ra->size, ra->async_size);
-	page_cache_ra_order(sim, file, false);
+	page_cache_ra_order(sim, file);
+}
+
+/* the lowest set bit, counted from 1 (ffs()); x != 0 */
+static uint32_t ffs32(uint32_t x)
+{
+	uint32_t n = 1;
+
+	while (!(x & 1)) {
+		x >>= 1;
+		n++;
+	}
+	return n;
 }
 
 /* page_cache_async_ra(): a PG_readahead folio was reached: read the next window */
@@ -190,7 +223,7 @@ void page_cache_async_ra(struct mmsim *sim, uint32_t file, uint32_t pfn, uint64_
 	struct file_ra_state *ra = &file_ptr(sim, file)->f_ra;
 	struct page *folio = pfn_to_page(sim, pfn);
 	uint32_t max_pages = ra->ra_pages;
-	uint64_t expected, start;
+	uint64_t expected, start, end, aligned_end, align;
 
 	if (!ra->ra_pages)
 		return;
@@ -198,12 +231,12 @@ void page_cache_async_ra(struct mmsim *sim, uint32_t file, uint32_t pfn, uint64_
 	if (folio_test(folio, writeback))
 		return;
 	folio_clear(folio, readahead);
+	/* round_down(..., folio_nr_pages(folio)): order-0 folios, a no-op */
 	expected = ra->start + ra->size - ra->async_size;
 	if (index == expected) {
 		/* the expected marker: sequential, push the window forward */
 		ra->start += ra->size;
 		ra->size = MAX(ra->size, get_next_ra_size(ra, max_pages));
-		ra->async_size = ra->size;
 		goto readit;
 	}
 	/* a marker without matching state (e.g. interleaved readers) */
@@ -214,8 +247,15 @@ void page_cache_async_ra(struct mmsim *sim, uint32_t file, uint32_t pfn, uint64_
 	ra->size = (uint32_t)(start - index);
 	ra->size += req_count;
 	ra->size = get_next_ra_size(ra, max_pages);
-	ra->async_size = ra->size;
 readit:
+	/* end the window on a folio-order boundary (4 pages for order-0 folios) */
+	ra->order += 2;
+	align = 1ull << MIN(ra->order, ffs32(max_pages) - 1);
+	end = ra->start + ra->size;
+	aligned_end = end & ~(align - 1);
+	if (aligned_end > ra->start)
+		ra->size -= (uint32_t)(end - aligned_end);
+	ra->async_size = ra->size;
 	trace(sim, MMSIM_EV_ASYNC_RA, 0, file, (uint32_t)ra->start, ra->size, ra->async_size);
-	page_cache_ra_order(sim, file, true);
+	page_cache_ra_order(sim, file);
 }

@@ -160,7 +160,8 @@ static int validate(struct mmsim *sim, const struct mmsim_prog_header *h,
 	    h->nr_steps > MMSIM_MAX_STEPS || h->nr_data > MMSIM_MAX_DATA)
 		return load_fail(sim, MMSIM_NONE, "program too large");
 	for (uint32_t i = 0; i < h->nr_files; i++)
-		if (files[i].size > MMSIM_MAX_FILE_SIZE || files[i].flags > MMSIM_FILE_CACHED)
+		if (files[i].size > MMSIM_MAX_FILE_SIZE ||
+		    (files[i].flags & ~(MMSIM_FILE_CACHED | MMSIM_FILE_SHMEM)))
 			return load_fail(sim, MMSIM_NONE, "file size out of range");
 	for (uint32_t i = 0; i < h->nr_procs; i++) {
 		if (!procs[i].threads || procs[i].first_task != tasks ||

@@ -148,8 +148,12 @@ void folio_mark_dirty(struct mmsim *sim, uint32_t pfn)
 {
 	struct page *folio = pfn_to_page(sim, pfn);
 
-	if (folio_test_anon(folio)) {
-		/* folio_mapping() is NULL outside the swap cache: noop_dirty_folio */
+	if (folio_test_anon(folio) || folio_test(folio, swapbacked)) {
+		/*
+		 * anon: folio_mapping() is NULL outside the swap cache; shmem:
+		 * shmem_aops.dirty_folio is noop_dirty_folio. Either way PG_dirty
+		 * without NR_FILE_DIRTY accounting.
+		 */
 		folio_set(folio, dirty);
 		return;
 	}

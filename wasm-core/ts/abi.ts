@@ -4,7 +4,7 @@
  * drift between this file and the header fails loudly, never silently.
  */
 
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
 export const PROG_MAGIC = 0x50534d4d;
 export const PAGE_SIZE = 4096;
 export const NONE = 0xffffffff;
@@ -16,8 +16,8 @@ export const COUNTERS = [
   'vmacache_full_flushes', 'thp_fault_alloc', 'thp_fault_fallback', 'pginvalidate', 'pgreclaim',
   'pgalloc_normal', 'pgfree', 'pgpgin', 'pgpgout', 'pgreuse',
   'nr_free_pages', 'nr_inactive_anon', 'nr_active_anon', 'nr_inactive_file', 'nr_active_file',
-  'nr_unevictable', 'nr_file_pages', 'nr_mapped', 'nr_anon_pages', 'nr_dirty', 'nr_writeback',
-  'nr_page_table_pages',
+  'nr_unevictable', 'nr_file_pages', 'nr_mapped', 'nr_anon_pages', 'nr_shmem', 'nr_dirty',
+  'nr_writeback', 'nr_page_table_pages',
   'touches', 'fault_around_calls', 'fault_around_mapped', 'fault_around_skipped',
   'fault_retries', 'readahead_pages',
 ] as const;
@@ -47,7 +47,7 @@ export const EVENTS = [
   'mm_filemap_delete_from_page_cache', 'mmsim_read_done', 'mmsim_read_submit', 'mmsim_folio_wait',
   'mmsim_vma_add', 'mmsim_vma_remove', 'mmsim_vma_split', 'mmsim_vma_merge', 'mmsim_vma_flags',
   'mmsim_zap_range', 'mm_page_alloc', 'mm_page_free', 'mm_lru_insertion', 'mm_lru_activate',
-  'mmsim_file_preload', 'mmsim_fork', 'mmsim_exit', 'mmsim_expect', 'mmsim_say', 'mmsim_error',
+  'mmsim_file_preload', 'mmsim_fork', 'mmsim_exit', 'mmsim_expect', 'mmsim_say', 'mmsim_error', 'mmsim_shmem_fault',
 ] as const;
 export type EventName = (typeof EVENTS)[number];
 
@@ -115,6 +115,7 @@ export enum Advice { Hugepage = 0, Nohugepage, Random, Sequential, Dontneed }
 export const STEPF = { SHARED: 0x1, WRITE: 0x2, FIXED: 0x4, MAPLIST: 0x8, LENGTH: 0x10 } as const;
 export const TASK_ALL = 0x80000000;
 export const FILE_CACHED = 0x1;
+export const FILE_SHMEM = 0x2;
 export const PROC_FORKED = 0x1;
 
 export enum ExpectKind { Counter = 1, TaskCounter = 2, FolioAt = 3, FolioField = 4 }

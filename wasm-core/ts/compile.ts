@@ -6,7 +6,7 @@
  * expect failures can name the file, line and key path.
  */
 import {
-  ABI_VERSION, Advice, COUNTERS, ExpectKind, FILE_CACHED, FOLIO_FIELDS, Op, Pattern, PROC_FORKED,
+  ABI_VERSION, Advice, COUNTERS, ExpectKind, FILE_CACHED, FILE_SHMEM, FOLIO_FIELDS, Op, Pattern, PROC_FORKED,
   PROG_MAGIC, SIZE, STEPF, TASK_ALL, TASK_COUNTERS,
 } from './abi.js';
 import { formatSize, type At, type Scenario, type Step, type TaskRef, type Tunables } from './scenario.js';
@@ -259,7 +259,7 @@ export function compile(s: Scenario): Program {
   u32(s.machine.io_latency);
   u32(files.length); u32(procs.length); u32(tasks.length); u32(maps.length); u32(out.length); u32(data.length);
   o = SIZE.header;
-  for (const f of s.files) { u64(f.size); u32(f.cached ? FILE_CACHED : 0); u32(0); }
+  for (const f of s.files) { u64(f.size); u32((f.cached ? FILE_CACHED : 0) | (f.fs === 'tmpfs' ? FILE_SHMEM : 0)); u32(0); }
   for (const p of procs) { u32(p.threads); u32(p.firstTask); u32(p.forked ? PROC_FORKED : 0); u32(0); }
   for (const r of out) {
     v.setUint8(o, r.op); v.setUint8(o + 1, r.flags); v.setUint8(o + 2, r.kind); v.setUint8(o + 3, 0);

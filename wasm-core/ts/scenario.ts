@@ -65,7 +65,13 @@ export const DEFAULT_TUNABLES: Tunables = {
 export interface Machine { memory: number; io_latency: number }
 export const DEFAULT_MACHINE: Machine = { memory: 4 * 2 ** 30, io_latency: 0 };
 
-export interface FileDef { name: string; size: number; cached: boolean; at: At; cachedAt: At }
+/**
+ * fs: 'disk' is a page cache filled by read I/O (readahead, major faults)
+ * with order-0 folios; 'tmpfs' is shmem: pages exist once written and are
+ * never read from a disk (this project's extension to the format).
+ */
+export type FileSystem = 'disk' | 'tmpfs';
+export interface FileDef { name: string; size: number; cached: boolean; fs: FileSystem; at: At; cachedAt: At }
 export interface ProcDef { name: string; threads: number; at: At }
 
 interface StepBase { at: At }
@@ -454,6 +460,7 @@ const TOP_SCHEMA: Schema = {
 const FILE_SCHEMA: Schema = {
   size: { type: { t: 'bytes' }, required: true },
   cached: { type: { t: 'enum', values: ['all', 'none'] } },
+  fs: { type: { t: 'enum', values: ['disk', 'tmpfs'] } },
 };
 const PROC_SCHEMA: Schema = { threads: { type: { t: 'int', min: 1, max: 1024 } } };
 
@@ -728,8 +735,8 @@ export function parseScenario(source: string, file = '<scenario>'): Scenario {
           continue;
         }
         if (r.ok) files.push({
-          name: name as string, size: r.v.size as number, cached: r.v.cached === 'all', at: nat,
-          cachedAt: r.keys.cached ?? nat,
+          name: name as string, size: r.v.size as number, cached: r.v.cached === 'all',
+          fs: (r.v.fs as FileSystem | undefined) ?? 'disk', at: nat, cachedAt: r.keys.cached ?? nat,
         });
       }
   }
