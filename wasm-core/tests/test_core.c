@@ -560,6 +560,253 @@ TEST(read_around_is_centred)
 	mmsim_destroy(sim);
 }
 
+/* the k-th event of a type */
+static const struct mmsim_event *nth_ev(uint32_t type, size_t k)
+{
+	for (size_t i = 0; i < nevs; i++)
+		if ((evs[i].type & MMSIM_EV_TYPE_MASK) == type && k-- == 0)
+			return &evs[i];
+	return NULL;
+}
+
+/* a cold file of `pages` pages: touch page `first`, then read from first + 1 to the end */
+static struct mmsim *resume_setup(struct prog *p, uint64_t pages, uint64_t first)
+{
+	prog_init(p, 64 * MiB);
+	prog_file(p, pages * PAGE_SIZE, 0);
+	prog_proc(p, 1, 0);
+	prog_mmap(p, 0, 0, 0, 0, 0, 0, 0);
+	prog_touch(p, 0, 0, 0, &first, 1);
+	prog_access(p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, (first + 1) * PAGE_SIZE, 0);
+	return start(p);
+}
+
+TEST(async_window_end_is_aligned)
+{
+	/*
+	 * A cold 4 MiB file missed off-centre at page 17, then read on in order
+	 * (Linux 6.18: 1 + 64 faults, measured with tools/kernel-check):
+	 *
+	 *   miss at 17:  read-around 1 .. 32, PG_readahead on 25
+	 *   fault at 25: async at the expected mark: next window 33 .. 64 would
+	 *                end at 65; trimmed to a 4-page boundary -> 33 .. 63
+	 *                (31 pages), mark 33
+	 *   fault at 33: async: 64 .. 95, mark 64 - on a 16-page fault-around
+	 *                window start, where the reader faults anyway
+	 *   then 96, 128, ... 992: one fault per 16-page window from 64 on.
+	 *
+	 * Without the trim the windows stay at 33 + 32k and every mark costs
+	 * a fault of its own inside a window: 94 faults after the miss.
+	 */
+	struct prog p;
+	struct mmsim *sim = resume_setup(&p, 1024, 17);
+
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(nth_ev(MMSIM_EV_ASYNC_RA, 0)->b, 33);
+	CHECK_EQ(nth_ev(MMSIM_EV_ASYNC_RA, 0)->c, 31);
+	CHECK_EQ(nth_ev(MMSIM_EV_ASYNC_RA, 1)->b, 64);
+	CHECK_EQ(nth_ev(MMSIM_EV_ASYNC_RA, 1)->c, 32);
+	CHECK_EQ(nth_ev(MMSIM_EV_ASYNC_RA, 2)->b, 96);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 1 + 64);
+	CHECK_EQ(task_ptr(sim, 0)->counters[MMSIM_T_MAJ_FLT], 1);
+	CHECK_EQ(task_ptr(sim, 0)->counters[MMSIM_T_MIN_FLT], 64);
+	mmsim_destroy(sim);
+}
+
+TEST(no_mark_when_eof_cuts_the_window)
+{
+	/*
+	 * The same miss at 17 in a 50-page file:
+	 *
+	 *   read-around 1 .. 32, mark 25
+	 *   async at 25: window 33 .. 63 (31 pages, lookahead 31), cut by EOF to
+	 *                33 .. 49: 17 pages read, fewer than the lookahead, so
+	 *                page_cache_ra_unbounded() marks none of them
+	 *
+	 * (The model used to mark 33, the first page, which cost a fault inside
+	 * the window 32 .. 47.) Faults: 17 (major), 25, 32, 48.
+	 */
+	struct prog p;
+	struct mmsim *sim = resume_setup(&p, 50, 17);
+
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(count_ev(MMSIM_EV_ASYNC_RA), 1);
+	CHECK_EQ(nth_ev(MMSIM_EV_ASYNC_RA, 0)->c, 31);
+	CHECK_EQ(file_ptr(sim, 0)->nrpages, 49);
+	for (uint64_t i = 0; i < 50; i++) {
+		uint32_t pfn = filemap_get_folio(sim, 0, i);
+
+		CHECK(!pfn || !folio_test(pfn_to_page(sim, pfn), readahead));
+	}
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 4);
+	mmsim_destroy(sim);
+}
+
+TEST(cold_sequential_read_is_one_major_fault)
+{
+	/*
+	 * A cold 4 MiB file read in order: one major fault at 0 (read-around,
+	 * retried), then every PG_readahead fault (24, then 32, 64, ... 992)
+	 * drops the per-VMA lock for async readahead and is retried - as a
+	 * minor fault, because the first attempt was not VM_FAULT_MAJOR.
+	 * Linux 6.18: maj/min 1/64 (getrusage, /usr/bin/time, ps agree).
+	 */
+	struct prog p;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 4 * MiB, 0);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(task_ptr(sim, 0)->counters[MMSIM_T_MAJ_FLT], 1);
+	CHECK_EQ(task_ptr(sim, 0)->counters[MMSIM_T_MIN_FLT], 64);
+	CHECK_EQ(task_ptr(sim, 0)->counters[MMSIM_T_PGFAULT], 65);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGMAJFAULT), 1);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_MODEL_FAULT_RETRIES), 1 + 32);
+	mmsim_destroy(sim);
+}
+
+TEST(locked_folio_keeps_mmap_miss)
+{
+	/*
+	 * Page 7 of a cached file is under read I/O (locked) when the task
+	 * faults on it, with mmap_miss at 100:
+	 *
+	 *   map_pages 0 .. 15: 15 usable pages (7 is locked)    -> 100 - 15 = 85
+	 *   ->fault: page 7 found but locked: no mmap_miss-- (6.18) -> 85
+	 *            wait for the read, drop the lock, retry
+	 *   retry: map_pages: all 16 pages usable (15 already mapped) -> 85 - 16
+	 */
+	struct prog p;
+	struct mmsim *sim = skip_setup(&p, 7);
+	struct page *pg = pfn_to_page(sim, filemap_get_folio(sim, 0, 7));
+
+	folio_set(pg, locked);
+	folio_clear(pg, uptodate);
+	sim->s.hdr.io_latency = 1000; /* the read stays in flight until waited for */
+	io_submit_read(sim, 0, 7, 1);
+	file_ptr(sim, 0)->f_ra.mmap_miss = 100;
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(count_ev(MMSIM_EV_FOLIO_WAIT), 1);
+	CHECK_EQ(file_ptr(sim, 0)->f_ra.mmap_miss, 100 - 15 - 16);
+	CHECK_EQ(task_ptr(sim, 0)->counters[MMSIM_T_MIN_FLT], 1); /* a retry after waiting is minor */
+	mmsim_destroy(sim);
+}
+
+/* ----------------------------------------------------------- tmpfs */
+
+static uint32_t prog_tmpfs(struct prog *p, uint64_t size, int cached)
+{
+	uint32_t f = prog_file(p, size, cached);
+
+	p->files[f].flags |= MMSIM_FILE_SHMEM;
+	return f;
+}
+
+TEST(tmpfs_read_then_shared_write)
+{
+	/*
+	 * A written 4 MiB tmpfs file mapped shared and writable, without an
+	 * address: placed page-aligned at mmap_base, s pages into a 16-page
+	 * block (seed 1: s != 0, as the kernel's randomised base usually is):
+	 *
+	 *     vm_start = s pages into a block:  window 1 = [s .. s+15] (clamped)
+	 *                                       then one per aligned block
+	 *
+	 * faults = ceil((s + 1024) / 16) = 65 (the kernel: 4,097 for 256 MiB).
+	 * No ->page_mkwrite: the PTEs are writable from the read faults, so
+	 * writing every page afterwards costs no fault.
+	 */
+	struct prog p;
+	struct mmsim *sim;
+	uint64_t vm_start, s;
+
+	prog_init(&p, 64 * MiB);
+	prog_tmpfs(&p, 4 * MiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 1, 1);
+	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	prog_expect(&p, MMSIM_PGFAULT, 65);
+	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	prog_expect(&p, MMSIM_PGFAULT, 65);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_nr_expect_failures(sim), 0);
+	vm_start = map0(sim, 0, 0)->start;
+	s = (vm_start >> PAGE_SHIFT) & 15;
+	CHECK(s != 0);
+	CHECK_EQ(vm_start, mm_ptr(sim, 0)->mmap_base);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), (s + 1024 + 15) / 16);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGMAJFAULT), 0);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_SHMEM), 1024);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_FILE_PAGES), 1024);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_INACTIVE_ANON), 1024);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_DIRTY), 0); /* noop_dirty_folio */
+	CHECK_EQ(mm_ptr(sim, 0)->rss[MMSIM_MM_SHMEMPAGES], 1024);
+	CHECK_EQ(mm_ptr(sim, 0)->rss[MMSIM_MM_FILEPAGES], 0);
+	CHECK_EQ(count_ev(MMSIM_EV_SHMEM_FAULT), 0); /* fault-around mapped every faulting page */
+	mmsim_destroy(sim);
+}
+
+TEST(tmpfs_holes_private_writes_and_eof)
+{
+	/*
+	 * A sparse tmpfs file (never written): every page is a hole, so
+	 * fault-around finds nothing and each read fault allocates one new
+	 * zeroed page in shmem_fault(): 64 minor faults for 64 pages (the
+	 * kernel: 0/1024 for 4 MiB). A private writable mapping of it then
+	 * copies each page on write (do_wp_page: 64 more faults); a read
+	 * beyond i_size is SIGBUS.
+	 */
+	struct prog p;
+	struct mmsim *sim;
+	uint64_t beyond = 64;
+
+	prog_init(&p, 64 * MiB);
+	prog_tmpfs(&p, 256 * KiB, 0);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 1);
+	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	prog_expect(&p, MMSIM_PGFAULT, 64);
+	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, 0, 0);
+	prog_expect(&p, MMSIM_PGFAULT, 128);
+	prog_mmap(&p, 0, 1, 0, 0, 65 * PAGE_SIZE, 1, 0);
+	prog_touch(&p, 0, 1, 0, &beyond, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_ERROR);
+	CHECK_EQ(mmsim_last_error(sim)->code, MMSIM_ESIGBUS);
+	CHECK_EQ(mmsim_nr_expect_failures(sim), 0);
+	CHECK_EQ(count_ev(MMSIM_EV_SHMEM_FAULT), 64);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGMAJFAULT), 0);
+	CHECK_EQ(task_ptr(sim, 0)->counters[MMSIM_T_MIN_FLT], 128);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_SHMEM), 64);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 64);
+	mmsim_destroy(sim);
+}
+
+TEST(placement_keeps_2mib_alignment_for_disk_files)
+{
+	/* a disk file still lands at 0x7f0000000000; a tmpfs file below it */
+	struct prog p;
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 64 * KiB, 1);
+	prog_tmpfs(&p, 64 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 1, 0);
+	prog_mmap(&p, 0, 1, 1, 0, 0, 1, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(map0(sim, 0, 0)->start, 0x7f0000000000ull);
+	CHECK(map0(sim, 0, 1)->start < 0x7f0000000000ull);
+	CHECK(map0(sim, 0, 1)->start >= 0x7f0000000000ull - 511 * PAGE_SIZE);
+	mmsim_destroy(sim);
+}
+
 TEST(io_latency_makes_locked_skips)
 {
 	/* reads that take 40 touches: a sequential reader catches up with readahead */

@@ -35,7 +35,14 @@ export interface Program {
   says: string[];
   /** an upper bound of the simulator memory this program can need, bytes */
   estimatedBytes: number;
+  /** the simulator memory that filling the page cache (cached: all) takes before step 1, bytes */
+  preloadBytes: number;
 }
+
+/** simulator memory per page put in the page cache by cached: all (struct page 32 B, XArray ~4.3 B; 36.8 B measured) */
+export const BYTES_PER_CACHED_PAGE = 37;
+/** the core's bookkeeping besides pages (pools, tables, the event buffer) */
+const BASE_BYTES = 4 * 2 ** 20;
 
 const ADVICE: Record<string, Advice> = {
   hugepage: Advice.Hugepage, nohugepage: Advice.Nohugepage, random: Advice.Random,
@@ -272,6 +279,7 @@ export function compile(s: Scenario): Program {
 
   const cachedPages = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / 4096), 0);
   /* struct page 32 + page-cache slot ~4.3 per cached page; PTE 8 + struct page 32 per mapped page */
-  const estimatedBytes = cachedPages * 37 + (mappedBytes / 4096) * 40 + 4 * 2 ** 20;
-  return { bytes, scenario: s, steps: info, files, procs, tasks, maps, says, estimatedBytes };
+  const preloadBytes = cachedPages * BYTES_PER_CACHED_PAGE + BASE_BYTES;
+  const estimatedBytes = preloadBytes + (mappedBytes / 4096) * 40;
+  return { bytes, scenario: s, steps: info, files, procs, tasks, maps, says, estimatedBytes, preloadBytes };
 }

@@ -5,7 +5,7 @@
  */
 import { COUNTERS, ErrorCode, FIRST_MODEL_COUNTER, RunStatus, TASK_COUNTERS, type CounterName } from './abi.js';
 import { CoreError, type Core, type ExpectFailure, type Sim } from './core.js';
-import type { Program, StepInfo } from './compile.js';
+import { BYTES_PER_CACHED_PAGE, type Program, type StepInfo } from './compile.js';
 import { formatSize, type At } from './scenario.js';
 
 export interface RunIssue {
@@ -137,10 +137,35 @@ export function collectCounters(prog: Program, sim: Sim) {
   return { counters, model, tasks };
 }
 
+/**
+ * What the simulator may use when the host sets no limit: wasm32 addresses
+ * 4 GiB, and the host's own data (the program, event batches) lives there too.
+ */
+export const CORE_MEMORY_LIMIT = 3.5 * 2 ** 30;
+
+/**
+ * Refuse, before any work, a scenario whose page cache alone cannot fit in
+ * the simulator's memory: found out by filling it, a 512 GiB file took 18 s
+ * of work to fail.
+ */
+function refuseTooBig(prog: Program, limit: number): void {
+  if (prog.preloadBytes <= limit) return;
+  const cached = prog.scenario.files.filter((f) => f.cached).sort((a, b) => b.size - a.size);
+  const total = cached.reduce((a, f) => a + f.size, 0);
+  const at = cached[0]?.cachedAt ?? null;
+  const what = cached.length === 1 ? `a ${formatSize(total)} page cache` : `${formatSize(total)} of page cache for ${cached.length} files`;
+  throw new ProgramError(locate(prog, at,
+    `cached: all needs about ${formatSize(Math.ceil(prog.preloadBytes / 2 ** 20) * 2 ** 20)} of simulator memory for ${what} ` +
+    `(${BYTES_PER_CACHED_PAGE} bytes per 4 KiB page), more than the ${formatSize(limit)} the simulator may use here; ` +
+    'use smaller files or cached: none'), at, ErrorCode.ENOMEM);
+}
+
 /** Load the program into a fresh machine (throws RunIssue-bearing errors for refusals). */
 export function startProgram(core: Core, prog: Program, opts: RunOptions = {}): Sim {
+  const maxBytes = opts.maxBytes ?? CORE_MEMORY_LIMIT;
+  refuseTooBig(prog, maxBytes);
   const sim = core.createSim({
-    trace: opts.trace, debugVm: opts.debugVm, maxBytes: opts.maxBytes, eventCapacity: opts.eventCapacity,
+    trace: opts.trace, debugVm: opts.debugVm, maxBytes, eventCapacity: opts.eventCapacity,
   });
   try {
     sim.load(prog.bytes);
