@@ -205,7 +205,7 @@ enum mmsim_mm_counter {
 	   write), c:d=last addr */                                                          \
 	X(ACCESS, "mmsim_access")                                                            \
 	/* a user page fault (x86 trace point): a=error_code (1 present, 2 write, 4 user),   \
-	   b=fault flags (FAULT_FLAG_*), c=vma id */                                         \
+	   b=fault flags (FAULT_FLAG_*), c=vma id, d=attempt (0, or 1.. for a retry) */      \
 	X(PAGE_FAULT, "page_fault_user")                                                     \
 	/* handle_mm_fault returned: a=vm_fault_t, b=kind (MMSIM_FK_*), c=pages mapped */    \
 	X(FAULT_DONE, "mm_fault_done")                                                       \

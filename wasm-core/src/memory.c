@@ -555,6 +555,7 @@ static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, b
 			      bool present)
 {
 	bool vma_locked = true;
+	uint32_t attempt = 0;
 	struct task_struct *t = task_ptr(sim, task);
 	struct mm_struct *mm = mm_ptr(sim, t->mm);
 	uint32_t flags = MMSIM_FAULT_FLAG_ALLOW_RETRY | MMSIM_FAULT_FLAG_USER |
@@ -566,7 +567,7 @@ static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, b
 		uint32_t vma_id = find_vma(sim, mm, addr);
 		struct vm_area_struct *vma = vma_id ? vma_ptr(sim, vma_id) : NULL;
 
-		trace(sim, MMSIM_EV_PAGE_FAULT, addr, error_code, flags, vma_id, 0);
+		trace(sim, MMSIM_EV_PAGE_FAULT, addr, error_code, flags, vma_id, attempt);
 		/* bad_area / access_error: SIGSEGV, not a completed fault */
 		if (!vma || vma->vm_start > addr)
 			return sim_error(sim, MMSIM_ESEGV, addr, 0);
@@ -586,6 +587,7 @@ static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, b
 			if (!vma_locked || (ret & MMSIM_VM_FAULT_MAJOR))
 				flags |= MMSIM_FAULT_FLAG_TRIED;
 			vma_locked = false;
+			attempt++;
 			continue;
 		}
 		if (ret & MMSIM_VM_FAULT_ERROR) {

@@ -19,7 +19,7 @@
  * the engine runs the core with tracing off, in slices for progress and
  * cancel, and the views show aggregates (heat strips) of the final state.
  */
-import { COUNTERS, EV, EVF_OP_START, EV_TYPE_MASK, FAULT_FLAG, FaultKind, MM_COUNTERS, RunStatus, SetHow } from './abi.js';
+import { COUNTERS, EV, EVF_OP_START, EV_TYPE_MASK, FaultKind, MM_COUNTERS, RunStatus, SetHow } from './abi.js';
 import type { Core, Sim } from './core.js';
 import type { Program, StepInfo } from './compile.js';
 import { decodeEvent, describeEvent, type SimEvent } from './events.js';
@@ -333,7 +333,7 @@ export class Engine {
         stepEvents.push(i);
         stepOf.push(v.getUint32(o + 20, true));
       }
-      else if (t === EV.page_fault_user && !(v.getUint32(o + 20, true) & FAULT_FLAG.TRIED)) faultEvents.push(i);
+      else if (t === EV.page_fault_user && v.getUint32(o + 28, true) === 0) faultEvents.push(i); /* not a retry */
       else if (t === EV.mm_filemap_fault && v.getUint32(o + 24, true) === 0) majorEvents.push(i);
       else if (t === EV.mmsim_say) sayEvents.push(i);
     }
@@ -520,7 +520,7 @@ export class Engine {
       else if (e.type === EV.mm_filemap_map_skip) f.skips.push({ addr: e.addr, pgoff: e.a, reason: e.b });
       else if (e.type === EV.mm_set_pte) f.mapped.push({ addr: e.addr, how: e.c });
       else if (e.type === EV.mm_filemap_fault && e.c === 0) f.major = true;
-      else if (e.type === EV.page_fault_user && e.b & FAULT_FLAG.TRIED) {
+      else if (e.type === EV.page_fault_user && e.d > 0) {
         f.retried = true;
         /* the retry's window replaces the first attempt's */
         f.skips = [];

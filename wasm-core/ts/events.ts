@@ -137,11 +137,13 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
       };
     }
     case EV.page_fault_user: {
-      const write = e.a & 2, present = e.a & 1, tried = e.b & FAULT_FLAG.TRIED;
+      const write = e.a & 2, present = e.a & 1, retry = e.d > 0, tried = e.b & FAULT_FLAG.TRIED;
       const what = present ? `${write ? 'write' : 'read'} to a read-only PTE` : `${write ? 'write' : 'read'}, PTE not present`;
+      /* a retry carries FAULT_FLAG_TRIED only if the first attempt was major (x86, per-VMA lock) */
+      const how = retry ? (tried ? 'retried (FAULT_FLAG_TRIED) ' : 'retried ') : '';
       return {
-        text: `${task}: ${tried ? 'retried ' : ''}page fault at ${hex(e.addr)} (${what})`,
-        fn: tried ? 'handle_mm_fault' : 'exc_page_fault', label: `${tried ? 'retry ' : ''}fault ${hex(e.addr)}`,
+        text: `${task}: ${how}page fault at ${hex(e.addr)} (${what})`,
+        fn: retry ? 'handle_mm_fault' : 'exc_page_fault', label: `${retry ? 'retry ' : ''}fault ${hex(e.addr)}`,
       };
     }
     case EV.mm_fault_done: {
@@ -154,7 +156,7 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
         return { text: `fault failed (${e.a & VM_FAULT.SIGBUS ? 'SIGBUS' : e.a & VM_FAULT.OOM ? 'out of memory' : 'SIGSEGV'})`, fn: 'mm_account_fault', label: 'fault failed' };
       const major = e.a & VM_FAULT.MAJOR;
       if (before) {
-        /* mm_account_fault(): a fault completed on its retry counts as major */
+        /* mm_account_fault(): major if VM_FAULT_MAJOR or FAULT_FLAG_TRIED (a retry after a major first attempt) */
         const o = faultOutcome(before);
         const maj = major || o.tried;
         return {
