@@ -265,7 +265,10 @@ enum mmsim_mm_counter {
 	/* the run stopped with an error: a=-error, b=step */                                \
 	X(ERROR, "mmsim_error")                                                              \
 	/* shmem_fault() (tmpfs; no kernel tracepoint): a=file, b=pgoff, c=1 found, 0 hole */ \
-	X(SHMEM_FAULT, "mmsim_shmem_fault")
+	X(SHMEM_FAULT, "mmsim_shmem_fault")                                                  \
+	/* PG_readahead set on a page (readahead) or cleared (the mark was reached):         \
+	   a=file, b=pgoff, c=1 set / 0 cleared */                                           \
+	X(RA_MARK, "mmsim_readahead_mark")
 
 enum mmsim_event_type {
 #define MMSIM_X_ENUM(id, name) MMSIM_EV_##id,
@@ -675,6 +678,10 @@ uint32_t mmsim_pte_states(const struct mmsim *sim, uint32_t mm, uint64_t start, 
 uint32_t mmsim_pte_heat(const struct mmsim *sim, uint32_t mm, uint64_t start, uint64_t end, uint32_t n, uint32_t *out);
 /* page cache of a file from pgoff: out[i] = pfn or 0 (MMSIM_NONE for a shadow entry) */
 uint32_t mmsim_pagecache(const struct mmsim *sim, uint32_t file, uint64_t pgoff, uint32_t n, uint32_t *out);
+/* page-cache state of a file from pgoff, for drawing: out[i] = MMSIM_PC_* | MMSIM_PC_READAHEAD */
+enum mmsim_pc_state { MMSIM_PC_NONE = 0, MMSIM_PC_UPTODATE = 1, MMSIM_PC_READING = 2, MMSIM_PC_SHADOW = 3 };
+#define MMSIM_PC_READAHEAD 0x10u /* PG_readahead */
+uint32_t mmsim_pagecache_states(const struct mmsim *sim, uint32_t file, uint64_t pgoff, uint32_t n, uint8_t *out);
 uint32_t mmsim_lru_head(const struct mmsim *sim, uint32_t list, uint32_t *out, uint32_t max);
 
 /* time travel */

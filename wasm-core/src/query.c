@@ -237,6 +237,37 @@ uint32_t mmsim_pagecache(const struct mmsim *sim, uint32_t file, uint64_t pgoff,
 	return n;
 }
 
+uint32_t mmsim_pagecache_states(const struct mmsim *sim, uint32_t file, uint64_t pgoff, uint32_t n, uint8_t *out)
+{
+	const struct file *f;
+	uint32_t run = 0, *slot = NULL;
+
+	if (file >= sim->s.hdr.nr_files)
+		return 0;
+	f = file_ptr(sim, file);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t e;
+		const struct page *folio;
+
+		if (!run)
+			slot = xa_slot(sim, &f->i_pages, pgoff + i, &run);
+		e = slot ? *slot++ : 0;
+		run--;
+		if (!e) {
+			out[i] = MMSIM_PC_NONE;
+			continue;
+		}
+		if (xa_is_value(e)) {
+			out[i] = MMSIM_PC_SHADOW;
+			continue;
+		}
+		folio = pfn_to_page(sim, xa_to_pfn(e));
+		out[i] = (folio_test(folio, uptodate) ? MMSIM_PC_UPTODATE : MMSIM_PC_READING) |
+			 (folio_test(folio, readahead) ? MMSIM_PC_READAHEAD : 0);
+	}
+	return n;
+}
+
 uint32_t mmsim_lru_head(const struct mmsim *sim, uint32_t list, uint32_t *out, uint32_t max)
 {
 	uint32_t head, pfn, n = 0;

@@ -63,8 +63,10 @@ static void page_cache_ra_unbounded(struct mmsim *sim, uint32_t file, uint64_t i
 		}
 		if (filemap_add_folio(sim, file, index + i, &pfn))
 			break; /* out of memory: read what we have */
-		if (i == mark)
+		if (i == mark) {
 			folio_set(pfn_to_page(sim, pfn), readahead);
+			trace(sim, MMSIM_EV_RA_MARK, 0, file, (uint32_t)(index + i), 1, 0);
+		}
 		count_vm_event(sim, MMSIM_MODEL_READAHEAD_PAGES);
 		batch++;
 	}
@@ -231,6 +233,7 @@ void page_cache_async_ra(struct mmsim *sim, uint32_t file, uint32_t pfn, uint64_
 	if (folio_test(folio, writeback))
 		return;
 	folio_clear(folio, readahead);
+	trace(sim, MMSIM_EV_RA_MARK, 0, file, (uint32_t)index, 0, 0);
 	/* round_down(..., folio_nr_pages(folio)): order-0 folios, a no-op */
 	expected = ra->start + ra->size - ra->async_size;
 	if (index == expected) {

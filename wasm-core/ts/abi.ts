@@ -48,6 +48,7 @@ export const EVENTS = [
   'mmsim_vma_add', 'mmsim_vma_remove', 'mmsim_vma_split', 'mmsim_vma_merge', 'mmsim_vma_flags',
   'mmsim_zap_range', 'mm_page_alloc', 'mm_page_free', 'mm_lru_insertion', 'mm_lru_activate',
   'mmsim_file_preload', 'mmsim_fork', 'mmsim_exit', 'mmsim_expect', 'mmsim_say', 'mmsim_error', 'mmsim_shmem_fault',
+  'mmsim_readahead_mark',
 ] as const;
 export type EventName = (typeof EVENTS)[number];
 
@@ -74,6 +75,11 @@ export const SKIP_REASONS = [
 
 export enum PgtLevel { Pgd = 0, Pud, Pmd, Pte }
 export const PGT_LEVELS = ['PGD', 'PUD', 'PMD', 'PTE'];
+
+/** mmsim_pagecache_states(): enum mmsim_pc_state, | PC_READAHEAD for PG_readahead */
+export const PC = { none: 0, uptodate: 1, reading: 2, shadow: 3 } as const;
+export const PC_STATE_MASK = 0x0f;
+export const PC_READAHEAD = 0x10;
 
 export enum LruList { InactiveAnon = 0, ActiveAnon, InactiveFile, ActiveFile, Unevictable }
 export const LRU_LISTS = ['inactive_anon', 'active_anon', 'inactive_file', 'active_file', 'unevictable'];

@@ -52,6 +52,7 @@ interface Exports {
   mmsim_pte_states(sim: Ptr, mm: number, start: bigint, n: number, out: Ptr): number;
   mmsim_pte_heat(sim: Ptr, mm: number, start: bigint, end: bigint, n: number, out: Ptr): number;
   mmsim_pagecache(sim: Ptr, file: number, pgoff: bigint, n: number, out: Ptr): number;
+  mmsim_pagecache_states(sim: Ptr, file: number, pgoff: bigint, n: number, out: Ptr): number;
   mmsim_lru_head(sim: Ptr, list: number, out: Ptr, max: number): number;
   mmsim_snapshot_size(sim: Ptr): bigint;
   mmsim_snapshot_save(sim: Ptr, buf: Ptr, len: bigint): number;
@@ -395,6 +396,13 @@ export class Sim {
     const p = this.scratchFor(n * 4);
     this.ex.mmsim_pagecache(this.ptr, file, BigInt(pgoff), n, p);
     return new Uint32Array(this.core.ex.memory.buffer.slice(p, p + n * 4));
+  }
+
+  /** page-cache state per page from pgoff: PC_* | PC_READAHEAD (abi.ts) */
+  pagecacheStates(file: number, pgoff: number, n: number): Uint8Array {
+    const p = this.scratchFor(n);
+    this.ex.mmsim_pagecache_states(this.ptr, file, BigInt(pgoff), n, p);
+    return new Uint8Array(this.core.ex.memory.buffer.slice(p, p + n));
   }
 
   lruHead(list: number, max: number): Uint32Array {

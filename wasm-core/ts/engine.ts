@@ -19,7 +19,9 @@
  * the engine runs the core with tracing off, in slices for progress and
  * cancel, and the views show aggregates (heat strips) of the final state.
  */
-import { COUNTERS, EV, EVF_OP_START, EV_TYPE_MASK, FaultKind, MM_COUNTERS, RunStatus, SetHow } from './abi.js';
+import {
+  COUNTERS, EV, EVF_OP_START, EV_TYPE_MASK, FaultKind, MM_COUNTERS, PC, PC_READAHEAD, PC_STATE_MASK, RunStatus, SetHow,
+} from './abi.js';
 import type { Core, Sim } from './core.js';
 import type { Program, StepInfo } from './compile.js';
 import { decodeEvent, describeEvent, type SimEvent } from './events.js';
@@ -83,6 +85,14 @@ export interface VmaView {
   pages?: Uint8Array;
   /** present PTEs per bucket, for large VMAs */
   heat?: Uint32Array;
+  /** for a file VMA drawn page by page: the page cache behind each page, PC.* | PC_READAHEAD (abi.ts) */
+  cache?: Uint8Array;
+}
+
+/** a file's readahead state (struct file_ra_state): the last window, its last `async` pages ahead of the reader */
+export interface FileView {
+  id: number; nrpages: number; mmapMiss: number;
+  ra: { start: number; size: number; async: number } | null;
 }
 
 export interface MmView {
@@ -128,6 +138,7 @@ export interface Frame {
   mms: MmView[];
   fault: FaultView | null;
   walk: WalkView | null;
+  files: FileView[];
   log: LogLine[];
 }
 
@@ -482,7 +493,9 @@ export class Engine {
     const focusMm = this.mmOfTask(focusTask);
     const fault = this.faultView(ops);
     const walk = fault ? this.walkView(focusMm, fault.addr, ops) : null;
-    const mms = this.mmViews(c);
+    const partial = complete ? [] : ops;
+    const mms = this.mmViews(c, partial);
+    const files = this.fileViews(partial);
     const { tasks } = collectCounters(this.program, this.sim);
 
     let step: number | null = null, say: string | null = null;
@@ -495,8 +508,50 @@ export class Engine {
       cursor: c, nEvents: info.nEvents, big: false, opStart, opEnd, event: c > 0 ? this.logLine(c - 1) : null,
       step, say, counters: this.sim.counters(),
       tasks: this.program.tasks.map((name, i) => ({ name, alive: this.sim.taskInfo(i).alive, counters: tasks[name] })),
-      focusMm, mms, fault, walk, log,
+      focusMm, mms, fault, walk, files, log,
     };
+  }
+
+  /** each file's readahead window: the core's f_ra, then the windows the partial operation started */
+  private fileViews(partial: SimEvent[]): FileView[] {
+    return this.program.files.map((_, id) => {
+      const fi = this.sim.fileInfo(id);
+      let ra = fi.raSize ? { start: Number(fi.raStart), size: fi.raSize, async: fi.raAsyncSize } : null;
+      for (const e of partial)
+        /* d = 0: a small random read that leaves the readahead state alone */
+        if ((e.type === EV.page_cache_sync_ra || e.type === EV.page_cache_async_ra) && e.a === id && e.d)
+          ra = { start: e.b, size: e.c, async: e.d };
+      return { id, nrpages: fi.nrpages, mmapMiss: fi.mmapMiss, ra };
+    });
+  }
+
+  /**
+   * The page cache behind a file VMA: the core's state, then what the
+   * partial operation did to it (pages added and being read, reads done,
+   * pages removed, PG_readahead set or cleared), from its events.
+   */
+  private cacheView(file: number, pgoff: number, n: number, partial: SimEvent[]): Uint8Array {
+    const st = this.sim.pagecacheStates(file, pgoff, n);
+    const tmpfs = this.program.scenario.files[file]?.fs === 'tmpfs';
+    const at = (index: number) => index - pgoff;
+    for (const e of partial) {
+      if (e.a !== file) continue;
+      if (e.type === EV.mm_filemap_add_to_page_cache) {
+        const i = at(e.b);
+        /* a tmpfs page is zeroed and uptodate at once; a disk page is locked until its read completes */
+        if (i >= 0 && i < n) st[i] = tmpfs ? PC.uptodate : PC.reading;
+      } else if (e.type === EV.mmsim_read_done) {
+        for (let i = Math.max(0, at(e.b)); i < Math.min(n, at(e.b + e.c)); i++)
+          if ((st[i] & PC_STATE_MASK) === PC.reading) st[i] = (st[i] & ~PC_STATE_MASK) | PC.uptodate;
+      } else if (e.type === EV.mm_filemap_delete_from_page_cache) {
+        const i = at(e.b);
+        if (i >= 0 && i < n) st[i] = PC.none;
+      } else if (e.type === EV.mmsim_readahead_mark) {
+        const i = at(e.b);
+        if (i >= 0 && i < n) st[i] = e.c ? st[i] | PC_READAHEAD : st[i] & ~PC_READAHEAD;
+      }
+    }
+    return st;
   }
 
   private lastTaskBefore(c: number): number | null {
@@ -567,7 +622,7 @@ export class Engine {
    * history of SET_PTE events take presence and cause from that history at
    * the exact cursor, which also covers the operation's partial events.
    */
-  private mmViews(cursor: number): MmView[] {
+  private mmViews(cursor: number, partial: SimEvent[]): MmView[] {
     const hist = this.pageHistory();
     const out: MmView[] = [];
     for (let mm = 0; mm < this.program.procs.length; mm++) {
@@ -593,6 +648,7 @@ export class Engine {
               st[p] = (st[p] & 15) | (iv.cause << 4);
             }
             vv.pages = st;
+            if (v.file !== null) vv.cache = this.cacheView(v.file, Number(v.vmPgoff), n, partial);
           } else {
             vv.heat = this.sim.pteHeat(mm, v.vmStart, v.vmEnd, HEAT_BUCKETS);
           }
@@ -622,7 +678,7 @@ export class Engine {
       cursor: 0, nEvents: 0, big: true, opStart: 0, opEnd: 0, event: null, step: null, say: null,
       counters: this.sim.counters(),
       tasks: this.program.tasks.map((name, i) => ({ name, alive: this.sim.taskInfo(i).alive, counters: tasks[name] })),
-      focusMm: 0, mms, fault: null, walk: null, log: [],
+      focusMm: 0, mms, fault: null, walk: null, files: [], log: [],
     };
   }
 

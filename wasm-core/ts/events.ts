@@ -199,12 +199,12 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
       };
     case EV.page_cache_sync_ra:
       return {
-        text: `readahead of ${file(e.a)}: ${plural(e.c, 'page')} from page ${e.b}${e.d ? `, PG_readahead on page ${e.b + e.c - e.d}` : ''}`,
+        text: `readahead of ${file(e.a)}: ${plural(e.c, 'page')} from page ${e.b}${e.d ? `, the last ${e.d} ahead of the reader (PG_readahead goes on page ${e.b + e.c - e.d} if it is read now)` : ''}`,
         fn: 'do_sync_mmap_readahead', label: `readahead ${e.b}+${e.c}`,
       };
     case EV.page_cache_async_ra:
       return {
-        text: `asynchronous readahead of ${file(e.a)}: ${plural(e.c, 'page')} from page ${e.b} (the PG_readahead page was reached)`,
+        text: `asynchronous readahead of ${file(e.a)}: the next window, ${plural(e.c, 'page')}, ${e.b}–${e.b + e.c - 1} (the PG_readahead page was reached)`,
         fn: 'page_cache_async_ra', label: `async readahead ${e.b}+${e.c}`,
       };
     case EV.mm_filemap_add_to_page_cache:
@@ -247,6 +247,15 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
       return { text: e.a ? `expect: all ${plural(e.b, 'check')} pass` : `expect: ${e.c} of ${plural(e.b, 'check')} FAILED`, fn: null, label: e.a ? 'expect ok' : 'expect FAILED' };
     case EV.mmsim_say:
       return { text: prog?.says[e.a] ?? '', fn: null, label: 'say' };
+    case EV.mmsim_shmem_fault:
+      return {
+        text: e.c ? `->fault (shmem_fault): page ${e.b} of ${file(e.a)} is in the page cache` : `->fault (shmem_fault): page ${e.b} of ${file(e.a)} is a hole: a new zeroed page, no I/O`,
+        fn: 'shmem_fault', label: e.c ? 'shmem_fault (cached)' : 'shmem_fault (new page)',
+      };
+    case EV.mmsim_readahead_mark:
+      return e.c
+        ? { text: `PG_readahead set on page ${e.b} of ${file(e.a)}: reaching it starts the next readahead`, fn: 'page_cache_ra_unbounded', label: `mark page ${e.b}` }
+        : { text: `PG_readahead cleared on page ${e.b} of ${file(e.a)}`, fn: 'page_cache_async_ra', label: `unmark page ${e.b}` };
     case EV.mmsim_error:
       return { text: `the run stopped with an error (${e.a})`, fn: null, label: 'error' };
     default:

@@ -3,6 +3,8 @@ import { CAUSE } from '../../../wasm-core/ts/engine.js';
 
 export interface Palette {
   empty: string; emptyLine: string; text: string; muted: string; panel: string; window: string;
+  /** a page in the page cache but not mapped here; a page under read I/O; the readahead window */
+  cached: string; reading: string; ra: string;
   cause: string[];
 }
 
@@ -19,7 +21,7 @@ export function readPalette(el: Element = document.documentElement): Palette {
   cause[CAUSE.cow] = v('--c-cow');
   return {
     empty: v('--cell-empty'), emptyLine: v('--cell-empty-line'), text: v('--text'), muted: v('--muted'),
-    panel: v('--panel-2'), window: v('--c-window'), cause,
+    panel: v('--panel-2'), window: v('--c-window'), cached: v('--c-cached'), reading: v('--c-major'), ra: v('--c-ra'), cause,
   };
 }
 

@@ -3,14 +3,17 @@
  * selected VMA's pages as a grid of cells, 64 pages (256 KiB) per row and a
  * faint line every 8 rows (one 2 MiB page table). Cells are coloured by how
  * the page got mapped; the current fault-around window is bracketed, skipped
- * pages carry a cross, and hovering explains a cell. d3-zoom zooms from the
+ * pages carry a cross, and hovering explains a cell. Behind a file mapping
+ * the page cache shows through: pages cached but not mapped, pages being
+ * read, PG_readahead marks, and the file's current readahead window (a bar
+ * under its pages, solid where it is ahead of the reader). d3-zoom zooms from the
  * whole VMA down to single pages (with their file page numbers). VMAs too
  * large to draw page by page (big runs) are heat strips.
  */
 import { select, zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { SKIP_REASONS, VM } from '../../../wasm-core/ts/abi.js';
-import { CAUSE, CAUSE_NAMES, type Frame, type VmaView } from '../../../wasm-core/ts/engine.js';
+import { PC, PC_READAHEAD, PC_STATE_MASK, SKIP_REASONS, VM } from '../../../wasm-core/ts/abi.js';
+import { CAUSE, CAUSE_NAMES, type FileView, type Frame, type VmaView } from '../../../wasm-core/ts/engine.js';
 import { fmt, hex, size } from '../lib/format.js';
 import { CAUSE_LEGEND, readPalette, type Palette } from '../lib/palette.js';
 import type { ViewProps } from './registry.js';
@@ -112,6 +115,10 @@ function Legend() {
       ))}
       <span><i className="win" /> fault-around window</span>
       <span><i className="empty skip" /> skipped (hover for why)</span>
+      <span><i className="empty cached" /> in the page cache, not mapped</span>
+      <span><i className="reading" /> being read (I/O)</span>
+      <span><i className="empty mark" /> PG_readahead</span>
+      <span><i className="ra" /> readahead window</span>
       {CAUSE_LEGEND.slice(3).map((l) => (
         <span key={l.cause}><i style={{ background: l.css }} />{l.label}</span>
       ))}
@@ -260,8 +267,24 @@ function heatNote(vma: VmaView) {
   return <span>This mapping is too large to draw page by page: each column is {fmt(Math.ceil((vma.end - vma.start) / 4096 / (vma.heat?.length ?? 1)))} pages, darker = more of them mapped.</span>;
 }
 
+const CACHE_TEXT: Record<number, string> = {
+  [PC.none]: 'not in the page cache',
+  [PC.uptodate]: 'in the page cache',
+  [PC.reading]: 'in the page cache, being read (locked until the read completes)',
+  [PC.shadow]: 'evicted (a shadow entry is left)',
+};
+
+/** the readahead window of the VMA's file, in the VMA's page numbers */
+function raOf(vma: VmaView, frame: Frame): (FileView['ra'] & { first: number }) | null {
+  const ra = vma.file !== null ? frame.files[vma.file]?.ra : null;
+  return ra ? { ...ra, first: ra.start - vma.pgoff } : null;
+}
+
 function Tooltip({ hover, vma, frame, width }: { hover: Hover; vma: VmaView; frame: Frame; width: number }) {
   const st = vma.pages![hover.page];
+  const pc = vma.cache?.[hover.page];
+  const ra = raOf(vma, frame);
+  const inRa = ra && hover.page >= ra.first && hover.page < ra.first + ra.size;
   const addr = vma.start + hover.page * 4096;
   const cause = st >> 4;
   const f = frame.fault;
@@ -275,6 +298,9 @@ function Tooltip({ hover, vma, frame, width }: { hover: Hover; vma: VmaView; fra
       {addr === f?.addr && <><br /><b>the faulting address</b></>}
       {inWin && !skip && addr !== f?.addr && <><br />inside the fault-around window</>}
       {skip && <><br /><b>skipped by map_pages:</b> {SKIP_REASONS[skip.reason]}</>}
+      {pc !== undefined && <><br />{CACHE_TEXT[pc & PC_STATE_MASK]}</>}
+      {pc !== undefined && (pc & PC_READAHEAD) !== 0 && <><br /><b>PG_readahead:</b> a fault here starts the next readahead</>}
+      {inRa && <><br />in the readahead window, file pages {fmt(ra.start)}–{fmt(ra.start + ra.size - 1)}{hover.page >= ra.first + ra.size - ra.async ? ' (the part ahead of the reader)' : ''}</>}
     </div>
   );
 }
@@ -298,6 +324,17 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
       const st = pages[p];
       g.fillStyle = st & 1 ? pal.cause[st >> 4] ?? pal.cause[0] : pal.empty;
       g.fillRect(x0 + c * cs, y0 + r * cs, cs - gap, cs - gap);
+      const pc = vma.cache ? vma.cache[p] : 0;
+      if (!(st & 1) && cs >= 5) drawCache(g, pc, x0 + c * cs, y0 + r * cs, cs - gap, pal);
+      if ((pc & PC_READAHEAD) && cs >= 5) {
+        /* PG_readahead: a corner flag */
+        const x = x0 + c * cs + cs - gap, y = y0 + r * cs, m = Math.max(4, (cs - gap) * 0.4);
+        g.fillStyle = st & 1 ? '#fff' : pal.text;
+        g.beginPath();
+        g.moveTo(x - m, y); g.lineTo(x, y); g.lineTo(x, y + m);
+        g.closePath();
+        g.fill();
+      }
       if ((st & 1) && (st >> 4) === CAUSE.major && cs >= 7) {
         g.fillStyle = '#fff';
         g.beginPath();
@@ -332,6 +369,16 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
     /* an address at each page table (2 MiB), at every row once zoomed in */
     const label = cs >= 28 || r === 0 || (first + p) % 512 < COLS;
     if (r < r1 && label && p < n) g.fillText(hex(vma.start + p * 4096), x0 - 8, y0 + r * cs + cs / 2);
+  }
+  /* the file's readahead window: a bar along the bottom of its cells, thin where it is behind the reader */
+  const ra = raOf(vma, frame);
+  if (ra) {
+    const a = Math.max(0, ra.first), b = Math.min(n, ra.first + ra.size), ahead = ra.first + ra.size - ra.async;
+    g.fillStyle = pal.ra;
+    for (let p = a; p < b; p++) {
+      const h = p >= ahead ? Math.max(3, cs / 6) : Math.max(1.5, cs / 14);
+      g.fillRect(x0 + (p % COLS) * cs, y0 + Math.floor(p / COLS) * cs + cs - gap - h, cs - (p + 1 < b && (p + 1) % COLS ? 0 : gap), h);
+    }
   }
   if (!f) return;
   /* the fault-around window: a bracket around its cells, row by row */
@@ -371,6 +418,29 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
   g.lineTo(x + (cs - gap) / 2 + 5, y - 9);
   g.closePath();
   g.fill();
+}
+
+/** a page that is not mapped here but is in the page cache (inset square) or being read (hatched) */
+function drawCache(g: CanvasRenderingContext2D, pc: number, x: number, y: number, s: number, pal: Palette) {
+  const state = pc & PC_STATE_MASK;
+  if (state === PC.uptodate) {
+    const m = Math.max(1.5, s * 0.22);
+    g.fillStyle = pal.cached;
+    g.fillRect(x + m, y + m, s - 2 * m, s - 2 * m);
+  } else if (state === PC.reading) {
+    g.save();
+    g.beginPath();
+    g.rect(x, y, s, s);
+    g.clip();
+    g.strokeStyle = pal.reading;
+    g.lineWidth = Math.max(1, s / 8);
+    for (let d = -s; d < s; d += Math.max(3, s / 3)) {
+      g.moveTo(x + d, y + s);
+      g.lineTo(x + d + s, y);
+    }
+    g.stroke();
+    g.restore();
+  }
 }
 
 function drawHeat(g: CanvasRenderingContext2D, vma: VmaView, width: number, pal: Palette) {
