@@ -36,6 +36,23 @@ describe('engine: recording', () => {
     eng.destroy();
   });
 
+  it('snapshots right after filling the page cache, and keeps that snapshot when thinning', async () => {
+    /* 81,920 pages filled with one event: without it every early step back would refill them */
+    const eng = new Engine(await loadCore(), programOf('wasm-core/bench/timetravel-100k.yaml'), { snapshotBudget: 16 * 2 ** 20 });
+    const tl = eng.recordAll();
+    const snaps = (eng as unknown as { snaps: { event: number; work: number; pinned: boolean }[] }).snaps;
+    const afterFill = snaps.find((s) => s.work >= 81920);
+    expect(afterFill?.pinned).toBe(true);
+    expect(afterFill!.event).toBeLessThan(8);
+    expect(tl.interval).toBeGreaterThan(2048); /* the budget did thin the others */
+    expect(snaps.every((s, i) => i === 0 || s.event > snaps[i - 1].event)).toBe(true);
+    /* and a frame restored from it equals one replayed from the start */
+    const a = comparable(eng.frame(tl.nEvents >> 1));
+    eng.frame(1);
+    expect(comparable(eng.frame(tl.nEvents >> 1))).toEqual(a);
+    eng.destroy();
+  });
+
   it('runs a million-touch scenario as a big run, with aggregates', async () => {
     const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/seed/random-1g-order-4.yaml'), { bigRunWork: 100_000 });
     const tl = eng.recordAll();

@@ -242,6 +242,11 @@ export class Sim {
   }
 
   /** A copy of the buffered event records (32 bytes each), and clears the buffer. */
+  /** drop the buffered events without copying them (a replay that has them already) */
+  clearEvents(): void {
+    this.ex.mmsim_events_clear(this.ptr);
+  }
+
   drainEvents(): Uint8Array {
     const n = this.ex.mmsim_nr_events(this.ptr);
     const out = n ? this.core.bytes(this.ex.mmsim_events(this.ptr), n * SIZE.event).slice() : new Uint8Array(0);

@@ -143,7 +143,7 @@ export interface Frame {
 }
 
 const DEFAULTS: Required<Omit<EngineOptions, 'maxBytes'>> & { maxBytes: number } = {
-  snapshotBudget: 128 * 2 ** 20,
+  snapshotBudget: 192 * 2 ** 20,
   bigRunWork: 1_500_000,
   maxEvents: 3_000_000,
   maxBytes: 1.5 * 2 ** 30,
@@ -156,6 +156,39 @@ export const MAX_CELLS = 1 << 18;
 export const HEAT_BUCKETS = 2048;
 
 interface Interval { from: number; to: number; cause: number }
+
+/**
+ * Every page's mapping history, flattened: keys (mm * 2^36 + page number)
+ * sorted, and for key i its intervals at [start[i], start[i + 1]) of
+ * from/to/cause. A frame walks the keys of one VMA in order: no per-page
+ * hash lookups (80,000 of them took 17 ms a frame).
+ */
+interface FlatHistory {
+  keys: Float64Array; start: Uint32Array; from: Float64Array; to: Float64Array; cause: Uint8Array;
+}
+
+function flatten(h: Map<number, Interval[]>): FlatHistory {
+  const keys = Float64Array.from(h.keys()).sort();
+  const start = new Uint32Array(keys.length + 1);
+  let total = 0;
+  keys.forEach((k, i) => { start[i] = total; total += h.get(k)!.length; });
+  start[keys.length] = total;
+  const from = new Float64Array(total), to = new Float64Array(total), cause = new Uint8Array(total);
+  keys.forEach((k, i) => h.get(k)!.forEach((iv, j) => {
+    from[start[i] + j] = iv.from; to[start[i] + j] = iv.to; cause[start[i] + j] = iv.cause;
+  }));
+  return { keys, start, from, to, cause };
+}
+
+/** the index of the first key >= k */
+function lowerBound(keys: Float64Array, k: number): number {
+  let lo = 0, hi = keys.length;
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (keys[m] < k) lo = m + 1; else hi = m;
+  }
+  return lo;
+}
 
 /**
  * In a sorted list of event indexes, the cursor just after the next (dir 1)
@@ -177,7 +210,13 @@ export class Engine {
   private events = new Uint8Array(0);
   private nEvents = 0;
   private opStarts: number[] = [];
-  private snaps: { event: number; bytes: Uint8Array }[] = [];
+  /**
+   * Snapshots of the core at operation boundaries. `event`: the boundary
+   * (events before it); `work`: the core's work done there; `pinned`: taken
+   * because much work passed without events (filling the page cache emits
+   * one event for millions of pages), so thinning keeps it.
+   */
+  private snaps: { event: number; work: number; pinned: boolean; bytes: Uint8Array }[] = [];
   private interval: number;
   private snapBytes = 0;
   private samples: Samples = { x: [], values: COUNTERS.map(() => []) };
@@ -187,7 +226,7 @@ export class Engine {
   private cancelled = false;
   private t0 = performance.now();
   private recordSeconds = 0;
-  private history: Map<number, Interval[]> | null = null;
+  private history: FlatHistory | null = null;
   /** the sim stands at this event boundary */
   private at = 0;
   private info: TimelineInfo | null = null;
@@ -216,7 +255,7 @@ export class Engine {
       trace: !this.big, maxBytes: this.opts.maxBytes, eventCapacity: 8192,
     });
     if (!this.big) {
-      this.snaps = [{ event: 0, bytes: sim.snapshot() }];
+      this.snaps = [{ event: 0, work: 0, pinned: true, bytes: sim.snapshot() }];
       this.snapBytes = this.snaps[0].bytes.length;
     }
     this.sample(sim, 0);
@@ -254,13 +293,14 @@ export class Engine {
     this.nEvents += batch.length / 32;
   }
 
-  private takeSnapshot(): void {
+  private takeSnapshot(pinned: boolean): void {
     const bytes = this.sim.snapshot();
-    this.snaps.push({ event: this.sim.eventsTotal, bytes });
+    this.snaps.push({ event: this.sim.eventsTotal, work: this.sim.workDone, pinned, bytes });
     this.snapBytes += bytes.length;
     if (this.snapBytes > this.opts.snapshotBudget && this.snaps.length > 2) {
-      /* over budget: keep every other snapshot, snapshot half as often */
-      this.snaps = this.snaps.filter((_, i) => i % 2 === 0);
+      /* over budget: keep every other snapshot (and the pinned ones), snapshot half as often */
+      let odd = false;
+      this.snaps = this.snaps.filter((s) => s.pinned || (odd = !odd));
       this.snapBytes = this.snaps.reduce((a, s) => a + s.bytes.length, 0);
       this.interval *= 2;
     }
@@ -283,17 +323,25 @@ export class Engine {
         if (st !== RunStatus.Work) return this.finish();
         continue;
       }
-      const nextSnap = this.snaps[this.snaps.length - 1].event + this.interval;
-      const target = Math.min(nextSnap, this.nextSample + this.opts.sampleEvery);
-      const st = sim.run(Infinity, target);
+      const last = this.snaps[this.snaps.length - 1];
+      const nextSnap = last.event + this.interval;
+      /*
+       * Much work without events since the last snapshot (a page cache
+       * being filled): snapshot at the next boundary after the next event,
+       * where a seek would stop too, so that no step back replays it.
+       */
+      const heavy = sim.workDone - last.work >= this.interval;
+      const target = Math.min(nextSnap, this.nextSample + this.opts.sampleEvery, heavy ? sim.eventsTotal + 1 : Infinity);
+      const st = sim.run(heavy ? Infinity : this.interval, target);
       this.appendEvents(sim.drainEvents());
-      if (st === RunStatus.EventsFull) continue;
+      if (st === RunStatus.EventsFull || st === RunStatus.Work) continue;
       if (st === RunStatus.StopEvent) {
         if (sim.eventsTotal >= this.nextSample + this.opts.sampleEvery) {
           this.sample(sim, sim.eventsTotal);
           this.nextSample = sim.eventsTotal;
         }
-        if (sim.eventsTotal >= nextSnap) this.takeSnapshot();
+        if (sim.eventsTotal >= nextSnap) this.takeSnapshot(false);
+        else if (heavy && sim.eventsTotal > last.event) this.takeSnapshot(true);
         if (this.nEvents > this.opts.maxEvents) {
           /* too many events to keep: start over as a big run */
           this.sim.destroy();
@@ -408,7 +456,7 @@ export class Engine {
     }
     while (this.at < b) {
       const st = this.sim.run(Infinity, b);
-      this.sim.drainEvents();
+      this.sim.clearEvents(); /* recorded already */
       this.at = this.sim.eventsTotal;
       if (st !== RunStatus.EventsFull && st !== RunStatus.StopEvent) break;
     }
@@ -418,7 +466,7 @@ export class Engine {
   /* ------------------------------------------------------------- history */
 
   /** per page: when it was mapped and unmapped, and how (one pass over all events) */
-  private pageHistory(): Map<number, Interval[]> {
+  private pageHistory(): FlatHistory {
     if (this.history) return this.history;
     const h = new Map<number, Interval[]>();
     const mmOf = (task: number | null) => this.mmOfTask(task);
@@ -453,8 +501,8 @@ export class Engine {
           if (Math.floor(key / 2 ** 36) === e.a && list[list.length - 1].to === Infinity) list[list.length - 1].to = i + 1;
       }
     }
-    this.history = h;
-    return h;
+    this.history = flatten(h);
+    return this.history;
   }
 
   private mmOfTask(task: number | null): number {
@@ -635,17 +683,19 @@ export class Engine {
           if (n <= MAX_CELLS) {
             const st = this.sim.pteStates(mm, v.vmStart, n);
             const base = mm * 2 ** 36 + start / 4096;
-            for (let p = 0; p < n; p++) {
-              const list = hist.get(base + p);
-              if (!list) continue;
-              const iv = list.find((x) => x.from <= cursor && cursor < x.to);
-              if (!iv) {
+            /* the pages of this VMA that have a history, in order */
+            for (let i = lowerBound(hist.keys, base); i < hist.keys.length && hist.keys[i] < base + n; i++) {
+              const p = hist.keys[i] - base;
+              let j = hist.start[i];
+              while (j < hist.start[i + 1] && !(hist.from[j] <= cursor && cursor < hist.to[j])) j++;
+              if (j === hist.start[i + 1]) {
                 st[p] = 0;
                 continue;
               }
+              const cause = hist.cause[j];
               if (!(st[p] & 1))
-                st[p] = 1 | (iv.cause === CAUSE.zero ? 8 : iv.cause === CAUSE.anon || iv.cause === CAUSE.cow ? 6 : 0);
-              st[p] = (st[p] & 15) | (iv.cause << 4);
+                st[p] = 1 | (cause === CAUSE.zero ? 8 : cause === CAUSE.anon || cause === CAUSE.cow ? 6 : 0);
+              st[p] = (st[p] & 15) | (cause << 4);
             }
             vv.pages = st;
             if (v.file !== null) vv.cache = this.cacheView(v.file, Number(v.vmPgoff), n, partial);
