@@ -31,7 +31,8 @@ const IO_LATENCIES = [0, 30];
 
 function usage(msg) {
   if (msg) process.stderr.write(`compare.mjs: ${msg}\n\n`);
-  const head = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 21);
+  const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1);
+  const head = lines.slice(0, lines.findIndex((l) => !l.startsWith('//')));
   process.stderr.write(`${head.map((l) => l.replace(/^\/\/ ?/, '')).join('\n')}\n`);
   process.exit(msg ? 2 : 0);
 }
@@ -330,6 +331,7 @@ function buildReport({ env, kcases, model, cases, opts, bundle, duplicates }) {
     bundleInfo += `, repository HEAD ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()} (plus any uncommitted changes)`;
   } catch { /* not a git checkout */ }
 
+  const dups = duplicates.filter((id) => cases.some((c) => c.id === id));
   const farText = far.map(({ c, ks, m }) => {
     const per = IO_LATENCIES.map((io) => {
       const r = m.byIo[io];
@@ -368,7 +370,7 @@ Kernel-run checks: ${notCold === 0 ? 'every disk-case run started cold (mincore:
 ${large.length ? `**large folios seen in ${large.join(', ')}**` : 'every mapped ext4 page was an order-0 folio (kpageflags: no compound head/tail)'};
 ${nullBad.length ? `**the empty phase counted faults in ${nullBad.join(', ')}**` : 'empty (null) phases counted 0/0'}.
 Cases whose runs differed: ${varying.length ? varying.join(', ') : 'none'}.
-${duplicates.length ? `Cases that appeared more than once in the raw file (first block used): ${duplicates.join(', ')}.\n` : ''}${problems.length ? `Problems: ${problems.join('; ')}.\n` : ''}
+${dups.length ? `Cases that appeared more than once in the raw file (first block used): ${dups.join(', ')}.\n` : ''}${problems.length ? `Problems: ${problems.join('; ')}.\n` : ''}
 ## Both model settings off by more than 1 fault
 
 ${farText.length ? farText.join('\n') : 'None.'}
