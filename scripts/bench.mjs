@@ -19,3 +19,5 @@ console.log(`  first load (JS without the editor)  gzip ${kb(js.reduce((a, s) =>
 console.log(`  time to an interactive gallery        ${w.galleryMs.toFixed(0)} ms`);
 console.log(`  gallery click to the scenario ready   ${w.readyMs.toFixed(0)} ms (16 MiB file: record 5,154 events)`);
 console.log(`  End key to the last frame on screen   ${w.seekMs.toFixed(0)} ms`);
+console.log(`\ncold page load of the seed's 16 GiB scenario to its final state (fault-around on; fill 4 Mi pages, read them)`);
+console.log(`  navigation to 262,144 faults on screen  median ${w.bigMs.median.toFixed(0)} ms (${w.bigMs.min.toFixed(0)}–${w.bigMs.max.toFixed(0)}) of ${w.bigMs.runs} fresh pages`);

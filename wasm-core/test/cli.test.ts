@@ -54,6 +54,33 @@ describe('npm run sim', () => {
     expect(off.err).toContain('scenarios/fault-around/sequential.yaml:24: steps[5].expect.pgfault: expected pgfault = 256, got 4,096');
   });
 
+  it('refuses a page cache too big for the simulator before filling it (exit 2, at the cached key)', () => {
+    const f = scenario('huge.yaml', `name: huge
+machine: { memory: 600GiB }
+files:
+  data: { size: 512GiB, cached: all }
+processes:
+  app: {}
+steps:
+  - mmap: { task: app, name: m, file: data, prot: read }
+`);
+    const t0 = performance.now();
+    const r = sim(f, '--json');
+    expect(performance.now() - t0).toBeLessThan(5_000); /* it took 18 s of filling before */
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toContain(`${f}:4: files.data.cached: cached: all needs about 4.6 GiB of simulator memory for a 512 GiB page cache`);
+  });
+
+  it('--events prints one sentence per event', () => {
+    const r = sim('scenarios/fault-around/cold-sequential.yaml', '--events');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^#\d+ step 2 app\.0 {2}page_cache_sync_ra {2}readahead of data: 32 pages from page 0/m);
+    expect(r.out).toMatch(/PG_readahead set on page 24 of data/);
+    expect(r.out).toContain('retried (FAULT_FLAG_TRIED) page fault at 0x7f0000000000');
+    expect(r.out).toMatch(/^pgfault\s+65$/m);
+  });
+
   it('prints a readable table without --json', () => {
     const r = sim(scenario('ok.yaml', OK));
     expect(r.code).toBe(0);

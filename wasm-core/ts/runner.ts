@@ -148,16 +148,19 @@ export const CORE_MEMORY_LIMIT = 3.5 * 2 ** 30;
  * the simulator's memory: found out by filling it, a 512 GiB file took 18 s
  * of work to fail.
  */
+/** "2.3 GiB", "620 MiB" */
+const roughly = (b: number) => (b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(1)} GiB` : `${Math.ceil(b / 2 ** 20)} MiB`);
+
 function refuseTooBig(prog: Program, limit: number): void {
   if (prog.preloadBytes <= limit) return;
   const cached = prog.scenario.files.filter((f) => f.cached).sort((a, b) => b.size - a.size);
   const total = cached.reduce((a, f) => a + f.size, 0);
   const at = cached[0]?.cachedAt ?? null;
   const what = cached.length === 1 ? `a ${formatSize(total)} page cache` : `${formatSize(total)} of page cache for ${cached.length} files`;
-  throw new ProgramError(locate(prog, at,
-    `cached: all needs about ${formatSize(Math.ceil(prog.preloadBytes / 2 ** 20) * 2 ** 20)} of simulator memory for ${what} ` +
-    `(${BYTES_PER_CACHED_PAGE} bytes per 4 KiB page), more than the ${formatSize(limit)} the simulator may use here; ` +
-    'use smaller files or cached: none'), at, ErrorCode.ENOMEM);
+  throw new ProgramError(prog, at, ErrorCode.ENOMEM,
+    `cached: all needs about ${roughly(prog.preloadBytes)} of simulator memory for ${what} ` +
+    `(${BYTES_PER_CACHED_PAGE} bytes per 4 KiB page), more than the ${roughly(limit)} the simulator may use here; ` +
+    'use smaller files or cached: none');
 }
 
 /** Load the program into a fresh machine (throws RunIssue-bearing errors for refusals). */
@@ -173,20 +176,19 @@ export function startProgram(core: Core, prog: Program, opts: RunOptions = {}): 
     sim.destroy();
     if (e instanceof CoreError) {
       const at = where(prog, e.step);
-      throw new ProgramError(locate(prog, at, e.message), at, e.code);
+      throw new ProgramError(prog, at, e.code, e.message);
     }
     throw e;
   }
   return sim;
 }
 
+/** A scenario the core refuses; `message` is located (file:line: path: reason), `reason` is not. */
 export class ProgramError extends Error {
-  constructor(
-    message: string,
-    readonly at: At | null,
-    readonly code: number,
-  ) {
-    super(message);
+  readonly reason: string;
+  constructor(prog: Program, readonly at: At | null, readonly code: number, reason: string) {
+    super(locate(prog, at, reason));
+    this.reason = reason;
     this.name = 'ProgramError';
   }
 }

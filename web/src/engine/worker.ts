@@ -74,7 +74,8 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
         engine = new Engine(core, m.program, m.opts);
       } catch (e) {
         const at = e instanceof ProgramError ? e.at : null;
-        post({ t: 'loadError', id: m.id, issues: [{ line: at?.line ?? null, col: at?.col ?? null, path: at?.path ?? '', message: (e as Error).message }] });
+        const message = e instanceof ProgramError ? e.reason : (e as Error).message;
+        post({ t: 'loadError', id: m.id, issues: [{ line: at?.line ?? null, col: at?.col ?? null, path: at?.path ?? '', message }] });
         return;
       }
       pump(m.id);
