@@ -12,7 +12,7 @@
  */
 import { select, zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { PC, PC_READAHEAD, PC_STATE_MASK, SKIP_REASONS, VM } from '../../../wasm-core/ts/abi.js';
+import { PC, PC_READAHEAD, PC_STATE_MASK, SKIP_REASONS, SkipReason, VM } from '../../../wasm-core/ts/abi.js';
 import { CAUSE, CAUSE_NAMES, type FileView, type Frame, type VmaView } from '../../../wasm-core/ts/engine.js';
 import { fmt, hex, size } from '../lib/format.js';
 import { CAUSE_LEGEND, readPalette, type Palette } from '../lib/palette.js';
@@ -108,7 +108,7 @@ function VmaStrip({ frame, vmas, selected, maps, files, onSelect }: {
 
 function Legend() {
   return (
-    <div className="legend" aria-label="Legend">
+    <div className="legend" role="group" aria-label="Legend">
       <span><i className="empty" /> not present</span>
       {CAUSE_LEGEND.slice(0, 3).map((l) => (
         <span key={l.cause}><i style={{ background: l.css }} />{l.label}</span>
@@ -117,8 +117,8 @@ function Legend() {
       <span><i className="empty skip" /> skipped (hover for why)</span>
       <span><i className="empty cached" /> in the page cache, not mapped</span>
       <span><i className="reading" /> being read (I/O)</span>
-      <span><i className="empty mark" /> PG_readahead</span>
-      <span><i className="ra" /> readahead window</span>
+      <span><i className="empty mark" /> PG_readahead mark: a fault here starts the next readahead</span>
+      <span><i className="ra" /> file readahead window (thick: the part ahead of the reader)</span>
       {CAUSE_LEGEND.slice(3).map((l) => (
         <span key={l.cause}><i style={{ background: l.css }} />{l.label}</span>
       ))}
@@ -210,7 +210,7 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
 
   const present = presentCount(vma);
   const f = frame.fault && frame.fault.addr >= vma.start && frame.fault.addr < vma.end ? frame.fault : null;
-  const summary = `${label}: ${fmt(n)} pages, ${fmt(present)} mapped${f ? `; a ${f.write ? 'write' : 'read'} fault at page ${fmt((f.addr - vma.start) / 4096)}${f.window ? `, fault-around window of ${(f.window.end - f.window.start) / 4096} pages, ${f.skips.length} skipped` : ''}` : ''}.`;
+  const summary = `${label}: ${fmt(n)} pages, ${fmt(present)} mapped${f ? `; a ${f.write ? 'write' : 'read'} fault at page ${fmt((f.addr - vma.start) / 4096)}${f.window ? `, fault-around window of ${(f.window.end - f.window.start) / 4096} pages, ${f.skips.length} skipped` : ''}` : ''}${cacheSummary(vma, frame)}.`;
 
   return (
     <div>
@@ -222,7 +222,7 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
             setHover(p === null ? null : { x: e.clientX - r.left, y: e.clientY - r.top, page: p });
           }}
           onMouseLeave={() => setHover(null)} />
-        {hover && <Tooltip hover={hover} vma={vma} frame={frame} width={width} />}
+        {hover && <Tooltip hover={hover} vma={vma} frame={frame} width={width} height={height} />}
       </div>
       <p className="visually-hidden" aria-live="polite">{summary}</p>
       <div className="as-foot">
@@ -240,6 +240,23 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
       </div>
     </div>
   );
+}
+
+/** the page cache behind a file VMA, in words (for screen readers) */
+function cacheSummary(vma: VmaView, frame: Frame): string {
+  if (!vma.cache || !vma.pages) return '';
+  let cached = 0, reading = 0;
+  const marks: number[] = [];
+  for (let p = 0; p < vma.cache.length; p++) {
+    const state = vma.cache[p] & PC_STATE_MASK;
+    if (state === PC.reading) reading++;
+    else if (state === PC.uptodate && !(vma.pages[p] & 1)) cached++;
+    if (vma.cache[p] & PC_READAHEAD) marks.push(vma.pgoff + p);
+  }
+  const ra = raOf(vma, frame);
+  return `; ${fmt(cached)} pages in the page cache but not mapped, ${fmt(reading)} being read` +
+    (ra ? `; readahead window file pages ${fmt(ra.start)}–${fmt(ra.start + ra.size - 1)}` : '') +
+    (marks.length ? `; PG_readahead on page${marks.length > 1 ? 's' : ''} ${marks.slice(0, 4).map(fmt).join(', ')}` : '');
 }
 
 function faultLine(frame: Frame, vma: VmaView) {
@@ -280,7 +297,7 @@ function raOf(vma: VmaView, frame: Frame): (FileView['ra'] & { first: number }) 
   return ra ? { ...ra, first: ra.start - vma.pgoff } : null;
 }
 
-function Tooltip({ hover, vma, frame, width }: { hover: Hover; vma: VmaView; frame: Frame; width: number }) {
+function Tooltip({ hover, vma, frame, width, height }: { hover: Hover; vma: VmaView; frame: Frame; width: number; height: number }) {
   const st = vma.pages![hover.page];
   const pc = vma.cache?.[hover.page];
   const ra = raOf(vma, frame);
@@ -291,15 +308,18 @@ function Tooltip({ hover, vma, frame, width }: { hover: Hover; vma: VmaView; fra
   const skip = f?.skips.find((s) => s.addr === addr);
   const inWin = f?.window && addr >= f.window.start && addr < f.window.end;
   const left = Math.min(hover.x + 14, width - 300);
+  /* below the pointer, or above it in the lower half, so that the grid's edge never cuts it */
+  const place = hover.y > height / 2 ? { bottom: height - hover.y + 12 } : { top: hover.y + 16 };
   return (
-    <div className="tooltip" style={{ left, top: hover.y + 16 }}>
+    <div className="tooltip" style={{ left, ...place }}>
       <b>page {fmt(hover.page)}</b> · {hex(addr)}{vma.file !== null && <> · file page {fmt(vma.pgoff + hover.page)}</>}<br />
       {st & 1 ? <>present, {st & 2 ? 'writable' : 'read-only'}{st & 8 ? ', the zero page' : st & 4 ? ', anonymous' : ''}; {CAUSE_NAMES[cause]}</> : 'not present'}
       {addr === f?.addr && <><br /><b>the faulting address</b></>}
       {inWin && !skip && addr !== f?.addr && <><br />inside the fault-around window</>}
       {skip && <><br /><b>skipped by map_pages:</b> {SKIP_REASONS[skip.reason]}</>}
       {pc !== undefined && <><br />{CACHE_TEXT[pc & PC_STATE_MASK]}</>}
-      {pc !== undefined && (pc & PC_READAHEAD) !== 0 && <><br /><b>PG_readahead:</b> a fault here starts the next readahead</>}
+      {pc !== undefined && (pc & PC_READAHEAD) !== 0 && skip?.reason !== SkipReason.Readahead &&
+        <><br /><b>PG_readahead:</b> a fault here starts the next readahead</>}
       {inRa && <><br />in the readahead window, file pages {fmt(ra.start)}–{fmt(ra.start + ra.size - 1)}{hover.page >= ra.first + ra.size - ra.async ? ' (the part ahead of the reader)' : ''}</>}
     </div>
   );
@@ -326,15 +346,6 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
       g.fillRect(x0 + c * cs, y0 + r * cs, cs - gap, cs - gap);
       const pc = vma.cache ? vma.cache[p] : 0;
       if (!(st & 1) && cs >= 5) drawCache(g, pc, x0 + c * cs, y0 + r * cs, cs - gap, pal);
-      if ((pc & PC_READAHEAD) && cs >= 5) {
-        /* PG_readahead: a corner flag */
-        const x = x0 + c * cs + cs - gap, y = y0 + r * cs, m = Math.max(4, (cs - gap) * 0.4);
-        g.fillStyle = st & 1 ? '#fff' : pal.text;
-        g.beginPath();
-        g.moveTo(x - m, y); g.lineTo(x, y); g.lineTo(x, y + m);
-        g.closePath();
-        g.fill();
-      }
       if ((st & 1) && (st >> 4) === CAUSE.major && cs >= 7) {
         g.fillStyle = '#fff';
         g.beginPath();
@@ -376,11 +387,32 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
     const a = Math.max(0, ra.first), b = Math.min(n, ra.first + ra.size), ahead = ra.first + ra.size - ra.async;
     g.fillStyle = pal.ra;
     for (let p = a; p < b; p++) {
-      const h = p >= ahead ? Math.max(3, cs / 6) : Math.max(1.5, cs / 14);
+      const h = p >= ahead ? Math.max(4, cs / 5) : Math.max(2, cs / 10);
       g.fillRect(x0 + (p % COLS) * cs, y0 + Math.floor(p / COLS) * cs + cs - gap - h, cs - (p + 1 < b && (p + 1) % COLS ? 0 : gap), h);
     }
   }
-  if (!f) return;
+  if (f) drawFault(g, vma, f, x0, y0, cs, gap, COLS, n, pal);
+  /* PG_readahead marks last, so that no outline covers them: a corner flag, edged so it shows on any cell */
+  if (vma.cache && cs >= 5)
+    for (let r = r0; r < r1; r++)
+      for (let c = c0; c < c1; c++) {
+        const p = r * COLS + c;
+        if (p >= n || !(vma.cache[p] & PC_READAHEAD)) continue;
+        const x = x0 + c * cs + cs - gap, y = y0 + r * cs, m = Math.max(6, (cs - gap) * 0.45);
+        g.beginPath();
+        g.moveTo(x - m, y); g.lineTo(x, y); g.lineTo(x, y + m);
+        g.closePath();
+        g.fillStyle = pal.text;
+        g.fill();
+        g.strokeStyle = pal.panel;
+        g.lineWidth = 1;
+        g.stroke();
+      }
+}
+
+/** the fault in progress: its fault-around window, skipped pages and the faulting page */
+function drawFault(g: CanvasRenderingContext2D, vma: VmaView, f: NonNullable<Frame['fault']>, x0: number, y0: number,
+  cs: number, gap: number, COLS: number, n: number, pal: Palette) {
   /* the fault-around window: a bracket around its cells, row by row */
   const cellOf = (addr: number) => (addr - vma.start) / 4096;
   if (f.window) {
