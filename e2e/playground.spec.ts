@@ -159,11 +159,14 @@ test('a copied link reopens the same state', async ({ page, context }) => {
   });
   await open(page, 'fault-around/random');
   await page.getByTestId('tunable-fault_around_bytes').selectOption('32768');
+  /* a choice hands the keyboard back: the keys below step, they do not change the choice */
+  await expect(page.getByTestId('tunable-fault_around_bytes')).not.toBeFocused();
   await expect(page.getByTestId('value-pgfault')).toHaveText('0');
   await page.keyboard.press('f');
   await page.keyboard.press('f');
   await page.keyboard.press('f');
   await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('tunable-fault_around_bytes')).toHaveValue('32768');
   await page.locator('[data-view="steps"] button[aria-label="Hide Steps"]').click();
   const cursor = await cursorText(page);
   const faults = await page.getByTestId('value-pgfault').textContent();

@@ -44,6 +44,15 @@ function useEffective(key: Def['key']): { value: string; modified: boolean } {
 
 const set = (key: string, value: string | null) => dispatch({ type: 'setTunable', key, value });
 
+/**
+ * A choice made: apply it and hand the keyboard back to the player, so that
+ * the arrow keys step again instead of changing the choice (and re-running).
+ */
+const choose = (e: React.ChangeEvent<HTMLSelectElement | HTMLInputElement>, key: string, value: string) => {
+  set(key, value);
+  e.currentTarget.blur();
+};
+
 export function TunableControl({ def, compact = false }: { def: Def; compact?: boolean }) {
   const { value, modified } = useEffective(def.key);
   const id = `tun-${def.key}`;
@@ -51,14 +60,14 @@ export function TunableControl({ def, compact = false }: { def: Def; compact?: b
   switch (def.key) {
     case 'fault_around_bytes':
       control = (
-        <select id={id} value={value} onChange={(e) => set(def.key, e.target.value)} data-testid="tunable-fault_around_bytes">
+        <select id={id} value={value} onChange={(e) => choose(e, def.key, e.target.value)} data-testid="tunable-fault_around_bytes">
           {WINDOWS.map((w) => <option key={w} value={String(w)}>{windowLabel(w)}</option>)}
         </select>
       );
       break;
     case 'readahead_kb':
       control = (
-        <select id={id} value={value} onChange={(e) => set(def.key, e.target.value)}>
+        <select id={id} value={value} onChange={(e) => choose(e, def.key, e.target.value)}>
           {[...new Set([...RA, Number(value)])].sort((a, b) => a - b).map((k) => <option key={k} value={String(k)}>{k} KiB{k === 128 ? ' (default)' : ''}</option>)}
         </select>
       );
@@ -69,14 +78,14 @@ export function TunableControl({ def, compact = false }: { def: Def; compact?: b
     case 'fadvise_dontneed': {
       const opts = { vmacache: ['per-thread', 'mm-wide'], anon_prefault: ['off', 'anticipatory'], thp: ['never', 'madvise', 'always'], fadvise_dontneed: ['deactivate', 'invalidate-only'] }[def.key];
       control = (
-        <select id={id} value={value} onChange={(e) => set(def.key, e.target.value)}>
+        <select id={id} value={value} onChange={(e) => choose(e, def.key, e.target.value)}>
           {opts.map((o) => <option key={o}>{o}</option>)}
         </select>
       );
       break;
     }
     case 'large_mapcount':
-      control = <input id={id} type="checkbox" checked={value === 'true'} onChange={(e) => set(def.key, String(e.target.checked))} />;
+      control = <input id={id} type="checkbox" checked={value === 'true'} onChange={(e) => choose(e, def.key, String(e.target.checked))} />;
       break;
     case 'mthp': {
       const on = value.replace(/[[\]\s]/g, '').split(',').filter(Boolean).map(Number);
@@ -85,7 +94,7 @@ export function TunableControl({ def, compact = false }: { def: Def; compact?: b
           {MTHP.map((m) => (
             <label key={m}>
               <input type="checkbox" checked={on.includes(m)}
-                onChange={(e) => set('mthp', `[${(e.target.checked ? [...on, m] : on.filter((x) => x !== m)).sort((a, b) => a - b).join(', ')}]`)} /> {size(m)}
+                onChange={(e) => choose(e, 'mthp', `[${(e.target.checked ? [...on, m] : on.filter((x) => x !== m)).sort((a, b) => a - b).join(', ')}]`)} /> {size(m)}
             </label>
           ))}
         </span>
