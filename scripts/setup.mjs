@@ -7,7 +7,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -94,10 +94,14 @@ export function ensureCli() {
   const built = existsSync(out) ? statSync(out).mtimeMs : 0;
   if (sources.every((f) => statSync(f).mtimeMs < built)) return out;
   const esbuild = createRequire(import.meta.url)(join(root, 'node_modules', 'esbuild'));
-  esbuild.buildSync({
+  const { outputFiles } = esbuild.buildSync({
     entryPoints: [join(root, 'wasm-core/cli/sim.ts')], outfile: out, bundle: true, platform: 'node',
-    format: 'esm', packages: 'external', logLevel: 'warning',
+    format: 'esm', packages: 'external', logLevel: 'warning', write: false,
   });
+  /* written whole, then renamed: parallel test workers may start the CLI at the same moment */
+  const tmp = `${out}.${process.pid}.tmp`;
+  writeFileSync(tmp, outputFiles[0].contents);
+  renameSync(tmp, out);
   return out;
 }
 
@@ -113,6 +117,7 @@ export function setup({ browser = false, native = true } = {}) {
   checkNode();
   ensureNpm();
   ensureCore({ native });
+  ensureCli();
   if (browser) ensureBrowser();
 }
 

@@ -4,4 +4,4 @@ import { pathToFileURL } from 'node:url';
 import { ensureCli, setup } from './setup.mjs';
 
 setup({ native: false });
-await import(pathToFileURL(ensureCli()).href);
+await import(pathToFileURL(ensureCli()).href); /* built by setup(); returns its path */
