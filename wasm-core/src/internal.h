@@ -398,6 +398,12 @@ static inline struct file *file_ptr(const struct mmsim *sim, uint32_t file)
 {
 	return POOL_ELEM(sim, POOL_FILE, struct file, SMALL_CHUNK_SHIFT, file + 1);
 }
+
+/* vma_is_shmem(): a mapping of a tmpfs file */
+static inline bool vma_is_shmem(const struct mmsim *sim, const struct vm_area_struct *vma)
+{
+	return vma->vm_file && shmem_file(file_ptr(sim, vma->vm_file - 1));
+}
 static inline const struct mmsim_step *step_ptr(const struct mmsim *sim, uint32_t i)
 {
 	return POOL_ELEM(sim, POOL_STEP, const struct mmsim_step, STEP_CHUNK_SHIFT, i + 1);

@@ -224,8 +224,7 @@ static bool vma_page_prot_writable(const struct mmsim *sim, const struct vm_area
 {
 	const uint32_t shared_write = MMSIM_VM_SHARED | MMSIM_VM_WRITE;
 
-	return (vma->vm_flags & shared_write) == shared_write && vma->vm_file &&
-	       shmem_file(file_ptr(sim, vma->vm_file - 1));
+	return (vma->vm_flags & shared_write) == shared_write && vma_is_shmem(sim, vma);
 }
 
 /*
@@ -350,7 +349,7 @@ static uint32_t finish_fault(struct mmsim *sim, struct vm_fault *vmf, bool cow)
 /* __do_fault(): vma->vm_ops->fault, filemap_fault or shmem_fault */
 static uint32_t __do_fault(struct mmsim *sim, struct vm_fault *vmf)
 {
-	if (shmem_file(file_ptr(sim, vmf->vma->vm_file - 1)))
+	if (vma_is_shmem(sim, vmf->vma))
 		return shmem_fault(sim, vmf);
 	return filemap_fault(sim, vmf);
 }
