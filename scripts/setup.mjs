@@ -72,6 +72,18 @@ export function ensureNpm() {
   writeFileSync(stamp, hash);
 }
 
+/**
+ * The generated interface files (scripts/gen-interface.mjs) from the one
+ * description in wasm-core/interface/: regenerated when it changed; under
+ * CI=true only checked, so that a description committed without its
+ * regenerated files fails CI instead of being silently fixed there.
+ */
+export function ensureInterface() {
+  const check = !!process.env.CI;
+  const r = spawnSync(process.execPath, [join(root, 'scripts/gen-interface.mjs'), ...(check ? ['--check'] : [])], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) die(check ? 'the generated interface files are stale (see above)' : 'could not generate the interface files (see above)');
+}
+
 /** the C core: native runner and both wasm builds (make is incremental) */
 export function ensureCore({ native = true } = {}) {
   ensureTools([['make', 'make'], ['gcc', 'gcc'], ['emcc', 'emscripten']]);
@@ -90,7 +102,7 @@ export function ensureCore({ native = true } = {}) {
 export function ensureCli() {
   const out = join(root, 'wasm-core', 'build', 'sim.mjs');
   const sources = ['wasm-core/cli', 'wasm-core/ts'].flatMap((d) =>
-    readdirSync(join(root, d)).filter((f) => f.endsWith('.ts')).map((f) => join(root, d, f)));
+    readdirSync(join(root, d), { recursive: true }).filter((f) => String(f).endsWith('.ts')).map((f) => join(root, d, String(f))));
   const built = existsSync(out) ? statSync(out).mtimeMs : 0;
   if (sources.every((f) => statSync(f).mtimeMs < built)) return out;
   const esbuild = createRequire(import.meta.url)(join(root, 'node_modules', 'esbuild'));
@@ -116,6 +128,7 @@ export function chromiumPath() {
 export function setup({ browser = false, native = true } = {}) {
   checkNode();
   ensureNpm();
+  ensureInterface();
   ensureCore({ native });
   ensureCli();
   if (browser) ensureBrowser();

@@ -5,20 +5,7 @@
  */
 #include "internal.h"
 
-/* the hosts read these records with fixed offsets (wasm-core/ts/abi.ts SIZE) */
-_Static_assert(sizeof(struct mmsim_prog_header) == 128, "header");
-_Static_assert(sizeof(struct mmsim_prog_file) == 16, "file");
-_Static_assert(sizeof(struct mmsim_prog_proc) == 16, "proc");
-_Static_assert(sizeof(struct mmsim_step) == 64, "step");
-_Static_assert(sizeof(struct mmsim_event) == 32, "event");
-_Static_assert(sizeof(struct mmsim_error_info) == 32, "error info");
-_Static_assert(sizeof(struct mmsim_expect_failure) == 32, "expect failure");
-_Static_assert(sizeof(struct mmsim_vma_info) == 48, "vma info");
-_Static_assert(sizeof(struct mmsim_walk) == 72, "walk");
-_Static_assert(sizeof(struct mmsim_page_info) == 32, "page info");
-_Static_assert(sizeof(struct mmsim_task_info) == 8 + 8 * MMSIM_NR_TASK_COUNTERS, "task info");
-_Static_assert(sizeof(struct mmsim_mm_info) == 16 + 8 * MMSIM_NR_MM_COUNTERS, "mm info");
-_Static_assert(sizeof(struct mmsim_file_info) == 32, "file info");
+/* struct layouts: generated with the TypeScript side, checked by the drift test (interface_gen.c) */
 
 uint64_t mmsim_counter(const struct mmsim *sim, uint32_t id)
 {

@@ -118,7 +118,6 @@ const struct mmsim_expect_failure *mmsim_expect_failure(const struct mmsim *sim,
 #define MMSIM_MAX_STEPS (1u << 20)
 #define MMSIM_MAX_DATA (1u << 24)
 #define MMSIM_MAX_FILE_SIZE (1ull << 40)   /* 1 TiB */
-#define MMSIM_MAX_MEMORY (1ull << 42)      /* 4 TiB: pfns stay below 2^31 */
 
 static int load_fail(struct mmsim *sim, uint32_t step, const char *why)
 {
@@ -128,7 +127,6 @@ static int load_fail(struct mmsim *sim, uint32_t step, const char *why)
 	return MMSIM_EINVAL;
 }
 
-static bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
 static bool task_ok(const struct mmsim_prog_header *h, uint32_t task, bool all_ok)
 {
@@ -143,18 +141,10 @@ static int validate(struct mmsim *sim, const struct mmsim_prog_header *h,
 {
 	uint32_t ends[MMSIM_MAX_LOOPS], depth = 0, tasks = 0;
 
-	if (h->memory < (1u << 20) || h->memory > MMSIM_MAX_MEMORY || (h->memory & (PAGE_SIZE - 1)))
-		return load_fail(sim, MMSIM_NONE, "machine.memory out of range");
-	if (!is_pow2(h->fault_around_bytes) || h->fault_around_bytes < PAGE_SIZE ||
-	    h->fault_around_bytes > PMD_SIZE)
-		return load_fail(sim, MMSIM_NONE, "fault_around_bytes must be a power of two from 4096 to 2097152");
-	if (h->readahead_kb > 65536)
-		return load_fail(sim, MMSIM_NONE, "readahead_kb out of range");
-	if (h->anon_prefault_cap < 1 || h->anon_prefault_cap > 512)
-		return load_fail(sim, MMSIM_NONE, "anon_prefault_cap out of range");
-	if (h->vmacache > 1 || h->anon_prefault > 1 || h->thp > 2 || h->large_mapcount > 1 ||
-	    h->fadvise_dontneed > 1)
-		return load_fail(sim, MMSIM_NONE, "tunable out of range");
+	const char *why = mmsim_tunables_check(h); /* generated from the description */
+
+	if (why)
+		return load_fail(sim, MMSIM_NONE, why);
 	if (h->nr_files > MMSIM_MAX_FILES || h->nr_procs > MMSIM_MAX_PROCS ||
 	    h->nr_tasks > MMSIM_MAX_TASKS || h->nr_maps > MMSIM_MAX_MAPS ||
 	    h->nr_steps > MMSIM_MAX_STEPS || h->nr_data > MMSIM_MAX_DATA)

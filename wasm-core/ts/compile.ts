@@ -7,9 +7,11 @@
  */
 import {
   ABI_VERSION, Advice, COUNTERS, ExpectKind, FILE_CACHED, FILE_SHMEM, FOLIO_FIELDS, Op, Pattern, PROC_FORKED,
-  PROG_MAGIC, SIZE, STEPF, TASK_ALL, TASK_COUNTERS,
+  PROG_MAGIC, STEPF, STRUCTS, TASK_ALL, TASK_COUNTERS,
 } from './abi.js';
-import { formatSize, type At, type Scenario, type Step, type TaskRef, type Tunables } from './scenario.js';
+import { writeStruct } from './layout.js';
+import { formatSize, type At, type Scenario, type Step, type TaskRef } from './scenario.js';
+import { encodeTunable, KERNEL_TUNABLES, MACHINE_SETTINGS } from './tunables.js';
 
 export interface StepInfo {
   at: At;
@@ -92,26 +94,6 @@ export function describeStep(st: Step): string {
     case 'say':
       return st.text.length > 80 ? `${st.text.slice(0, 77)}...` : st.text;
   }
-}
-
-function mthpOrders(sizes: number[]): number {
-  let bits = 0;
-  for (const s of sizes) bits |= 1 << Math.log2(s / 4096);
-  return bits >>> 0;
-}
-
-export function tunableCodes(k: Tunables) {
-  return {
-    fault_around_bytes: k.fault_around_bytes,
-    vmacache: k.vmacache === 'mm-wide' ? 1 : 0,
-    anon_prefault: k.anon_prefault === 'anticipatory' ? 1 : 0,
-    anon_prefault_cap: k.anon_prefault_cap,
-    thp: ['never', 'madvise', 'always'].indexOf(k.thp),
-    mthp_orders: mthpOrders(k.mthp),
-    large_mapcount: k.large_mapcount ? 1 : 0,
-    fadvise_dontneed: k.fadvise_dontneed === 'invalidate-only' ? 1 : 0,
-    readahead_kb: k.readahead_kb,
-  };
 }
 
 export function compile(s: Scenario): Program {
@@ -253,29 +235,37 @@ export function compile(s: Scenario): Program {
   };
   for (const st of s.steps) emit(st, 0);
 
-  const t = tunableCodes(s.kernel);
-  const len = SIZE.header + files.length * SIZE.file + procs.length * SIZE.proc + out.length * SIZE.step + data.length * 8;
+  const S = STRUCTS;
+  const len = S.prog_header.size + files.length * S.prog_file.size + procs.length * S.prog_proc.size +
+    out.length * S.step.size + data.length * 8;
   const bytes = new Uint8Array(len);
   const v = new DataView(bytes.buffer);
-  let o = 0;
-  const u32 = (x: number) => { v.setUint32(o, x >>> 0, true); o += 4; };
-  const u64 = (x: number | bigint) => { v.setBigUint64(o, BigInt(x), true); o += 8; };
-  u32(PROG_MAGIC); u32(ABI_VERSION); u64(s.seed); u64(s.machine.memory);
-  u32(t.fault_around_bytes); u32(t.vmacache); u32(t.anon_prefault); u32(t.anon_prefault_cap);
-  u32(t.thp); u32(t.mthp_orders); u32(t.large_mapcount); u32(t.fadvise_dontneed); u32(t.readahead_kb);
-  u32(s.machine.io_latency);
-  u32(files.length); u32(procs.length); u32(tasks.length); u32(maps.length); u32(out.length); u32(data.length);
-  o = SIZE.header;
-  for (const f of s.files) { u64(f.size); u32((f.cached ? FILE_CACHED : 0) | (f.fs === 'tmpfs' ? FILE_SHMEM : 0)); u32(0); }
-  for (const p of procs) { u32(p.threads); u32(p.firstTask); u32(p.forked ? PROC_FORKED : 0); u32(0); }
-  for (const r of out) {
-    v.setUint8(o, r.op); v.setUint8(o + 1, r.flags); v.setUint8(o + 2, r.kind); v.setUint8(o + 3, 0);
-    o += 4;
-    u32(r.task); u32(r.map); u32(r.file);
-    u64(r.offset); u64(r.length); u64(r.stride); u64(r.count); u64(r.addr);
-    u32(r.data); u32(r.ndata);
+  const header: Record<string, number | bigint> = {
+    magic: PROG_MAGIC, abi: ABI_VERSION, seed: BigInt(s.seed),
+    nr_files: files.length, nr_procs: procs.length, nr_tasks: tasks.length, nr_maps: maps.length,
+    nr_steps: out.length, nr_data: data.length,
+  };
+  for (const t of KERNEL_TUNABLES) header[t.field] = encodeTunable(t, s.kernel[t.key as keyof typeof s.kernel]);
+  for (const t of MACHINE_SETTINGS) header[t.field] = encodeTunable(t, s.machine[t.key.slice(8) as keyof typeof s.machine]);
+  writeStruct(v, 0, 'prog_header', header);
+  let o = S.prog_header.size;
+  for (const f of s.files) {
+    writeStruct(v, o, 'prog_file', { size: BigInt(f.size), flags: (f.cached ? FILE_CACHED : 0) | (f.fs === 'tmpfs' ? FILE_SHMEM : 0) });
+    o += S.prog_file.size;
   }
-  for (const d of data) u64(d);
+  for (const p of procs) {
+    writeStruct(v, o, 'prog_proc', { threads: p.threads, first_task: p.firstTask, flags: p.forked ? PROC_FORKED : 0 });
+    o += S.prog_proc.size;
+  }
+  for (const r of out) {
+    writeStruct(v, o, 'step', {
+      op: r.op, flags: r.flags, kind: r.kind, task: r.task, map: r.map, file: r.file, offset: BigInt(r.offset),
+      length: BigInt(r.length), stride: BigInt(r.stride), count: BigInt(r.count), addr: BigInt(r.addr),
+      data: r.data, ndata: r.ndata,
+    });
+    o += S.step.size;
+  }
+  for (const d of data) { v.setBigUint64(o, BigInt(d), true); o += 8; }
 
   const cachedPages = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / 4096), 0);
   /* struct page 32 + page-cache slot ~4.3 per cached page; PTE 8 + struct page 32 per mapped page */

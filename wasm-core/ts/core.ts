@@ -8,61 +8,13 @@
  * C error codes become CoreError exceptions.
  */
 import {
-  ABI_VERSION, COUNTERS, EVENTS, ErrorCode, MM_COUNTERS, RunStatus, SIZE, TASK_COUNTERS,
+  ABI_VERSION, COUNTERS, EVENTS, ErrorCode, INTERFACE_HASH, MM_COUNTERS, NONE, RunStatus, STRUCTS, TASK_COUNTERS,
+  type CoreExports,
 } from './abi.js';
+import { readStruct } from './layout.js';
 
 type Ptr = number;
-
-interface Exports {
-  memory: WebAssembly.Memory;
-  _initialize?: () => void;
-  malloc(n: number): Ptr;
-  free(p: Ptr): void;
-  mmsim_abi_version(): number;
-  mmsim_create_with(trace: number, debugVm: number, cap: number, maxBytes: bigint): Ptr;
-  mmsim_destroy(sim: Ptr): void;
-  mmsim_load(sim: Ptr, prog: Ptr, len: number): number;
-  mmsim_run(sim: Ptr, budget: bigint, stopEvent: bigint): number;
-  mmsim_work_done(sim: Ptr): bigint;
-  mmsim_work_total(sim: Ptr): bigint;
-  mmsim_finished(sim: Ptr): number;
-  mmsim_last_error(sim: Ptr): Ptr;
-  mmsim_nr_expect_failures(sim: Ptr): number;
-  mmsim_expect_failure(sim: Ptr, i: number): Ptr;
-  mmsim_steps_executed(sim: Ptr): number;
-  mmsim_set_trace(sim: Ptr, on: number): void;
-  mmsim_events(sim: Ptr): Ptr;
-  mmsim_nr_events(sim: Ptr): number;
-  mmsim_events_clear(sim: Ptr): void;
-  mmsim_events_total(sim: Ptr): bigint;
-  mmsim_event_name(type: number): Ptr;
-  mmsim_counter(sim: Ptr, id: number): bigint;
-  mmsim_counters(sim: Ptr): Ptr;
-  mmsim_counter_name(id: number): Ptr;
-  mmsim_task_counter_name(id: number): Ptr;
-  mmsim_nr_tasks(sim: Ptr): number;
-  mmsim_nr_mms(sim: Ptr): number;
-  mmsim_task_info(sim: Ptr, task: number, out: Ptr): number;
-  mmsim_mm_info(sim: Ptr, mm: number, out: Ptr): number;
-  mmsim_file_info(sim: Ptr, file: number, out: Ptr): number;
-  mmsim_vmas(sim: Ptr, mm: number, out: Ptr, max: number): number;
-  mmsim_walk(sim: Ptr, mm: number, addr: bigint, out: Ptr): number;
-  mmsim_pte_table(sim: Ptr, mm: number, addr: bigint, out: Ptr): number;
-  mmsim_page_info(sim: Ptr, pfn: number, out: Ptr): number;
-  mmsim_pte_states(sim: Ptr, mm: number, start: bigint, n: number, out: Ptr): number;
-  mmsim_pte_heat(sim: Ptr, mm: number, start: bigint, end: bigint, n: number, out: Ptr): number;
-  mmsim_pagecache(sim: Ptr, file: number, pgoff: bigint, n: number, out: Ptr): number;
-  mmsim_pagecache_states(sim: Ptr, file: number, pgoff: bigint, n: number, out: Ptr): number;
-  mmsim_lru_head(sim: Ptr, list: number, out: Ptr, max: number): number;
-  mmsim_snapshot_size(sim: Ptr): bigint;
-  mmsim_snapshot_save(sim: Ptr, buf: Ptr, len: bigint): number;
-  mmsim_snapshot_restore(sim: Ptr, buf: Ptr, len: bigint): number;
-  mmsim_mem_bytes(sim: Ptr): bigint;
-  mmsim_mem_peak(sim: Ptr): bigint;
-  mmsim_check(sim: Ptr, msg: Ptr, len: number): number;
-  mmsim_check_message(sim: Ptr): Ptr;
-  mmsim_load_message(sim: Ptr): Ptr;
-}
+type Exports = CoreExports;
 
 export class CoreError extends Error {
   constructor(
@@ -96,7 +48,6 @@ export interface FileInfo {
   size: bigint; nrpages: number; mmapMiss: number; raStart: bigint; raSize: number; raAsyncSize: number;
 }
 
-const NONE = 0xffffffff;
 const u64max = (1n << 64n) - 1n;
 
 function toBig(n: number): bigint {
@@ -112,6 +63,9 @@ export class Core {
     this.ex._initialize?.();
     const abi = this.ex.mmsim_abi_version();
     if (abi !== ABI_VERSION) throw new CoreError(`core ABI ${abi}, binding expects ${ABI_VERSION}`, ErrorCode.EABI);
+    const hash = this.ex.mmsim_interface_hash() >>> 0;
+    if (hash !== INTERFACE_HASH)
+      throw new CoreError(`the core was built from another interface description (hash ${hash.toString(16)}, the binding's ${INTERFACE_HASH.toString(16)}): rebuild it (npm run build)`, ErrorCode.EABI);
     COUNTERS.forEach((name, i) => {
       const got = this.cstr(this.ex.mmsim_counter_name(i));
       if (got !== name) throw new CoreError(`counter ${i} is '${got}' in the core, '${name}' in abi.ts`, ErrorCode.EABI);
@@ -249,7 +203,7 @@ export class Sim {
 
   drainEvents(): Uint8Array {
     const n = this.ex.mmsim_nr_events(this.ptr);
-    const out = n ? this.core.bytes(this.ex.mmsim_events(this.ptr), n * SIZE.event).slice() : new Uint8Array(0);
+    const out = n ? this.core.bytes(this.ex.mmsim_events(this.ptr), n * STRUCTS.event.size).slice() : new Uint8Array(0);
     this.ex.mmsim_events_clear(this.ptr);
     return out;
   }
@@ -266,11 +220,10 @@ export class Sim {
 
   lastError(): ErrorInfo {
     const p = this.ex.mmsim_last_error(this.ptr) >>> 0;
-    const v = this.core.view();
-    const step = v.getUint32(p + 4, true), task = v.getUint32(p + 8, true);
+    const r = readStruct(this.core.view(), p, 'error_info');
     return {
-      code: v.getInt32(p, true), step: step === NONE ? null : step, task: task === NONE ? null : task,
-      addr: v.getBigUint64(p + 16, true), detail: v.getBigUint64(p + 24, true),
+      code: r.code, step: r.step === NONE ? null : r.step, task: r.task === NONE ? null : r.task,
+      addr: r.addr, detail: r.detail,
     };
   }
 
@@ -279,11 +232,8 @@ export class Sim {
     const out: ExpectFailure[] = [];
     for (let i = 0; i < n; i++) {
       const p = this.ex.mmsim_expect_failure(this.ptr, i) >>> 0;
-      const v = this.core.view();
-      out.push({
-        step: v.getUint32(p, true), item: v.getUint32(p + 4, true), key: v.getBigUint64(p + 8, true),
-        expected: v.getBigUint64(p + 16, true), actual: v.getBigUint64(p + 24, true),
-      });
+      const r = readStruct(this.core.view(), p, 'expect_failure');
+      out.push({ step: r.step, item: r.item, key: r.key, expected: r.expected, actual: r.actual });
     }
     return out;
   }
@@ -302,64 +252,54 @@ export class Sim {
   }
 
   taskInfo(task: number): TaskInfo {
-    const p = this.scratchFor(SIZE.taskInfo);
+    const p = this.scratchFor(STRUCTS.task_info.size);
     if (this.ex.mmsim_task_info(this.ptr, task, p)) throw new CoreError(`no task ${task}`, ErrorCode.EINVAL);
-    const v = this.core.view();
+    const r = readStruct(this.core.view(), p, 'task_info');
     const counters: Record<string, number> = {};
-    TASK_COUNTERS.forEach((n, i) => { counters[n] = Number(v.getBigUint64(p + 8 + 8 * i, true)); });
-    return { mm: v.getUint32(p, true), alive: v.getUint32(p + 4, true) !== 0, counters };
+    TASK_COUNTERS.forEach((n, i) => { counters[n] = Number(r.counters[i]); });
+    return { mm: r.mm, alive: r.alive !== 0, counters };
   }
 
   mmInfo(mm: number): MmInfo {
-    const p = this.scratchFor(SIZE.mmInfo);
+    const p = this.scratchFor(STRUCTS.mm_info.size);
     if (this.ex.mmsim_mm_info(this.ptr, mm, p)) throw new CoreError(`no mm ${mm}`, ErrorCode.EINVAL);
-    const v = this.core.view();
+    const r = readStruct(this.core.view(), p, 'mm_info');
     const counters: Record<string, number> = {};
-    MM_COUNTERS.forEach((n, i) => { counters[n] = Number(v.getBigInt64(p + 16 + 8 * i, true)); });
-    return {
-      alive: v.getUint32(p, true) !== 0, nrVmas: v.getUint32(p + 4, true), pgdPfn: v.getUint32(p + 8, true),
-      counters,
-    };
+    MM_COUNTERS.forEach((n, i) => { counters[n] = Number(r.counters[i]); });
+    return { alive: r.alive !== 0, nrVmas: r.nr_vmas, pgdPfn: r.pgd_pfn, counters };
   }
 
   fileInfo(file: number): FileInfo {
-    const p = this.scratchFor(SIZE.fileInfo);
+    const p = this.scratchFor(STRUCTS.file_info.size);
     if (this.ex.mmsim_file_info(this.ptr, file, p)) throw new CoreError(`no file ${file}`, ErrorCode.EINVAL);
-    const v = this.core.view();
+    const r = readStruct(this.core.view(), p, 'file_info');
     return {
-      size: v.getBigUint64(p, true), nrpages: v.getUint32(p + 8, true), mmapMiss: v.getUint32(p + 12, true),
-      raStart: v.getBigUint64(p + 16, true), raSize: v.getUint32(p + 24, true),
-      raAsyncSize: v.getUint32(p + 28, true),
+      size: r.size, nrpages: r.nrpages, mmapMiss: r.mmap_miss, raStart: r.ra_start, raSize: r.ra_size,
+      raAsyncSize: r.ra_async_size,
     };
   }
 
   vmas(mm: number, max = 1024): VmaInfo[] {
-    const p = this.scratchFor(max * SIZE.vmaInfo);
+    const size = STRUCTS.vma_info.size;
+    const p = this.scratchFor(max * size);
     const n = this.ex.mmsim_vmas(this.ptr, mm, p, max);
     const v = this.core.view();
     const out: VmaInfo[] = [];
     for (let i = 0; i < n; i++) {
-      const q = p + i * SIZE.vmaInfo;
-      const file = v.getUint32(q + 28, true), map = v.getUint32(q + 40, true);
+      const r = readStruct(v, p + i * size, 'vma_info');
       out.push({
-        vmStart: v.getBigUint64(q, true), vmEnd: v.getBigUint64(q + 8, true), vmPgoff: v.getBigUint64(q + 16, true),
-        vmFlags: v.getUint32(q + 24, true), file: file ? file - 1 : null, id: v.getUint32(q + 32, true),
-        anonVma: v.getUint32(q + 36, true), map: map === NONE ? null : map,
+        vmStart: r.vm_start, vmEnd: r.vm_end, vmPgoff: r.vm_pgoff, vmFlags: r.vm_flags,
+        file: r.file ? r.file - 1 : null, id: r.id, anonVma: r.anon_vma, map: r.map === NONE ? null : r.map,
       });
     }
     return out;
   }
 
   walk(mm: number, addr: bigint): Walk {
-    const p = this.scratchFor(SIZE.walk);
+    const p = this.scratchFor(STRUCTS.walk.size);
     this.ex.mmsim_walk(this.ptr, mm, addr, p);
-    const v = this.core.view();
-    return {
-      addr: v.getBigUint64(p, true),
-      entry: [0, 1, 2, 3].map((i) => v.getBigUint64(p + 8 + 8 * i, true)),
-      tablePfn: [0, 1, 2, 3].map((i) => v.getUint32(p + 40 + 4 * i, true)),
-      index: [0, 1, 2, 3].map((i) => v.getUint32(p + 56 + 4 * i, true)),
-    };
+    const r = readStruct(this.core.view(), p, 'walk');
+    return { addr: r.addr, entry: r.entry, tablePfn: r.table_pfn, index: r.index };
   }
 
   /** The 512 entries of the PTE table mapping addr (zeros if none) and its pfn (0 if none). */
@@ -371,14 +311,12 @@ export class Sim {
   }
 
   pageInfo(pfn: number): PageInfo | null {
-    const p = this.scratchFor(SIZE.pageInfo);
+    const p = this.scratchFor(STRUCTS.page_info.size);
     if (this.ex.mmsim_page_info(this.ptr, pfn, p)) return null;
-    const v = this.core.view();
-    const lru = v.getUint32(p + 28, true);
+    const r = readStruct(this.core.view(), p, 'page_info');
     return {
-      pfn: v.getUint32(p, true), flags: v.getUint32(p + 4, true), refcount: v.getInt32(p + 8, true),
-      mapcount: v.getInt32(p + 12, true), mapping: v.getUint32(p + 16, true), index: v.getUint32(p + 20, true),
-      order: v.getUint32(p + 24, true), lru: lru === NONE ? null : lru,
+      pfn: r.pfn, flags: r.flags, refcount: r.refcount, mapcount: r.mapcount, mapping: r.mapping,
+      index: r.index, order: r.order, lru: r.lru === NONE ? null : r.lru,
     };
   }
 

@@ -9,6 +9,10 @@
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Node, type Pair, type YAMLMap } from 'yaml';
 import { COUNTERS, FOLIO_FIELDS, TASK_COUNTERS } from './abi.js';
+import {
+  DEFAULT_KERNEL, DEFAULT_MACHINE, KERNEL_TUNABLES, MACHINE_SETTINGS, SETTABLE_KEYS, type KernelTunables,
+  type MachineSettings, type TunableInfo,
+} from './tunables.js';
 
 export const PAGE = 4096;
 
@@ -38,32 +42,11 @@ export class ScenarioErrors extends Error {
 
 export interface TaskRef { proc: string; thread: number | '*'; text: string; at: At }
 
-export interface Tunables {
-  fault_around_bytes: number;
-  vmacache: 'per-thread' | 'mm-wide';
-  anon_prefault: 'off' | 'anticipatory';
-  anon_prefault_cap: number;
-  thp: 'never' | 'madvise' | 'always';
-  mthp: number[];
-  large_mapcount: boolean;
-  fadvise_dontneed: 'deactivate' | 'invalidate-only';
-  readahead_kb: number;
-}
-
-export const DEFAULT_TUNABLES: Tunables = {
-  fault_around_bytes: 65536,
-  vmacache: 'per-thread',
-  anon_prefault: 'off',
-  anon_prefault_cap: 14,
-  thp: 'never',
-  mthp: [],
-  large_mapcount: true,
-  fadvise_dontneed: 'deactivate',
-  readahead_kb: 128,
-};
-
-export interface Machine { memory: number; io_latency: number }
-export const DEFAULT_MACHINE: Machine = { memory: 4 * 2 ** 30, io_latency: 0 };
+/* the kernel tunables and machine settings, with their defaults: wasm-core/interface/ (generated) */
+export type Tunables = KernelTunables;
+export const DEFAULT_TUNABLES: Tunables = DEFAULT_KERNEL;
+export type Machine = MachineSettings;
+export { DEFAULT_MACHINE };
 
 /**
  * fs: 'disk' is a page cache filled by read I/O (readahead, major faults)
@@ -189,7 +172,7 @@ function scalarValue(node: Node | null | undefined): unknown {
 
 /* value parsers: return the value, or MISSING after reporting an error */
 
-function parseSize(c: Ctx, node: Node | null, at: At, opts: { page?: boolean; min?: number; max?: number } = {}): Got<number> {
+function parseSize(c: Ctx, node: Node | null, at: At, opts: { page?: boolean; min?: number; max?: number; pow2?: boolean } = {}): Got<number> {
   const v = scalarValue(node);
   let n: number;
   if (typeof v === 'number') {
@@ -223,6 +206,10 @@ function parseSize(c: Ctx, node: Node | null, at: At, opts: { page?: boolean; mi
   }
   if (opts.max !== undefined && n > opts.max) {
     c.err(at, `must be at most ${formatSize(opts.max)}, got ${formatSize(n)}`);
+    return MISSING;
+  }
+  if (opts.pow2 && n & (n - 1)) {
+    c.err(at, `must be a power of two from ${opts.min} to ${opts.max}, got ${n}`);
     return MISSING;
   }
   return n;
@@ -314,7 +301,7 @@ function parseTask(c: Ctx, node: Node | null, at: At, allowAll: boolean): Got<Ta
 /* ------------------------------------------------------------ maps by schema */
 
 type FieldType =
-  | { t: 'size'; page?: boolean; min?: number; max?: number }
+  | { t: 'size'; page?: boolean; min?: number; max?: number; pow2?: boolean }
   | { t: 'bytes' }
   | { t: 'int'; min: number; max: number }
   | { t: 'bool' }
@@ -427,24 +414,19 @@ function parseMap(c: Ctx, node: Node | null, at: At, schema: Schema, what: strin
 
 /* ------------------------------------------------------------------ schemas */
 
-const KERNEL_SCHEMA: Schema = {
-  fault_around_bytes: { type: { t: 'size', min: 4096, max: 2097152 } },
-  vmacache: { type: { t: 'enum', values: ['per-thread', 'mm-wide'] } },
-  anon_prefault: { type: { t: 'enum', values: ['off', 'anticipatory'] } },
-  anon_prefault_cap: { type: { t: 'int', min: 1, max: 512 } },
-  thp: { type: { t: 'enum', values: ['never', 'madvise', 'always'] } },
-  mthp: { type: { t: 'sizes', min: 16384, max: 1048576 } },
-  large_mapcount: { type: { t: 'bool' } },
-  fadvise_dontneed: { type: { t: 'enum', values: ['deactivate', 'invalidate-only'] } },
-  readahead_kb: { type: { t: 'int', min: 0, max: 65536 } },
-};
-export const TUNABLE_KEYS = Object.keys(KERNEL_SCHEMA) as (keyof Tunables)[];
-
-const MACHINE_SCHEMA: Schema = {
-  memory: { type: { t: 'size', page: true, min: 2 ** 20, max: 2 ** 42 } },
-  /* extension: reads complete this many touches after submission (0: at once) */
-  io_latency: { type: { t: 'int', min: 0, max: 1_000_000 } },
-};
+/* the field type of a tunable, from its description */
+function tunableField(t: TunableInfo): Field {
+  switch (t.type) {
+    case 'size': return { type: { t: 'size', page: t.page, min: t.min, max: t.max, pow2: t.pow2 } };
+    case 'int': return { type: { t: 'int', min: t.min!, max: t.max! } };
+    case 'bool': return { type: { t: 'bool' } };
+    case 'choice': return { type: { t: 'enum', values: t.choices! } };
+    case 'sizes': return { type: { t: 'sizes', min: t.min!, max: t.max! } };
+  }
+}
+const KERNEL_SCHEMA: Schema = Object.fromEntries(KERNEL_TUNABLES.map((t) => [t.key, tunableField(t)]));
+export const TUNABLE_KEYS = KERNEL_TUNABLES.map((t) => t.key) as (keyof Tunables)[];
+const MACHINE_SCHEMA: Schema = Object.fromEntries(MACHINE_SETTINGS.map((t) => [t.key.slice('machine.'.length), tunableField(t)]));
 
 const TOP_SCHEMA: Schema = {
   name: { type: { t: 'text' }, required: true },
@@ -701,16 +683,12 @@ export function parseScenario(source: string, file = '<scenario>'): Scenario {
   /* top-level keys: unknown ones, and the scalar ones */
   const top = parseMap(c, root, rootAt, TOP_SCHEMA, 'the scenario');
 
-  const kernel: Tunables = { ...DEFAULT_TUNABLES, mthp: [] };
+  const kernel: Tunables = { ...DEFAULT_TUNABLES, mthp: [...DEFAULT_TUNABLES.mthp] };
   const kernelGiven: Scenario['kernelGiven'] = {};
   const kp = get('kernel');
   if (kp) {
     const r = parseMap(c, kp.value as Node, keyAt('kernel'), KERNEL_SCHEMA, 'kernel tunables');
     for (const [k, v] of Object.entries(r.v)) {
-      if (k === 'fault_around_bytes' && ((v as number) & ((v as number) - 1))) {
-        c.err(r.keys[k], `must be a power of two from 4096 to 2097152, got ${v as number}`);
-        continue;
-      }
       (kernel as unknown as Record<string, unknown>)[k] = v;
       kernelGiven[k as keyof Tunables] = r.keys[k];
     }
@@ -972,11 +950,9 @@ export function applyOverrides(s: Scenario, sets: Record<string, string>): Scena
       if (v !== MISSING) (out.machine as unknown as Record<string, unknown>)[key.slice(8)] = v;
     } else if (key in KERNEL_SCHEMA) {
       const v = parseField(c, KERNEL_SCHEMA[key].type, node, at);
-      if (v !== MISSING && key === 'fault_around_bytes' && ((v as number) & ((v as number) - 1)))
-        c.err(at, `must be a power of two from 4096 to 2097152, got ${v as number}`);
-      else if (v !== MISSING) (out.kernel as unknown as Record<string, unknown>)[key] = v;
+      if (v !== MISSING) (out.kernel as unknown as Record<string, unknown>)[key] = v;
     } else {
-      c.err(at, `unknown tunable '${key}'${suggest(key, [...TUNABLE_KEYS, 'seed', 'machine.memory', 'machine.io_latency'])}; tunables: ${TUNABLE_KEYS.join(', ')}, seed, machine.memory, machine.io_latency`);
+      c.err(at, `unknown tunable '${key}'${suggest(key, SETTABLE_KEYS)}; tunables: ${SETTABLE_KEYS.join(', ')}`);
     }
   }
   if (c.errors.length)

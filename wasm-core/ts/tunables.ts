@@ -1,0 +1,80 @@
+/**
+ * Tunables and machine settings, all read from the generated description
+ * (gen/interface.ts TUNABLES): defaults, the header encoding, display, and
+ * the domain a sweep runs over. The loader, the compiler, the CLI's --set
+ * help, the tunables drawer and the README table all use this one list.
+ */
+import { TUNABLES, type KernelTunables, type MachineSettings, type TunableInfo } from './gen/interface.js';
+
+export type { KernelTunables, MachineSettings, TunableInfo };
+export type TunableValue = number | boolean | string | readonly number[];
+
+export const KERNEL_TUNABLES = TUNABLES.filter((t) => t.scope === 'kernel');
+export const MACHINE_SETTINGS = TUNABLES.filter((t) => t.scope === 'machine');
+/** every key `--set` and the URL accept: kernel tunables, machine.*, and the seed */
+export const SETTABLE_KEYS = [...TUNABLES.map((t) => t.key), 'seed'];
+
+export function tunableInfo(key: string): TunableInfo | undefined {
+  return TUNABLES.find((t) => t.key === key);
+}
+
+export const DEFAULT_KERNEL = Object.fromEntries(
+  KERNEL_TUNABLES.map((t) => [t.key, Array.isArray(t.default) ? [...t.default] : t.default]),
+) as unknown as KernelTunables;
+export const DEFAULT_MACHINE = Object.fromEntries(
+  MACHINE_SETTINGS.map((t) => [t.key.slice('machine.'.length), t.default]),
+) as unknown as MachineSettings;
+
+/** the value a header field holds for a tunable's value */
+export function encodeTunable(t: TunableInfo, v: TunableValue): number | bigint {
+  switch (t.type) {
+    case 'bool': return v ? 1 : 0;
+    case 'choice': {
+      const i = t.choices!.indexOf(v as string);
+      if (i < 0) throw new Error(`${t.key}: '${String(v)}' is not one of ${t.choices!.join(', ')}`);
+      return i;
+    }
+    case 'sizes': {
+      let bits = 0;
+      for (const s of v as number[]) bits |= 1 << Math.log2(s / 4096);
+      return bits >>> 0;
+    }
+    default: return t.ctype === 'u64' ? BigInt(v as number) : (v as number);
+  }
+}
+
+const SIZE_UNITS = [['TiB', 2 ** 40], ['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const;
+export function formatBytes(n: number): string {
+  for (const [u, v] of SIZE_UNITS) if (n >= v && n % v === 0) return `${n / v} ${u}`;
+  return `${n} B`;
+}
+
+/** a value as people read it: 64 KiB, 128 KiB (readahead_kb), per-thread, [16 KiB, 64 KiB] */
+export function formatTunable(t: TunableInfo, v: TunableValue): string {
+  if (t.type === 'size') return formatBytes(v as number);
+  if (t.type === 'sizes') return `[${(v as number[]).map(formatBytes).join(', ')}]`;
+  if (t.type === 'int' && t.unit === 'KiB') return formatBytes((v as number) * 1024);
+  if (t.type === 'int' && t.unit) return `${(v as number).toLocaleString('en-US')} ${t.unit}`;
+  return String(v);
+}
+
+/** the value as `--set`/the URL writes it (a YAML scalar the loader reads back) */
+export function tunableText(v: TunableValue): string {
+  return Array.isArray(v) ? `[${v.join(', ')}]` : String(v);
+}
+
+/**
+ * The values a sweep runs over by default: every power of two of a pow2
+ * size, the description's `sweep` list, every choice, both booleans.
+ */
+export function sweepDomain(t: TunableInfo): TunableValue[] {
+  if (t.sweep) return [...t.sweep];
+  if (t.type === 'size' && t.pow2) {
+    const out: number[] = [];
+    for (let v = t.min!; v <= t.max!; v *= 2) out.push(v);
+    return out;
+  }
+  if (t.type === 'choice') return [...t.choices!];
+  if (t.type === 'bool') return [false, true];
+  throw new Error(`${t.key} has no default sweep domain: give the values (sweep=${t.key}:v1,v2,...)`);
+}
