@@ -289,7 +289,7 @@ struct mmsim_state {
 	uint64_t work_done, work_total;
 	uint64_t touch_clock;
 
-	/* interpreter */
+	/* the interpreter (run.c; load.c starts it at step 0) */
 	uint32_t pc;
 	uint32_t finished;
 	uint32_t steps_executed;
@@ -306,10 +306,15 @@ struct mmsim_state {
 	uint32_t acc_pattern;
 	uint64_t acc_remaining;
 	uint64_t acc_off;          /* offset adjustment of the step (repeat) */
-	/* coalesced non-faulting touches (MMSIM_EV_ACCESS) */
+	/* coalesced non-faulting touches (MMSIM_EV_ACCESS, run.c) */
 	uint64_t run_count, run_first, run_last;
 	uint32_t run_task, run_write;
 
+	/*
+	 * What is running: the interpreter sets them, trace.c stamps every
+	 * event and the error record with them. The mm code below never reads
+	 * them: it is told the task or mm it works for.
+	 */
 	uint32_t cur_step;
 	uint32_t cur_task;
 
@@ -343,10 +348,9 @@ struct mmsim {
 	uint32_t op_start;         /* the next event starts an operation */
 	int trace;
 	int debug_vm;
-	uint64_t ev_dropped;
 	uint64_t mem_bytes, mem_peak;
 	char check_msg[256];
-	const char *load_msg;
+	const char *load_msg;      /* why load.c refused the program, or why run.c stopped (lost events) */
 };
 
 /* ------------------------------------------------------------- accessors */
@@ -422,6 +426,22 @@ static inline bool PageFlag(const struct page *p, unsigned bit) { return p->flag
 #define folio_test_anon(f) folio_test(f, anon)
 #define folio_test_large(f) folio_test(f, head)
 
+/* the folio a page belongs to: tails keep their head's pfn in ->private */
+static inline uint32_t compound_head(const struct mmsim *sim, uint32_t pfn)
+{
+	const struct page *p = pfn_to_page(sim, pfn);
+
+	return (p->flags & PF(tail)) ? p->private : pfn;
+}
+
+/* folio_order(): 0 for an order-0 folio; a large folio keeps it in page[1].flags */
+static inline uint32_t folio_order(const struct mmsim *sim, uint32_t pfn)
+{
+	if (!(pfn_to_page(sim, pfn)->flags & PF(head)))
+		return 0;
+	return pfn_to_page(sim, pfn + 1)->flags & 0xff;
+}
+
 /* mm_counter_file(): tmpfs pages (swap-backed) count in MM_SHMEMPAGES */
 static inline int mm_counter_file(const struct page *folio)
 {
@@ -459,6 +479,9 @@ static inline void trace(struct mmsim *sim, uint32_t type, uint64_t addr, uint32
 		trace_emit(sim, type, addr, a, b, c, d);
 }
 
+/* trace.c: record the run's first error (the current step and task, addr, detail); returns code */
+int sim_error(struct mmsim *sim, int code, uint64_t addr, uint64_t detail);
+
 /* ------------------------------------------------------------- functions */
 
 struct vm_fault;
@@ -480,13 +503,13 @@ static inline int alloc_page(struct mmsim *sim, uint32_t *pfn, uint32_t use)
 {
 	return alloc_pages(sim, 0, pfn, use);
 }
-void folio_put(struct mmsim *sim, uint32_t pfn);
 static inline void folio_get(struct mmsim *sim, uint32_t pfn)
 {
 	pfn_to_page(sim, pfn)->_refcount++;
 }
 
-/* swap.c: LRU */
+/* swap.c: LRU, and folio_put() (which takes a folio off its LRU before freeing it) */
+void folio_put(struct mmsim *sim, uint32_t pfn);
 void lruvec_add_folio(struct mmsim *sim, uint32_t pfn, enum mmsim_lru_list lru);
 void lruvec_add_folio_tail(struct mmsim *sim, uint32_t pfn, enum mmsim_lru_list lru);
 void lruvec_del_folio(struct mmsim *sim, uint32_t pfn);
@@ -511,8 +534,6 @@ void folio_remove_rmap_pte(struct mmsim *sim, uint32_t pfn);
 void folio_dup_rmap_pte(struct mmsim *sim, uint32_t pfn);
 int folio_mapcount(const struct mmsim *sim, uint32_t pfn);
 bool folio_likely_mapped_shared(const struct mmsim *sim, uint32_t pfn);
-uint32_t folio_order(const struct mmsim *sim, uint32_t pfn);
-uint32_t compound_head(const struct mmsim *sim, uint32_t pfn);
 int anon_vma_prepare(struct mmsim *sim, struct vm_area_struct *vma);
 
 /* filemap.c */
@@ -555,8 +576,8 @@ struct vm_fault {
 	uint32_t kind;       /* enum mmsim_fault_kind */
 	uint32_t mapped;     /* PTEs set by this fault */
 };
-int handle_user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool write);
-void flush_access_run(struct mmsim *sim);
+bool user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool write);
+int handle_user_fault(struct mmsim *sim, uint32_t task, uint64_t addr, bool write);
 bool user_access_would_hit(struct mmsim *sim, uint32_t task, uint64_t addr, bool write);
 int pgd_alloc(struct mmsim *sim, struct mm_struct *mm);
 void pgd_free(struct mmsim *sim, struct mm_struct *mm);
@@ -573,10 +594,33 @@ static inline bool pte_none(uint64_t pte) { return pte == 0; }
 static inline bool pte_present(uint64_t pte) { return pte & MMSIM_PTE_PRESENT; }
 static inline bool pte_write(uint64_t pte) { return pte & MMSIM_PTE_RW; }
 
-/* mmap.c */
+/*
+ * ptep_get_and_clear(): every present PTE the model clears goes through
+ * here (zap_pte_range: munmap, madvise(DONTNEED), exit), so that each one is
+ * an MMSIM_EV_PTE_CLEAR event (addr, pfn, mm) and the hosts never have to
+ * work out which pages went away. A PTE replaced in place (COW) is not
+ * cleared: its MMSIM_EV_SET_PTE says what maps the address now.
+ */
+static inline uint64_t ptep_get_and_clear(struct mmsim *sim, uint32_t mm, uint64_t addr,
+					  uint64_t *ptep)
+{
+	uint64_t pte = *ptep;
+
+	*ptep = 0;
+	trace(sim, MMSIM_EV_PTE_CLEAR, addr, pte_pfn(pte), mm, 0, 0);
+	return pte;
+}
+
+/* mmap.c; do_mmap() takes mmap(2)'s prot and flags (include/uapi/asm-generic/mman*.h) */
+#define PROT_READ 0x1u
+#define PROT_WRITE 0x2u
+#define MAP_SHARED 0x01u
+#define MAP_PRIVATE 0x02u
+#define MAP_FIXED 0x10u
 uint32_t find_vma(struct mmsim *sim, struct mm_struct *mm, uint64_t addr);
 uint32_t find_vma_noacct(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr);
-int do_mmap(struct mmsim *sim, uint32_t task, const struct mmsim_step *st, uint64_t off_adj);
+int do_mmap(struct mmsim *sim, uint32_t mm, uint32_t file, uint64_t addr, uint64_t len,
+	    uint32_t prot, uint32_t flags, uint64_t offset, uint32_t map);
 int do_munmap(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t len);
 int do_madvise(struct mmsim *sim, uint32_t mmid, uint64_t start, uint64_t len, uint32_t advice);
 int dup_mm(struct mmsim *sim, uint32_t parent, uint32_t child);
@@ -593,9 +637,6 @@ static inline uint64_t linear_page_index(const struct vm_area_struct *vma, uint6
 void vma_rb_insert(struct mmsim *sim, struct mm_struct *mm, uint32_t id);
 void vma_rb_erase(struct mmsim *sim, struct mm_struct *mm, uint32_t id);
 int vma_rb_check(const struct mmsim *sim, const struct mm_struct *mm, char *msg, uint32_t len);
-
-/* run.c */
-int sim_error(struct mmsim *sim, int code, uint64_t addr, uint64_t detail);
 
 /* prng.c */
 uint64_t splitmix64(uint64_t x);

@@ -12,9 +12,10 @@
  * first PTE is about to be set (v4.8+: the fault-around path preallocates it
  * and filemap_map_pmd() installs it only if there is something to map).
  *
- * A user access (handle_user_access) walks the tables like the MMU; a
- * present PTE with enough permission costs no fault, it only sets the
- * accessed (and dirty) bit. Otherwise do_user_addr_fault() runs:
+ * A user access (user_access) walks the tables like the MMU; a present PTE
+ * with enough permission costs no fault, it only sets the accessed (and
+ * dirty) bit. Otherwise the CPU faults (handle_user_fault) and
+ * do_user_addr_fault() runs:
  *
  *   find_vma -> access_error? -> handle_mm_fault -> handle_pte_fault
  *     pte none, anonymous VMA   -> do_anonymous_page  (zero page / new page)
@@ -456,7 +457,7 @@ static uint32_t wp_page_copy(struct mmsim *sim, struct vm_fault *vmf)
 		folio_put(sim, compound_head(sim, old_pfn));
 	}
 	mm->rss[MMSIM_MM_ANONPAGES]++;
-	*vmf->pte = 0;
+	/* ptep_clear_flush() + set_pte_at(): replaced in place, no one sees it none */
 	set_pte_range(sim, vmf, pfn, vmf->address, vmf->pte, MMSIM_SET_COW);
 	vmf->kind = MMSIM_FK_WP_COPY;
 	return 0;
@@ -602,21 +603,6 @@ static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, b
 	}
 }
 
-/* flush the coalesced run of non-faulting touches as one event */
-void flush_access_run(struct mmsim *sim)
-{
-	struct mmsim_state *s = &sim->s;
-	uint32_t task = sim->s.cur_task;
-
-	if (!s->run_count)
-		return;
-	sim->s.cur_task = s->run_task;
-	trace(sim, MMSIM_EV_ACCESS, s->run_first, (uint32_t)s->run_count, s->run_write,
-	      (uint32_t)s->run_last, (uint32_t)(s->run_last >> 32));
-	sim->s.cur_task = task;
-	s->run_count = 0;
-}
-
 /* the MMU lets the access through this PTE without a fault */
 static inline bool pte_allows(const uint64_t *pte, bool write)
 {
@@ -630,17 +616,17 @@ bool user_access_would_hit(struct mmsim *sim, uint32_t task, uint64_t addr, bool
 }
 
 /*
- * One touch by a user thread: one byte at addr. Returns 0 or an mmsim error
- * (SIGSEGV, SIGBUS, OOM). A touch through a present PTE with enough
- * permission is the common case and costs a page-table walk.
+ * One touch by a user thread: one byte at addr, as the MMU sees it. A touch
+ * through a present PTE with enough permission is the common case and costs
+ * a page-table walk: it sets the accessed (and dirty) bit and returns true.
+ * Otherwise it returns false: the CPU raises a page fault, handle_user_fault().
+ * Every touch is a tick of the model's clock, which completes read I/O.
  */
-int handle_user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool write)
+bool user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool write)
 {
 	struct task_struct *t = task_ptr(sim, task);
-	struct mm_struct *mm = mm_ptr(sim, t->mm);
 	struct mmsim_state *s = &sim->s;
 	uint64_t *pte;
-	int err;
 
 	s->touch_clock++;
 	if (unlikely(s->io_count))
@@ -648,23 +634,25 @@ int handle_user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool wri
 	s->counters[MMSIM_MODEL_TOUCHES]++;
 	t->counters[MMSIM_T_TOUCHES]++;
 
-	pte = mmu_walk(sim, mm, addr);
+	pte = mmu_walk(sim, mm_ptr(sim, t->mm), addr);
 	if (likely(pte_allows(pte, write))) {
 		*pte |= MMSIM_PTE_ACCESSED | (write ? MMSIM_PTE_DIRTY : 0);
-		if (unlikely(sim->trace)) {
-			if (s->run_count && (s->run_write != write || s->run_task != task))
-				flush_access_run(sim);
-			if (!s->run_count) {
-				s->run_first = addr;
-				s->run_task = task;
-				s->run_write = write;
-			}
-			s->run_count++;
-			s->run_last = addr;
-		}
-		return 0;
+		return true;
 	}
-	flush_access_run(sim);
+	return false;
+}
+
+/*
+ * The page fault a touch raised (user_access() returned false), then the
+ * CPU's retry of the access. Returns 0 or an mmsim error (SIGSEGV, SIGBUS,
+ * OOM).
+ */
+int handle_user_fault(struct mmsim *sim, uint32_t task, uint64_t addr, bool write)
+{
+	struct mm_struct *mm = mm_ptr(sim, task_ptr(sim, task)->mm);
+	uint64_t *pte = mmu_walk(sim, mm, addr);
+	int err;
+
 	err = do_user_addr_fault(sim, task, addr, write, pte && pte_present(*pte));
 	if (err)
 		return err;
@@ -684,9 +672,10 @@ static bool vma_has_recency(const struct vm_area_struct *vma)
 }
 
 /*
- * zap_pte_range() over [start, end) of one VMA: clear the PTEs, carry the
- * dirty and young bits to the folio (file pages), drop the mapcount and the
- * reference. Returns the PTEs cleared; *freed counts folios freed.
+ * zap_pte_range() over [start, end) of one VMA: clear the PTEs (an
+ * MMSIM_EV_PTE_CLEAR each), carry the dirty and young bits to the folio
+ * (file pages), drop the mapcount and the reference; then one MMSIM_EV_ZAP
+ * sums the range up. Returns the PTEs cleared; *freed counts folios freed.
  */
 uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t start,
 			uint64_t end, uint64_t *freed)
@@ -712,13 +701,13 @@ uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t 
 		}
 		for (; addr < next; addr += PAGE_SIZE) {
 			uint64_t *pte = &t[pgt_index(addr, MMSIM_PGT_PTE)];
-			uint64_t ptent = *pte;
+			uint64_t ptent;
 			uint32_t pfn, head;
 			struct page *folio;
 
-			if (!pte_present(ptent))
+			if (!pte_present(*pte))
 				continue;
-			*pte = 0;
+			ptent = ptep_get_and_clear(sim, vma->vm_mm, addr, pte);
 			cleared++;
 			if (ptent & MMSIM_PTE_SPECIAL)
 				continue; /* the zero page */

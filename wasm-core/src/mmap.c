@@ -232,42 +232,33 @@ static void maprec_unmap(struct mmsim *sim, uint32_t mmid, uint64_t start, uint6
 	}
 }
 
-/* do_mmap() + mmap_region() */
-int do_mmap(struct mmsim *sim, uint32_t task, const struct mmsim_step *st, uint64_t off_adj)
+/*
+ * do_mmap() + mmap_region(): map [offset, offset + len) of file (file id + 1,
+ * 0 anonymous) into mm, at addr if MAP_FIXED. map is the scenario's name for
+ * the range (the caller has checked that the process does not use it yet).
+ */
+int do_mmap(struct mmsim *sim, uint32_t mmid, uint32_t file, uint64_t addr, uint64_t len,
+	    uint32_t prot, uint32_t flags, uint64_t offset, uint32_t map)
 {
-	uint32_t mmid = task_ptr(sim, task)->mm;
 	struct mm_struct *mm = mm_ptr(sim, mmid);
-	uint32_t file = st->file; /* file id + 1, 0 anonymous */
-	uint64_t offset = st->offset + off_adj, len, addr, pgoff;
-	uint32_t flags = MMSIM_VM_READ | MMSIM_VM_MAYREAD | MMSIM_VM_MAYWRITE;
+	uint32_t vm_flags = MMSIM_VM_READ | MMSIM_VM_MAYREAD | MMSIM_VM_MAYWRITE;
+	uint64_t pgoff;
 	uint32_t id;
 	int err;
 
-	if (maprec_find(sim, mmid, st->map))
-		return sim_error(sim, MMSIM_EEXIST, 0, st->map);
-	if (st->flags & MMSIM_STEPF_LENGTH) {
-		len = st->length;
-	} else {
-		uint64_t size = file ? file_ptr(sim, file - 1)->i_size : 0;
-
-		if (!file || offset >= size)
-			return sim_error(sim, MMSIM_EINVAL, offset, size);
-		len = size - offset;
-	}
 	len = ALIGN_UP(len, PAGE_SIZE);
 	if (!len)
 		return sim_error(sim, MMSIM_EINVAL, 0, 0);
-	if (st->flags & MMSIM_STEPF_WRITE)
-		flags |= MMSIM_VM_WRITE;
-	if (st->flags & MMSIM_STEPF_SHARED) {
+	if (prot & PROT_WRITE)
+		vm_flags |= MMSIM_VM_WRITE;
+	if (flags & MAP_SHARED) {
 		if (!file)
 			return sim_error(sim, MMSIM_ENOTIMPL, 0, 1); /* shared anonymous = shmem */
-		flags |= MMSIM_VM_SHARED | MMSIM_VM_MAYSHARE;
+		vm_flags |= MMSIM_VM_SHARED | MMSIM_VM_MAYSHARE;
 	}
 	if (mm->map_count >= MAX_MAP_COUNT)
 		return sim_error(sim, MMSIM_ELIMIT, 0, MAX_MAP_COUNT);
-	if (st->flags & MMSIM_STEPF_FIXED) {
-		addr = st->addr;
+	if (flags & MAP_FIXED) {
 		if (addr + len > TASK_SIZE || addr + len < addr)
 			return sim_error(sim, MMSIM_EINVAL, addr, len);
 		/* MAP_FIXED replaces whatever was mapped there */
@@ -282,14 +273,14 @@ int do_mmap(struct mmsim *sim, uint32_t task, const struct mmsim_step *st, uint6
 			return sim_error(sim, MMSIM_ELIMIT, 0, len);
 	}
 	pgoff = file ? offset >> PAGE_SHIFT : addr >> PAGE_SHIFT;
-	id = vma_new(sim, mmid, addr, addr + len, pgoff, flags, file, st->map);
+	id = vma_new(sim, mmid, addr, addr + len, pgoff, vm_flags, file, map);
 	if (!id)
 		return sim_error(sim, MMSIM_ENOMEM, 0, 0);
 	vma_rb_insert(sim, mm, id);
 	trace(sim, MMSIM_EV_VMA_ADD, addr, mmid, id, (uint32_t)(addr + len),
 	      (uint32_t)((addr + len) >> 32));
 	vma_try_merge(sim, mm, id);
-	err = maprec_add(sim, mmid, st->map, addr, len, file, pgoff);
+	err = maprec_add(sim, mmid, map, addr, len, file, pgoff);
 	if (err)
 		return sim_error(sim, err, 0, 0);
 	return 0;

@@ -12,6 +12,11 @@
  * pfn 0 is the shared zero page (my_zero_pfn); it is PG_reserved, never on an
  * LRU, never counted in a mapcount, and never freed.
  *
+ * The allocator knows nothing of the LRU: whoever allocates a page-cache or
+ * anonymous folio puts it on an LRU list (filemap_add_folio, the anonymous
+ * and COW faults: folio_add_lru), and folio_put() (swap.c) takes it off
+ * before it hands the frames back here.
+ *
  * Not modelled: zones and NUMA nodes (one ZONE_NORMAL), watermarks, per-CPU
  * page lists, migratetypes. When no frame is left, the caller sees
  * MMSIM_EOOM (reclaim arrives with the LRU issue and will be tried first).
@@ -192,20 +197,4 @@ void free_pages(struct mmsim *sim, uint32_t pfn, unsigned order)
 	for (uint32_t i = 0; i < (1u << order); i++)
 		memset(pfn_to_page(sim, pfn + i), 0, sizeof(struct page));
 	__free_one_page(sim, pfn, order);
-}
-
-/*
- * folio_put(): drop a reference; the last one frees the folio, taking it off
- * the LRU first (__folio_put -> __page_cache_release).
- */
-void folio_put(struct mmsim *sim, uint32_t pfn)
-{
-	struct page *folio = pfn_to_page(sim, pfn);
-
-	VM_BUG_ON(folio->_refcount <= 0);
-	if (--folio->_refcount)
-		return;
-	if (folio_test(folio, lru))
-		lruvec_del_folio(sim, pfn);
-	free_pages(sim, pfn, folio_order(sim, pfn));
 }

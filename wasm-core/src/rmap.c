@@ -14,22 +14,6 @@
  */
 #include "internal.h"
 
-uint32_t compound_head(const struct mmsim *sim, uint32_t pfn)
-{
-	const struct page *p = pfn_to_page(sim, pfn);
-
-	return (p->flags & PF(tail)) ? p->private : pfn;
-}
-
-uint32_t folio_order(const struct mmsim *sim, uint32_t pfn)
-{
-	const struct page *p = pfn_to_page(sim, pfn);
-
-	if (!(p->flags & PF(head)))
-		return 0;
-	return pfn_to_page(sim, pfn + 1)->flags & 0xff;
-}
-
 static struct page *folio_page1(const struct mmsim *sim, uint32_t head)
 {
 	return pfn_to_page(sim, head + 1);

@@ -9,8 +9,9 @@
  * One lruvec (one node, no memcg) with the classic two-list LRU per type:
  * inactive/active anon, inactive/active file, and unevictable. A folio's list
  * is folio_lru_list(): anon (PG_swapbacked) or file, active if PG_active.
- * Being on an LRU does not hold a reference; the last folio_put() takes the
- * folio off its list.
+ * Being on an LRU does not hold a reference; the last folio_put() (here, as
+ * the kernel's __folio_put() is in mm/swap.c) takes the folio off its list
+ * and gives its frames back to the page allocator.
  *
  * Deliberate simplification for now: the kernel batches additions,
  * activations and deactivations in per-CPU folio batches (PAGEVEC_SIZE 14 /
@@ -92,6 +93,23 @@ void lruvec_del_folio(struct mmsim *sim, uint32_t pfn)
 	lv->nr[lru] -= nr;
 	mod_node_page_state(sim, lru_counter[lru], -(int64_t)nr);
 	folio_clear(p, lru);
+}
+
+/*
+ * folio_put(): drop a reference; the last one frees the folio, taking it off
+ * the LRU first (__folio_put -> __page_cache_release -> lruvec_del_folio,
+ * then back to the page allocator).
+ */
+void folio_put(struct mmsim *sim, uint32_t pfn)
+{
+	struct page *folio = pfn_to_page(sim, pfn);
+
+	VM_BUG_ON(folio->_refcount <= 0);
+	if (--folio->_refcount)
+		return;
+	if (folio_test(folio, lru))
+		lruvec_del_folio(sim, pfn);
+	free_pages(sim, pfn, folio_order(sim, pfn));
 }
 
 /* folio_add_lru() + lru_add(): to the head of the folio's list */

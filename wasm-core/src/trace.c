@@ -1,11 +1,18 @@
 /*
- * trace.c - the event stream and the names of events and counters.
+ * trace.c - what the core reports: the event stream, the error record, and
+ * the names of events and counters.
  *
  * Events are appended to a host-side buffer; mmsim_run() returns
  * MMSIM_RUN_EVENTS_FULL at the next operation boundary once the buffer holds
  * event_capacity records. An operation that emits more (a huge munmap) grows
  * the buffer rather than lose events. With tracing off nothing is recorded
  * and the cost is one predictable branch per trace point.
+ *
+ * If the host refuses the memory to grow the buffer (mmsim_config.max_bytes,
+ * or the allocator says no), the event is lost, but never silently: it
+ * counts in the model counter events_dropped, and mmsim_run() stops at the
+ * next operation boundary with MMSIM_ENOMEM (detail: events lost), so a host
+ * never shows a stream with holes in it as if it were whole.
  */
 #include "internal.h"
 
@@ -53,7 +60,7 @@ void trace_emit(struct mmsim *sim, uint32_t type, uint64_t addr, uint32_t a, uin
 		struct mmsim_event *n = sim_alloc(sim, (size_t)cap * sizeof(*n));
 
 		if (!n) {
-			sim->ev_dropped++;
+			count_vm_event(sim, MMSIM_MODEL_EVENTS_DROPPED);
 			return;
 		}
 		if (sim->ev)
@@ -74,6 +81,27 @@ void trace_emit(struct mmsim *sim, uint32_t type, uint64_t addr, uint32_t a, uin
 	sim->op_start = 0;
 	sim->s.events_total++;
 }
+
+/*
+ * The run's error record: the first error wins (a SIGSEGV deep in the fault
+ * path is what the host hears about, not the interpreter's report that the
+ * step failed). Stamped, like an event, with the current step and task.
+ */
+int sim_error(struct mmsim *sim, int code, uint64_t addr, uint64_t detail)
+{
+	struct mmsim_error_info *e = &sim->s.err;
+
+	if (!e->code) {
+		e->code = code;
+		e->step = sim->s.cur_step;
+		e->task = sim->s.cur_task;
+		e->addr = addr;
+		e->detail = detail;
+	}
+	return code;
+}
+
+const struct mmsim_error_info *mmsim_last_error(const struct mmsim *sim) { return &sim->s.err; }
 
 void mmsim_set_trace(struct mmsim *sim, int on) { sim->trace = on; }
 const struct mmsim_event *mmsim_events(const struct mmsim *sim) { return sim->ev; }

@@ -1149,6 +1149,131 @@ TEST(no_table_when_nothing_to_map)
 	mmsim_destroy(sim);
 }
 
+/* ----------------------------------------------------------- cleared PTEs */
+
+struct pte_list {
+	size_t n;
+	uint64_t addr[256];
+	uint32_t pfn[256];
+};
+
+/* append the present PTEs of mm in [start, end), in address order */
+static void present_ptes(struct mmsim *sim, uint32_t mm, uint64_t start, uint64_t end, struct pte_list *l)
+{
+	for (uint64_t a = start; a < end; a += PAGE_SIZE) {
+		uint64_t *pte = walk_pte(sim, mm_ptr(sim, mm), a);
+
+		if (pte && pte_present(*pte) && l->n < 256) {
+			l->addr[l->n] = a;
+			l->pfn[l->n++] = pte_pfn(*pte);
+		}
+	}
+}
+
+/*
+ * The events from evs[from] clear exactly the PTEs of l, in order, one
+ * MMSIM_EV_PTE_CLEAR (addr, pfn, mm) each; each MMSIM_EV_ZAP follows the
+ * clears it sums up.
+ */
+static void check_pte_clears(size_t from, uint32_t mm, const struct pte_list *l)
+{
+	size_t k = 0, since_zap = 0;
+
+	for (size_t i = from; i < nevs; i++) {
+		uint32_t ty = evs[i].type & MMSIM_EV_TYPE_MASK;
+
+		if (ty == MMSIM_EV_ZAP) {
+			CHECK_EQ(evs[i].a, since_zap);
+			since_zap = 0;
+			continue;
+		}
+		if (ty != MMSIM_EV_PTE_CLEAR)
+			continue;
+		if (k < l->n) {
+			CHECK_EQ(evs[i].addr, l->addr[k]);
+			CHECK_EQ(evs[i].a, l->pfn[k]);
+		}
+		CHECK_EQ(evs[i].b, mm);
+		since_zap++;
+		k++;
+	}
+	CHECK_EQ(k, l->n);
+	CHECK_EQ(since_zap, 0);
+}
+
+TEST(every_cleared_pte_is_an_event)
+{
+	/*
+	 * anon (64 pages):  W W W W W W W W W W W W W W W W . . . . Z Z Z Z . . .
+	 *                   0              7 8          15       20    23
+	 *   munmap [8, 32):                  |<- 8 anon, 4 zero-page PTEs ->|
+	 * file (64 pages, fault at 21 maps 16..31):  madvise(DONTNEED) [16, 20)
+	 * exit: anon 0..7 and file 20..31
+	 */
+	struct prog p;
+	uint64_t w[16], z[] = { 20, 21, 22, 23 }, f[] = { 21 };
+	struct pte_list l;
+	struct mmsim_step *s;
+	struct mmsim *sim;
+	struct mmsim_vma_info vi[8];
+	uint64_t anon, file;
+	uint32_t n;
+	size_t from;
+
+	for (uint64_t i = 0; i < 16; i++)
+		w[i] = i;
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 256 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, -1, 0, 256 * KiB, 0, 1);
+	prog_mmap(&p, 0, 1, 0, 0, 0, 0, 0);
+	prog_touch(&p, 0, 0, 1, w, 16);
+	prog_touch(&p, 0, 0, 0, z, 4);
+	prog_touch(&p, 0, 1, 0, f, 1);
+	s = prog_step(&p, MMSIM_OP_MUNMAP);             /* step 5 */
+	s->map = 0;
+	s->offset = 8 * PAGE_SIZE;
+	s->length = 24 * PAGE_SIZE;
+	s->flags = MMSIM_STEPF_LENGTH;
+	s = prog_step(&p, MMSIM_OP_MADVISE);            /* step 6 */
+	s->map = 1;
+	s->kind = MMSIM_ADV_DONTNEED;
+	s->offset = 16 * PAGE_SIZE;
+	s->length = 4 * PAGE_SIZE;
+	s->flags = MMSIM_STEPF_LENGTH;
+	prog_step(&p, MMSIM_OP_EXIT)->task = 0;         /* step 7 */
+	sim = start(&p);
+
+	run_to_step(sim, 5);
+	anon = map0(sim, 0, 0)->start;
+	file = map0(sim, 0, 1)->start;
+	memset(&l, 0, sizeof(l));
+	present_ptes(sim, 0, anon + 8 * PAGE_SIZE, anon + 32 * PAGE_SIZE, &l);
+	CHECK_EQ(l.n, 8 + 4);
+	CHECK_EQ(l.pfn[8], 0); /* the zero page */
+	from = nevs;
+	run_to_step(sim, 6);
+	check_pte_clears(from, 0, &l);
+
+	memset(&l, 0, sizeof(l));
+	present_ptes(sim, 0, file + 16 * PAGE_SIZE, file + 20 * PAGE_SIZE, &l);
+	CHECK_EQ(l.n, 4);
+	from = nevs;
+	run_to_step(sim, 7);
+	check_pte_clears(from, 0, &l);
+
+	memset(&l, 0, sizeof(l));
+	n = mmsim_vmas(sim, 0, vi, 8);
+	for (uint32_t i = 0; i < n; i++)
+		present_ptes(sim, 0, vi[i].vm_start, vi[i].vm_end, &l);
+	CHECK_EQ(l.n, 8 + 12);
+	from = nevs;
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	check_pte_clears(from, 0, &l);
+	CHECK_EQ(count_ev(MMSIM_EV_EXIT), 1);
+	mmsim_destroy(sim);
+}
+
 /* ----------------------------------------------------------- infrastructure */
 
 TEST(buddy_merges)
@@ -1396,6 +1521,86 @@ TEST(errors)
 		mmsim_config_default(&cfg);
 		sim = mmsim_create(&cfg);
 		CHECK_EQ(mmsim_load(sim, p.bytes, p.len - 1), MMSIM_EINVAL);
+		mmsim_destroy(sim);
+	}
+}
+
+/* an allocator that refuses one size of request once armed: the event buffer's growth to 2048 records */
+struct refuse_ctx {
+	int armed;
+	size_t size;
+	uint32_t refused;
+};
+
+static void *refusing_alloc(size_t size, void *ctx)
+{
+	struct refuse_ctx *c = ctx;
+
+	if (c->armed && size == c->size) {
+		c->refused++;
+		return NULL;
+	}
+	return malloc(size);
+}
+
+static void plain_free(void *ptr, void *ctx)
+{
+	(void)ctx;
+	free(ptr);
+}
+
+TEST(dropped_events_stop_the_run)
+{
+	/*
+	 * 2048 write faults emit some 10000 events in one go (the soft cap is
+	 * higher). The buffer holds 1024 records after load and may not grow:
+	 * what does not fit counts in events_dropped, and the run stops with
+	 * MMSIM_ENOMEM at the end of the operation that lost them.
+	 */
+	struct refuse_ctx rc = { 0, 2048 * sizeof(struct mmsim_event), 0 };
+	struct mmsim_config cfg;
+	struct mmsim *sim;
+	struct prog p;
+
+	for (int armed = 0; armed <= 1; armed++) {
+		prog_init(&p, 64 * MiB);
+		prog_proc(&p, 1, 0);
+		prog_mmap(&p, 0, 0, -1, 0, 8 * MiB, 0, 1);
+		prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, 0, 0);
+		prog_build(&p);
+		mmsim_config_default(&cfg);
+		cfg.trace = 1;
+		cfg.debug_vm = 1;
+		cfg.event_capacity = 65536;
+		cfg.alloc = refusing_alloc;
+		cfg.free = plain_free;
+		cfg.alloc_ctx = &rc;
+		rc.armed = 0;
+		rc.refused = 0;
+		sim = mmsim_create(&cfg);
+		CHECK_EQ(mmsim_load(sim, p.bytes, p.len), 0);
+		rc.armed = armed;
+		nevs = 0;
+		if (!armed) {
+			/* the same run with the buffer free to grow: whole, nothing dropped */
+			CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+			CHECK_EQ(mmsim_counter(sim, MMSIM_MODEL_EVENTS_DROPPED), 0);
+			CHECK(nevs > 2048);
+			mmsim_destroy(sim);
+			continue;
+		}
+		CHECK_EQ(run_all(sim), MMSIM_RUN_ERROR);
+		CHECK(rc.refused > 0);
+		CHECK_EQ(nevs, 1024);
+		CHECK(mmsim_counter(sim, MMSIM_MODEL_EVENTS_DROPPED) > 0);
+		CHECK_EQ(mmsim_last_error(sim)->code, MMSIM_ENOMEM);
+		CHECK_EQ(mmsim_last_error(sim)->detail, mmsim_counter(sim, MMSIM_MODEL_EVENTS_DROPPED));
+		CHECK_EQ(mmsim_last_error(sim)->step, 1);
+		CHECK(strstr(mmsim_load_message(sim), "event buffer") != NULL);
+		/* it stopped at the end of the touch that lost events, not at the end of the step */
+		CHECK(mmsim_work_done(sim) < mmsim_work_total(sim));
+		/* and it stays stopped */
+		CHECK_EQ(mmsim_run(sim, MMSIM_UNLIMITED, MMSIM_UNLIMITED), MMSIM_RUN_ERROR);
 		mmsim_destroy(sim);
 	}
 }
