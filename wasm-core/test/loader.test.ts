@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../ts/compile.js';
 import { runProgram } from '../ts/runner.js';
-import { applyOverrides, parseScenario, ScenarioErrors, type Scenario } from '../ts/scenario.js';
+import { parse as parseYaml } from 'yaml';
+import { applyOverrides, parseScenario, scenarioJsonSchema, ScenarioErrors, STEP_KINDS, TUNABLE_KEYS, type Scenario } from '../ts/scenario.js';
+import { completionsAt, docAt } from '../ts/schema/assist.js';
+import { validator } from '../ts/schema/check.js';
+import { TUNABLES } from '../ts/abi.js';
 import { loadCore, repo } from './helpers.js';
 
 /* A valid scenario; each malformed case below changes one thing. Line numbers are of this text. */
@@ -257,5 +261,152 @@ describe('overrides (--set, UI controls)', () => {
     expect(() => applyOverrides(s, { fault_around: '4096' })).toThrow("--set fault_around: unknown tunable 'fault_around' (did you mean 'fault_around_bytes'?)");
     expect(() => applyOverrides(s, { fault_around_bytes: '5000' })).toThrow('--set fault_around_bytes: must be a power of two');
     expect(() => applyOverrides(s, { thp: 'sometimes' })).toThrow('--set thp: must be one of never, madvise, always');
+  });
+});
+
+describe('extension: compare', () => {
+  it('parses tunables and machine keys by their --set key, with sizes in bytes', () => {
+    const s = parseScenario(`${BASE}compare:\n  fault_around_bytes: 4KiB\n  machine.io_latency: 30\n  mthp: [16KiB]\n  thp: always\n`);
+    expect(s.compare).toEqual({ fault_around_bytes: 4096, 'machine.io_latency': 30, mthp: [16384], thp: 'always' });
+    expect(s.compareAt).toMatchObject({ line: 9, col: 1, path: 'compare' });
+    expect(parseScenario(BASE).compare).toBeUndefined();
+  });
+  it('checks values exactly like kernel: and machine:', () => {
+    const errs = errorsOf(`${BASE}compare: { fault_around_bytes: 5000, thp: sometimes, machine.memory: 1000, fault_around: 4096 }\n`);
+    expect(errs.map((e) => [e.line, e.path, e.detail])).toEqual([
+      [9, 'compare.fault_around_bytes', 'must be a power of two from 4096 to 2097152, got 5000'],
+      [9, 'compare.thp', 'must be one of never, madvise, always; got \'sometimes\''],
+      [9, 'compare.machine.memory', 'must be a multiple of 4 KiB (4096 bytes), got 1000'],
+      [9, 'compare.fault_around', expect.stringContaining("unknown key 'fault_around' (did you mean 'fault_around_bytes'?)")],
+    ]);
+    expect(errs[0].message).toMatch(/^bad\.yaml:9:32: compare\.fault_around_bytes: must be a power of two/);
+  });
+  it('refuses an empty comparison and one that changes nothing', () => {
+    expect(errorsOf(`${BASE}compare: {}\n`)[0].detail).toContain('expected the tunables run B sets');
+    const e = errorsOf(`kernel:\n  fault_around_bytes: 4096\n${BASE}compare: { fault_around_bytes: 4KiB }\n`);
+    expect(e).toHaveLength(1);
+    expect(e[0]).toMatchObject({ line: 11, path: 'compare' });
+    expect(e[0].detail).toContain('run B would be run A');
+  });
+});
+
+describe('extension: reference', () => {
+  const ref = (body: string) => `${BASE}reference:\n${body}`;
+  it('parses points, x written as a size for a size tunable', () => {
+    const s = parseScenario(ref(`  source: "Shutemov, 2014"\n  x: fault_around_bytes\n  y: pgfault\n  points: [[4KiB, 262636], [65536, 17299], [2MiB, 1222.5]]\n`));
+    expect(s.reference).toEqual({
+      source: 'Shutemov, 2014', x: 'fault_around_bytes', y: 'pgfault',
+      points: [{ x: 4096, y: 262636 }, { x: 65536, y: 17299 }, { x: 2 ** 21, y: 1222.5 }], at: { line: 9, col: 1, path: 'reference' },
+    });
+  });
+  it('x is a numeric tunable key, y a counter, points a non-empty list of [x, y]', () => {
+    const errs = errorsOf(ref('  source: s\n  x: fault_around\n  y: pgfaults\n  points: [[4KiB, 1], [1, 2, 3], [x, 1], [4096, many]]\n'));
+    expect(errs.map((e) => [e.line, e.path])).toEqual([
+      [11, 'reference.x'], [12, 'reference.y'], [13, 'reference.points[1]'], [13, 'reference.points[2][0]'], [13, 'reference.points[3][1]'],
+    ]);
+    expect(errs[0].detail).toContain("(did you mean 'fault_around_bytes'?)");
+    expect(errs[1].detail).toContain("(did you mean 'pgfault'?)");
+    expect(errs[2].detail).toBe('expected a point [x, y], got a list');
+    expect(errs[4].detail).toBe("expected a number, got 'many'");
+    expect(errorsOf(ref('  source: s\n  x: thp\n  y: pgfault\n  points: []\n')).map((e) => e.path)).toEqual(['reference.x', 'reference.points']);
+    expect(errorsOf(ref('  x: readahead_kb\n')).map((e) => e.detail)).toEqual([
+      "missing required key 'source'", "missing required key 'y'", "missing required key 'points'",
+    ]);
+  });
+  it('a size is refused as x of a tunable that is not a size', () => {
+    const e = errorsOf(ref('  source: s\n  x: readahead_kb\n  y: pgfault\n  points: [[128, 5], [4KiB, 3]]\n'));
+    expect(e).toHaveLength(1);
+    expect(e[0]).toMatchObject({ line: 13, path: 'reference.points[1][0]' });
+    expect(e[0].detail).toContain('readahead_kb is not a size');
+  });
+});
+
+describe('schema errors map back to the YAML', () => {
+  it('a deep ajv path names its line, column and key path', () => {
+    const src = `${BASE}  - say: hello
+  - repeat:
+      times: 2
+      steps:
+        - access:
+            task: app
+            map: m
+            op: read
+            stride: 6KiB
+        - say: done
+`;
+    const errs = errorsOf(src);
+    expect(errs).toHaveLength(1);
+    expect(errs[0].path).toBe('steps[3].repeat.steps[0].access.stride');
+    expect(errs[0].message).toBe('bad.yaml:17:21: steps[3].repeat.steps[0].access.stride: must be a multiple of 4 KiB (4096 bytes), got 6144');
+  });
+
+  it('in flow style too, and two levels of repeat down', () => {
+    const line = '  - repeat: { times: 2, steps: [ { repeat: { times: 1, steps: [ { access: { task: app, map: m, op: reed } } ] } } ] }';
+    const errs = errorsOf(step(line.slice(4)));
+    expect(errs.map((e) => [e.line, e.col, e.path])).toEqual([[8, line.indexOf('reed') + 1, 'steps[1].repeat.steps[0].repeat.steps[0].access.op']]);
+    expect(errs[0].detail).toBe("must be one of read, write; got 'reed' (did you mean 'read'?)");
+  });
+
+  const ONE: [string, string, string][] = [
+    ['a name that is a number', step('mmap: { task: app, name: 5, length: 4KiB, prot: read }'), 'steps[1].mmap.name'],
+    ['a map that is a number', step('access: { task: app, map: 5, op: read }'), 'steps[1].access.map'],
+    ['an empty map list', step('access: { task: "app.*", map: [], op: read }'), 'steps[1].access.map'],
+    ['two kinds, both with errors inside', step('say: [1]\n    access: { task: 5, mapp: m }'), 'steps[1]'],
+    ['an unknown step kind with a bad body', step('acess: { task: 5 }'), 'steps[1].acess'],
+    ['an unknown counter', step('expect: { pgfaults: 5 }'), 'steps[1].expect.pgfaults'],
+    ['a per-task counter that is not one', step('expect: { task: app, pgmajfault: 1 }'), 'steps[1].expect.pgmajfault'],
+    ['a bad file name', BASE.replace('  data:', '  Data:'), 'files.Data'],
+    ['kernel: as a list', `kernel: [thp]\n${BASE}`, 'kernel'],
+    ['a folio without its map', step('expect: { folio: { task: app }, mapcount: 1 }'), 'steps[1].expect.folio'],
+    ['a process that is not a mapping', BASE.replace('{ threads: 2 }', '5'), 'processes.app'],
+    ['a step that is text', step('exit'), 'steps[1]'],
+  ];
+  for (const [name, src, path] of ONE)
+    it(`one problem, one error: ${name}`, () => {
+      const errs = errorsOf(src);
+      expect(errs.map((e) => e.path), errs.map((e) => e.message).join('\n')).toEqual([path]);
+    });
+
+  it('collects every problem, in document order', () => {
+    const errs = errorsOf(`kernel: { thp: sometimes }\n${BASE.replace('threads: 2', 'threads: x')}compare: { vmacache: per-cpu }\n`);
+    expect(errs.map((e) => e.path)).toEqual(['kernel.thp', 'processes.app.threads', 'compare.vmacache']);
+  });
+});
+
+describe('the JSON Schema', () => {
+  const schema = scenarioJsonSchema() as { properties: Record<string, { properties: Record<string, unknown> }>; $defs: { step: { properties: Record<string, unknown> } } };
+  it('has every tunable (generated from the description) and every step kind', () => {
+    expect(Object.keys(schema.properties.kernel.properties)).toEqual(TUNABLE_KEYS);
+    expect(Object.keys(schema.properties.compare.properties)).toEqual(TUNABLES.map((t) => t.key));
+    expect(Object.keys(schema.$defs.step.properties).sort()).toEqual([...STEP_KINDS].sort());
+  });
+  it('accepts the format document\'s example as plain JSON', () => {
+    const md = readFileSync(`${repo}../shared/docs/scenario-format.md`, 'utf8');
+    const v = validator(scenarioJsonSchema());
+    expect(v(parseYaml(codeBlocks(md, 'yaml')[0])), JSON.stringify(v.errors)).toBe(true);
+  });
+});
+
+describe('editor assistance from the schema', () => {
+  const S = scenarioJsonSchema();
+  const at = (t: string) => [t.replace('|', ''), t.indexOf('|')] as const;
+  const labels = (t: string) => completionsAt(S, ...at(t)).map((o) => o.label);
+  it('completes keys at every level, step kinds, tunables and values', () => {
+    expect(labels('name: t\n|')).toEqual(['about', 'seed', 'kernel', 'machine', 'files', 'processes', 'steps', 'compare', 'reference']);
+    expect(labels('kernel:\n  thp: never\n  fa|\nsteps: []\n')).toEqual(TUNABLE_KEYS.filter((k) => k !== 'thp'));
+    expect(labels('steps:\n  - |\n')).toEqual(STEP_KINDS);
+    expect(labels('steps:\n  - access: { task: app, | }\n')).toEqual(['map', 'op', 'pattern', 'offset', 'length', 'stride', 'count', 'pages']);
+    expect(labels('steps:\n  - repeat:\n      times: 2\n      steps:\n        - access:\n            pattern: |\n')).toEqual(['sequential', 'random', 'uniform', 'list']);
+    expect(labels('compare: { machine.io_latency: 3, | }')).toContain('fault_around_bytes');
+    expect(labels('kernel: { large_mapcount: | }')).toEqual(['true', 'false']);
+    expect(labels('steps:\n  - expect: { task: app, | }')).toContain('maj_flt');
+    expect(labels('steps:\n  - expect: { | }')).not.toContain('maj_flt');
+  });
+  it('documents tunables from the description, and steps', () => {
+    const d = docAt(S, ...at('kernel:\n  fault_a|round_bytes: 4096\n'));
+    expect(d?.doc.title).toBe('fault_around_bytes');
+    expect(d?.doc.lines).toEqual(expect.arrayContaining([TUNABLES[0].desc, 'default: 64 KiB', 'kernel: 3.15', 'mechanism: Fault-around']));
+    expect(docAt(S, ...at('steps:\n  - acc|ess: { task: app }\n'))?.doc).toEqual({ title: 'step: access', lines: ['touch memory from user space, one byte per touched page'] });
+    expect(docAt(S, ...at('compare: { machine.io_la|tency: 3 }'))?.doc.title).toBe('machine.io_latency');
   });
 });

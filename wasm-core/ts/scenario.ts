@@ -2,41 +2,43 @@
  * The scenario loader: YAML (or JSON) text -> a validated, typed Scenario.
  *
  * Implements ../shared/docs/scenario-format.md (version 1) exactly; the
- * project's extensions are marked "extension" below. Every error names the
- * file, the line and column, and the key path (`steps[3].access.stride`), and
- * says what was expected; unknown keys are errors, with a suggestion when the
- * key looks like a typo. All errors are collected, not just the first.
+ * project's extensions are marked "extension" below. The shape of a scenario
+ * is one JSON Schema (scenarioJsonSchema(): the tunables' part generated from
+ * the interface description, the steps' part written here), checked by ajv in
+ * ./schema/check.ts, which maps every error back to the file, line and column
+ * and the key path (`steps[3].access.stride`) and says what was expected;
+ * unknown keys are errors, with a suggestion when the key looks like a typo.
+ * What a schema cannot say (names defined before use, ranges that fit,
+ * fields that go together) is checked by hand below. All errors are
+ * collected, not just the first. The editor uses the same schema for
+ * completion and documentation.
+ *
+ * Extensions to the format (besides `fs: tmpfs` files and `machine.io_latency`):
+ *
+ * ```yaml
+ * compare:                  # the scenario's natural comparison: run B is this scenario with these set
+ *   fault_around_bytes: 4KiB       # any kernel tunable or machine.* key, written as in kernel:/machine:
+ *   machine.io_latency: 100        # (a compare that changes nothing is refused)
+ * reference:                # reference data drawn beside a sweep over x (e.g. a patch's benchmark table)
+ *   source: 'Kirill A. Shutemov, faultaround cover letter (Linux 3.15, 2014), "Random access 1GiB file": minor faults'
+ *   x: fault_around_bytes   # a numeric tunable key (kernel or machine.*)
+ *   y: pgfault              # a counter name (abi.ts COUNTERS)
+ *   points: [[4KiB, 262636], [8KiB, 132743], [64KiB, 17299]]   # [x, y]; x may be a size for a size tunable
+ * ```
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Node, type Pair, type YAMLMap } from 'yaml';
-import { COUNTERS, FOLIO_FIELDS, TASK_COUNTERS } from './abi.js';
+import type { SchemaObject } from 'ajv';
+import { parseDocument } from 'yaml';
+import { COUNTERS, FOLIO_FIELDS, TASK_COUNTERS, TUNABLES } from './abi.js';
 import {
-  DEFAULT_KERNEL, DEFAULT_MACHINE, KERNEL_TUNABLES, MACHINE_SETTINGS, SETTABLE_KEYS, type KernelTunables,
+  checkDocument, checkValue, formatSize, keyPath, loadYaml, MAX_ADDR, NAME_PATTERN, PAGE, ScenarioError, ScenarioErrors, suggest,
+  toAddress, toSize, validator, type At, type Seg, type SizeOpts, type YamlSource,
+} from './schema/check.js';
+import {
+  DEFAULT_KERNEL, DEFAULT_MACHINE, KERNEL_TUNABLES, MACHINE_SETTINGS, SETTABLE_KEYS, tunableInfo, type KernelTunables,
   type MachineSettings, type TunableInfo,
 } from './tunables.js';
 
-export const PAGE = 4096;
-
-export interface At { line: number; col: number; path: string }
-
-export class ScenarioError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number,
-    readonly col: number,
-    readonly path: string,
-    readonly detail: string,
-  ) {
-    super(line ? `${file}:${line}:${col}: ${path ? `${path}: ` : ''}${detail}` : `${file} ${path}: ${detail}`);
-    this.name = 'ScenarioError';
-  }
-}
-
-export class ScenarioErrors extends Error {
-  constructor(readonly errors: ScenarioError[]) {
-    super(errors.map((e) => e.message).join('\n'));
-    this.name = 'ScenarioErrors';
-  }
-}
+export { formatSize, MAX_ADDR, PAGE, ScenarioError, ScenarioErrors, suggest, type At };
 
 /* ------------------------------------------------------------------ types */
 
@@ -80,6 +82,12 @@ export type StepKind = Step['kind'];
 export type Advice = 'hugepage' | 'nohugepage' | 'random' | 'sequential' | 'dontneed';
 export type Pattern = 'sequential' | 'random' | 'uniform' | 'list';
 
+/** a value of a tunable or machine setting, as a scenario or `--set` gives it (sizes in bytes) */
+export type SettingValue = string | number | boolean | number[];
+
+/** extension: reference data drawn beside a sweep over `x` */
+export interface Reference { source: string; x: string; y: string; points: { x: number; y: number }[]; at: At }
+
 export interface Scenario {
   file: string;
   source: string;
@@ -94,652 +102,469 @@ export interface Scenario {
   processes: ProcDef[];
   steps: Step[];
   at: At;
+  /** extension: the natural comparison, keyed by the `--set` key (`fault_around_bytes`, `machine.io_latency`) */
+  compare?: Record<string, SettingValue>;
+  /** where `compare:` is */
+  compareAt?: At;
+  /** extension: reference data for a sweep */
+  reference?: Reference;
 }
 
-/* ------------------------------------------------------------ value types */
+/* ------------------------------------------------------------------ schema */
 
-const NAME_RE = /^[a-z][a-z0-9_-]*$/;
-const UNITS: Record<string, number> = {
-  '': 1, B: 1, K: 2 ** 10, KiB: 2 ** 10, M: 2 ** 20, MiB: 2 ** 20, G: 2 ** 30, GiB: 2 ** 30,
-  T: 2 ** 40, TiB: 2 ** 40,
-};
-export const MAX_ADDR = 0x7ffffffff000;
+const NAME_RE = new RegExp(NAME_PATTERN);
+const NAME_EXPECTED = "expected a name: a lowercase letter, then lowercase letters, digits, '_' or '-'; got {got}";
+const NAME: SchemaObject = { type: 'string', pattern: NAME_PATTERN, 'x-expected': NAME_EXPECTED };
+const TEXT: SchemaObject = { type: 'string', 'x-expected': 'expected text, got {got}' };
+const BOOL: SchemaObject = { type: 'boolean' };
+const int = (minimum: number, maximum: number, description?: string): SchemaObject =>
+  ({ type: 'integer', minimum, maximum, ...(description ? { description } : {}) });
+const size = (opts: SizeOpts, description?: string): SchemaObject => ({ 'x-size': opts, ...(description ? { description } : {}) });
+const choice = (values: readonly string[], description?: string): SchemaObject => ({ enum: [...values], ...(description ? { description } : {}) });
+const task = (all: boolean, description = all ? "the task that acts: 'app' (thread 0), 'app.2', or 'app.*' (every thread, taking turns)" : "the task that acts: 'app' (thread 0 of process app) or 'app.2'"): SchemaObject =>
+  ({ 'x-task': { all }, description });
+const withDoc = (s: SchemaObject, description: string): SchemaObject => ({ ...s, description });
+/** a mapping with these keys and no others */
+const mapping = (what: string, properties: Record<string, SchemaObject>, required: string[] = [], extra: SchemaObject = {}): SchemaObject => ({
+  type: 'object', 'x-what': what, properties, additionalProperties: false, ...(required.length ? { required } : {}), ...extra,
+});
 
-export function formatSize(n: number): string {
-  for (const [u, v] of [['TiB', 2 ** 40], ['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const)
-    if (n >= v && n % v === 0) return `${n / v} ${u}`;
-  return `${n} B`;
-}
+const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
-/** Levenshtein distance, for "did you mean" */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++)
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-  return d[a.length][b.length];
-}
-
-export function suggest(word: string, options: readonly string[]): string {
-  let best = '', bestD = Infinity;
-  for (const o of options) {
-    const dd = distance(word.toLowerCase(), o.toLowerCase());
-    if (dd < bestD) { best = o; bestD = dd; }
-  }
-  return bestD <= Math.max(1, Math.floor(best.length / 3)) ? ` (did you mean '${best}'?)` : '';
-}
-
-/* ------------------------------------------------------------------ context */
-
-class Ctx {
-  errors: ScenarioError[] = [];
-  constructor(readonly file: string, readonly lc: LineCounter) {}
-
-  at(node: Node | Pair | null | undefined, path: string, fallback?: At): At {
-    const n: Node | null | undefined = node && isPair(node) ? (node.key as Node | null) : (node as Node | null | undefined);
-    const range = n?.range;
-    if (range) {
-      const { line, col } = this.lc.linePos(range[0]);
-      return { line, col, path };
-    }
-    return fallback ? { ...fallback, path } : { line: 1, col: 1, path };
-  }
-
-  err(at: At, detail: string): void {
-    if (this.errors.length < 100) this.errors.push(new ScenarioError(this.file, at.line, at.col, at.path, detail));
-  }
-}
-
-const MISSING = Symbol('missing');
-type Got<T> = T | typeof MISSING;
-
-function describe(v: unknown): string {
-  if (v === null || v === undefined) return 'nothing';
-  if (typeof v === 'string') return `'${v}'`;
-  if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'object') return 'a mapping';
-  return String(v);
-}
-
-function scalarValue(node: Node | null | undefined): unknown {
-  if (!node) return null;
-  if (isScalar(node)) return node.value;
-  if (isSeq(node)) return node.items.map((n) => scalarValue(n as Node));
-  if (isMap(node)) return {};
-  return null;
-}
-
-/* value parsers: return the value, or MISSING after reporting an error */
-
-function parseSize(c: Ctx, node: Node | null, at: At, opts: { page?: boolean; min?: number; max?: number; pow2?: boolean } = {}): Got<number> {
-  const v = scalarValue(node);
-  let n: number;
-  if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v) || v < 0) {
-      c.err(at, `expected a size in bytes (a whole number, or a string like '4KiB', '2MiB', '16GiB'), got ${describe(v)}`);
-      return MISSING;
-    }
-    n = v;
-  } else if (typeof v === 'string') {
-    const m = /^\s*(\d+)\s*(B|K|KiB|M|MiB|G|GiB|T|TiB)?\s*$/.exec(v);
-    if (!m) {
-      c.err(at, `expected a size such as 4096, '4KiB', '2MiB' or '16GiB' (binary units K/KiB, M/MiB, G/GiB, T/TiB), got ${describe(v)}`);
-      return MISSING;
-    }
-    n = Number(m[1]) * UNITS[m[2] ?? ''];
-    if (!Number.isSafeInteger(n)) {
-      c.err(at, `size ${describe(v)} is too large`);
-      return MISSING;
-    }
-  } else {
-    c.err(at, `expected a size such as 4096, '4KiB', '2MiB' or '16GiB', got ${describe(v)}`);
-    return MISSING;
-  }
-  if (opts.page && n % PAGE) {
-    c.err(at, `must be a multiple of 4 KiB (4096 bytes), got ${n}`);
-    return MISSING;
-  }
-  if (opts.min !== undefined && n < opts.min) {
-    c.err(at, `must be at least ${formatSize(opts.min)}, got ${formatSize(n)}`);
-    return MISSING;
-  }
-  if (opts.max !== undefined && n > opts.max) {
-    c.err(at, `must be at most ${formatSize(opts.max)}, got ${formatSize(n)}`);
-    return MISSING;
-  }
-  if (opts.pow2 && n & (n - 1)) {
-    c.err(at, `must be a power of two from ${opts.min} to ${opts.max}, got ${n}`);
-    return MISSING;
-  }
-  return n;
-}
-
-function parseInt_(c: Ctx, node: Node | null, at: At, min: number, max: number): Got<number> {
-  const v = scalarValue(node);
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
-    c.err(at, `expected a whole number, got ${describe(v)}`);
-    return MISSING;
-  }
-  if (v < min || v > max) {
-    c.err(at, `must be between ${min} and ${max}, got ${v}`);
-    return MISSING;
-  }
-  return v;
-}
-
-function parseBool(c: Ctx, node: Node | null, at: At): Got<boolean> {
-  const v = scalarValue(node);
-  if (typeof v !== 'boolean') {
-    c.err(at, `expected true or false, got ${describe(v)}`);
-    return MISSING;
-  }
-  return v;
-}
-
-function parseEnum<T extends string>(c: Ctx, node: Node | null, at: At, values: readonly T[]): Got<T> {
-  const v = scalarValue(node);
-  if (typeof v !== 'string' || !values.includes(v as T)) {
-    c.err(at, `must be one of ${values.join(', ')}; got ${describe(v)}${typeof v === 'string' ? suggest(v, values) : ''}`);
-    return MISSING;
-  }
-  return v as T;
-}
-
-function parseName(c: Ctx, node: Node | null, at: At): Got<string> {
-  const v = scalarValue(node);
-  if (typeof v !== 'string' || !NAME_RE.test(v)) {
-    c.err(at, `expected a name: a lowercase letter, then lowercase letters, digits, '_' or '-'; got ${describe(v)}`);
-    return MISSING;
-  }
-  return v;
-}
-
-function parseText(c: Ctx, node: Node | null, at: At): Got<string> {
-  const v = scalarValue(node);
-  if (typeof v !== 'string') {
-    c.err(at, `expected text, got ${describe(v)}`);
-    return MISSING;
-  }
-  return v;
-}
-
-function parseAddr(c: Ctx, node: Node | null, at: At): Got<number> {
-  const v = scalarValue(node);
-  let n: number;
-  if (typeof v === 'number') n = v;
-  else if (typeof v === 'string' && /^\s*(0x[0-9a-fA-F]+|\d+)\s*$/.test(v)) n = Number(v.trim());
-  else {
-    c.err(at, `expected an address: a number or a hex string like "0x7f0000000000", got ${describe(v)}`);
-    return MISSING;
-  }
-  if (!Number.isSafeInteger(n) || n < 0 || n > MAX_ADDR) {
-    c.err(at, `address ${describe(v)} is outside user space (0 .. 0x${MAX_ADDR.toString(16)})`);
-    return MISSING;
-  }
-  if (n % PAGE) {
-    c.err(at, `address 0x${n.toString(16)} is not page aligned (a multiple of 0x1000)`);
-    return MISSING;
-  }
-  return n;
-}
-
-function parseTask(c: Ctx, node: Node | null, at: At, allowAll: boolean): Got<TaskRef> {
-  const v = scalarValue(node);
-  const m = typeof v === 'string' ? /^([a-z][a-z0-9_-]*)(?:\.(\d+|\*))?$/.exec(v) : null;
-  if (!m) {
-    c.err(at, `expected a task: 'app' (thread 0 of process app), 'app.2' (thread 2)${allowAll ? " or 'app.*' (every thread)" : ''}; got ${describe(v)}`);
-    return MISSING;
-  }
-  if (m[2] === '*' && !allowAll) {
-    c.err(at, `'${v}' names every thread; this step is done by one task (use '${m[1]}' or '${m[1]}.N')`);
-    return MISSING;
-  }
-  return { proc: m[1], thread: m[2] === undefined ? 0 : m[2] === '*' ? '*' : Number(m[2]), text: v as string, at };
-}
-
-/* ------------------------------------------------------------ maps by schema */
-
-type FieldType =
-  | { t: 'size'; page?: boolean; min?: number; max?: number; pow2?: boolean }
-  | { t: 'bytes' }
-  | { t: 'int'; min: number; max: number }
-  | { t: 'bool' }
-  | { t: 'enum'; values: readonly string[] }
-  | { t: 'name' }
-  | { t: 'text' }
-  | { t: 'addr' }
-  | { t: 'task'; all?: boolean }
-  | { t: 'maps' }
-  | { t: 'pages' }
-  | { t: 'sizes'; min: number; max: number }
-  | { t: 'any' }; /* parsed by the caller */
-
-interface Field { type: FieldType; required?: boolean }
-type Schema = Record<string, Field>;
-
-function parseField(c: Ctx, f: FieldType, node: Node | null, at: At): Got<unknown> {
-  switch (f.t) {
-    case 'size': return parseSize(c, node, at, f);
-    case 'bytes': return parseSize(c, node, at, {});
-    case 'int': return parseInt_(c, node, at, f.min, f.max);
-    case 'bool': return parseBool(c, node, at);
-    case 'enum': return parseEnum(c, node, at, f.values);
-    case 'name': return parseName(c, node, at);
-    case 'text': return parseText(c, node, at);
-    case 'addr': return parseAddr(c, node, at);
-    case 'task': return parseTask(c, node, at, !!f.all);
-    case 'maps': {
-      if (node && isSeq(node)) {
-        if (!node.items.length) {
-          c.err(at, 'expected at least one map name');
-          return MISSING;
-        }
-        const out: string[] = [];
-        node.items.forEach((it, i) => {
-          const n = parseName(c, it as Node, c.at(it as Node, `${at.path}[${i}]`, at));
-          if (n !== MISSING) out.push(n);
-        });
-        return out.length === node.items.length ? out : MISSING;
-      }
-      return parseName(c, node, at);
-    }
-    case 'pages': {
-      if (!node || !isSeq(node) || !node.items.length) {
-        c.err(at, `expected a list of page indexes, like [0, 5, 17], got ${describe(scalarValue(node))}`);
-        return MISSING;
-      }
-      const out: number[] = [];
-      node.items.forEach((it, i) => {
-        const n = parseInt_(c, it as Node, c.at(it as Node, `${at.path}[${i}]`, at), 0, 2 ** 40);
-        if (n !== MISSING) out.push(n);
-      });
-      return out.length === node.items.length ? out : MISSING;
-    }
-    case 'any':
-      return node;
-    case 'sizes': {
-      if (!node || !isSeq(node)) {
-        c.err(at, `expected a list of sizes, like [16KiB, 64KiB], got ${describe(scalarValue(node))}`);
-        return MISSING;
-      }
-      const out: number[] = [];
-      node.items.forEach((it, i) => {
-        const iat = c.at(it as Node, `${at.path}[${i}]`, at);
-        const n = parseSize(c, it as Node, iat, { min: f.min, max: f.max });
-        if (n === MISSING) return;
-        if (n & (n - 1)) c.err(iat, `must be a power of two, got ${formatSize(n)}`);
-        else out.push(n);
-      });
-      return out.length === node.items.length ? out : MISSING;
-    }
-  }
-}
-
-/**
- * Validate a mapping against a schema: unknown keys and missing required
- * keys are errors. Returns the parsed values (absent keys omitted) and
- * whether everything was valid.
- */
-function parseMap(c: Ctx, node: Node | null, at: At, schema: Schema, what: string): { v: Record<string, unknown>; ok: boolean; keys: Record<string, At> } {
-  const v: Record<string, unknown> = {};
-  const keys: Record<string, At> = {};
-  let ok = true;
-  if (!node || !isMap(node)) {
-    c.err(at, `expected a mapping of ${what} (key: value), got ${describe(scalarValue(node))}`);
-    return { v, ok: false, keys };
-  }
-  for (const pair of (node as YAMLMap).items) {
-    const key = scalarValue(pair.key as Node);
-    const kat = c.at(pair.key as Node, at.path ? `${at.path}.${String(key)}` : String(key), at);
-    if (typeof key !== 'string' || !(key in schema)) {
-      c.err(kat, `unknown key '${String(key)}'${typeof key === 'string' ? suggest(key, Object.keys(schema)) : ''}; ${what} takes: ${Object.keys(schema).join(', ')}`);
-      ok = false;
-      continue;
-    }
-    keys[key] = kat;
-    const vat = pair.value ? c.at(pair.value as Node, kat.path, kat) : kat;
-    const got = parseField(c, schema[key].type, pair.value as Node, vat);
-    if (got === MISSING) ok = false;
-    else v[key] = got;
-  }
-  for (const [k, f] of Object.entries(schema)) {
-    if (f.required && !(k in keys)) {
-      c.err(at, `missing required key '${k}'`);
-      ok = false;
-    }
-  }
-  return { v, ok, keys };
-}
-
-/* ------------------------------------------------------------------ schemas */
-
-/* the field type of a tunable, from its description */
-function tunableField(t: TunableInfo): Field {
+/** the schema of a tunable's value, from its generated description */
+function tunableSchema(t: TunableInfo): SchemaObject {
+  const doc = { description: t.desc, 'x-tunable': t.key };
   switch (t.type) {
-    case 'size': return { type: { t: 'size', page: t.page, min: t.min, max: t.max, pow2: t.pow2 } };
-    case 'int': return { type: { t: 'int', min: t.min!, max: t.max! } };
-    case 'bool': return { type: { t: 'bool' } };
-    case 'choice': return { type: { t: 'enum', values: t.choices! } };
-    case 'sizes': return { type: { t: 'sizes', min: t.min!, max: t.max! } };
+    case 'size': return { 'x-size': defined({ page: t.page, min: t.min, max: t.max, pow2: t.pow2 }), ...doc };
+    case 'int': return { type: 'integer', minimum: t.min!, maximum: t.max!, ...doc };
+    case 'bool': return { type: 'boolean', ...doc };
+    case 'choice': return { enum: [...t.choices!], ...doc };
+    case 'sizes': return {
+      type: 'array', items: { 'x-size': defined({ min: t.min, max: t.max, pow2: true, inList: true }) },
+      'x-expected': 'expected a list of sizes, like [16KiB, 64KiB], got {got}', ...doc,
+    };
   }
 }
-const KERNEL_SCHEMA: Schema = Object.fromEntries(KERNEL_TUNABLES.map((t) => [t.key, tunableField(t)]));
+const TUNABLE_SCHEMAS = new Map(TUNABLES.map((t) => [t.key, tunableSchema(t)]));
 export const TUNABLE_KEYS = KERNEL_TUNABLES.map((t) => t.key) as (keyof Tunables)[];
-const MACHINE_SCHEMA: Schema = Object.fromEntries(MACHINE_SETTINGS.map((t) => [t.key.slice('machine.'.length), tunableField(t)]));
+const MACHINE_KEYS = MACHINE_SETTINGS.map((t) => t.key.slice('machine.'.length));
+/** the tunables a reference's x can be: those with numeric values */
+const NUMERIC_KEYS = TUNABLES.filter((t) => t.type === 'size' || t.type === 'int').map((t) => t.key);
+const SEED: SchemaObject = int(0, Number.MAX_SAFE_INTEGER, 'every random choice (random and uniform access patterns) derives from it; default 1');
 
-const TOP_SCHEMA: Schema = {
-  name: { type: { t: 'text' }, required: true },
-  about: { type: { t: 'text' } },
-  seed: { type: { t: 'int', min: 0, max: Number.MAX_SAFE_INTEGER } },
-  kernel: { type: { t: 'any' } },
-  machine: { type: { t: 'any' } },
-  files: { type: { t: 'any' } },
-  processes: { type: { t: 'any' } },
-  steps: { type: { t: 'any' }, required: true },
+const OFF = size({ page: true }, 'offset into the mapping, a multiple of 4 KiB (default 0)');
+const LEN = size({ page: true, min: PAGE }, 'length, a multiple of 4 KiB (default: to the end)');
+const BYTES = (description: string) => size({}, description);
+
+/* the step kinds: each a mapping (say: text) checked by its own schema, with a one-line description */
+const STEP_SCHEMAS: Record<Exclude<StepKind, 'expect' | 'repeat' | 'say'>, SchemaObject> = {
+  mmap: mapping('a mmap step', {
+    task: task(false), name: withDoc(NAME, 'the mapping\'s name, used by later steps'),
+    file: withDoc(NAME, 'the file to map; without it the mapping is anonymous'),
+    offset: withDoc(OFF, 'file offset, a multiple of 4 KiB (default 0)'),
+    length: withDoc(LEN, 'length, a multiple of 4 KiB (default: the file size; required for anonymous)'),
+    prot: choice(['read', 'read-write'], 'protection'),
+    shared: withDoc(BOOL, 'MAP_SHARED (default false: MAP_PRIVATE)'),
+    addr: { 'x-address': true, description: 'start address, page aligned (default: chosen deterministically, 2 MiB aligned)' },
+  }, ['task', 'name', 'prot'], { description: 'create a mapping; without file it is anonymous' }),
+  munmap: mapping('a munmap step', {
+    task: task(false), map: withDoc(NAME, 'the mapping'), offset: OFF, length: LEN,
+  }, ['task', 'map'], { description: 'unmap all or part of a mapping (a partial unmap splits the VMA)' }),
+  madvise: mapping('a madvise step', {
+    task: task(false), map: withDoc(NAME, 'the mapping'),
+    advice: choice(['hugepage', 'nohugepage', 'random', 'sequential', 'dontneed'], 'the advice (MADV_*)'),
+    offset: OFF, length: LEN,
+  }, ['task', 'map', 'advice'], { description: 'madvise(2) on all or part of a mapping' }),
+  access: mapping('a access step', {
+    task: task(true),
+    map: {
+      if: { type: 'array' },
+      then: { type: 'array', minItems: 1, items: NAME, 'x-expected': 'expected at least one map name' },
+      else: NAME,
+      description: "the mapping, or a list with one mapping per thread (with task 'app.*')",
+    },
+    op: choice(['read', 'write'], 'read or write one byte of each touched page'),
+    pattern: choice(['sequential', 'random', 'uniform', 'list'],
+      'sequential (default): every stride-th page in order; random: each once, in a permutation from seed; uniform: count touches drawn with replacement; list: the pages given'),
+    offset: OFF, length: LEN,
+    stride: size({ page: true, min: PAGE }, 'distance between touched pages (default 4KiB)'),
+    count: int(0, 2 ** 40, "number of touches (pattern 'uniform')"),
+    pages: {
+      type: 'array', minItems: 1, items: int(0, 2 ** 40), 'x-expected': 'expected a list of page indexes, like [0, 5, 17], got {got}',
+      description: "page indexes within the range, in the order touched (pattern 'list')",
+    },
+  }, ['task', 'map', 'op'], { description: 'touch memory from user space, one byte per touched page' }),
+  read: mapping('a read step', {
+    task: task(false), file: withDoc(NAME, 'the file'), offset: BYTES('byte offset'), length: BYTES('bytes to read'),
+  }, ['task', 'file', 'offset', 'length'], { description: 'read(2) through the page cache (mark_page_accessed on every page touched)' }),
+  write: mapping('a write step', {
+    task: task(false), file: withDoc(NAME, 'the file'), offset: BYTES('byte offset'), length: BYTES('bytes to write'),
+  }, ['task', 'file', 'offset', 'length'], { description: 'write(2) through the page cache (dirties the pages)' }),
+  fadvise: mapping('a fadvise step', {
+    task: task(false), file: withDoc(NAME, 'the file'), advice: choice(['dontneed'], 'POSIX_FADV_DONTNEED'),
+    offset: BYTES('byte offset (default 0)'), length: BYTES('bytes (0 or absent: to the end of the file)'),
+  }, ['task', 'file', 'advice'], { description: 'posix_fadvise(2)' }),
+  fsync: mapping('a fsync step', { task: task(false), file: withDoc(NAME, 'the file') }, ['task', 'file'],
+    { description: "write back the file's dirty pages and wait" }),
+  fork: mapping('a fork step', { task: task(false), child: withDoc(NAME, 'the new process\'s name') }, ['task', 'child'],
+    { description: "fork the task's process; the child is a new process with one thread" }),
+  exit: mapping('a exit step', { task: task(false) }, ['task'], { description: 'the process exits and its mappings are unmapped' }),
 };
 
-const FILE_SCHEMA: Schema = {
-  size: { type: { t: 'bytes' }, required: true },
-  cached: { type: { t: 'enum', values: ['all', 'none'] } },
-  fs: { type: { t: 'enum', values: ['disk', 'tmpfs'] } },
-};
-const PROC_SCHEMA: Schema = { threads: { type: { t: 'int', min: 1, max: 1024 } } };
+const FOLIO_SCHEMA = mapping('a folio reference', {
+  task: task(false), map: withDoc(NAME, 'the mapping'), offset: withDoc(size({ page: true }), 'offset of the page in the mapping (default 0)'),
+}, ['task', 'map'], { description: 'the folio that backs this page' });
 
-const off = { type: { t: 'size', page: true } as FieldType };
-const STEP_SCHEMAS: Record<Exclude<StepKind, 'say' | 'expect' | 'repeat'>, Schema> = {
-  mmap: {
-    task: { type: { t: 'task' }, required: true }, name: { type: { t: 'name' }, required: true },
-    file: { type: { t: 'name' } }, offset: off, length: { type: { t: 'size', page: true, min: 4096 } },
-    prot: { type: { t: 'enum', values: ['read', 'read-write'] }, required: true },
-    shared: { type: { t: 'bool' } }, addr: { type: { t: 'addr' } },
-  },
-  munmap: {
-    task: { type: { t: 'task' }, required: true }, map: { type: { t: 'name' }, required: true },
-    offset: off, length: { type: { t: 'size', page: true, min: 4096 } },
-  },
-  madvise: {
-    task: { type: { t: 'task' }, required: true }, map: { type: { t: 'name' }, required: true },
-    advice: { type: { t: 'enum', values: ['hugepage', 'nohugepage', 'random', 'sequential', 'dontneed'] }, required: true },
-    offset: off, length: { type: { t: 'size', page: true, min: 4096 } },
-  },
-  access: {
-    task: { type: { t: 'task', all: true }, required: true }, map: { type: { t: 'maps' }, required: true },
-    op: { type: { t: 'enum', values: ['read', 'write'] }, required: true },
-    pattern: { type: { t: 'enum', values: ['sequential', 'random', 'uniform', 'list'] } },
-    offset: off, length: { type: { t: 'size', page: true, min: 4096 } },
-    stride: { type: { t: 'size', page: true, min: 4096 } },
-    count: { type: { t: 'int', min: 0, max: 2 ** 40 } }, pages: { type: { t: 'pages' } },
-  },
-  read: {
-    task: { type: { t: 'task' }, required: true }, file: { type: { t: 'name' }, required: true },
-    offset: { type: { t: 'bytes' }, required: true }, length: { type: { t: 'bytes' }, required: true },
-  },
-  write: {
-    task: { type: { t: 'task' }, required: true }, file: { type: { t: 'name' }, required: true },
-    offset: { type: { t: 'bytes' }, required: true }, length: { type: { t: 'bytes' }, required: true },
-  },
-  fadvise: {
-    task: { type: { t: 'task' }, required: true }, file: { type: { t: 'name' }, required: true },
-    advice: { type: { t: 'enum', values: ['dontneed'] }, required: true },
-    offset: { type: { t: 'bytes' } }, length: { type: { t: 'bytes' } },
-  },
-  fsync: { task: { type: { t: 'task' }, required: true }, file: { type: { t: 'name' }, required: true } },
-  fork: { task: { type: { t: 'task' }, required: true }, child: { type: { t: 'name' }, required: true } },
-  exit: { task: { type: { t: 'task' }, required: true } },
+const FOLIO_FIELD_DOCS: Record<string, string> = {
+  mapcount: 'folio_mapcount()', entire_mapcount: 'folio_entire_mapcount() (PMD mappings)',
+  likely_mapped_shared: 'folio_likely_mapped_shared() of the kernel chosen by large_mapcount', order: 'folio_order()',
+  refcount: 'folio_ref_count()', page_mapcount: "the page's own mapcount",
 };
-const REPEAT_SCHEMA: Schema = {
-  times: { type: { t: 'int', min: 0, max: 1_000_000_000 }, required: true },
-  stride: { type: { t: 'bytes' } },
-  steps: { type: { t: 'any' }, required: true },
+const EXPECT_SCHEMA: SchemaObject = {
+  type: 'object', minProperties: 1,
+  'x-expected': 'expected counters to check (e.g. { pgfault: 4096 }) and/or a folio, got {got}',
+  description: 'an assertion: counters (totals since the start) and/or a folio\'s fields; a run with a failed expect fails',
+  properties: {
+    task: task(false, 'check this task\'s own counters instead of the totals'),
+    folio: FOLIO_SCHEMA,
+    ...Object.fromEntries(FOLIO_FIELDS.map((f) => [f, f === 'likely_mapped_shared' ? withDoc(BOOL, FOLIO_FIELD_DOCS[f] ?? f) : int(0, 2 ** 40, FOLIO_FIELD_DOCS[f] ?? f)])),
+  },
+  /* every other key is a counter: which counters depends on task: */
+  additionalProperties: int(0, Number.MAX_SAFE_INTEGER, 'a counter\'s expected total'),
+  if: { type: 'object', properties: { task: true }, required: ['task'] },
+  then: {
+    propertyNames: {
+      enum: ['task', ...TASK_COUNTERS, 'folio', ...FOLIO_FIELDS],
+      'x-expected': `unknown key '{key}'{suggest}: expected a per-task counter (${TASK_COUNTERS.join(', ')})`,
+    },
+  },
+  else: {
+    propertyNames: {
+      enum: [...COUNTERS, 'folio', ...FOLIO_FIELDS],
+      'x-expected': "unknown key '{key}'{suggest}: expected a counter name from /proc/vmstat, folio, or a folio field",
+    },
+  },
 };
+
 export const STEP_KINDS: StepKind[] = [...Object.keys(STEP_SCHEMAS), 'repeat', 'expect', 'say'] as StepKind[];
 
 /** counters an expect may name: the vmstat counters and the model's own */
 export const EXPECT_COUNTERS: readonly string[] = COUNTERS;
 
-/* ------------------------------------------------------------------ steps */
+/** the tunables (kernel and machine.*) by their `--set` key: compare's keys */
+const SETTINGS: Record<string, SchemaObject> = Object.fromEntries(TUNABLES.map((t) => [t.key, TUNABLE_SCHEMAS.get(t.key)!]));
 
-function parseSteps(c: Ctx, node: Node | null, at: At): Step[] {
-  if (!node || !isSeq(node)) {
-    c.err(at, `expected a list of steps (each '- kind: {...}'), got ${describe(scalarValue(node))}`);
-    return [];
-  }
-  const out: Step[] = [];
-  node.items.forEach((item, i) => {
-    const sat = c.at(item as Node, `${at.path}[${i}]`, at);
-    const s = parseStep(c, item as Node, sat);
-    if (s) out.push(s);
-  });
-  return out;
+const SCHEMA: SchemaObject = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://mmplay.invalid/scenario.schema.json',
+  title: 'mmplay scenario',
+  type: 'object',
+  'x-what': 'the scenario',
+  'x-expected': 'a scenario is a mapping with at least name: and steps:, got {got}',
+  required: ['name', 'steps'],
+  additionalProperties: false,
+  properties: {
+    name: withDoc(TEXT, 'the scenario\'s title'),
+    about: withDoc(TEXT, 'markdown, shown in the UI'),
+    seed: SEED,
+    kernel: mapping('kernel tunables', Object.fromEntries(KERNEL_TUNABLES.map((t) => [t.key, SETTINGS[t.key]])), [],
+      { description: 'kernel tunables; each optional, the defaults are the current kernel\'s' }),
+    machine: mapping('machine', Object.fromEntries(MACHINE_SETTINGS.map((t) => [t.key.slice('machine.'.length), SETTINGS[t.key]])), [],
+      { description: 'the simulated machine' }),
+    files: {
+      type: 'object', 'x-expected': 'expected a mapping of file names to { size, cached }, got {got}',
+      propertyNames: { type: 'string', pattern: NAME_PATTERN, 'x-expected': NAME_EXPECTED },
+      additionalProperties: mapping('file {name}', {
+        size: BYTES('the file\'s size'),
+        cached: choice(['all', 'none'], 'all: every page in the page cache (clean, on the inactive file LRU) before step 1; none (default): empty'),
+        fs: choice(['disk', 'tmpfs'], 'disk (default): a page cache filled by read I/O; tmpfs: shmem, pages exist once written'),
+      }, ['size']),
+      description: 'the files: name: { size, cached }',
+    },
+    processes: {
+      type: 'object', 'x-expected': 'expected a mapping of process names to { threads }, got {got}',
+      propertyNames: { type: 'string', pattern: NAME_PATTERN, 'x-expected': NAME_EXPECTED },
+      additionalProperties: {
+        type: ['object', 'null'], 'x-what': 'process {name}', additionalProperties: false,
+        properties: { threads: int(1, 1024, 'threads (default 1)') },
+      },
+      description: 'the processes that exist before step 1: name: { threads }',
+    },
+    steps: { $ref: '#/$defs/steps' },
+    compare: mapping('compare', SETTINGS, [], {
+      minProperties: 1,
+      'x-expected': 'expected the tunables run B sets, like { fault_around_bytes: 4KiB }, got {got}',
+      'x-unknown': "unknown key '{key}'{suggest}; compare takes a kernel tunable or a machine.* key: {keys}",
+      description: 'extension: the scenario\'s natural comparison; run B is this scenario with these tunables set',
+    }),
+    reference: mapping('reference', {
+      source: withDoc(TEXT, 'where the numbers come from (a patch, a paper, a benchmark run)'),
+      x: choice(NUMERIC_KEYS, 'the tunable swept (a numeric kernel tunable or machine.* key)'),
+      y: choice(COUNTERS, 'the counter measured'),
+      points: {
+        type: 'array', minItems: 1,
+        'x-expected': 'expected a list of [x, y] points, like [[4KiB, 3500], [64KiB, 600]], got {got}',
+        items: {
+          type: 'array', minItems: 2, maxItems: 2, additionalItems: false,
+          items: [size({}, 'x: the tunable\'s value'), { type: 'number', description: 'y: the counter\'s value' }],
+          'x-expected': 'expected a point [x, y], got {got}',
+        },
+        description: '[x, y] pairs; x may be written as a size for a size tunable',
+      },
+    }, ['source', 'x', 'y', 'points'], { description: 'extension: reference data (e.g. a kernel patch\'s benchmark table) drawn beside a sweep over x' }),
+  },
+  $defs: {
+    steps: {
+      type: 'array', items: { $ref: '#/$defs/step' },
+      'x-expected': "expected a list of steps (each '- kind: {...}'), got {got}",
+      description: 'executed in order; each step is a mapping with one key naming its kind',
+    },
+    step: {
+      type: 'object', minProperties: 1, maxProperties: 1, additionalProperties: false,
+      'x-expected': `expected a step: a mapping with one key naming its kind (${STEP_KINDS.join(', ')}), got {got}`,
+      'x-unknown': "unknown step kind '{key}'{suggest}; steps are: {keys}",
+      'x-too-many': "a step has exactly one kind, found {found} (indent the fields under the kind, or start a new '- ' item)",
+      properties: {
+        ...STEP_SCHEMAS,
+        repeat: mapping('repeat', {
+          times: int(0, 1_000_000_000, 'how many times'),
+          stride: BYTES('iteration i adds i × stride to every offset in the inner steps (default 0)'),
+          steps: { $ref: '#/$defs/steps' },
+        }, ['times', 'steps'], { description: 'run the inner steps times times; iteration i adds i × stride to every offset in them' }),
+        expect: EXPECT_SCHEMA,
+        say: { ...TEXT, description: 'a narrative caption for presentations; no effect on the simulation' },
+      },
+    },
+  },
+};
+
+/** The scenario format as JSON Schema (draft-07 plus the x- keywords of ./schema/check.ts); do not modify */
+export function scenarioJsonSchema(): SchemaObject {
+  return SCHEMA;
 }
 
-function parseStep(c: Ctx, node: Node | null, at: At): Step | null {
-  if (!node || !isMap(node) || node.items.length === 0) {
-    c.err(at, `expected a step: a mapping with one key naming its kind (${STEP_KINDS.join(', ')}), got ${describe(scalarValue(node))}`);
-    return null;
+/* ------------------------------------------------------------------ typed result */
+
+class Ctx {
+  errors: ScenarioError[] = [];
+  constructor(readonly file: string) {}
+  err(at: At, detail: string): void {
+    if (this.errors.length < 100) this.errors.push(new ScenarioError(this.file, at.line, at.col, at.path, detail));
   }
-  if (node.items.length > 1) {
-    const names = node.items.map((p) => `'${String(scalarValue(p.key as Node))}'`).join(' and ');
-    c.err(at, `a step has exactly one kind, found ${names} (indent the fields under the kind, or start a new '- ' item)`);
-    return null;
-  }
-  const pair = node.items[0];
-  const kind = scalarValue(pair.key as Node);
-  const kat = c.at(pair.key as Node, `${at.path}.${String(kind)}`, at);
-  const body = pair.value as Node | null;
-  const bat = body ? c.at(body, kat.path, kat) : kat;
-  if (typeof kind !== 'string' || !STEP_KINDS.includes(kind as StepKind)) {
-    c.err(kat, `unknown step kind '${String(kind)}'${typeof kind === 'string' ? suggest(kind, STEP_KINDS) : ''}; steps are: ${STEP_KINDS.join(', ')}`);
-    return null;
-  }
-  const sat: At = { ...kat };
-  if (kind === 'say') {
-    const t = parseText(c, body, bat);
-    return t === MISSING ? null : { kind: 'say', text: t, at: sat };
-  }
-  if (kind === 'repeat') {
-    const { v, ok } = parseMap(c, body, kat, REPEAT_SCHEMA, 'repeat');
-    if (!ok && !('steps' in v)) return null;
-    const stepsPair = body && isMap(body) ? (body as YAMLMap).items.find((p) => scalarValue(p.key as Node) === 'steps') : undefined;
-    const steps = stepsPair ? parseSteps(c, stepsPair.value as Node, c.at(stepsPair.key as Node, `${kat.path}.steps`, kat)) : [];
-    if (!ok) return null;
-    return { kind: 'repeat', times: v.times as number, stride: (v.stride as number) ?? 0, steps, at: sat };
-  }
-  if (kind === 'expect') return parseExpect(c, body, kat);
-  const { v, ok, keys } = parseMap(c, body, kat, STEP_SCHEMAS[kind as keyof typeof STEP_SCHEMAS], `a ${kind} step`);
-  if (!ok) return null;
-  const s = { kind, ...v, at: sat } as Record<string, unknown>;
-  s.offset ??= 0;
-  if (kind === 'mmap') {
-    s.shared ??= false;
-    if (!('file' in v) && !('length' in v)) {
-      c.err(kat, 'an anonymous mapping (no file) needs a length');
-      return null;
-    }
-    if (!('file' in v) && v.shared) {
-      c.err(keys.shared, 'shared anonymous mappings are shmem, which the model does not run yet; use a file with shared: true, or shared: false');
-      return null;
-    }
-  }
-  if (kind === 'access') {
-    s.pattern ??= 'sequential';
-    s.stride ??= PAGE;
-    if (s.pattern === 'uniform' && !('count' in v)) {
-      c.err(kat, "pattern 'uniform' needs count: the number of touches");
-      return null;
-    }
-    if (s.pattern === 'list' && !('pages' in v)) {
-      c.err(kat, "pattern 'list' needs pages: the page indexes to touch, in order");
-      return null;
-    }
-    if ('count' in v && s.pattern !== 'uniform') {
-      c.err(keys.count, `count applies to pattern 'uniform' only (this access is '${String(s.pattern)}')`);
-      return null;
-    }
-    if ('pages' in v && s.pattern !== 'list') {
-      c.err(keys.pages, `pages apply to pattern 'list' only (this access is '${String(s.pattern)}')`);
-      return null;
-    }
-    if (Array.isArray(v.map) && (v.task as TaskRef).thread !== '*') {
-      c.err(keys.map, `a list of maps gives one map per thread; the task must name every thread ('${(v.task as TaskRef).proc}.*')`);
-      return null;
-    }
-  }
-  if (kind === 'fadvise') s.length ??= 0;
-  return s as unknown as Step;
 }
 
-function parseExpect(c: Ctx, node: Node | null, at: At): Step | null {
-  const counters: { name: string; value: number; at: At }[] = [];
-  const fields: { name: string; value: number; at: At }[] = [];
-  let folio: { task: TaskRef; map: string; offset: number; at: At } | undefined;
-  let task: TaskRef | undefined;
-  let ok = true;
-  if (!node || !isMap(node) || !node.items.length) {
-    c.err(at, `expected counters to check (e.g. { pgfault: 4096 }) and/or a folio, got ${describe(scalarValue(node))}`);
-    return null;
+/** a tunable's value as the schema accepted it -> as the core takes it (sizes in bytes) */
+function settingValue(t: TunableInfo, v: unknown): SettingValue {
+  if (t.type === 'size') return toSize(v);
+  if (t.type === 'sizes') return (v as unknown[]).map(toSize);
+  return v as SettingValue;
+}
+
+type Obj = Record<string, unknown>;
+
+/** builds the typed Scenario from a document the schema accepted (parts with errors are skipped) */
+class Builder {
+  constructor(readonly c: Ctx, readonly src: YamlSource, readonly bad: (segs: readonly Seg[]) => boolean) {}
+
+  at(segs: readonly Seg[], where: 'key' | 'value' = 'value'): At { return this.src.at(segs, where); }
+
+  task(v: unknown, segs: Seg[]): TaskRef {
+    const m = /^([a-z][a-z0-9_-]*)(?:\.(\d+|\*))?$/.exec(v as string)!;
+    return { proc: m[1], thread: m[2] === undefined ? 0 : m[2] === '*' ? '*' : Number(m[2]), text: v as string, at: this.at(segs) };
   }
-  const taskPair = node.items.find((p) => scalarValue(p.key as Node) === 'task');
-  if (taskPair) {
-    const t = parseTask(c, taskPair.value as Node, c.at(taskPair.value as Node, `${at.path}.task`, at), false);
-    if (t === MISSING) ok = false;
-    else task = t;
+
+  /** a step body's fields, converted by their schemas (sizes, addresses, tasks) */
+  fields(v: Obj, props: Record<string, SchemaObject>, segs: Seg[]): Obj {
+    const out: Obj = {};
+    for (const [k, x] of Object.entries(v)) {
+      const s = props[k] ?? {};
+      out[k] = s['x-size'] ? toSize(x) : s['x-address'] ? toAddress(x) : s['x-task'] ? this.task(x, [...segs, k]) : x;
+    }
+    return out;
   }
-  const allowed = task ? TASK_COUNTERS : EXPECT_COUNTERS;
-  for (const pair of node.items) {
-    const key = scalarValue(pair.key as Node);
-    const kat = c.at(pair.key as Node, `${at.path}.${String(key)}`, at);
-    const vat = pair.value ? c.at(pair.value as Node, kat.path, kat) : kat;
-    if (key === 'task') continue;
-    if (key === 'folio') {
-      const r = parseMap(c, pair.value as Node, kat, {
-        task: { type: { t: 'task' }, required: true }, map: { type: { t: 'name' }, required: true },
-        offset: { type: { t: 'size', page: true } },
-      }, 'a folio reference');
-      if (!r.ok) ok = false;
-      else folio = { task: r.v.task as TaskRef, map: r.v.map as string, offset: (r.v.offset as number) ?? 0, at: kat };
-      continue;
+
+  steps(list: unknown[], base: Seg[]): Step[] {
+    const out: Step[] = [];
+    list.forEach((item, i) => {
+      const s = this.step(item as Obj, [...base, i]);
+      if (s) out.push(s);
+    });
+    return out;
+  }
+
+  step(item: Obj, segs: Seg[]): Step | null {
+    const kind = Object.keys(item ?? {})[0] as StepKind;
+    const ks = [...segs, kind];
+    const body = item?.[kind];
+    const kat = this.at(ks, 'key');
+    if (kind === 'repeat' && body && typeof body === 'object' && Array.isArray((body as Obj).steps)) {
+      /* the inner steps are checked even when the repeat itself has errors */
+      const steps = this.steps((body as Obj).steps as unknown[], [...ks, 'steps']);
+      if (this.bad(segs)) return null;
+      const r = body as { times: number; stride?: unknown };
+      return { kind: 'repeat', times: r.times, stride: r.stride === undefined ? 0 : toSize(r.stride), steps, at: kat };
     }
-    if (typeof key === 'string' && (FOLIO_FIELDS as readonly string[]).includes(key)) {
-      const v = key === 'likely_mapped_shared' ? parseBool(c, pair.value as Node, vat) : parseInt_(c, pair.value as Node, vat, 0, 2 ** 40);
-      if (v === MISSING) ok = false;
-      else fields.push({ name: key, value: Number(v), at: kat });
-      continue;
+    if (this.bad(segs)) return null;
+    if (kind === 'say') return { kind: 'say', text: body as string, at: kat };
+    if (kind === 'expect') return this.expect(body as Obj, ks, kat);
+    const c = this.c;
+    const raw = body as Obj;
+    const s = { kind, ...this.fields(raw, STEP_SCHEMAS[kind as keyof typeof STEP_SCHEMAS].properties as Record<string, SchemaObject>, ks), at: kat } as Obj;
+    const keyAt = (k: string) => this.at([...ks, k], 'key');
+    s.offset ??= 0;
+    if (kind === 'mmap') {
+      s.shared ??= false;
+      if (!('file' in raw) && !('length' in raw)) {
+        c.err(kat, 'an anonymous mapping (no file) needs a length');
+        return null;
+      }
+      if (!('file' in raw) && raw.shared) {
+        c.err(keyAt('shared'), 'shared anonymous mappings are shmem, which the model does not run yet; use a file with shared: true, or shared: false');
+        return null;
+      }
     }
-    if (typeof key !== 'string' || !allowed.includes(key)) {
-      const what = task ? `a per-task counter (${TASK_COUNTERS.join(', ')})` : 'a counter name from /proc/vmstat, folio, or a folio field';
-      c.err(kat, `unknown key '${String(key)}'${typeof key === 'string' ? suggest(key, [...allowed, 'folio', ...FOLIO_FIELDS]) : ''}: expected ${what}`);
+    if (kind === 'access') {
+      s.pattern ??= 'sequential';
+      s.stride ??= PAGE;
+      if (s.pattern === 'uniform' && !('count' in raw)) {
+        c.err(kat, "pattern 'uniform' needs count: the number of touches");
+        return null;
+      }
+      if (s.pattern === 'list' && !('pages' in raw)) {
+        c.err(kat, "pattern 'list' needs pages: the page indexes to touch, in order");
+        return null;
+      }
+      if ('count' in raw && s.pattern !== 'uniform') {
+        c.err(keyAt('count'), `count applies to pattern 'uniform' only (this access is '${String(s.pattern)}')`);
+        return null;
+      }
+      if ('pages' in raw && s.pattern !== 'list') {
+        c.err(keyAt('pages'), `pages apply to pattern 'list' only (this access is '${String(s.pattern)}')`);
+        return null;
+      }
+      if (Array.isArray(raw.map) && (s.task as TaskRef).thread !== '*') {
+        c.err(keyAt('map'), `a list of maps gives one map per thread; the task must name every thread ('${(s.task as TaskRef).proc}.*')`);
+        return null;
+      }
+    }
+    if (kind === 'fadvise') s.length ??= 0;
+    return s as unknown as Step;
+  }
+
+  expect(v: Obj, ks: Seg[], at: At): Step | null {
+    const counters: { name: string; value: number; at: At }[] = [];
+    const fields: { name: string; value: number; at: At }[] = [];
+    let folio: { task: TaskRef; map: string; offset: number; at: At } | undefined;
+    const task = v.task === undefined ? undefined : this.task(v.task, [...ks, 'task']);
+    for (const [key, x] of Object.entries(v)) {
+      const kat = this.at([...ks, key], 'key');
+      if (key === 'task') continue;
+      if (key === 'folio') {
+        const f = x as Obj;
+        folio = { task: this.task(f.task, [...ks, key, 'task']), map: f.map as string, offset: f.offset === undefined ? 0 : toSize(f.offset), at: kat };
+      } else if ((FOLIO_FIELDS as readonly string[]).includes(key)) fields.push({ name: key, value: Number(x), at: kat });
+      else counters.push({ name: key, value: x as number, at: kat });
+    }
+    let ok = true;
+    if (fields.length && !folio) {
+      this.c.err(at, `${fields.map((f) => f.name).join(', ')} describe a folio: add folio: { task, map, offset }`);
       ok = false;
-      continue;
     }
-    const v = parseInt_(c, pair.value as Node, vat, 0, Number.MAX_SAFE_INTEGER);
-    if (v === MISSING) ok = false;
-    else counters.push({ name: key, value: v, at: kat });
+    if (folio && !fields.length) {
+      this.c.err(folio.at, `folio needs at least one field to check (${FOLIO_FIELDS.join(', ')})`);
+      ok = false;
+    }
+    if (task && folio) {
+      this.c.err(at, 'task: selects per-task counters; folio checks take their own task inside folio:');
+      ok = false;
+    }
+    return ok ? { kind: 'expect', task, counters, folio, fields, at } : null;
   }
-  if (fields.length && !folio) {
-    c.err(at, `${fields.map((f) => f.name).join(', ')} describe a folio: add folio: { task, map, offset }`);
-    ok = false;
+
+  reference(v: Obj): Reference | undefined {
+    const x = v.x as string;
+    const t = tunableInfo(x)!;
+    const points: { x: number; y: number }[] = [];
+    let ok = true;
+    (v.points as [unknown, number][]).forEach(([px, py], i) => {
+      if (typeof px === 'string' && t.type !== 'size') {
+        this.c.err(this.at(['reference', 'points', i, 0]), `${x} is not a size (its unit is ${t.unit ?? 'none'}): write its value as a number, got '${px}'`);
+        ok = false;
+      } else points.push({ x: toSize(px), y: py });
+    });
+    return ok ? { source: v.source as string, x, y: v.y as string, points, at: this.at(['reference'], 'key') } : undefined;
   }
-  if (folio && !fields.length) {
-    c.err(folio.at, `folio needs at least one field to check (${FOLIO_FIELDS.join(', ')})`);
-    ok = false;
-  }
-  if (task && folio) {
-    c.err(at, "task: selects per-task counters; folio checks take their own task inside folio:");
-    ok = false;
-  }
-  return ok ? { kind: 'expect', task, counters, folio, fields, at } : null;
 }
 
 /* ------------------------------------------------------------------ top level */
 
 export function parseScenario(source: string, file = '<scenario>'): Scenario {
-  const lc = new LineCounter();
-  const c = new Ctx(file, lc);
-  const doc = parseDocument(source, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
-  for (const e of doc.errors) {
-    const { line, col } = lc.linePos(e.pos[0]);
-    c.err({ line, col, path: '' }, `YAML: ${e.message.split('\n')[0]}`);
-  }
-  /* anchors and aliases would let a few lines expand into huge scenarios: refuse them */
-  visit(doc, {
-    Alias(_, node) {
-      c.err(c.at(node as unknown as Node, ''), `YAML aliases (*${(node as { source: string }).source}) are not supported in scenarios: write the value out`);
-    },
-  });
-  if (c.errors.length) throw new ScenarioErrors(c.errors);
-  const root = doc.contents as Node | null;
-  const rootAt: At = { line: 1, col: 1, path: '' };
-  if (!root || !isMap(root)) {
-    c.err(rootAt, `a scenario is a mapping with at least name: and steps:, got ${describe(scalarValue(root))}`);
-    throw new ScenarioErrors(c.errors);
-  }
-  const get = (k: string) => (root as YAMLMap).items.find((p) => scalarValue(p.key as Node) === k);
-  const keyAt = (k: string): At => {
-    const p = get(k);
-    return p ? c.at(p.key as Node, k, rootAt) : { ...rootAt, path: k };
-  };
-  /* top-level keys: unknown ones, and the scalar ones */
-  const top = parseMap(c, root, rootAt, TOP_SCHEMA, 'the scenario');
+  const src = loadYaml(source, file); /* throws on YAML errors and aliases */
+  const { errors, bad } = checkDocument(src, validator(SCHEMA));
+  const c = new Ctx(file);
+  c.errors.push(...errors);
+  const root = src.data as Obj;
+  if (!root || typeof root !== 'object' || Array.isArray(root)) throw new ScenarioErrors(c.errors);
+  const b = new Builder(c, src, bad);
 
   const kernel: Tunables = { ...DEFAULT_TUNABLES, mthp: [...DEFAULT_TUNABLES.mthp] };
   const kernelGiven: Scenario['kernelGiven'] = {};
-  const kp = get('kernel');
-  if (kp) {
-    const r = parseMap(c, kp.value as Node, keyAt('kernel'), KERNEL_SCHEMA, 'kernel tunables');
-    for (const [k, v] of Object.entries(r.v)) {
-      (kernel as unknown as Record<string, unknown>)[k] = v;
-      kernelGiven[k as keyof Tunables] = r.keys[k];
+  const machine: Machine = { ...DEFAULT_MACHINE };
+  for (const [section, target, keys] of [['kernel', kernel, TUNABLE_KEYS], ['machine', machine, MACHINE_KEYS]] as const) {
+    const v = root[section];
+    if (!v || typeof v !== 'object' || Array.isArray(v)) continue;
+    for (const [k, x] of Object.entries(v as Obj)) {
+      if (!(keys as readonly string[]).includes(k) || bad([section, k])) continue;
+      (target as unknown as Obj)[k] = settingValue(tunableInfo(section === 'kernel' ? k : `machine.${k}`)!, x);
+      if (section === 'kernel') kernelGiven[k as keyof Tunables] = b.at([section, k], 'key');
     }
   }
-  const machine: Machine = { ...DEFAULT_MACHINE };
-  const mp = get('machine');
-  if (mp) Object.assign(machine, parseMap(c, mp.value as Node, keyAt('machine'), MACHINE_SCHEMA, 'machine').v);
 
   const files: FileDef[] = [];
-  const fp = get('files');
-  if (fp) {
-    const fat = keyAt('files');
-    if (!fp.value || !isMap(fp.value)) c.err(fat, `expected a mapping of file names to { size, cached }, got ${describe(scalarValue(fp.value as Node))}`);
-    else
-      for (const pair of (fp.value as YAMLMap).items) {
-        const name = scalarValue(pair.key as Node);
-        const nat = c.at(pair.key as Node, `files.${String(name)}`, fat);
-        if (parseName(c, pair.key as Node, nat) === MISSING) continue;
-        const r = parseMap(c, pair.value as Node, nat, FILE_SCHEMA, `file ${String(name)}`);
-        if (r.ok && (r.v.size as number) > 2 ** 40) {
-          c.err(r.keys.size, `files larger than 1 TiB are not modelled, got ${formatSize(r.v.size as number)}`);
-          continue;
-        }
-        if (r.ok) files.push({
-          name: name as string, size: r.v.size as number, cached: r.v.cached === 'all',
-          fs: (r.v.fs as FileSystem | undefined) ?? 'disk', at: nat, cachedAt: r.keys.cached ?? nat,
-        });
+  if (root.files && typeof root.files === 'object' && !Array.isArray(root.files))
+    for (const [name, def] of Object.entries(root.files as Record<string, Obj>)) {
+      if (!NAME_RE.test(name) || bad(['files', name])) continue;
+      const nat = b.at(['files', name], 'key');
+      const bytes = toSize(def.size);
+      if (bytes > 2 ** 40) {
+        c.err(b.at(['files', name, 'size'], 'key'), `files larger than 1 TiB are not modelled, got ${formatSize(bytes)}`);
+        continue;
       }
-  }
+      files.push({
+        name, size: bytes, cached: def.cached === 'all', fs: (def.fs as FileSystem | undefined) ?? 'disk', at: nat,
+        cachedAt: 'cached' in def ? b.at(['files', name, 'cached'], 'key') : nat,
+      });
+    }
+
   const processes: ProcDef[] = [];
-  const pp = get('processes');
-  if (pp) {
-    const pat = keyAt('processes');
-    if (!pp.value || !isMap(pp.value)) c.err(pat, `expected a mapping of process names to { threads }, got ${describe(scalarValue(pp.value as Node))}`);
-    else
-      for (const pair of (pp.value as YAMLMap).items) {
-        const name = scalarValue(pair.key as Node);
-        const nat = c.at(pair.key as Node, `processes.${String(name)}`, pat);
-        if (parseName(c, pair.key as Node, nat) === MISSING) continue;
-        const val = pair.value as Node | null;
-        const empty = !val || (isScalar(val) && val.value === null);
-        const r = empty ? { v: {}, ok: true } : parseMap(c, val, nat, PROC_SCHEMA, `process ${String(name)}`);
-        if (r.ok) processes.push({ name: name as string, threads: ((r.v as { threads?: number }).threads) ?? 1, at: nat });
-      }
+  if (root.processes && typeof root.processes === 'object' && !Array.isArray(root.processes))
+    for (const [name, def] of Object.entries(root.processes as Record<string, Obj | null>)) {
+      if (!NAME_RE.test(name) || bad(['processes', name])) continue;
+      processes.push({ name, threads: (def?.threads as number | undefined) ?? 1, at: b.at(['processes', name], 'key') });
+    }
+
+  const steps = Array.isArray(root.steps) ? b.steps(root.steps, ['steps']) : [];
+
+  let compare: Scenario['compare'];
+  let compareAt: At | undefined;
+  if (root.compare && typeof root.compare === 'object' && !Array.isArray(root.compare)) {
+    compareAt = b.at(['compare'], 'key');
+    compare = {};
+    for (const [k, x] of Object.entries(root.compare as Obj))
+      if (tunableInfo(k) && !bad(['compare', k])) compare[k] = settingValue(tunableInfo(k)!, x);
   }
-  const sp = get('steps');
-  const steps = sp ? parseSteps(c, sp.value as Node, keyAt('steps')) : [];
-  if (c.errors.length) throw new ScenarioErrors(c.errors);
+  const reference = root.reference && !bad(['reference']) ? b.reference(root.reference as Obj) : undefined;
+
+  if (c.errors.length) {
+    c.errors.sort((x, y) => x.line - y.line || x.col - y.col);
+    throw new ScenarioErrors(c.errors);
+  }
   const scenario: Scenario = {
-    file, source, name: top.v.name as string, about: (top.v.about as string) ?? '',
-    seed: (top.v.seed as number) ?? 1, kernel, kernelGiven, machine, files, processes, steps, at: rootAt,
+    file, source, name: root.name as string, about: (root.about as string | undefined) ?? '',
+    seed: (root.seed as number | undefined) ?? 1, kernel, kernelGiven, machine, files, processes, steps,
+    at: { line: 1, col: 1, path: '' },
+    ...(compare ? { compare, compareAt } : {}),
+    ...(reference ? { reference } : {}),
   };
   checkSemantics(c, scenario);
   if (c.errors.length) throw new ScenarioErrors(c.errors);
@@ -927,35 +752,42 @@ function checkSemantics(c: Ctx, s: Scenario): void {
     }
   };
   walk(s.steps, 1);
+
+  /* extension: a comparison that changes nothing would run the same thing twice */
+  if (s.compare && s.compareAt) {
+    const now = (k: string) => (k.startsWith('machine.') ? (s.machine as unknown as Record<string, unknown>)[k.slice(8)] : (s.kernel as unknown as Record<string, unknown>)[k]);
+    if (Object.entries(s.compare).every(([k, v]) => JSON.stringify(now(k)) === JSON.stringify(v)))
+      c.err(s.compareAt, `compare sets ${Object.keys(s.compare).join(', ')} to the scenario's own value${Object.keys(s.compare).length > 1 ? 's' : ''}: run B would be run A`);
+  }
 }
 
 /* ------------------------------------------------------------------ overrides */
 
 /**
  * Apply `--set key=value` overrides (CLI) or UI controls: any kernel tunable,
- * plus seed, machine.memory and machine.io_latency. Values are YAML scalars.
+ * plus seed, machine.memory and machine.io_latency. Values are YAML scalars,
+ * checked by the same schema as the scenario's kernel: and machine: values.
  */
 export function applyOverrides(s: Scenario, sets: Record<string, string>): Scenario {
-  const c = new Ctx('--set', new LineCounter());
+  const errors: ScenarioError[] = [];
   const out: Scenario = { ...s, kernel: { ...s.kernel }, machine: { ...s.machine } };
   for (const [key, raw] of Object.entries(sets)) {
-    const doc = parseDocument(raw);
-    const node = doc.contents as Node | null;
-    const at: At = { line: 0, col: 0, path: key };
-    if (key === 'seed') {
-      const v = parseInt_(c, node, at, 0, Number.MAX_SAFE_INTEGER);
-      if (v !== MISSING) out.seed = v;
-    } else if (key.startsWith('machine.') && key.slice(8) in MACHINE_SCHEMA) {
-      const v = parseField(c, MACHINE_SCHEMA[key.slice(8)].type, node, at);
-      if (v !== MISSING) (out.machine as unknown as Record<string, unknown>)[key.slice(8)] = v;
-    } else if (key in KERNEL_SCHEMA) {
-      const v = parseField(c, KERNEL_SCHEMA[key].type, node, at);
-      if (v !== MISSING) (out.kernel as unknown as Record<string, unknown>)[key] = v;
-    } else {
-      c.err(at, `unknown tunable '${key}'${suggest(key, SETTABLE_KEYS)}; tunables: ${SETTABLE_KEYS.join(', ')}`);
+    const value: unknown = parseDocument(raw).toJS({ maxAliasCount: 0 });
+    const t = tunableInfo(key);
+    const schema = key === 'seed' ? SEED : t ? TUNABLE_SCHEMAS.get(key)! : null;
+    if (!schema) {
+      errors.push(new ScenarioError('--set', 0, 0, key, `unknown tunable '${key}'${suggest(key, SETTABLE_KEYS)}; tunables: ${SETTABLE_KEYS.join(', ')}`));
+      continue;
     }
+    const bad = checkValue(schema, value);
+    if (bad.length) {
+      errors.push(...bad.map((b) => new ScenarioError('--set', 0, 0, keyPath([key, ...b.segs]), b.detail)));
+      continue;
+    }
+    if (!t) out.seed = value as number;
+    else if (t.scope === 'machine') (out.machine as unknown as Obj)[key.slice('machine.'.length)] = settingValue(t, value);
+    else (out.kernel as unknown as Obj)[key] = settingValue(t, value);
   }
-  if (c.errors.length)
-    throw new ScenarioErrors(c.errors.map((e) => new ScenarioError('--set', 0, 0, e.path, e.detail)));
+  if (errors.length) throw new ScenarioErrors(errors);
   return out;
 }

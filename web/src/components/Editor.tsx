@@ -1,14 +1,22 @@
 /**
  * The scenario editor: YAML in CodeMirror 6, checked as you type by the same
  * loader the CLI uses, errors shown at their line; Run (Ctrl+Enter) applies.
+ * Completion (keys at every level, step kinds, tunables, enum values) and
+ * hover documentation come from the loader's own JSON Schema
+ * (scenarioJsonSchema(), via wasm-core/ts/schema/assist.ts). Scenario text
+ * is never rendered as HTML: documentation is built with textContent.
  */
+import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
 import { yaml } from '@codemirror/lang-yaml';
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
-import { EditorView, keymap } from '@codemirror/view';
+import { EditorState } from '@codemirror/state';
+import { EditorView, hoverTooltip, keymap } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef, useState } from 'react';
 import { compile } from '../../../wasm-core/ts/compile.js';
-import { parseScenario } from '../../../wasm-core/ts/scenario.js';
+import { completionsAt, docAt, type Doc } from '../../../wasm-core/ts/schema/assist.js';
+import { parseScenario, scenarioJsonSchema } from '../../../wasm-core/ts/scenario.js';
+import './editor.css';
 import { scenarioIssues } from '../controller.js';
 import type { Issue } from '../store/state.js';
 import { dispatch, store, useStore } from '../store/store.js';
@@ -21,6 +29,59 @@ function check(text: string, file: string): Issue[] {
     return scenarioIssues(e) ?? [{ line: null, col: null, path: '', message: (e as Error).message }];
   }
 }
+
+/** documentation as DOM: text only */
+function docDom(d: Doc): HTMLElement {
+  const box = document.createElement('div');
+  box.className = 'mm-doc';
+  const title = document.createElement('div');
+  title.className = 'mm-doc-title';
+  title.textContent = d.title;
+  box.append(title);
+  for (const line of d.lines) {
+    const p = document.createElement('div');
+    p.className = 'mm-doc-line';
+    p.textContent = line;
+    box.append(p);
+  }
+  return box;
+}
+
+const SCHEMA = scenarioJsonSchema();
+
+/** keys and values from the schema, for the key path at the cursor */
+function complete(ctx: CompletionContext): CompletionResult | null {
+  const word = ctx.matchBefore(/[\w.*-]*/);
+  if (!word || (word.from === word.to && !ctx.explicit)) return null;
+  let options;
+  try {
+    options = completionsAt(SCHEMA, ctx.state.doc.toString(), ctx.pos);
+  } catch {
+    return null;
+  }
+  if (!options.length) return null;
+  return {
+    from: word.from,
+    validFor: /^[\w.*-]*$/,
+    options: options.map((o): Completion => ({
+      label: o.label, type: o.kind === 'key' ? 'property' : 'enum', detail: o.detail, apply: o.apply,
+      info: o.doc ? () => docDom(o.doc!) : undefined,
+    })),
+  };
+}
+
+/** what the key under the pointer means: the schema's description, a tunable's generated documentation */
+const hoverDoc = hoverTooltip((view, pos) => {
+  let d: ReturnType<typeof docAt>;
+  try {
+    d = docAt(SCHEMA, view.state.doc.toString(), pos);
+  } catch {
+    return null;
+  }
+  if (!d) return null;
+  const doc = d.doc;
+  return { pos: d.from, end: d.to, above: true, create: () => ({ dom: docDom(doc) }) };
+});
 
 const theme = EditorView.theme({
   '&': { backgroundColor: 'var(--panel)', color: 'var(--text)' },
@@ -54,6 +115,8 @@ export function Editor() {
         basicSetup,
         yaml(),
         theme,
+        EditorState.languageData.of(() => [{ autocomplete: complete }]),
+        hoverDoc,
         lintGutter(),
         keymap.of([{ key: 'Mod-Enter', run }]),
         linter((ev) => {
