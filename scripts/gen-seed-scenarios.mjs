@@ -1,10 +1,13 @@
 // Writes scenarios/fault-around/seed/*.yaml: the single-thread rows of the
 // three synthetic tables of the fault-around series (../shared/seeds/000),
-// one scenario per FAULT_AROUND_ORDER. The expected fault counts are the
-// model values of kernel-mechanisms.md §1.9 (table "Expected minor-fault
-// counts"), copied here, not computed by the code under test. Run it again
+// one scenario per table row. Each runs at the default order (4, 64 KiB) and
+// expects the model value of kernel-mechanisms.md §1.9 there; it carries the
+// seed's seven measured numbers as `reference:` data, so that its sweep over
+// fault_around_bytes draws them beside the model's, and declares the
+// baseline (4 KiB, no fault-around) as its natural comparison. The model
+// values per order are checked by wasm-core/test/seed.test.ts. Run it again
 // only to change the set on purpose: node scripts/gen-seed-scenarios.mjs
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 
 const orders = [
   { key: 'base', label: 'baseline (no fault-around)', bytes: 4096, k: 0 },
@@ -40,30 +43,42 @@ const tables = [
   },
 ];
 const n = (x) => x.toLocaleString('en-US');
+const SOURCE = 'Kirill A. Shutemov, cover letter of the faultaround patchset (8c6e50b029 "mm: introduce vm_ops->map_pages()", Linux 3.15, 2014)';
 mkdirSync('scenarios/fault-around/seed', { recursive: true });
-for (const t of tables)
-  orders.forEach((o, i) => {
-    const file = `scenarios/fault-around/seed/${t.key}-${o.key}.yaml`;
-    writeFileSync(file, `name: "Seed: ${t.title}, ${o.key === 'base' ? 'baseline' : `FAULT_AROUND_ORDER ${o.k}`}"
+for (const f of readdirSync('scenarios/fault-around/seed')) rmSync(`scenarios/fault-around/seed/${f}`);
+for (const t of tables) {
+  const d = orders.findIndex((o) => o.key === 'order-4');
+  const file = `scenarios/fault-around/seed/${t.key}.yaml`;
+  writeFileSync(file, `name: "Seed: ${t.title}"
 about: |
   The single-thread row of "${t.title}" in the fault-around series
-  (Kirill A. Shutemov, 2014), ${o.label}. The seed measured ${n(t.seed[i])}
-  minor faults; the model gives ${n(t.model[i])} (${t.formula}). The
-  difference, ${n(t.seed[i] - t.model[i])}, is the benchmark process's own faults (start-up,
-  libraries), which a model of the mechanism does not have; see the README.
+  (Kirill A. Shutemov, 2014): minor faults for FAULT_AROUND_ORDER 0 (no
+  fault-around) to 9. Sweep fault_around_bytes to see the seed's seven
+  numbers beside the model's (${t.formula}). At the default order 4 the
+  seed measured ${n(t.seed[d])} and the model gives ${n(t.model[d])}; the
+  difference is the benchmark process's own faults (start-up, libraries),
+  which a model of the mechanism does not have; see the README.
 seed: 1
 kernel:
-  fault_around_bytes: ${o.bytes}
+  fault_around_bytes: 65536
 machine:
   memory: ${t.memory}
 files:
   data: { size: ${t.size}, cached: all }
 processes:
   bench: { threads: 1 }
+compare: { fault_around_bytes: 4096 }
+reference:
+  source: '${SOURCE}, table "${t.title}", 1 thread: minor faults'
+  x: fault_around_bytes
+  y: pgfault
+  points: [${orders.map((o, i) => `[${o.bytes}, ${t.seed[i]}]`).join(', ')}]
 steps:
   - mmap:   { task: bench, name: m, file: data, prot: read, shared: true }
   - access: ${t.access}
-  - expect: { pgfault: ${t.model[i]}, pgmajfault: 0 }
+  - expect: { pgfault: ${t.model[d]}, pgmajfault: 0 }
 `);
-  });
-console.log('wrote 21 scenarios to scenarios/fault-around/seed/');
+}
+/* the model's numbers per order, for the test that checks them */
+writeFileSync('wasm-core/test/seed-model.json', `${JSON.stringify(Object.fromEntries(tables.map((t) => [t.key, Object.fromEntries(orders.map((o, i) => [o.bytes, t.model[i]]))])), null, 2)}\n`);
+console.log(`wrote ${tables.length} scenarios to scenarios/fault-around/seed/ and wasm-core/test/seed-model.json`);

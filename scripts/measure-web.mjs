@@ -46,7 +46,7 @@ export async function measureWeb() {
     for (let i = 0; i < runs; i++) {
       const ctx = await browser.newContext();
       const page = await ctx.newPage();
-      await page.goto('http://127.0.0.1:4179/?scenario=fault-around/seed/sequential-16g-order-4');
+      await page.goto('http://127.0.0.1:4179/?scenario=fault-around/seed/sequential-16g');
       await page.getByTestId('value-pgfault').filter({ hasText: '262,144' }).waitFor({ timeout: 120_000 });
       await page.getByTestId('cursor').filter({ hasText: 'final state' }).waitFor();
       big.push(await page.evaluate(() => performance.now()));

@@ -54,7 +54,7 @@ describe('engine: recording', () => {
   });
 
   it('runs a million-touch scenario as a big run, with aggregates', async () => {
-    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/seed/random-1g-order-4.yaml'), { bigRunWork: 100_000 });
+    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/seed/random-1g.yaml'), { bigRunWork: 100_000 });
     const tl = eng.recordAll();
     expect(tl.big).toBe(true);
     expect(tl.nEvents).toBe(0);
@@ -68,7 +68,7 @@ describe('engine: recording', () => {
   });
 
   it('can be cancelled between slices', async () => {
-    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/seed/sequential-16g-base.yaml'));
+    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/seed/sequential-16g.yaml', { fault_around_bytes: '4096' }));
     expect(eng.isBig).toBe(true);
     expect(eng.recordSome(5)).toBe(false);
     const p = eng.progress;

@@ -18,15 +18,16 @@ const dir = mkdtempSync(join(tmpdir(), 'mmplay-parity-'));
 
 const cases = [
   ...shippedScenarios().filter((f) => !f.includes('/seed/')).map((f) => ({ file: f, trace: true })),
-  ...['sequential-16g-order-4', 'random-1g-order-7', 'one-per-page-table-16g-base'].map((n) => ({
-    file: `scenarios/fault-around/seed/${n}.yaml`, trace: false,
+  ...[['sequential-16g', {}], ['random-1g', { fault_around_bytes: '524288' }], ['one-per-page-table-16g', { fault_around_bytes: '4096' }]].map(([n, sets]) => ({
+    file: `scenarios/fault-around/seed/${n}.yaml`, trace: false, sets: sets as Record<string, string>,
   })),
 ];
 
 describe('native == wasm', () => {
-  for (const { file, trace } of cases)
+  for (const c of cases) {
+    const { file, trace } = c;
     it(`${file}${trace ? ' (with events)' : ''}`, async () => {
-      const prog = programOf(file);
+      const prog = programOf(file, 'sets' in c ? (c.sets as Record<string, string>) : {});
       const bin = join(dir, 'prog.bin');
       writeFileSync(bin, prog.bytes);
       const n = JSON.parse(execFileSync(native, [...(trace ? ['--trace'] : []), bin], { encoding: 'utf8' }));
@@ -43,4 +44,5 @@ describe('native == wasm', () => {
         expect(digest.hex()).toBe(n.event_digest);
       }
     });
+  }
 });
