@@ -22,7 +22,8 @@ import { fileURLToPath } from 'node:url';
 import { COUNTERS, RunStatus } from '../ts/abi.js';
 import { Core } from '../ts/core.js';
 import { compile, type Program } from '../ts/compile.js';
-import { parseScenario } from '../ts/scenario.js';
+import { applyOverrides, parseScenario } from '../ts/scenario.js';
+import { Engine } from '../ts/engine.js';
 import { stat, type Stat } from './stats.js';
 import { benchTimeTravel } from './timetravel.js';
 
@@ -35,8 +36,8 @@ interface Figures {
   simBytes: number; simPeak: number; rss: number; wasmMemory?: number;
 }
 
-function program(file: string): Program {
-  return compile(parseScenario(readFileSync(`${repo}${file}`, 'utf8'), file));
+function program(file: string, sets: Record<string, string> = {}): Program {
+  return compile(applyOverrides(parseScenario(readFileSync(`${repo}${file}`, 'utf8'), file), sets));
 }
 
 function cachedPages(p: Program): number {
@@ -118,7 +119,7 @@ async function main() {
   row('', 'native', 'wasm', 'wasm/native');
   const results: Record<string, { n: Figures; w: Figures }> = {};
   for (const [key, label] of [['base', 'fault-around off (baseline)'], ['order-4', 'fault-around on (order 4, 64 KiB)']] as const) {
-    const p = program(`scenarios/fault-around/seed/sequential-16g-${key}.yaml`);
+    const p = program('scenarios/fault-around/seed/sequential-16g.yaml', key === 'base' ? { fault_around_bytes: '4096' } : {});
     const n = nativeWarm(p, programFile(p, key));
     const w = wasmWarm(core, p);
     results[key] = { n, w };
@@ -139,7 +140,7 @@ async function main() {
   console.log('');
 
   /* cold: a fresh process per run */
-  const file = 'scenarios/fault-around/seed/sequential-16g-order-4.yaml';
+  const file = 'scenarios/fault-around/seed/sequential-16g.yaml';
   const bin = programFile(program(file), 'cold');
   const coldNative = stat(cold(native, [bin]));
   const coldCli = stat(cold(process.execPath, ['scripts/sim.mjs', file, '--json']));
@@ -149,6 +150,18 @@ async function main() {
   row('wall time', withRange(coldNative, ms), withRange(coldCli, ms), `${(coldCli.median / coldNative.median).toFixed(2)}x`);
   row('  through npm run --silent sim', '', withRange(coldNpm, ms));
   console.log('  (the native runner reads the compiled program; the CLI parses and compiles the YAML first)');
+  console.log('');
+
+  /* several runs: compare, sweep, and what two loaded runs hold */
+  const cmp = stat(cold(process.execPath, ['scripts/sim.mjs', file, '--compare', 'fault_around_bytes=4096', '--json']));
+  const sw = stat(cold(process.execPath, ['scripts/sim.mjs', 'wasm-core/bench/sequential-256m.yaml', '--sweep', 'fault_around_bytes', '--csv']));
+  console.log('several runs (wasm, the CLI end to end, a fresh process each run)');
+  row('compare: the 16 GiB scenario, A and B (4 KiB)', '', withRange(cmp, ms));
+  row('sweep: 256 MiB sequential, 10 values', '', withRange(sw, ms));
+  const mem = await twoRunsMemory();
+  console.log('two runs loaded at once in one core (the browser worker\'s way): wasm linear memory');
+  row('  fault-around/sequential.yaml, A and B (4 KiB), recorded', '', `${MiB(mem.small.one)} one, ${MiB(mem.small.two)} both`);
+  row('  the 16 GiB seed row, A and B (4 KiB), big runs', '', `${MiB(mem.big.one)} one, ${MiB(mem.big.two)} both`);
   console.log('');
 
   const tt = await benchTimeTravel(core);
@@ -171,6 +184,26 @@ async function main() {
   console.log(`  cold CLI within 2x of native           ${check(coldCli.median <= 2 * coldNative.median)}  (${(coldCli.median / coldNative.median).toFixed(2)}x)`);
   console.log(`  <= 64 bytes per cached, mapped page     ${check(perPage <= 64)}  (${perPage.toFixed(1)} B)`);
   console.log(`  step back < 50 ms, up to 1 M events     ${check(backWorst < 50)}  (worst ${backWorst.toFixed(1)} ms)`);
+}
+
+/** wasm linear memory with one run and with two runs loaded (a fresh core each, so that growth shows) */
+async function twoRunsMemory() {
+  const measure = async (file: string, n: number) => {
+    const core = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`));
+    const engines = [program(file), program(file, { fault_around_bytes: '4096' })].slice(0, n).map((p) => {
+      const e = new Engine(core, p);
+      e.recordAll();
+      return e;
+    });
+    const bytes = core.memoryBytes;
+    engines.forEach((e) => e.destroy());
+    return bytes;
+  };
+  const small = 'scenarios/fault-around/sequential.yaml', big = 'scenarios/fault-around/seed/sequential-16g.yaml';
+  return {
+    small: { one: await measure(small, 1), two: await measure(small, 2) },
+    big: { one: await measure(big, 1), two: await measure(big, 2) },
+  };
 }
 
 main().catch((e) => {

@@ -22,6 +22,7 @@
 import {
   COUNTERS, EV, EVF_OP_START, EV_TYPE_MASK, FaultKind, MM_COUNTERS, PC, PC_READAHEAD, PC_STATE_MASK, RunStatus, SetHow,
 } from './abi.js';
+import { buildOpIndex, type OpIndex } from './align.js';
 import type { Core, Sim } from './core.js';
 import type { Program, StepInfo } from './compile.js';
 import { decodeEvent, describeEvent, type SimEvent } from './events.js';
@@ -201,6 +202,13 @@ export function findInIndex(list: readonly number[], from: number, dir: 1 | -1):
     for (let k = list.length - 1; k >= 0; k--) if (list[k] + 1 < from) return list[k] + 1;
   }
   return null;
+}
+
+/** how a mm_set_pte mapped its page, for colouring (CAUSE) */
+function causeOf(how: number, major: boolean): number {
+  return how === SetHow.Around ? CAUSE.around
+    : how === SetHow.AroundSelf || how === SetHow.Fault ? (major ? CAUSE.major : CAUSE.fault)
+      : how === SetHow.Zero ? CAUSE.zero : how === SetHow.Anon ? CAUSE.anon : how === SetHow.Cow ? CAUSE.cow : CAUSE.unknown;
 }
 
 export class Engine {
@@ -416,6 +424,14 @@ export class Engine {
     this.events = new Uint8Array(0);
   }
 
+  private ops: OpIndex | null = null;
+
+  /** the operations of the recorded run, for aligning two runs (align.ts) */
+  opIndex(): OpIndex {
+    if (!this.ops || this.ops.nEvents !== this.nEvents) this.ops = buildOpIndex(this.events, this.nEvents);
+    return this.ops;
+  }
+
   /* ------------------------------------------------------------- seeking */
 
   event(i: number): SimEvent {
@@ -465,41 +481,26 @@ export class Engine {
 
   /* ------------------------------------------------------------- history */
 
-  /** per page: when it was mapped and unmapped, and how (one pass over all events) */
+  /**
+   * Per page: every mm_set_pte that mapped it, with how (one pass over all
+   * events). Only *why* a page was mapped comes from here: *whether* it is
+   * mapped at the cursor comes from the core (its page tables at the
+   * boundary, then the partial operation's mm_set_pte and mmsim_pte_clear
+   * events), so no unmapping is re-derived here.
+   */
   private pageHistory(): FlatHistory {
     if (this.history) return this.history;
     const h = new Map<number, Interval[]>();
-    const mmOf = (task: number | null) => this.mmOfTask(task);
     let opMajor = false;
     for (let i = 0; i < this.nEvents; i++) {
       const e = this.event(i);
       if (e.opStart) opMajor = false;
       if (e.type === EV.mm_filemap_fault && e.c === 0) opMajor = true;
-      if (e.type === EV.mm_set_pte) {
-        const key = mmOf(e.task) * 2 ** 36 + Math.floor(e.addr / 4096);
-        const cause = e.c === SetHow.Around ? CAUSE.around
-          : e.c === SetHow.AroundSelf || e.c === SetHow.Fault ? (opMajor ? CAUSE.major : CAUSE.fault)
-            : e.c === SetHow.Zero ? CAUSE.zero : e.c === SetHow.Anon ? CAUSE.anon : e.c === SetHow.Cow ? CAUSE.cow : CAUSE.unknown;
-        const list = h.get(key) ?? [];
-        const last = list[list.length - 1];
-        if (e.c === SetHow.Reuse && last) continue; /* same page, made writable */
-        if (last && last.to === Infinity) last.to = i + 1;
-        list.push({ from: i + 1, to: Infinity, cause });
-        h.set(key, list);
-      } else if (e.type === EV.mmsim_zap_range) {
-        const mm = mmOf(e.task);
-        const end = e.d * 2 ** 32 + e.c;
-        for (const [key, list] of h) {
-          const page = key - mm * 2 ** 36;
-          if (page < 0 || page >= 2 ** 36) continue;
-          const addr = page * 4096;
-          const last = list[list.length - 1];
-          if (addr >= e.addr && addr < end && last.to === Infinity) last.to = i + 1;
-        }
-      } else if (e.type === EV.mmsim_exit) {
-        for (const [key, list] of h)
-          if (Math.floor(key / 2 ** 36) === e.a && list[list.length - 1].to === Infinity) list[list.length - 1].to = i + 1;
-      }
+      if (e.type !== EV.mm_set_pte || e.c === SetHow.Reuse) continue; /* reuse: the same page, made writable */
+      const key = this.mmOfTask(e.task) * 2 ** 36 + Math.floor(e.addr / 4096);
+      const list = h.get(key) ?? [];
+      list.push({ from: i + 1, to: Infinity, cause: causeOf(e.c, opMajor) });
+      h.set(key, list);
     }
     this.history = flatten(h);
     return this.history;
@@ -666,9 +667,10 @@ export class Engine {
 
   /**
    * VMAs (from the core) and per-page states of every process at cursor c.
-   * The core gives the state at the boundary it stands at; pages with a
-   * history of SET_PTE events take presence and cause from that history at
-   * the exact cursor, which also covers the operation's partial events.
+   * The core gives which pages are mapped at the boundary it stands at; the
+   * partial operation's mm_set_pte / mmsim_pte_clear events move that to the
+   * exact cursor; each mapped page is coloured by the last mm_set_pte that
+   * mapped it before the cursor.
    */
   private mmViews(cursor: number, partial: SimEvent[]): MmView[] {
     const hist = this.pageHistory();
@@ -676,25 +678,27 @@ export class Engine {
     for (let mm = 0; mm < this.program.procs.length; mm++) {
       const mi = this.sim.mmInfo(mm);
       const vmas: VmaView[] = [];
+      const mine = partial.filter((e) => (e.type === EV.mm_set_pte && this.mmOfTask(e.task) === mm) || (e.type === EV.mmsim_pte_clear && e.b === mm));
       if (mi.alive)
         for (const v of this.sim.vmas(mm)) {
           const start = Number(v.vmStart), end = Number(v.vmEnd), n = (end - start) / 4096;
           const vv: VmaView = { id: v.id, start, end, pgoff: Number(v.vmPgoff), flags: v.vmFlags, file: v.file, map: v.map };
           if (n <= MAX_CELLS) {
             const st = this.sim.pteStates(mm, v.vmStart, n);
+            /* the partial operation, in order: PTEs set and cleared since the boundary */
+            for (const e of mine) {
+              if (e.addr < start || e.addr >= end) continue;
+              const p = (e.addr - start) / 4096;
+              if (e.type === EV.mmsim_pte_clear) st[p] = 0;
+              else st[p] = (e.d & 2 ? 2 : 1) | (e.c === SetHow.Zero ? 8 : e.c === SetHow.Anon || e.c === SetHow.Cow ? 4 : st[p] & 4);
+            }
+            /* the cause of each mapped page: its last mm_set_pte before the cursor */
             const base = mm * 2 ** 36 + start / 4096;
-            /* the pages of this VMA that have a history, in order */
             for (let i = lowerBound(hist.keys, base); i < hist.keys.length && hist.keys[i] < base + n; i++) {
               const p = hist.keys[i] - base;
-              let j = hist.start[i];
-              while (j < hist.start[i + 1] && !(hist.from[j] <= cursor && cursor < hist.to[j])) j++;
-              if (j === hist.start[i + 1]) {
-                st[p] = 0;
-                continue;
-              }
-              const cause = hist.cause[j];
-              if (!(st[p] & 1))
-                st[p] = 1 | (cause === CAUSE.zero ? 8 : cause === CAUSE.anon || cause === CAUSE.cow ? 6 : 0);
+              if (!(st[p] & 3)) continue;
+              let cause = 0;
+              for (let j = hist.start[i]; j < hist.start[i + 1] && hist.from[j] <= cursor; j++) cause = hist.cause[j];
               st[p] = (st[p] & 15) | (cause << 4);
             }
             vv.pages = st;

@@ -7,6 +7,7 @@
 import { TUNABLES, type KernelTunables, type MachineSettings, type TunableInfo } from './gen/interface.js';
 
 export type { KernelTunables, MachineSettings, TunableInfo };
+export { TUNABLES };
 export type TunableValue = number | boolean | string | readonly number[];
 
 export const KERNEL_TUNABLES = TUNABLES.filter((t) => t.scope === 'kernel');

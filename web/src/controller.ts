@@ -4,7 +4,9 @@
  * requests frames when the cursor moves, plays, keeps the URL in step with
  * the state, and follows the browser's back and forward buttons.
  */
+import { COUNTERS } from '../../wasm-core/ts/abi.js';
 import { compile } from '../../wasm-core/ts/compile.js';
+import { planSweep } from '../../wasm-core/ts/multirun.js';
 import { applyOverrides, parseScenario, ScenarioErrors } from '../../wasm-core/ts/scenario.js';
 import { EngineClient } from './engine/client.js';
 import { findScenario } from './scenarios.js';
@@ -27,8 +29,17 @@ export function urlFor(s: AppState): string {
     cursor: s.load.status === 'ready' ? (s.timeline && s.cursor === s.timeline.nEvents && s.cursor > 0 ? 'end' : s.cursor) : s.pendingCursor ?? undefined,
     views: (Object.keys(s.views) as (keyof AppState['views'])[]).filter((k) => s.views[k]),
     enlarged: s.enlarged ?? undefined,
+    compare: s.compare?.set,
+    sweep: s.sweep ? { key: s.sweep.key, values: s.sweep.asked, y: s.sweep.y } : undefined,
   })}`;
 }
+
+/* the worker keys runs by id: run A, run B and sweeps each have their own numbering */
+export const workerId = {
+  a: (runId: number) => runId * 2,
+  b: (runId: number) => runId * 2 + 1,
+  sweep: (runId: number) => 2 ** 30 + runId,
+};
 
 export class Controller {
   private client: EngineClient;
@@ -57,13 +68,13 @@ export class Controller {
       return;
     }
     if (u.src !== undefined) {
-      this.store.dispatch({ type: 'openScenario', name: u.scenario ?? null, file: 'edited.yaml', source: u.src, edited: true, overrides: u.set, cursor: u.cursor, views: u.views, enlarged: u.enlarged });
+      this.store.dispatch({ type: 'openScenario', name: u.scenario ?? null, file: 'edited.yaml', source: u.src, edited: true, overrides: u.set, cursor: u.cursor, views: u.views, enlarged: u.enlarged, compare: u.compare, sweep: u.sweep });
       return;
     }
     if (u.scenario) {
       const entry = findScenario(u.scenario);
       if (entry) {
-        this.store.dispatch({ type: 'openScenario', name: entry.name, file: entry.file, source: entry.source, edited: false, overrides: u.set, cursor: u.cursor, views: u.views, enlarged: u.enlarged });
+        this.store.dispatch({ type: 'openScenario', name: entry.name, file: entry.file, source: entry.source, edited: false, overrides: u.set, cursor: u.cursor, views: u.views, enlarged: u.enlarged, compare: u.compare, sweep: u.sweep });
         return;
       }
       this.store.dispatch({ type: 'openGallery' });
@@ -75,9 +86,24 @@ export class Controller {
 
   private react(s: AppState, prev: AppState): void {
     if (s !== this.store.get()) return; /* a later change will call us again */
-    if (s.runId !== prev.runId && s.scenario && s.load.status === 'compiling') this.run(s);
-    if (s.load.status === 'cancelled' && prev.load.status !== 'cancelled') this.client.cancel(prev.runId);
-    if (s.load.status === 'ready' && (s.cursor !== prev.cursor || prev.load.status !== 'ready' || s.timeline !== prev.timeline)) this.requestFrame();
+    if (s.runId !== prev.runId && s.scenario && s.load.status === 'compiling') {
+      if (prev.runId) this.client.drop(workerId.a(prev.runId));
+      this.run(s);
+    }
+    if (s.load.status === 'cancelled' && prev.load.status !== 'cancelled') this.client.cancel(workerId.a(prev.runId));
+    if (s.compare?.runId !== prev.compare?.runId) {
+      if (prev.compare) this.client.drop(workerId.b(prev.compare.runId));
+      if (s.compare && s.scenario && s.compare.load.status === 'compiling') this.runCompare(s);
+    }
+    if (s.sweep?.runId !== prev.sweep?.runId) {
+      if (prev.sweep?.status === 'running') this.client.cancel(workerId.sweep(prev.sweep.runId));
+      if (s.sweep && s.scenario) this.runSweep(s);
+    } else if (s.sweep?.status === 'cancelled' && prev.sweep?.status === 'running') {
+      this.client.cancel(workerId.sweep(s.sweep.runId));
+    }
+    const bReady = s.compare?.load.status === 'ready';
+    if (s.load.status === 'ready' && (s.cursor !== prev.cursor || prev.load.status !== 'ready' || s.timeline !== prev.timeline ||
+        (bReady && (prev.compare?.load.status !== 'ready' || s.compare?.timeline !== prev.compare?.timeline)))) this.requestFrame();
     if (s.playing && !prev.playing) this.startPlaying();
     if (s.theme !== prev.theme) {
       document.documentElement.dataset.theme = s.theme;
@@ -88,6 +114,7 @@ export class Controller {
       this.toastTimer = window.setTimeout(() => this.store.dispatch({ type: 'clearToast' }), 2800);
     }
     if (s.page !== prev.page || s.scenario !== prev.scenario || s.overrides !== prev.overrides || s.cursor !== prev.cursor ||
+        s.compare?.set !== prev.compare?.set || s.sweep?.key !== prev.sweep?.key || s.sweep?.asked !== prev.sweep?.asked || s.sweep?.y !== prev.sweep?.y ||
         s.views !== prev.views || s.enlarged !== prev.enlarged || s.load.status !== prev.load.status)
       this.syncUrl(s, s.page !== prev.page || s.scenario?.name !== prev.scenario?.name || s.scenario?.source !== prev.scenario?.source);
   }
@@ -104,12 +131,56 @@ export class Controller {
       return;
     }
     this.store.dispatch({ type: 'compiled', runId, scenario: program.scenario });
-    this.client.load(runId, program, (done, total, big) => this.store.dispatch({ type: 'runProgress', runId, done, total, big }))
+    this.client.load(workerId.a(runId), program, (done, total, big) => this.store.dispatch({ type: 'runProgress', runId, done, total, big }))
       .then((o) => {
         if (o.kind === 'loaded') this.store.dispatch({ type: 'runLoaded', runId, program, timeline: o.timeline });
         else if (o.kind === 'cancelled') this.store.dispatch({ type: 'runCancelled', runId });
         else this.store.dispatch({ type: 'runFailed', runId, issues: o.issues });
       });
+  }
+
+  /** run B: A's scenario and tunables, plus the compare tunables */
+  private runCompare(s: AppState): void {
+    const c = s.compare!, sc = s.scenario!, runId = c.runId;
+    let program;
+    try {
+      program = compile(applyOverrides(applyOverrides(parseScenario(sc.source, sc.file), s.overrides), c.set));
+    } catch (e) {
+      const issues = scenarioIssues(e);
+      if (!issues) throw e;
+      this.store.dispatch({ type: 'compareFailed', runId, issues: issues.map((i) => ({ ...i, message: `compare: ${i.message}` })) });
+      return;
+    }
+    this.store.dispatch({ type: 'compareCompiled', runId });
+    this.client.load(workerId.b(runId), program, (done, total, big) => this.store.dispatch({ type: 'compareProgress', runId, done, total, big }))
+      .then((o) => {
+        if (o.kind === 'loaded') this.store.dispatch({ type: 'compareLoaded', runId, program, timeline: o.timeline });
+        else if (o.kind === 'error') this.store.dispatch({ type: 'compareFailed', runId, issues: o.issues });
+      });
+  }
+
+  /** a sweep: plan the runs (the same plan as the CLI's --sweep), then run them in the worker */
+  private runSweep(s: AppState): void {
+    const sw = s.sweep!, sc = s.scenario!, runId = sw.runId;
+    let runs;
+    try {
+      const base = applyOverrides(parseScenario(sc.source, sc.file), s.overrides);
+      runs = planSweep(base, sw.key, sw.asked ?? undefined);
+      if (!COUNTERS.includes(sw.y as never)) throw new Error(`y=${sw.y}: there is no counter of that name`);
+    } catch (e) {
+      const issues = scenarioIssues(e);
+      this.store.dispatch({ type: 'sweepFailed', runId, error: issues ? issues.map((i) => `${i.path ? `${i.path}: ` : ''}${i.message}`).join('; ') : (e as Error).message });
+      return;
+    }
+    const programs = runs.map((r) => compile(r.scenario));
+    this.store.dispatch({
+      type: 'sweepPlanned', runId,
+      points: runs.map((r) => ({ x: typeof r.value === 'number' ? r.value : typeof r.value === 'boolean' ? Number(r.value) : NaN, raw: r.raw, label: r.label, counters: null, error: null })),
+    });
+    this.client.sweep(workerId.sweep(runId), programs,
+      (p) => this.store.dispatch({ type: 'sweepPoint', runId, index: p.index, counters: p.status === 'ok' ? p.counters : null, error: p.error }),
+      (done) => this.store.dispatch({ type: 'sweepProgress', runId, done }))
+      .then((o) => this.store.dispatch({ type: 'sweepDone', runId, cancelled: o.cancelled }));
   }
 
   /** one frame request at a time; when it lands, ask again if the cursor moved meanwhile */
@@ -119,11 +190,16 @@ export class Controller {
     if (s.load.status !== 'ready') return;
     this.frameInFlight = true;
     const { runId, cursor } = s;
-    this.client.frame(runId, cursor).then((f) => {
+    const b = s.compare?.load.status === 'ready' ? s.compare.runId : null;
+    const fa = this.client.frame(workerId.a(runId), cursor);
+    const fb = b !== null ? this.client.frame(workerId.b(b), cursor, workerId.a(runId)) : Promise.resolve(null);
+    Promise.all([fa, fb]).then(([f, g]) => {
       this.frameInFlight = false;
       const now = this.store.get();
       if (f && now.runId === runId) this.store.dispatch({ type: 'frame', frame: f });
-      if (now.runId === runId && now.cursor !== cursor) this.requestFrame();
+      if (g && b !== null) this.store.dispatch({ type: 'compareFrame', runId: b, frame: g });
+      const bNow = now.compare?.load.status === 'ready' ? now.compare.runId : null;
+      if (now.runId === runId && (now.cursor !== cursor || bNow !== b)) this.requestFrame();
     });
   }
 

@@ -3,6 +3,7 @@
  * static build works offline), grouped by mechanism (the first directory).
  */
 import { parse } from 'yaml';
+import { MECHANISM_DEFS } from './mechanisms/registry.js';
 
 const raw = import.meta.glob('../../scenarios/**/*.{yaml,yml,json}', {
   query: '?raw', import: 'default', eager: true,
@@ -19,15 +20,14 @@ export interface GalleryEntry {
   about: string;
   teaser: string;
   source: string;
+  /** the scenario's reference data, if any: [x, y] points (e.g. a seed's benchmark table) */
+  reference: { x: string; y: string; points: [number, number][] } | null;
 }
 
-export const GROUPS: Record<string, { title: string; blurb: string; order: number }> = {
-  'fault-around': {
-    title: 'Fault-around',
-    blurb: 'On a read fault, map the neighbours already in the page cache too (->map_pages, fault_around_bytes; Linux 3.15).',
-    order: 1,
-  },
-};
+/** the gallery's groups: the mechanisms, in registry order */
+export const GROUPS: Record<string, { title: string; blurb: string; order: number }> = Object.fromEntries(
+  MECHANISM_DEFS.map((m, i) => [m.id, { title: m.title, blurb: m.blurb, order: i + 1 }]),
+);
 
 export const SUBGROUPS: Record<string, string> = {
   seed: 'Reproductions of the patch series\u2019 benchmark tables',
@@ -63,21 +63,25 @@ export const GALLERY: GalleryEntry[] = Object.entries(raw)
     const name = file.replace(/^scenarios\//, '').replace(/\.(ya?ml|json)$/, '');
     const parts = name.split('/');
     let title = name, about = '';
+    let reference: GalleryEntry['reference'] = null;
     try {
-      const doc = parse(source) as { name?: unknown; about?: unknown };
+      const doc = parse(source) as { name?: unknown; about?: unknown; reference?: { x?: unknown; y?: unknown; points?: unknown } };
       if (typeof doc?.name === 'string') title = doc.name;
       if (typeof doc?.about === 'string') about = doc.about;
+      const r = doc?.reference;
+      if (r && typeof r.x === 'string' && typeof r.y === 'string' && Array.isArray(r.points))
+        reference = { x: r.x, y: r.y, points: r.points.filter((p): p is [number, number] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number') };
     } catch {
       /* shown as is; opening it reports the error */
     }
-    return { name, file, group: parts[0], sub: parts.length > 2 ? parts[1] : null, title, about, teaser: teaserOf(about), source };
+    return { name, file, group: parts[0], sub: parts.length > 2 ? parts[1] : null, title, about, teaser: teaserOf(about), source, reference };
   })
   .sort((a, b) => (GROUPS[a.group]?.order ?? 99) - (GROUPS[b.group]?.order ?? 99) ||
     (a.sub ?? '').localeCompare(b.sub ?? '') || ORDER(a) - ORDER(b) || a.name.localeCompare(b.name, 'en', { numeric: true }));
 
-/* the teaching order inside fault-around: the first card is the one to try first */
+/* each mechanism's teaching order: the first card is the one to try first */
 function ORDER(e: GalleryEntry): number {
-  const first = ['sequential', 'random', 'one-per-page-table', 'unaligned', 'partly-cached', 'readahead-in-flight', 'shared-write', 'anonymous'];
+  const first = MECHANISM_DEFS.find((m) => m.id === e.group)?.teachingOrder ?? [];
   const i = first.indexOf(e.name.split('/').pop()!);
   return i < 0 ? 100 : i;
 }

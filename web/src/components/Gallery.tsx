@@ -4,13 +4,19 @@
  * series' cover letter.
  */
 import { fmt } from '../lib/format.js';
-import { expectedFaults, GALLERY, GROUPS, SUBGROUPS, type GalleryEntry } from '../scenarios.js';
+import { GALLERY, GROUPS, SUBGROUPS, type GalleryEntry } from '../scenarios.js';
 import { dispatch } from '../store/store.js';
 
 function open(e: GalleryEntry, ev: React.MouseEvent) {
   if (ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.button !== 0) return; /* let the browser open a new tab */
   ev.preventDefault();
   dispatch({ type: 'openScenario', name: e.name, file: e.file, source: e.source, edited: false });
+}
+
+function openSweep(e: GalleryEntry, ev: React.MouseEvent) {
+  if (ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.button !== 0) return;
+  ev.preventDefault();
+  dispatch({ type: 'openScenario', name: e.name, file: e.file, source: e.source, edited: false, sweep: { key: 'fault_around_bytes', values: null, y: 'pgfault' } });
 }
 
 const href = (e: GalleryEntry) => `?scenario=${encodeURIComponent(e.name).replace(/%2F/g, '/')}`;
@@ -54,42 +60,33 @@ export function Gallery() {
   );
 }
 
-/** seed scenarios are named <test>-<order>: lay them out as the cover letter's tables */
+/** the seed reproductions: one row per benchmark table, the seed's numbers, one click to the sweep beside them */
 function SeedTable({ title, entries }: { title: string; entries: GalleryEntry[] }) {
-  const split = (e: GalleryEntry) => {
-    const base = e.name.split('/').pop()!;
-    const m = /^(.*)-(base|order-\d+)$/.exec(base);
-    return m ? { test: m[1], order: m[2] } : { test: base, order: '' };
-  };
-  /* the cover letter's order */
-  const rank = (t: string) => (t.startsWith('sequential') ? 0 : t.startsWith('random') ? 1 : 2);
-  const tests = [...new Set(entries.map((e) => split(e).test))].sort((a, b) => rank(a) - rank(b));
-  const orders = [...new Set(entries.map((e) => split(e).order))].sort((a, b) =>
-    (a === 'base' ? -1 : Number(a.slice(6))) - (b === 'base' ? -1 : Number(b.slice(6))));
-  const titleOf = (t: string) => entries.find((e) => split(e).test === t)?.title.replace(/^Seed: /, '').replace(/, (baseline|FAULT_AROUND_ORDER \d+)$/, '') ?? t;
+  const rank = (e: GalleryEntry) => (e.name.includes('sequential') ? 0 : e.name.includes('random') ? 1 : 2);
+  const rows = [...entries].sort((a, b) => rank(a) - rank(b));
+  const xs = [...new Set(rows.flatMap((e) => e.reference?.points.map((p) => p[0]) ?? []))].sort((a, b) => a - b);
+  const order = (x: number) => Math.log2(x / 4096);
   return (
     <>
       <h3>{title}</h3>
       <table className="seed-table">
+        <caption className="sr-only">The seed&rsquo;s measured minor faults, one thread, per FAULT_AROUND_ORDER</caption>
         <thead>
           <tr>
-            <th scope="col">Test, one thread: minor faults in the model</th>
-            {orders.map((o) => <th key={o} scope="col">{o === 'base' ? 'baseline' : `order ${o.slice(6)}`}</th>)}
+            <th scope="col">Test, one thread: the seed&rsquo;s minor faults</th>
+            {xs.map((x) => <th key={x} scope="col">{x === 4096 ? 'baseline' : `order ${order(x)}`}</th>)}
+            <th scope="col">Model beside it</th>
           </tr>
         </thead>
         <tbody>
-          {tests.map((t) => (
-            <tr key={t}>
-              <th scope="row">{titleOf(t)}</th>
-              {orders.map((o) => {
-                const e = entries.find((x) => split(x).test === t && split(x).order === o);
-                const faults = e ? expectedFaults(e.source) : null;
-                return (
-                  <td key={o} className="num">
-                    {e && <a href={href(e)} onClick={(ev) => open(e, ev)} data-scenario={e.name} title={e.teaser}>{faults !== null ? fmt(faults) : 'open'}</a>}
-                  </td>
-                );
+          {rows.map((e) => (
+            <tr key={e.name}>
+              <th scope="row"><a href={href(e)} onClick={(ev) => open(e, ev)} data-scenario={e.name} title={e.teaser}>{e.title.replace(/^Seed: /, '')}</a></th>
+              {xs.map((x) => {
+                const p = e.reference?.points.find((q) => q[0] === x);
+                return <td key={x} className="num">{p ? fmt(p[1]) : ''}</td>;
               })}
+              <td><a href={`${href(e)}&sweep=fault_around_bytes`} onClick={(ev) => openSweep(e, ev)} data-sweep={e.name}>Sweep</a></td>
             </tr>
           ))}
         </tbody>

@@ -5,13 +5,40 @@
  */
 import { useMemo } from 'react';
 import { COUNTERS } from '../../../wasm-core/ts/abi.js';
+import { changedTunables, describeTunables, judgeExpects } from '../../../wasm-core/ts/multirun.js';
+import { parseScenario, type Scenario } from '../../../wasm-core/ts/scenario.js';
 import { fmt } from '../lib/format.js';
 import { finalCounters } from '../store/reducer.js';
 import type { AppState, ViewId } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
+import { mechanismOf } from '../mechanisms/registry.js';
+import { CompareCounters } from '../views/CompareCounters.js';
 import { VIEWS, type ViewDef } from '../views/registry.js';
+import { SweepPanel } from './SweepPanel.js';
 import { Transport } from './Transport.js';
 import { QuickTunables } from './Tunables.js';
+
+/** the scenario as written, without the UI's tunables: what its expect steps are about */
+function useOwnScenario(): Scenario | null {
+  const sc = useStore((s) => s.scenario);
+  return useMemo(() => {
+    if (!sc) return null;
+    try { return parseScenario(sc.source, sc.file); } catch { return null; }
+  }, [sc]);
+}
+
+/** each run named by the tunables that differ between them: "fault_around_bytes 64 KiB" */
+export function useRunLabels(): { a: string; b: string } | null {
+  const a = useStore((s) => s.program?.scenario ?? null);
+  const b = useStore((s) => s.compare?.program?.scenario ?? null);
+  const set = useStore((s) => s.compare?.set ?? null);
+  return useMemo(() => {
+    if (!set) return null;
+    if (!a || !b) return { a: 'A', b: `B: ${Object.entries(set).map(([k, v]) => `${k}=${v}`).join(', ')}` };
+    const keys = changedTunables(a, b);
+    return keys.length ? { a: describeTunables(a, keys), b: describeTunables(b, keys) } : { a: 'A', b: 'B (the same tunables)' };
+  }, [a, b, set]);
+}
 
 export function Player() {
   const load = useStore((s) => s.load);
@@ -20,10 +47,20 @@ export function Player() {
   const timeline = useStore((s) => s.timeline);
   const scenario = useStore((s) => s.scenario);
   const group = scenario?.name?.split('/')[0] ?? 'fault-around';
+  const sweep = useStore((s) => s.sweep !== null);
+  if (sweep) {
+    return (
+      <main className="player" aria-label="Scenario sweep">
+        <Banners errorsOnly />
+        <SweepPanel />
+      </main>
+    );
+  }
   return (
     <main className="player" aria-label="Scenario player">
       <Caption />
       <Transport />
+      <CompareBar />
       <div className="topline">
         <Figures />
         <QuickTunables group={group} />
@@ -59,31 +96,47 @@ function Caption() {
   );
 }
 
-const FIGURES: { key: string; label: string }[] = [
-  { key: 'pgfault', label: 'Page faults' },
-  { key: 'pgmajfault', label: 'Major faults' },
-  { key: 'nr_mapped', label: 'Pages mapped' },
-  { key: 'touches', label: 'Pages touched' },
-];
 
 function Figures() {
+  const group = useStore((s) => s.scenario?.name?.split('/')[0]);
+  const FIGURES = mechanismOf(group).figures;
   const frame = useStore((s) => s.frame);
   const previous = useStore((s) => s.previous);
   const timeline = useStore((s) => s.timeline);
+  const compare = useStore((s) => s.compare);
   /* selectors must return stable values: derive the final counters here */
   const whole = useMemo(() => finalCounters({ timeline }), [timeline]);
+  const wholeB = useMemo(() => finalCounters({ timeline: compare?.timeline ?? null }), [compare?.timeline]);
+  const fb = compare?.frame ?? null;
   return (
-    <div className="figures" aria-label="Key counters">
+    <div className={`figures ${compare ? 'compare' : ''}`} aria-label="Key counters">
       {FIGURES.map(({ key, label }) => {
         const i = COUNTERS.indexOf(key as never);
         const v = frame?.counters[i];
         const end = whole?.[i];
+        if (compare) {
+          const w = fb?.counters[i];
+          const d = v !== undefined && w !== undefined ? w - v : undefined;
+          return (
+            <div className="figure" key={key} data-testid={`figure-${key}`}>
+              <div className="k">{label} <code>{key}</code></div>
+              <div className="ab">
+                <span className="run-a" data-run="a" data-counter={key} data-value={v ?? ''} title="run A">{v !== undefined ? fmt(v) : '–'}</span>
+                <span className="run-b" data-run="b" data-counter={key} data-value={w ?? ''} title="run B">{w !== undefined ? fmt(w) : '–'}</span>
+              </div>
+              <div className={`was ${d ? 'differs' : ''}`} data-testid={`diff-${key}`}>
+                {d !== undefined ? <>B − A <b>{d > 0 ? '+' : ''}{fmt(d)}</b>{v && w !== undefined && d ? ` (×${(w / v) >= 10 ? (w / v).toFixed(0) : (w / v).toFixed(2).replace(/\.?0+$/, '')})` : ''}</> : ' '}
+                {end !== undefined && wholeB && <> · whole run {fmt(end)} / {fmt(wholeB[i])}</>}
+              </div>
+            </div>
+          );
+        }
         const before = previous?.counters[i];
         const ratio = before && end !== undefined && before !== end ? end / before : null;
         return (
           <div className="figure" key={key} data-testid={`figure-${key}`}>
             <div className="k">{label} <code>{key}</code></div>
-            <div className="v" data-testid={`value-${key}`}>{v !== undefined ? fmt(v) : '–'}</div>
+            <div className="v" data-testid={`value-${key}`} data-run="a" data-counter={key} data-value={v ?? ''}>{v !== undefined ? fmt(v) : '–'}</div>
             <div className="was">
               {end !== undefined && <>whole run <b>{fmt(end)}</b></>}
               {before !== undefined && before !== end && (
@@ -97,7 +150,47 @@ function Figures() {
   );
 }
 
-function Banners() {
+/** compare on or off (the scenario's natural comparison in one click), sweep, and the runs' labels */
+function CompareBar() {
+  const compare = useStore((s) => s.compare);
+  const scenario = useStore((s) => s.program?.scenario ?? s.running);
+  const labels = useRunLabels();
+  const natural = (scenario as { compare?: Record<string, unknown> } | null | undefined)?.compare;
+  const naturalSet = natural ? Object.fromEntries(Object.entries(natural).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(', ')}]` : String(v)])) : null;
+  const quick = scenario ? Object.keys(naturalSet ?? {})[0] ?? 'fault_around_bytes' : null;
+  return (
+    <div className="comparebar" data-testid="comparebar">
+      {compare ? (
+        <>
+          <span className="run-label a" data-testid="run-label-a"><b>A</b> {labels?.a}</span>
+          <span className="run-label b" data-testid="run-label-b"><b>B</b> {labels?.b}</span>
+          {compare.load.status === 'running' && <span className="muted">recording B&hellip; {Math.round((100 * compare.load.done) / Math.max(1, compare.load.total))}%</span>}
+          {compare.load.status === 'error' && <span className="bad" role="alert">Run B cannot run: {compare.load.issues[0]?.message}</span>}
+          <span className="spacer" />
+          <button className="btn" onClick={() => dispatch({ type: 'setCompare', set: null })} data-testid="stop-compare">Stop comparing</button>
+        </>
+      ) : (
+        <>
+          <span className="spacer" />
+          {naturalSet && (
+            <button className="btn" onClick={() => dispatch({ type: 'setCompare', set: naturalSet })} data-testid="compare-natural"
+              title="Run the scenario a second time with these tunables, side by side, stepped together">
+              Compare with {Object.entries(naturalSet).map(([k, v]) => `${k} = ${v}`).join(', ')}
+            </button>
+          )}
+        </>
+      )}
+      {quick && (
+        <button className="btn" onClick={() => dispatch({ type: 'openSweep', key: quick, values: null, y: 'pgfault' })} data-testid="open-sweep"
+          title={`Run the scenario once per value of ${quick} and chart pgfault`}>Sweep {quick}</button>
+      )}
+    </div>
+  );
+}
+
+function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
+  const own = useOwnScenario();
+  const program = useStore((s) => s.program);
   const load = useStore((s) => s.load);
   const overrides = useStore((s) => s.overrides);
   const timeline = useStore((s) => s.timeline);
@@ -125,6 +218,7 @@ function Banners() {
     );
   }
   if (!timeline || load.status !== 'ready') return null;
+  if (errorsOnly && !timeline.error) return null;
   if (timeline.error) {
     const at = timeline.error.at;
     return (
@@ -133,6 +227,16 @@ function Banners() {
         <div style={{ marginTop: 4 }}>Everything up to the error can still be stepped through.</div>
       </div>
     );
+  }
+  if (timeline.expectFailures.length && own && program) {
+    const j = judgeExpects(own, program.scenario, { expectFailures: timeline.expectFailures });
+    if (j.changed.length)
+      return (
+        <div className="banner note" role="status" data-testid="expect-notes">
+          <strong>With other tunables than the scenario&rsquo;s own</strong> ({describeTunables(program.scenario, j.changed)}), its expect checks are a comparison, not a test:
+          <ul>{j.notes.slice(0, 5).map((n, k) => <li key={k}>{n.message}</li>)}</ul>
+        </div>
+      );
   }
   if (timeline.expectFailures.length) {
     return (
@@ -203,7 +307,10 @@ function Panel({ def }: { def: ViewDef }) {
   const prevCounters = useStore((s) => s.prevCounters);
   const theme = useStore((s) => s.theme);
   const sub = useStore((s) => subtitle(def.id, s));
+  const compare = useStore((s) => s.compare);
+  const labels = useRunLabels();
   const C = def.component;
+  const b = compare?.frame && compare.program && compare.timeline ? compare : null;
   return (
     <section className="panel" aria-labelledby={`view-${def.id}`} aria-describedby={`view-${def.id}-d`} data-view={def.id}>
       <div className="panel-head">
@@ -214,8 +321,22 @@ function Panel({ def }: { def: ViewDef }) {
           aria-label={enlarged ? `Restore ${def.title}` : `Enlarge ${def.title}`} title={enlarged ? 'Restore' : 'Enlarge'}>{enlarged ? '⤡' : '⤢'}</button>
         <button className="btn icon" onClick={() => dispatch({ type: 'toggleView', id: def.id })} aria-label={`Hide ${def.title}`} title="Hide">✕</button>
       </div>
-      <div className="panel-body">
-        <C frame={frame} program={program} timeline={timeline} prevCounters={prevCounters} theme={theme} />
+      <div className={`panel-body ${compare && def.id !== 'counters' ? 'ab-grid' : ''}`}>
+        {compare && def.id === 'counters' ? (
+          <CompareCounters a={frame} b={b?.frame ?? null} labels={labels} />
+        ) : compare ? (
+          <>
+            <div className="ab-run" data-run-view="a">
+              <div className="ab-head run-a"><b>A</b> {labels?.a}</div>
+              <C frame={frame} program={program} timeline={timeline} prevCounters={prevCounters} theme={theme} />
+            </div>
+            <div className="ab-run" data-run-view="b">
+              <div className="ab-head run-b"><b>B</b> {labels?.b}</div>
+              {b ? <C frame={b.frame!} program={b.program!} timeline={b.timeline!} prevCounters={null} theme={theme} />
+                : <div className="loading">{compare.load.status === 'error' ? 'Run B cannot run.' : 'Recording run B…'}</div>}
+            </div>
+          </>
+        ) : <C frame={frame} program={program} timeline={timeline} prevCounters={prevCounters} theme={theme} />}
       </div>
     </section>
   );

@@ -1,23 +1,30 @@
 /**
- * The page's handle on the engine worker: load (with progress), cancel, and
- * frames. Frame requests are "latest wins": a request made while another is
- * in flight supersedes it, so holding an arrow key never queues work.
+ * The page's handle on the engine worker: runs keyed by id (load with
+ * progress, cancel, drop), frames, and sweeps. Frame requests are "latest
+ * wins" per run: a request made while another for the same run is in flight
+ * supersedes it, so holding an arrow key never queues work.
  */
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { EngineOptions, Frame, TimelineInfo } from '../../../wasm-core/ts/engine.js';
-import type { FromWorker, ToWorker, WorkerIssue } from './protocol.js';
+import type { FromWorker, SweepPointResult, ToWorker, WorkerIssue } from './protocol.js';
 
 export type LoadOutcome =
   | { kind: 'loaded'; timeline: TimelineInfo }
   | { kind: 'cancelled' }
   | { kind: 'error'; issues: WorkerIssue[] };
 
+interface SweepHandlers {
+  point: (p: SweepPointResult) => void;
+  progress: (done: number, total: number) => void;
+  resolve: (o: { cancelled: boolean }) => void;
+}
+
 export class EngineClient {
   private worker: Worker;
   private loads = new Map<number, { resolve: (o: LoadOutcome) => void; progress: (done: number, total: number, big: boolean) => void }>();
-  private frames = new Map<number, (f: Frame | null) => void>();
+  private frames = new Map<number, { id: number; resolve: (f: Frame | null) => void }>();
+  private sweeps = new Map<number, SweepHandlers>();
   private seq = 0;
-  private currentId = -1;
   onFatal: (message: string) => void = () => {};
 
   constructor() {
@@ -54,35 +61,58 @@ export class EngineClient {
         break;
       case 'frame':
       case 'frameError': {
-        /* resolve this request; anything older was superseded */
-        for (const [seq, resolve] of this.frames)
-          if (seq <= m.seq) {
-            resolve(seq === m.seq && m.t === 'frame' ? m.frame : null);
+        /* resolve this request; anything older for the same run was superseded */
+        for (const [seq, r] of this.frames)
+          if (r.id === m.id && seq <= m.seq) {
+            r.resolve(seq === m.seq && m.t === 'frame' ? m.frame : null);
             this.frames.delete(seq);
           }
         break;
       }
+      case 'sweepPoint':
+        this.sweeps.get(m.id)?.point(m.point);
+        this.sweeps.get(m.id)?.progress(m.done, m.total);
+        break;
+      case 'sweepProgress':
+        this.sweeps.get(m.id)?.progress(m.done, m.total);
+        break;
+      case 'sweepDone':
+        this.sweeps.get(m.id)?.resolve({ cancelled: m.cancelled });
+        this.sweeps.delete(m.id);
+        break;
     }
   }
 
   load(id: number, program: Program, progress: (done: number, total: number, big: boolean) => void, opts?: EngineOptions): Promise<LoadOutcome> {
-    if (this.currentId >= 0 && this.loads.has(this.currentId)) this.cancel(this.currentId);
-    this.currentId = id;
     return new Promise((resolve) => {
       this.loads.set(id, { resolve, progress });
       this.send({ t: 'load', id, program, opts });
     });
   }
 
+  /** stop a run being recorded, or a sweep */
   cancel(id: number) {
     this.send({ t: 'cancel', id });
   }
 
-  frame(id: number, cursor: number): Promise<Frame | null> {
+  /** free a run's engine in the worker */
+  drop(id: number) {
+    this.send({ t: 'drop', id });
+  }
+
+  /** run `id`'s frame at `cursor`; with alignFrom, at the operation of run id matching run alignFrom's cursor */
+  frame(id: number, cursor: number, alignFrom?: number): Promise<Frame | null> {
     const seq = ++this.seq;
     return new Promise((resolve) => {
-      this.frames.set(seq, resolve);
-      this.send({ t: 'frame', id, seq, cursor });
+      this.frames.set(seq, { id, resolve });
+      this.send({ t: 'frame', id, seq, cursor, alignFrom });
+    });
+  }
+
+  sweep(id: number, programs: Program[], point: SweepHandlers['point'], progress: SweepHandlers['progress']): Promise<{ cancelled: boolean }> {
+    return new Promise((resolve) => {
+      this.sweeps.set(id, { point, progress, resolve });
+      this.send({ t: 'sweep', id, programs });
     });
   }
 

@@ -131,3 +131,70 @@ describe('reducer', () => {
     expect(again.runId).toBe(s.runId + 1);
   });
 });
+
+describe('reducer: two runs (compare)', () => {
+  const withB = () => run(initialState(), { ...open, compare: { fault_around_bytes: '4096' } });
+  it('opens run B beside run A, each with its own id and state', () => {
+    const s = withB();
+    expect(s.compare?.set).toEqual({ fault_around_bytes: '4096' });
+    expect(s.compare?.load.status).toBe('compiling');
+    const b = s.compare!.runId;
+    const t = run(s, { type: 'runLoaded', runId: s.runId, program: {} as never, timeline: timeline() },
+      { type: 'compareCompiled', runId: b }, { type: 'compareLoaded', runId: b, program: {} as never, timeline: timeline({ nEvents: 4000 }) });
+    expect(t.load.status).toBe('ready');
+    expect(t.compare?.load.status).toBe('ready');
+    expect(t.compare?.timeline?.nEvents).toBe(4000);
+    expect(t.timeline?.nEvents).toBe(1000);
+  });
+  it('ignores run B results of a superseded comparison', () => {
+    const s = withB();
+    const old = s.compare!.runId;
+    const t = run(s, { type: 'setCompare', set: { fault_around_bytes: '8192' } });
+    expect(t.compare!.runId).toBe(old + 1);
+    const u = run(t, { type: 'compareLoaded', runId: old, program: {} as never, timeline: timeline() });
+    expect(u.compare?.load.status).toBe('compiling');
+  });
+  it('a tunable change re-runs both runs; stop comparing drops B', () => {
+    const s = withB();
+    const t = run(s, { type: 'setTunable', key: 'readahead_kb', value: '16' });
+    expect(t.runId).toBe(s.runId + 1);
+    expect(t.compare!.runId).toBe(s.compare!.runId + 1);
+    expect(t.compare!.set).toEqual({ fault_around_bytes: '4096' });
+    expect(run(t, { type: 'setCompare', set: null }).compare).toBeNull();
+  });
+  it('the cursor is one: stepping moves A, and B follows through its aligned frame', () => {
+    const s = run(withB(), { type: 'runLoaded', runId: 1, program: {} as never, timeline: timeline() });
+    const t = run(s, { type: 'step', delta: 5 }, { type: 'step', delta: -1 });
+    expect(t.cursor).toBe(4);
+    const f = { cursor: 17 } as never;
+    expect(run(t, { type: 'compareFrame', runId: t.compare!.runId, frame: f }).compare?.frame).toBe(f);
+  });
+});
+
+describe('reducer: sweeps', () => {
+  const points = [4096, 8192, 16384].map((x) => ({ x, raw: String(x), label: String(x), counters: null, error: null }));
+  const started = () => {
+    const s = run(initialState(), { ...open, sweep: { key: 'fault_around_bytes', values: null, y: null } });
+    return run(s, { type: 'sweepPlanned', runId: s.sweep!.runId, points });
+  };
+  it('keeps the planned order whatever order the points arrive in', () => {
+    const s = started();
+    const id = s.sweep!.runId;
+    const t = run(s, { type: 'sweepPoint', runId: id, index: 2, counters: [1], error: null },
+      { type: 'sweepPoint', runId: id, index: 0, counters: [4], error: null });
+    expect(t.sweep!.points.map((p) => p.x)).toEqual([4096, 8192, 16384]);
+    expect(t.sweep!.points.map((p) => p.counters?.[0] ?? null)).toEqual([4, null, 1]);
+    expect(t.sweep!.y).toBe('pgfault');
+  });
+  it('cancel stops it, and a late point or done of the cancelled sweep changes nothing', () => {
+    const s = started();
+    const id = s.sweep!.runId;
+    const t = run(s, { type: 'cancelSweep' });
+    expect(t.sweep!.status).toBe('cancelled');
+    const u = run(t, { type: 'sweepDone', runId: id, cancelled: false });
+    expect(u.sweep!.status).toBe('cancelled');
+    const v = run(u, { type: 'openSweep', key: 'fault_around_bytes', values: null, y: null });
+    expect(v.sweep!.runId).toBe(id + 1);
+    expect(run(v, { type: 'sweepPoint', runId: id, index: 0, counters: [9], error: null }).sweep!.points).toEqual([]);
+  });
+});

@@ -35,10 +35,27 @@ function overridesLabel(o: Record<string, string>): string {
   return e.length ? e.map(([k, v]) => `${k}=${v}`).join(', ') : 'the scenario\'s tunables';
 }
 
+/** a fresh run B for these compare tunables (null: no comparison) */
+function compareRun(state: AppState, set: Record<string, string> | null): AppState['compare'] {
+  if (!set) return null;
+  return { set, runId: (state.compare?.runId ?? 0) + 1, load: { status: 'compiling' }, program: null, timeline: null, frame: null };
+}
+
+/** a fresh sweep (it runs again when the scenario or A's tunables change) */
+function sweepRun(state: AppState, sw: { key: string; values: string[] | null; y: string | null } | null): AppState['sweep'] {
+  if (!sw) return null;
+  return {
+    key: sw.key, asked: sw.values, y: sw.y ?? state.sweep?.y ?? 'pgfault', runId: (state.sweep?.runId ?? 0) + 1,
+    status: 'running', done: 0, points: [], error: null,
+  };
+}
+
 function rerun(state: AppState, overrides: Record<string, string>): AppState {
   const fin = state.load.status === 'ready' ? finalCounters(state) : null;
   return {
     ...state,
+    compare: state.compare ? compareRun(state, state.compare.set) : null,
+    sweep: state.sweep ? sweepRun(state, { key: state.sweep.key, values: state.sweep.asked, y: state.sweep.y }) : null,
     overrides,
     runId: state.runId + 1,
     pendingCursor: relativeCursor(state.timeline, state.cursor),
@@ -79,6 +96,8 @@ export function reducer(state: AppState, action: Action): AppState {
         playing: false,
         views: action.views ? Object.fromEntries(Object.keys(state.views).map((k) => [k, action.views!.includes(k as never)])) as AppState['views'] : state.views,
         enlarged: action.enlarged ?? null,
+        compare: compareRun(state, action.compare ?? null),
+        sweep: sweepRun(state, action.sweep ?? null),
       };
     case 'setDraft':
       return { ...state, draft: action.text };
@@ -170,6 +189,60 @@ export function reducer(state: AppState, action: Action): AppState {
       return { ...state, theme: action.theme };
     case 'toggleHelp':
       return { ...state, help: !state.help };
+    case 'setCompare':
+      return { ...state, compare: compareRun(state, action.set) };
+    case 'compareCompiled': {
+      const c = state.compare;
+      if (!c || c.runId !== action.runId) return state;
+      return { ...state, compare: { ...c, load: { status: 'running', done: 0, total: 1, big: false } } };
+    }
+    case 'compareProgress': {
+      const c = state.compare;
+      if (!c || c.runId !== action.runId) return state;
+      return { ...state, compare: { ...c, load: { status: 'running', done: action.done, total: action.total, big: action.big } } };
+    }
+    case 'compareLoaded': {
+      const c = state.compare;
+      if (!c || c.runId !== action.runId) return state;
+      return { ...state, compare: { ...c, load: { status: 'ready' }, program: action.program, timeline: action.timeline } };
+    }
+    case 'compareFailed': {
+      const c = state.compare;
+      if (!c || c.runId !== action.runId) return state;
+      return { ...state, compare: { ...c, load: { status: 'error', issues: action.issues } } };
+    }
+    case 'compareFrame': {
+      const c = state.compare;
+      if (!c || c.runId !== action.runId) return state;
+      return { ...state, compare: { ...c, frame: action.frame } };
+    }
+    case 'openSweep':
+      return { ...state, sweep: sweepRun(state, action), playing: false };
+    case 'sweepPlanned':
+      if (state.sweep?.runId !== action.runId) return state;
+      return { ...state, sweep: { ...state.sweep, points: action.points } };
+    case 'sweepFailed':
+      if (state.sweep?.runId !== action.runId) return state;
+      return { ...state, sweep: { ...state.sweep, status: 'error', error: action.error } };
+    case 'sweepPoint': {
+      const sw = state.sweep;
+      if (sw?.runId !== action.runId || !sw.points[action.index]) return state;
+      const points = sw.points.slice();
+      points[action.index] = { ...points[action.index], counters: action.counters, error: action.error };
+      return { ...state, sweep: { ...sw, points, done: Math.max(sw.done, action.index + 1) } };
+    }
+    case 'sweepProgress':
+      if (state.sweep?.runId !== action.runId) return state;
+      return { ...state, sweep: { ...state.sweep, done: action.done } };
+    case 'sweepDone':
+      if (state.sweep?.runId !== action.runId || state.sweep.status !== 'running') return state;
+      return { ...state, sweep: { ...state.sweep, status: action.cancelled ? 'cancelled' : 'done' } };
+    case 'setSweepY':
+      return state.sweep ? { ...state, sweep: { ...state.sweep, y: action.y } } : state;
+    case 'cancelSweep':
+      return state.sweep?.status === 'running' ? { ...state, sweep: { ...state.sweep, status: 'cancelled' } } : state;
+    case 'closeSweep':
+      return { ...state, sweep: null };
     case 'toast':
       return { ...state, toast: { text: action.text, id: (state.toast?.id ?? 0) + 1 } };
     case 'clearToast':

@@ -35,6 +35,32 @@ export interface ScenarioState {
   edited: boolean;
 }
 
+/** run B of a comparison: the scenario with A's tunables plus `set` (`?compare=key=value`) */
+export interface CompareState {
+  set: Record<string, string>;
+  runId: number;
+  load: LoadState;
+  program: Program | null;
+  timeline: TimelineInfo | null;
+  frame: Frame | null;
+}
+
+/** a sweep: the scenario run once per value of one tunable, counters only (`?sweep=key[:v1,v2]&y=counter`) */
+export interface SweepState {
+  key: string;
+  /** the values asked for (raw, as --set takes them), or null for the tunable's whole domain */
+  asked: string[] | null;
+  /** the counter charted */
+  y: string;
+  runId: number;
+  status: 'running' | 'done' | 'cancelled' | 'error';
+  /** runs done (fractional while one runs) */
+  done: number;
+  /** per value, in order: x as a plain number, its label, and the counters once run */
+  points: { x: number; raw: string; label: string; counters: number[] | null; error: string | null }[];
+  error: string | null;
+}
+
 export interface AppState {
   page: 'gallery' | 'player';
   scenario: ScenarioState | null;
@@ -58,6 +84,9 @@ export interface AppState {
   prevCounters: number[] | null;
   /** the run before the last tunable change, to compare */
   previous: { label: string; counters: number[] } | null;
+  /** run B, when comparing */
+  compare: CompareState | null;
+  sweep: SweepState | null;
   views: Record<ViewId, boolean>;
   enlarged: ViewId | null;
   drawer: 'tunables' | 'editor' | null;
@@ -71,7 +100,8 @@ export type JumpKind = 'fault' | 'major' | 'step' | 'say';
 export type Action =
   | { type: 'openGallery' }
   | { type: 'openScenario'; name: string | null; file: string; source: string; edited: boolean;
-      overrides?: Record<string, string>; cursor?: CursorTarget; views?: ViewId[]; enlarged?: ViewId | null }
+      overrides?: Record<string, string>; cursor?: CursorTarget; views?: ViewId[]; enlarged?: ViewId | null;
+      compare?: Record<string, string> | null; sweep?: { key: string; values: string[] | null; y: string | null } | null }
   | { type: 'setDraft'; text: string | null }
   | { type: 'applyDraft' }
   | { type: 'setTunable'; key: string; value: string | null }
@@ -97,6 +127,21 @@ export type Action =
   | { type: 'openDrawer'; drawer: AppState['drawer'] }
   | { type: 'setTheme'; theme: AppState['theme'] }
   | { type: 'toggleHelp' }
+  | { type: 'setCompare'; set: Record<string, string> | null }
+  | { type: 'compareCompiled'; runId: number }
+  | { type: 'compareProgress'; runId: number; done: number; total: number; big: boolean }
+  | { type: 'compareLoaded'; runId: number; program: Program; timeline: TimelineInfo }
+  | { type: 'compareFailed'; runId: number; issues: Issue[] }
+  | { type: 'compareFrame'; runId: number; frame: Frame }
+  | { type: 'openSweep'; key: string; values: string[] | null; y: string | null }
+  | { type: 'sweepPlanned'; runId: number; points: SweepState['points'] }
+  | { type: 'sweepFailed'; runId: number; error: string }
+  | { type: 'sweepPoint'; runId: number; index: number; counters: number[] | null; error: string | null }
+  | { type: 'sweepProgress'; runId: number; done: number }
+  | { type: 'sweepDone'; runId: number; cancelled: boolean }
+  | { type: 'setSweepY'; y: string }
+  | { type: 'cancelSweep' }
+  | { type: 'closeSweep' }
   | { type: 'toast'; text: string }
   | { type: 'clearToast' };
 
@@ -112,7 +157,7 @@ export function initialState(theme: AppState['theme'] = 'light'): AppState {
   return {
     page: 'gallery', scenario: null, draft: null, overrides: {}, runId: 0, load: { status: 'idle' },
     program: null, running: null, timeline: null, cursor: 0, pendingCursor: null, playing: false, speed: 30, frame: null,
-    prevCounters: null, previous: null,
+    prevCounters: null, previous: null, compare: null, sweep: null,
     views: { address: true, walk: true, counters: true, log: true, steps: true }, enlarged: null,
     drawer: null, theme, help: false, toast: null,
   };

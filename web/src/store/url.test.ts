@@ -27,3 +27,20 @@ describe('URL encoding', () => {
     expect(decodeUrl('?scenario=x&views=address,bogus').views).toEqual(['address']);
   });
 });
+
+describe('compare and sweep in the URL', () => {
+  it('round-trips compare (repeatable) and a sweep with values and a counter', () => {
+    const u = { scenario: 'fault-around/sequential', set: { readahead_kb: '16' }, compare: { fault_around_bytes: '4096', 'machine.io_latency': '30' },
+      sweep: { key: 'mthp', values: ['[16KiB, 64KiB]', '[]'], y: 'pgmajfault' } };
+    const back = decodeUrl(encodeUrl(u));
+    expect(back.compare).toEqual(u.compare);
+    expect(back.sweep).toEqual(u.sweep);
+    expect(back.set).toEqual(u.set);
+  });
+  it('reads the forms people type', () => {
+    expect(decodeUrl('?scenario=x&sweep=fault_around_bytes').sweep).toEqual({ key: 'fault_around_bytes', values: null, y: null });
+    expect(decodeUrl('?scenario=x&sweep=readahead_kb:0,64&y=pgfault').sweep).toEqual({ key: 'readahead_kb', values: ['0', '64'], y: 'pgfault' });
+    expect(decodeUrl('?scenario=x&compare=fault_around_bytes=4096').compare).toEqual({ fault_around_bytes: '4096' });
+    expect(() => decodeUrl('?scenario=x&compare=oops')).toThrow(/key=value/);
+  });
+});

@@ -5,8 +5,12 @@
  *
  *   ?scenario=fault-around/sequential&set=fault_around_bytes=4096&cursor=812
  *   ?src=<deflate + base64url of the YAML>&set=...&cursor=end&views=address,counters
+ *   ?scenario=fault-around/sequential&compare=fault_around_bytes=4096     run B beside run A
+ *   ?scenario=fault-around/sequential&sweep=fault_around_bytes&y=pgfault  one run per value
+ *   ?scenario=...&sweep=readahead_kb:0,64,128                            the values given
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
+import { splitValues } from '../../../wasm-core/ts/multirun.js';
 import { VIEW_IDS, type CursorTarget, type ViewId } from './state.js';
 
 export interface UrlState {
@@ -16,6 +20,9 @@ export interface UrlState {
   cursor?: CursorTarget;
   views?: ViewId[];
   enlarged?: ViewId;
+  /** run B's tunables on top of `set` */
+  compare?: Record<string, string>;
+  sweep?: { key: string; values: string[] | null; y: string | null };
 }
 
 function b64url(bytes: Uint8Array): string {
@@ -47,6 +54,11 @@ export function encodeUrl(u: UrlState): string {
   if (u.cursor !== undefined && u.cursor !== 0) p.set('cursor', typeof u.cursor === 'number' ? String(u.cursor) : u.cursor === 'end' ? 'end' : `s${u.cursor.step}:${u.cursor.frac.toFixed(4)}`);
   if (u.views && u.views.length !== VIEW_IDS.length) p.set('views', u.views.join(','));
   if (u.enlarged) p.set('enlarged', u.enlarged);
+  for (const [k, v] of Object.entries(u.compare ?? {})) p.append('compare', `${k}=${v}`);
+  if (u.sweep) {
+    p.set('sweep', u.sweep.values ? `${u.sweep.key}:${u.sweep.values.join(',')}` : u.sweep.key);
+    if (u.sweep.y && u.sweep.y !== 'pgfault') p.set('y', u.sweep.y);
+  }
   const s = p.toString();
   return s ? `?${s}` : '';
 }
@@ -79,6 +91,22 @@ export function decodeUrl(search: string): UrlState {
   }
   const views = p.get('views');
   if (views !== null) out.views = views.split(',').filter((v): v is ViewId => (VIEW_IDS as string[]).includes(v));
+  const cmp = p.getAll('compare');
+  if (cmp.length) {
+    out.compare = {};
+    for (const kv of cmp) {
+      const eq = kv.indexOf('=');
+      if (eq <= 0) throw new UrlError(`compare=${kv}: expected key=value, like compare=fault_around_bytes=4096`);
+      out.compare[kv.slice(0, eq)] = kv.slice(eq + 1);
+    }
+  }
+  const sw = p.get('sweep');
+  if (sw) {
+    /* sweep=key, sweep=key:v1,v2 or sweep=key=v1,v2 */
+    const m = /^([a-z_.]+)(?:[:=](.*))?$/.exec(sw);
+    if (!m) throw new UrlError(`sweep=${sw}: expected a tunable, like sweep=fault_around_bytes or sweep=readahead_kb:0,64,128`);
+    out.sweep = { key: m[1], values: m[2] ? splitValues(m[2]).filter(Boolean) : null, y: p.get('y') };
+  }
   const en = p.get('enlarged');
   if (en && (VIEW_IDS as string[]).includes(en)) out.enlarged = en as ViewId;
   return out;

@@ -1,0 +1,234 @@
+/**
+ * Exports for charts: a sweep's numbers as CSV, a rendered SVG as a
+ * standalone file (the app's CSS variables and fonts resolved and inlined, so
+ * it looks the same opened on its own or pasted into a slide), the same as a
+ * PNG, and a download through an <a download> with a blob URL.
+ *
+ * sweepCsv is pure; svgText reads computed styles (DOM); svgToPng needs a
+ * browser canvas; download needs a document.
+ */
+
+/** One series as the CSV writer needs it (SweepSeries fits). */
+export interface CsvSeries {
+  label: string;
+  points: { x: number; y: number | null }[];
+}
+
+/** A number as plain text: `65536`, never `65,536` or `6.5e4`-style grouping; empty when missing. */
+function plain(n: number | null | undefined): string {
+  return n === null || n === undefined || !Number.isFinite(n) ? '' : String(n);
+}
+
+/**
+ * A text cell: quoted when it holds a comma, quote or line break; a leading
+ * = + - @ (which spreadsheets would run as a formula) is defused with a '.
+ */
+function cell(s: string): string {
+  let t = s;
+  if (/^[=+\-@\t\r]/.test(t)) t = `'${t}`;
+  return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+}
+
+/**
+ * The sweep as CSV: header `<xKey>,<label>,<label>...`, then one row per x
+ * value found in any series (ascending), plain numbers, an empty cell where a
+ * series has no value (not run, failed, or not in that series).
+ */
+export function sweepCsv(xKey: string, series: CsvSeries[]): string {
+  const xs = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)).filter(Number.isFinite))].sort((a, b) => a - b);
+  const byX = series.map((s) => {
+    const m = new Map<number, number | null>();
+    for (const p of s.points) if (p.y !== null || !m.has(p.x)) m.set(p.x, p.y);
+    return m;
+  });
+  const lines = [[xKey, ...series.map((s) => s.label)].map(cell).join(',')];
+  for (const x of xs) lines.push([plain(x), ...byX.map((m) => plain(m.get(x)))].join(','));
+  return lines.join('\n') + '\n';
+}
+
+/** `sweep-fault_around_bytes-pgfault.csv`; anything but letters, digits, _ . - becomes _. */
+export function sweepFilename(xKey: string, yKey: string, ext: string): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_') || 'x';
+  return `sweep-${safe(xKey)}-${safe(yKey)}.${ext}`;
+}
+
+/* ------------------------------------------------------------------ SVG */
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** The properties that decide how SVG content looks; copied from computed style onto each element. */
+const STYLE_PROPS = [
+  'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray', 'stroke-linecap',
+  'stroke-linejoin', 'opacity', 'font-family', 'font-size', 'font-weight', 'font-style', 'font-variant-numeric',
+  'text-anchor', 'dominant-baseline', 'letter-spacing', 'paint-order', 'visibility',
+] as const;
+
+/** Used when a variable is defined nowhere (e.g. outside the app, or in tests): the light theme's values. */
+const VAR_DEFAULTS: Record<string, string> = {
+  '--font': "'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+  '--mono': "ui-monospace, 'SF Mono', 'JetBrains Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
+  '--c-fault': '#0072b2', '--c-around': '#56b4e9', '--c-major': '#d55e00', '--c-anon': '#cc79a7',
+  '--c-zero': '#9b9b9b', '--c-cow': '#e69f00', '--c-mapped': '#009e73', '--c-window': '#e69f00',
+  '--c-cached': '#5f656d', '--c-ra': '#009e73',
+  '--bg': '#f5f5f2', '--panel': '#ffffff', '--panel-2': '#fafaf8', '--text': '#1c1d1f', '--muted': '#5b6067',
+  '--faint': '#8a8f96', '--border': '#e1e1dc', '--strong-border': '#c9c9c3', '--accent': '#0a66c2',
+};
+const FALLBACK_FONT = VAR_DEFAULTS['--font'];
+
+type Lookup = (name: string) => string;
+
+/**
+ * A lookup of custom properties as seen from `el`: its own computed value,
+ * else its ancestors' (browsers inherit custom properties; jsdom does not),
+ * else the defaults.
+ */
+function varLookup(el: Element): Lookup {
+  const cache = new Map<string, string>();
+  return (name) => {
+    let v = cache.get(name);
+    if (v !== undefined) return v;
+    v = '';
+    for (let e: Element | null = el; e && !v; e = e.parentElement) v = getComputedStyle(e).getPropertyValue(name).trim();
+    v ||= VAR_DEFAULTS[name] ?? '';
+    cache.set(name, v);
+    return v;
+  };
+}
+
+/** Replaces every var(--name[, fallback]) (nested too) with its value; what is undefined becomes the fallback or nothing. */
+export function resolveVars(value: string, lookup: Lookup): string {
+  let out = value;
+  for (let guard = 0; guard < 20 && out.includes('var('); guard++) {
+    const i = out.lastIndexOf('var('); // innermost first
+    let depth = 0, j = i + 4;
+    for (; j < out.length; j++) {
+      if (out[j] === '(') depth++;
+      else if (out[j] === ')') { if (depth === 0) break; depth--; }
+    }
+    const inner = out.slice(i + 4, j);
+    const comma = inner.indexOf(',');
+    const name = (comma < 0 ? inner : inner.slice(0, comma)).trim();
+    const fallback = comma < 0 ? '' : inner.slice(comma + 1).trim();
+    out = out.slice(0, i) + (lookup(name) || fallback) + out.slice(j + 1);
+  }
+  return out.trim();
+}
+
+function isTransparent(c: string): boolean {
+  return !c || c === 'transparent' || /^rgba\(.*,\s*0\)$/.test(c) || /\/\s*0\)$/.test(c);
+}
+
+/** The colour behind `el`: the first opaque background of it or an ancestor, else --panel. */
+function backgroundOf(el: Element): string {
+  for (let e: Element | null = el; e; e = e.parentElement) {
+    const lookup = varLookup(e);
+    const bg = resolveVars(getComputedStyle(e).getPropertyValue('background-color'), lookup);
+    if (!isTransparent(bg)) return bg;
+  }
+  return varLookup(el)('--panel') || '#ffffff';
+}
+
+/**
+ * The rendered `svg` as a standalone SVG document: every element gets the
+ * computed look inlined (colours, strokes, fonts) with CSS variables
+ * resolved, a background of the colour it is drawn on (so the dark theme's
+ * light text stays readable), explicit width/height, and no `var(--` left.
+ * Elements marked `data-export-skip` (hover hit areas) are left out.
+ */
+export function svgText(svg: SVGSVGElement): string {
+  const clone = svg.cloneNode(true) as SVGSVGElement;
+  const src = [svg, ...Array.from(svg.querySelectorAll('*'))];
+  const dst = [clone, ...Array.from(clone.querySelectorAll('*'))];
+  src.forEach((el, i) => {
+    const out = dst[i] as SVGElement;
+    const lookup = varLookup(el);
+    const cs = getComputedStyle(el);
+    const inline: string[] = [];
+    for (const p of STYLE_PROPS) {
+      const raw = cs.getPropertyValue(p);
+      if (!raw) continue;
+      const v = resolveVars(raw, lookup);
+      if (v) inline.push(`${p}: ${v}`);
+    }
+    if (cs.getPropertyValue('display') === 'none') inline.push('display: none');
+    for (const a of Array.from(out.attributes)) {
+      if (a.name === 'style') continue;
+      if (a.value.includes('var(')) out.setAttribute(a.name, resolveVars(a.value, lookup));
+    }
+    // the element's own inline style wins over computed (it is part of it), then ours on top
+    const own = out.getAttribute('style');
+    const merged = [own ? resolveVars(own, lookup).replace(/;\s*$/, '') : '', ...inline].filter(Boolean).join('; ');
+    if (merged) out.setAttribute('style', merged);
+  });
+  for (const skip of Array.from(clone.querySelectorAll('[data-export-skip]'))) skip.remove();
+
+  const vb = svg.viewBox?.baseVal;
+  const w = Number(svg.getAttribute('width')) || vb?.width || svg.getBoundingClientRect().width || 640;
+  const h = Number(svg.getAttribute('height')) || vb?.height || svg.getBoundingClientRect().height || 360;
+  clone.setAttributeNS('http://www.w3.org/2000/xmlns/', 'xmlns', SVG_NS);
+  clone.setAttribute('width', String(w));
+  clone.setAttribute('height', String(h));
+  if (!clone.getAttribute('viewBox')) clone.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  clone.removeAttribute('class');
+  const rootLookup = varLookup(svg);
+  const font = resolveVars(getComputedStyle(svg).getPropertyValue('font-family'), rootLookup) || rootLookup('--font') || FALLBACK_FONT;
+  clone.setAttribute('font-family', font);
+  const style = clone.getAttribute('style') ?? '';
+  if (!/font-family/.test(style)) clone.setAttribute('style', `${style ? style + '; ' : ''}font-family: ${font}`);
+
+  const bg = svg.ownerDocument.createElementNS(SVG_NS, 'rect');
+  bg.setAttribute('x', '0');
+  bg.setAttribute('y', '0');
+  bg.setAttribute('width', '100%');
+  bg.setAttribute('height', '100%');
+  bg.setAttribute('fill', backgroundOf(svg));
+  clone.insertBefore(bg, clone.firstChild);
+
+  let text = new XMLSerializer().serializeToString(clone);
+  if (text.includes('var(--')) text = resolveVars(text, (n) => VAR_DEFAULTS[n] ?? ''); // belt and braces
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${text}\n`;
+}
+
+/**
+ * Draws standalone SVG text onto a canvas `scale` times larger and returns a
+ * PNG. Loaded as a data: URL (not a blob URL) so that no browser taints the
+ * canvas.
+ */
+export function svgToPng(svg: string, width: number, height: number, scale = 2): Promise<Blob> {
+  return new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onload = () => {
+      try {
+        const canvas = document.createElement('canvas');
+        canvas.width = Math.round(width * scale);
+        canvas.height = Math.round(height * scale);
+        const ctx = canvas.getContext('2d');
+        if (!ctx) throw new Error('no 2D canvas');
+        ctx.scale(scale, scale);
+        ctx.drawImage(img, 0, 0, width, height);
+        canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the canvas gave no PNG'))), 'image/png');
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    };
+    img.onerror = () => reject(new Error('the SVG could not be loaded as an image'));
+    img.width = width;
+    img.height = height;
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+  });
+}
+
+/** Saves `blob` as `filename` through a temporary <a download> and a blob URL. */
+export function download(filename: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.rel = 'noopener';
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  // revoking at once can cancel the download in some browsers
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,28 @@
+/**
+ * Fault-around (Linux 3.15): the gallery group, key figures and quick
+ * tunables. Its frame data (the fault-around window, skipped pages and why,
+ * the page cache behind a file mapping, readahead windows) comes from the
+ * engine's frame; its views are the address space and the page-table walk.
+ */
+import type { MechanismDef } from '../types.js';
+
+const size = (b: number) => (b >= 2 ** 20 ? `${b / 2 ** 20} MiB` : `${b / 1024} KiB`);
+
+export const faultAround: MechanismDef = {
+  id: 'fault-around',
+  title: 'Fault-around',
+  blurb: 'On a read fault, map the neighbours already in the page cache too (->map_pages, fault_around_bytes; Linux 3.15).',
+  figures: [
+    { key: 'pgfault', label: 'Page faults' },
+    { key: 'pgmajfault', label: 'Major faults' },
+    { key: 'nr_mapped', label: 'Pages mapped' },
+    { key: 'touches', label: 'Pages touched' },
+  ],
+  quick: ['fault_around_bytes', 'readahead_kb'],
+  teachingOrder: ['sequential', 'random', 'one-per-page-table', 'unaligned', 'partly-cached', 'readahead-in-flight', 'shared-write', 'anonymous'],
+  valueLabel: (key, v) => {
+    if (key !== 'fault_around_bytes') return null;
+    const pages = v / 4096;
+    return pages === 1 ? '4 KiB · off' : `${size(v)} · order ${Math.log2(pages)}`;
+  },
+};
