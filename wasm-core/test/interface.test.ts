@@ -22,7 +22,7 @@ export function expectedRows(g: typeof gen = gen): [number, number, number, numb
   LAYOUT_ORDER.structs.forEach((name, si) => {
     const s = g.STRUCTS[name as keyof typeof STRUCTS];
     rows.push([1, si, 0, s.size, `sizeof ${name}`]);
-    Object.entries(s.fields).forEach(([f, l], fi) => {
+    (Object.entries(s.fields) as [string, { offset: number; type: keyof typeof SZ; n: number }][]).forEach(([f, l], fi) => {
       rows.push([2, si, fi, l.offset, `${name}.${f} offset`]);
       rows.push([3, si, fi, SZ[l.type] * l.n, `${name}.${f} size`]);
     });
