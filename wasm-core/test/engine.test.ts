@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTERS, EV, FaultKind, PC, PC_READAHEAD, PC_STATE_MASK, SkipReason } from '../ts/abi.js';
 import { CAUSE, Engine, type Frame } from '../ts/engine.js';
+import { cacheKey, faultAroundOf } from '../../web/src/mechanisms/fault-around/frame.js';
+import { FRAME_PROVIDERS } from '../../web/src/mechanisms/frames.js';
 import { runProgram } from '../ts/runner.js';
 import { loadCore, programOf } from './helpers.js';
 
@@ -172,17 +174,17 @@ describe('engine: time travel', () => {
 describe('engine: the page cache behind a mapping', () => {
   it('shows pages being read, the PG_readahead mark and the readahead window at every event of a fault', async () => {
     const prog = programOf('scenarios/fault-around/off-centre-resume.yaml');
-    const eng = new Engine(await loadCore(), prog);
+    const eng = new Engine(await loadCore(), prog, {}, FRAME_PROVIDERS);
     const tl = eng.recordAll();
     const events = Array.from({ length: tl.nEvents }, (_, i) => eng.event(i));
     /* the async readahead at 25 sets PG_readahead on 33, inside the fault's operation */
     const mark = events.findIndex((e) => e.type === EV.mmsim_readahead_mark && e.b === 33 && e.c === 1);
     expect(mark).toBeGreaterThan(0);
     const before = eng.frame(mark), after = eng.frame(mark + 1);
-    const cacheOf = (f: Frame) => f.mms[0].vmas[0].cache!;
+    const cacheOf = (f: Frame) => faultAroundOf(f).cache[cacheKey(0, f.mms[0].vmas[0].id)]!;
     expect(cacheOf(before)[33] & PC_READAHEAD).toBe(0);
     expect(cacheOf(after)[33] & PC_READAHEAD).toBe(PC_READAHEAD);
-    expect(after.files[0].ra).toEqual({ start: 33, size: 31, async: 31 });
+    expect(faultAroundOf(after).files[0].ra).toEqual({ start: 33, size: 31, async: 31 });
     /* the mark on 25 was cleared earlier in the same operation */
     expect(cacheOf(after)[25] & PC_READAHEAD).toBe(0);
     /* at the end: every page cached and uptodate, marks only where a fault has not reached them */
@@ -191,7 +193,7 @@ describe('engine: the page cache behind a mapping', () => {
     for (let p = 1; p < 1024; p++) expect(cache[p] & PC_STATE_MASK).toBe(PC.uptodate);
     expect([...cache].filter((c) => c & PC_READAHEAD)).toHaveLength(0);
     /* the last mark (992) pushed the window past EOF: nothing read, the state moved on */
-    expect(end.files[0].ra?.start).toBe(1024);
+    expect(faultAroundOf(end).files[0].ra?.start).toBe(1024);
     eng.destroy();
   });
 });

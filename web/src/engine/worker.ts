@@ -11,6 +11,7 @@ import { alignCursor } from '../../../wasm-core/ts/align.js';
 import { Core } from '../../../wasm-core/ts/core.js';
 import { Engine } from '../../../wasm-core/ts/engine.js';
 import { explainError, ProgramError, startProgram } from '../../../wasm-core/ts/runner.js';
+import { FRAME_PROVIDERS } from '../mechanisms/frames.js';
 import type { FromWorker, ToWorker } from './protocol.js';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -122,7 +123,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
       drop(m.id);
       let engine: Engine;
       try {
-        engine = new Engine(core, m.program, m.opts);
+        engine = new Engine(core, m.program, m.opts, FRAME_PROVIDERS);
       } catch (e) {
         const at = e instanceof ProgramError ? e.at : null;
         const message = e instanceof ProgramError ? e.reason : (e as Error).message;

@@ -13,7 +13,11 @@
 import { select, zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { PC, PC_READAHEAD, PC_STATE_MASK, SKIP_REASONS, SkipReason, VM } from '../../../wasm-core/ts/abi.js';
-import { CAUSE, CAUSE_NAMES, type FileView, type Frame, type VmaView } from '../../../wasm-core/ts/engine.js';
+import { CAUSE, CAUSE_NAMES, type Frame, type VmaView as CoreVma } from '../../../wasm-core/ts/engine.js';
+import { cacheKey, faultAroundOf, type FileView } from '../mechanisms/fault-around/frame.js';
+
+/** a VMA as drawn here: the core's, with the page cache behind it (fault-around's frame data) */
+type VmaView = CoreVma & { cache?: Uint8Array };
 import { fmt, hex, size } from '../lib/format.js';
 import { CAUSE_LEGEND, readPalette, type Palette } from '../lib/palette.js';
 import type { ViewProps } from './registry.js';
@@ -49,7 +53,8 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
   const mmId = mmSel ?? frame.focusMm;
   const mm = frame.mms[mmId] ?? frame.mms[0];
   const faultVma = frame.fault ? mm?.vmas.find((v) => frame.fault!.addr >= v.start && frame.fault!.addr < v.end) : undefined;
-  const vma = (vmaSel !== null ? mm?.vmas.find((v) => v.id === vmaSel) : undefined) ?? faultVma ?? mm?.vmas[0];
+  const coreVma = (vmaSel !== null ? mm?.vmas.find((v) => v.id === vmaSel) : undefined) ?? faultVma ?? mm?.vmas[0];
+  const vma: VmaView | undefined = coreVma && mm ? { ...coreVma, cache: faultAroundOf(frame).cache[cacheKey(mm.id, coreVma.id)] } : coreVma;
   const following = vmaSel === null;
 
   if (!mm) return <div className="placeholder">No process.</div>;
@@ -293,7 +298,7 @@ const CACHE_TEXT: Record<number, string> = {
 
 /** the readahead window of the VMA's file, in the VMA's page numbers */
 function raOf(vma: VmaView, frame: Frame): (FileView['ra'] & { first: number }) | null {
-  const ra = vma.file !== null ? frame.files[vma.file]?.ra : null;
+  const ra = vma.file !== null ? faultAroundOf(frame).files[vma.file]?.ra : null;
   return ra ? { ...ra, first: ra.start - vma.pgoff } : null;
 }
 

@@ -1,0 +1,366 @@
+/**
+ * The recorder: runs a program once, records its event stream and keeps
+ * snapshots, and can put the core at any operation boundary, fast (time
+ * travel). engine.ts builds what the views show (frames) on top of it.
+ *
+ * Time travel. The core can stop only between two operations (a touch with
+ * its fault, or a step), and its whole state is a snapshot. While recording,
+ * the engine keeps a snapshot every `interval` events (at an operation
+ * boundary) within a memory budget, halving their number and doubling the
+ * interval when the budget is exceeded. To show event k it seeks the core to
+ * the boundary before the operation that contains event k - 1 (restore the
+ * nearest snapshot, replay forward; or just run forward when that is short)
+ * and overlays the events of that operation up to k. The views are a
+ * function of (core state at that boundary, those events): pixels out.
+ *
+ * Cursor convention: cursor c means "events 0 .. c-1 have happened"; the
+ * current event is events[c - 1]; c ranges over [0, nEvents].
+ *
+ * Big runs (millions of touches, the 16 GiB seed scenarios) record no events:
+ * the engine runs the core with tracing off, in slices for progress and
+ * cancel, and the views show aggregates (heat strips) of the final state.
+ */
+import { COUNTERS, EVF_OP_START, EV_TYPE_MASK, EV, RunStatus } from './abi.js';
+import { buildOpIndex, type OpIndex } from './align.js';
+import type { Core, Sim } from './core.js';
+import type { Program } from './compile.js';
+import { decodeEvent, type SimEvent } from './events.js';
+import { explainError, explainFailure, startProgram } from './runner.js';
+import type { RunIssue } from './runner.js';
+
+export interface EngineOptions {
+  /** bytes of snapshots to keep at most */
+  snapshotBudget?: number;
+  /** programs with more operations than this run as big runs (no events) */
+  bigRunWork?: number;
+  /** an interactive run stops recording beyond this many events and becomes a big run */
+  maxEvents?: number;
+  /** the core may not hold more host memory than this */
+  maxBytes?: number;
+  /** start with a snapshot every this many events */
+  interval?: number;
+  /** a counter sample every this many events (interactive) */
+  sampleEvery?: number;
+}
+
+export interface Samples {
+  /** x: event index (interactive) or operations done (big run) */
+  x: number[];
+  /** per counter (COUNTERS order), one value per x */
+  values: number[][];
+}
+
+export interface TimelineInfo {
+  big: boolean;
+  nEvents: number;
+  work: number;
+  status: 'ok' | 'expect-failed' | 'error';
+  error: RunIssue | null;
+  expectFailures: RunIssue[];
+  /** event index of every mmsim_step event */
+  stepEvents: number[];
+  /** the program step each of stepEvents executes */
+  stepOf: number[];
+  /** event index of every fault (first attempt) */
+  faultEvents: number[];
+  /** event index of every major fault (->fault found no page) */
+  majorEvents: number[];
+  /** event index of every say */
+  sayEvents: number[];
+  samples: Samples;
+  snapshots: number;
+  snapshotBytes: number;
+  interval: number;
+  recordSeconds: number;
+}
+
+const DEFAULTS: Required<Omit<EngineOptions, 'maxBytes'>> & { maxBytes: number } = {
+  snapshotBudget: 192 * 2 ** 20,
+  bigRunWork: 1_500_000,
+  maxEvents: 3_000_000,
+  maxBytes: 1.5 * 2 ** 30,
+  interval: 2048,
+  sampleEvery: 256,
+};
+
+/**
+ * In a sorted list of event indexes, the cursor just after the next (dir 1)
+ * or the previous (dir -1) one relative to cursor `from`; null if none.
+ */
+export function findInIndex(list: readonly number[], from: number, dir: 1 | -1): number | null {
+  if (dir > 0) {
+    for (const i of list) if (i + 1 > from) return i + 1;
+  } else {
+    for (let k = list.length - 1; k >= 0; k--) if (list[k] + 1 < from) return list[k] + 1;
+  }
+  return null;
+}
+
+export class Recorder {
+  readonly opts: typeof DEFAULTS;
+  readonly program: Program;
+  protected sim: Sim;
+  protected events = new Uint8Array(0);
+  protected nEvents = 0;
+  private opStarts: number[] = [];
+  /**
+   * Snapshots of the core at operation boundaries. `event`: the boundary
+   * (events before it); `work`: the core's work done there; `pinned`: taken
+   * because much work passed without events (filling the page cache emits
+   * one event for millions of pages), so thinning keeps it.
+   */
+  private snaps: { event: number; work: number; pinned: boolean; bytes: Uint8Array }[] = [];
+  private interval: number;
+  private snapBytes = 0;
+  private samples: Samples = { x: [], values: COUNTERS.map(() => []) };
+  private nextSample = 0;
+  protected big = false;
+  private done = false;
+  private cancelled = false;
+  private t0 = performance.now();
+  private recordSeconds = 0;
+  /** the sim stands at this event boundary */
+  protected at = 0;
+  private info: TimelineInfo | null = null;
+
+  constructor(
+    readonly core: Core,
+    program: Program,
+    opts: EngineOptions = {},
+  ) {
+    this.opts = { ...DEFAULTS, ...opts };
+    this.program = program;
+    this.interval = this.opts.interval;
+    this.big = this.estimateBig();
+    this.sim = this.start();
+  }
+
+  private estimateBig(): boolean {
+    const probe = startProgram(this.core, this.program, { trace: false, maxBytes: this.opts.maxBytes });
+    const work = probe.workTotal;
+    probe.destroy();
+    return work > this.opts.bigRunWork;
+  }
+
+  private start(): Sim {
+    const sim = startProgram(this.core, this.program, {
+      trace: !this.big, maxBytes: this.opts.maxBytes, eventCapacity: 8192,
+    });
+    if (!this.big) {
+      this.snaps = [{ event: 0, work: 0, pinned: true, bytes: sim.snapshot() }];
+      this.snapBytes = this.snaps[0].bytes.length;
+    }
+    this.sample(sim, 0);
+    return sim;
+  }
+
+  get isBig(): boolean { return this.big; }
+  get progress(): { done: number; total: number } { return { done: this.sim.workDone, total: this.sim.workTotal }; }
+
+  cancel(): void { this.cancelled = true; }
+
+  private sample(sim: Sim, x: number): void {
+    const c = sim.counters();
+    this.samples.x.push(x);
+    c.forEach((v, i) => this.samples.values[i].push(v));
+    if (this.samples.x.length > 4000) {
+      /* thin: keep every other sample (and the first) */
+      const keep = (_: number, i: number) => i % 2 === 0;
+      this.samples.x = this.samples.x.filter(keep);
+      this.samples.values = this.samples.values.map((v) => v.filter(keep));
+    }
+  }
+
+  private appendEvents(batch: Uint8Array): void {
+    if (!batch.length) return;
+    if (this.nEvents * 32 + batch.length > this.events.length) {
+      const grown = new Uint8Array(Math.max(this.events.length * 2, this.nEvents * 32 + batch.length, 1 << 16));
+      grown.set(this.events.subarray(0, this.nEvents * 32));
+      this.events = grown;
+    }
+    this.events.set(batch, this.nEvents * 32);
+    const v = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
+    for (let o = 0; o < batch.length; o += 32)
+      if (v.getUint16(o, true) & EVF_OP_START) this.opStarts.push(this.nEvents + o / 32);
+    this.nEvents += batch.length / 32;
+  }
+
+  private takeSnapshot(pinned: boolean): void {
+    const bytes = this.sim.snapshot();
+    this.snaps.push({ event: this.sim.eventsTotal, work: this.sim.workDone, pinned, bytes });
+    this.snapBytes += bytes.length;
+    if (this.snapBytes > this.opts.snapshotBudget && this.snaps.length > 2) {
+      /* over budget: keep every other snapshot (and the pinned ones), snapshot half as often */
+      let odd = false;
+      this.snaps = this.snaps.filter((s) => s.pinned || (odd = !odd));
+      this.snapBytes = this.snaps.reduce((a, s) => a + s.bytes.length, 0);
+      this.interval *= 2;
+    }
+  }
+
+  /**
+   * Record for about `budgetMs` milliseconds. Returns true when the run is
+   * complete (or cancelled); call again otherwise. Safe to interleave with
+   * message handling (a worker posts progress and checks cancel between calls).
+   */
+  recordSome(budgetMs = 25): boolean {
+    if (this.done) return true;
+    const tEnd = performance.now() + budgetMs;
+    const sim = this.sim;
+    while (performance.now() < tEnd) {
+      if (this.cancelled) return this.finish();
+      if (this.big) {
+        const st = sim.run(200_000);
+        this.sample(sim, sim.workDone);
+        if (st !== RunStatus.Work) return this.finish();
+        continue;
+      }
+      const last = this.snaps[this.snaps.length - 1];
+      const nextSnap = last.event + this.interval;
+      /*
+       * Much work without events since the last snapshot (a page cache
+       * being filled): snapshot at the next boundary after the next event,
+       * where a seek would stop too, so that no step back replays it.
+       */
+      const heavy = sim.workDone - last.work >= this.interval;
+      const target = Math.min(nextSnap, this.nextSample + this.opts.sampleEvery, heavy ? sim.eventsTotal + 1 : Infinity);
+      const st = sim.run(heavy ? Infinity : this.interval, target);
+      this.appendEvents(sim.drainEvents());
+      if (st === RunStatus.EventsFull || st === RunStatus.Work) continue;
+      if (st === RunStatus.StopEvent) {
+        if (sim.eventsTotal >= this.nextSample + this.opts.sampleEvery) {
+          this.sample(sim, sim.eventsTotal);
+          this.nextSample = sim.eventsTotal;
+        }
+        if (sim.eventsTotal >= nextSnap) this.takeSnapshot(false);
+        else if (heavy && sim.eventsTotal > last.event) this.takeSnapshot(true);
+        if (this.nEvents > this.opts.maxEvents) {
+          /* too many events to keep: start over as a big run */
+          this.sim.destroy();
+          this.big = true;
+          this.events = new Uint8Array(0);
+          this.nEvents = 0;
+          this.opStarts = [];
+          this.snaps = [];
+          this.snapBytes = 0;
+          this.samples = { x: [], values: COUNTERS.map(() => []) };
+          this.sim = this.start();
+          return this.recordSome(Math.max(1, tEnd - performance.now()));
+        }
+        continue;
+      }
+      return this.finish();
+    }
+    return false;
+  }
+
+  /** Record everything at once (tests, the CLI, the benchmark). */
+  recordAll(): TimelineInfo {
+    while (!this.recordSome(1000)) { /* keep going */ }
+    return this.timeline();
+  }
+
+  private finish(): true {
+    this.done = true;
+    this.recordSeconds = (performance.now() - this.t0) / 1000;
+    if (!this.big) {
+      this.sample(this.sim, this.nEvents);
+      this.at = this.nEvents;
+    }
+    return true;
+  }
+
+  get finished(): boolean { return this.done; }
+  get wasCancelled(): boolean { return this.cancelled; }
+
+  timeline(): TimelineInfo {
+    if (this.info) return this.info;
+    const stepEvents: number[] = [], stepOf: number[] = [], faultEvents: number[] = [], majorEvents: number[] = [], sayEvents: number[] = [];
+    const v = new DataView(this.events.buffer, 0, this.nEvents * 32);
+    for (let i = 0; i < this.nEvents; i++) {
+      const o = i * 32;
+      const t = v.getUint16(o, true) & EV_TYPE_MASK;
+      if (t === EV.mmsim_step) {
+        stepEvents.push(i);
+        stepOf.push(v.getUint32(o + 20, true));
+      }
+      else if (t === EV.page_fault_user && v.getUint32(o + 28, true) === 0) faultEvents.push(i); /* not a retry */
+      else if (t === EV.mm_filemap_fault && v.getUint32(o + 24, true) === 0) majorEvents.push(i);
+      else if (t === EV.mmsim_say) sayEvents.push(i);
+    }
+    const code = this.sim.lastError().code;
+    const error = code ? explainError(this.program, this.sim) : null;
+    const expectFailures = this.sim.expectFailures().map((f) => explainFailure(this.program, f));
+    const info: TimelineInfo = {
+      big: this.big, nEvents: this.nEvents, work: this.sim.workDone,
+      status: error ? 'error' : expectFailures.length ? 'expect-failed' : 'ok', error, expectFailures,
+      stepEvents, stepOf, faultEvents, majorEvents, sayEvents, samples: this.samples,
+      snapshots: this.snaps.length, snapshotBytes: this.snapBytes, interval: this.interval,
+      recordSeconds: this.recordSeconds,
+    };
+    if (this.done) this.info = info;
+    return info;
+  }
+
+  destroy(): void {
+    this.sim.destroy();
+    this.snaps = [];
+    this.events = new Uint8Array(0);
+  }
+
+  private ops: OpIndex | null = null;
+
+  /** the operations of the recorded run, for aligning two runs (align.ts) */
+  opIndex(): OpIndex {
+    if (!this.ops || this.ops.nEvents !== this.nEvents) this.ops = buildOpIndex(this.events, this.nEvents);
+    return this.ops;
+  }
+
+  /* ------------------------------------------------------------- seeking */
+
+  event(i: number): SimEvent {
+    return decodeEvent(this.events, i * 32, i);
+  }
+
+  /** the operation containing event i: [start, end) */
+  opOf(i: number): [number, number] {
+    const s = this.opStarts;
+    let lo = 0, hi = s.length - 1, k = -1;
+    while (lo <= hi) {
+      const m = (lo + hi) >> 1;
+      if (s[m] <= i) { k = m; lo = m + 1; } else hi = m - 1;
+    }
+    const start = k < 0 ? 0 : s[k];
+    const end = k + 1 < s.length ? s[k + 1] : this.nEvents;
+    return [start, end];
+  }
+
+  /** is event index b an operation boundary (an op starts there, or it is the end)? */
+  private isBoundary(b: number): boolean {
+    if (b === 0 || b === this.nEvents) return true;
+    return (this.events[b * 32 + 1] & 0x80) !== 0;
+  }
+
+  /** put the core at boundary b (state after events 0 .. b-1) */
+  seek(b: number): void {
+    if (this.big) return;
+    if (!this.isBoundary(b)) throw new Error(`event ${b} is not an operation boundary`);
+    if (b === this.at) return;
+    if (b < this.at || b - this.at > this.interval) {
+      let k = this.snaps.length - 1;
+      while (k > 0 && this.snaps[k].event > b) k--;
+      if (this.snaps[k].event > this.at || b < this.at) {
+        this.sim.restore(this.snaps[k].bytes);
+        this.at = this.snaps[k].event;
+      }
+    }
+    while (this.at < b) {
+      const st = this.sim.run(Infinity, b);
+      this.sim.clearEvents(); /* recorded already */
+      this.at = this.sim.eventsTotal;
+      if (st !== RunStatus.EventsFull && st !== RunStatus.StopEvent) break;
+    }
+    if (this.at !== b) throw new Error(`seek to ${b} stopped at ${this.at}`);
+  }
+
+}

@@ -1,0 +1,8 @@
+/**
+ * Every mechanism's frame provider, for the worker's engines (no React).
+ * Adding a mechanism with frame data of its own adds one line here.
+ */
+import type { FrameProvider } from '../../../wasm-core/ts/engine.js';
+import { faultAroundFrames } from './fault-around/frame.js';
+
+export const FRAME_PROVIDERS: FrameProvider[] = [faultAroundFrames];
