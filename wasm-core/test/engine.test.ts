@@ -4,7 +4,7 @@ import { CAUSE, Engine, type Frame } from '../ts/engine.js';
 import { cacheKey, faultAroundOf } from '../../web/src/mechanisms/fault-around/frame.js';
 import { FRAME_PROVIDERS } from '../../web/src/mechanisms/frames.js';
 import { runProgram } from '../ts/runner.js';
-import { loadCore, programOf } from './helpers.js';
+import { loadCore, programFrom, programOf } from './helpers.js';
 
 /** a frame without what legitimately depends on how we got there */
 const comparable = (f: Frame) => JSON.parse(JSON.stringify(f, (_, v) => (v instanceof Uint8Array || v instanceof Uint32Array ? Array.from(v) : v)));
@@ -194,6 +194,39 @@ describe('engine: the page cache behind a mapping', () => {
     expect([...cache].filter((c) => c & PC_READAHEAD)).toHaveLength(0);
     /* the last mark (992) pushed the window past EOF: nothing read, the state moved on */
     expect(faultAroundOf(end).files[0].ra?.start).toBe(1024);
+    eng.destroy();
+  });
+});
+
+describe('engine: pages unmapped, from the core', () => {
+  it('madvise(DONTNEED) clears pages one mmsim_pte_clear at a time, and the frame follows the core', async () => {
+    const prog = programFrom(`name: zap
+machine: { memory: 64MiB }
+files:
+  data: { size: 256KiB, cached: all }
+processes:
+  app: { threads: 1 }
+steps:
+  - mmap:    { task: app, name: m, file: data, prot: read, shared: true }
+  - access:  { task: app, map: m, op: read, pattern: sequential }
+  - madvise: { task: app, map: m, advice: dontneed, offset: 64KiB, length: 64KiB }
+`);
+    const eng = new Engine(await loadCore(), prog);
+    const tl = eng.recordAll();
+    const events = Array.from({ length: tl.nEvents }, (_, i) => eng.event(i));
+    const clears = events.map((e, i) => [e, i] as const).filter(([e]) => e.type === EV.mmsim_pte_clear);
+    expect(clears).toHaveLength(16);
+    const present = (f: Frame) => Array.from(f.mms[0].vmas[0].pages!).map((p) => p & 3 ? 1 : 0);
+    const before = present(eng.frame(clears[0][1]));
+    expect(before.slice(16, 32)).toEqual(Array(16).fill(1));
+    /* after the fifth clear, mid-operation: pages 16..20 gone, the rest still mapped */
+    const mid = present(eng.frame(clears[4][1] + 1));
+    expect(mid.slice(16, 21)).toEqual([0, 0, 0, 0, 0]);
+    expect(mid.slice(21, 32)).toEqual(Array(11).fill(1));
+    const end = present(eng.frame(tl.nEvents));
+    expect(end.slice(16, 32)).toEqual(Array(16).fill(0));
+    expect(end.slice(0, 16)).toEqual(Array(16).fill(1));
+    expect(end.slice(32)).toEqual(Array(32).fill(1));
     eng.destroy();
   });
 });
