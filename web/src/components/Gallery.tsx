@@ -73,9 +73,9 @@ function SeedTable({ title, entries }: { title: string; entries: GalleryEntry[] 
         <caption className="sr-only">The seed&rsquo;s measured minor faults, one thread, per FAULT_AROUND_ORDER</caption>
         <thead>
           <tr>
-            <th scope="col">Test, one thread: the seed&rsquo;s minor faults</th>
+            <th scope="col">Minor faults the seed measured, one thread</th>
             {xs.map((x) => <th key={x} scope="col">{x === 4096 ? 'baseline' : `order ${order(x)}`}</th>)}
-            <th scope="col">Model beside it</th>
+            <th scope="col">The model beside them</th>
           </tr>
         </thead>
         <tbody>
@@ -86,7 +86,7 @@ function SeedTable({ title, entries }: { title: string; entries: GalleryEntry[] 
                 const p = e.reference?.points.find((q) => q[0] === x);
                 return <td key={x} className="num">{p ? fmt(p[1]) : ''}</td>;
               })}
-              <td><a href={`${href(e)}&sweep=fault_around_bytes`} onClick={(ev) => openSweep(e, ev)} data-sweep={e.name}>Sweep</a></td>
+              <td><a href={`${href(e)}&sweep=fault_around_bytes`} onClick={(ev) => openSweep(e, ev)} data-sweep={e.name}>Sweep fault_around_bytes</a></td>
             </tr>
           ))}
         </tbody>

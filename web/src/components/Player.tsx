@@ -5,8 +5,8 @@
  */
 import { useMemo } from 'react';
 import { COUNTERS } from '../../../wasm-core/ts/abi.js';
-import { changedTunables, describeTunables, judgeExpects } from '../../../wasm-core/ts/multirun.js';
-import { parseScenario, type Scenario } from '../../../wasm-core/ts/scenario.js';
+import { changedTunables, describeTunables, formatValue, judgeExpects, tunableValue } from '../../../wasm-core/ts/multirun.js';
+import { applyOverrides, parseScenario, type Scenario } from '../../../wasm-core/ts/scenario.js';
 import { fmt } from '../lib/format.js';
 import { finalCounters } from '../store/reducer.js';
 import type { AppState, ViewId } from '../store/state.js';
@@ -156,7 +156,11 @@ function CompareBar() {
   const scenario = useStore((s) => s.program?.scenario ?? s.running);
   const labels = useRunLabels();
   const natural = (scenario as { compare?: Record<string, unknown> } | null | undefined)?.compare;
-  const naturalSet = natural ? Object.fromEntries(Object.entries(natural).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(', ')}]` : String(v)])) : null;
+  let naturalSet = natural ? Object.fromEntries(Object.entries(natural).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(', ')}]` : String(v)])) : null;
+  /* not when run A has those tunables already (the drawer, set=): B would be A */
+  if (naturalSet && scenario) {
+    try { if (!changedTunables(scenario, applyOverrides(scenario, naturalSet)).length) naturalSet = null; } catch { naturalSet = null; }
+  }
   const quick = scenario ? Object.keys(naturalSet ?? {})[0] ?? 'fault_around_bytes' : null;
   return (
     <div className="comparebar" data-testid="comparebar">
@@ -175,7 +179,7 @@ function CompareBar() {
           {naturalSet && (
             <button className="btn" onClick={() => dispatch({ type: 'setCompare', set: naturalSet })} data-testid="compare-natural"
               title="Run the scenario a second time with these tunables, side by side, stepped together">
-              Compare with {Object.entries(naturalSet).map(([k, v]) => `${k} = ${v}`).join(', ')}
+              Compare with {Object.entries(naturalSet).map(([k, v]) => { try { return `${k} ${formatValue(k, tunableValue(applyOverrides(scenario!, { [k]: v }), k))}`; } catch { return `${k} ${v}`; } }).join(', ')}
             </button>
           )}
         </>
@@ -321,7 +325,7 @@ function Panel({ def }: { def: ViewDef }) {
           aria-label={enlarged ? `Restore ${def.title}` : `Enlarge ${def.title}`} title={enlarged ? 'Restore' : 'Enlarge'}>{enlarged ? '⤡' : '⤢'}</button>
         <button className="btn icon" onClick={() => dispatch({ type: 'toggleView', id: def.id })} aria-label={`Hide ${def.title}`} title="Hide">✕</button>
       </div>
-      <div className={`panel-body ${compare && def.id !== 'counters' ? 'ab-grid' : ''}`}>
+      <div className={`panel-body ${compare && def.id !== 'counters' ? `ab-grid ${def.column === 'side' ? 'stacked' : ''}` : ''}`}>
         {compare && def.id === 'counters' ? (
           <CompareCounters a={frame} b={b?.frame ?? null} labels={labels} />
         ) : compare ? (

@@ -28,7 +28,7 @@ export function SweepPanel() {
       points: sweep.points.map((p) => ({ x: p.x, y: p.counters && yIdx >= 0 ? p.counters[yIdx] : null })),
     }];
     if (reference && reference.x === sweep.key && reference.y === sweep.y)
-      out.push({ id: 'reference', label: 'reference (the seed)', kind: 'reference', points: reference.points.map((p) => ({ x: p.x, y: p.y })) });
+      out.push({ id: 'reference', label: 'the seed', kind: 'reference', points: reference.points.map((p) => ({ x: p.x, y: p.y })) });
     return out;
   }, [sweep.points, yIdx, reference, sweep.key, sweep.y]);
   const running = sweep.status === 'running';
@@ -62,10 +62,10 @@ export function SweepPanel() {
               <SweepChart
                 title={`${sweep.y} against ${sweep.key}`} xKey={sweep.key} yKey={sweep.y}
                 xFormat={(x) => formatValue(sweep.key, x)} log2x={log2x} series={series}
-                progress={running ? { done: sweep.done, total: sweep.points.length } : null}
+                progress={running ? { done: Math.floor(sweep.done), total: sweep.points.length } : null}
                 onCancel={() => dispatch({ type: 'cancelSweep' })}
                 source={series.length > 1 ? reference?.source : undefined}
-                width={960} height={460}
+                width={1200} height={540}
               />
             )}
             <div className="sweep-status" role="status" data-testid="sweep-status">

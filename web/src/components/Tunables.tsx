@@ -85,7 +85,7 @@ export function TunableControl({ t, compact = false }: { t: TunableInfo; compact
         {modified && <button className="btn" onClick={() => set(t.key, null)} aria-label={`Reset ${t.key} to the scenario's value`}>Reset</button>}
       </div>
       <div className="desc">
-        {t.desc} <span className="kv">Kernel {t.kernel}{mech ? ` · ${mech.title}` : ''}.</span>
+        {t.desc}{t.kernel !== '-' && <> <span className="kv">Kernel {t.kernel}{mech ? ` · ${mech.title}` : ''}.</span></>}
         {t.status === 'later' && <> <em>Accepted now; the model acts on it once {mech?.title ?? t.mechanism} is modelled.</em></>}
       </div>
     </div>
