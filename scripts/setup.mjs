@@ -7,7 +7,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -80,8 +80,16 @@ export function ensureNpm() {
  */
 export function ensureInterface() {
   const check = !!process.env.CI;
+  /* up to date when the last generation (its stamp) is newer than the description and the generator:
+     no process spawned, since the CLI runs this on every start */
+  const inputs = [join(root, 'scripts/gen-interface.mjs'), ...readdirSync(join(root, 'wasm-core/interface'), { recursive: true })
+    .filter((f) => String(f).endsWith('.mjs')).map((f) => join(root, 'wasm-core/interface', String(f)))];
+  const stamp = join(root, 'wasm-core/build/interface.stamp');
+  if (!check && existsSync(stamp) && inputs.every((f) => statSync(f).mtimeMs <= statSync(stamp).mtimeMs)) return;
   const r = spawnSync(process.execPath, [join(root, 'scripts/gen-interface.mjs'), ...(check ? ['--check'] : [])], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) die(check ? 'the generated interface files are stale (see above)' : 'could not generate the interface files (see above)');
+  mkdirSync(dirname(stamp), { recursive: true });
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
 
 /** the C core: native runner and both wasm builds (make is incremental) */
