@@ -263,7 +263,7 @@ export const machine = [
     default: 4 * 2 ** 30, unit: 'bytes', kernel: '-',
     desc: 'Page frames the simulator may hand out (the machine\'s RAM; at most 4 TiB, so that pfns stay below 2^31).' },
   { key: 'machine.io_latency', field: 'io_latency', type: 'int', min: 0, max: 1_000_000, default: 0, unit: 'touches',
-    kernel: '-', quick: true,
+    kernel: '-', sweep: [0, 5, 10, 20, 30, 50, 100],
     desc: 'This model\'s I/O time: a read completes this many touches after it is submitted (0: at once).' },
 ];
 

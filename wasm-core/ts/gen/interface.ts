@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0x67fd317e;
+export const INTERFACE_HASH = 0x1de7fea8;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -616,7 +616,15 @@ export const TUNABLES: readonly TunableInfo[] = [
     "default": 0,
     "unit": "touches",
     "kernel": "-",
-    "quick": true,
+    "sweep": [
+      0,
+      5,
+      10,
+      20,
+      30,
+      50,
+      100
+    ],
     "desc": "This model's I/O time: a read completes this many touches after it is submitted (0: at once).",
     "scope": "machine",
     "mechanism": "core",

@@ -111,12 +111,12 @@ export function TunablesPanel() {
   );
 }
 
-/** the tunables a mechanism's scenarios are about, shown next to the key figures */
+/** the tunables a mechanism's scenarios are about (its description marks them `quick`), next to the key figures */
 export function QuickTunables({ group }: { group: string }) {
-  const keys = mechanismOf(group).quick;
+  const id = mechanismOf(group).id;
   return (
     <div className="quick" role="group" aria-label="Kernel tunables">
-      {keys.map((k) => TUNABLES.find((t) => t.key === k)).filter((t): t is TunableInfo => !!t).map((t) => <TunableControl key={t.key} t={t} compact />)}
+      {TUNABLES.filter((t) => t.quick && t.mechanism === id).map((t) => <TunableControl key={t.key} t={t} compact />)}
     </div>
   );
 }

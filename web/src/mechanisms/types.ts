@@ -1,7 +1,8 @@
 /**
  * What a mechanism brings to the playground: its gallery group, its key
  * figures and quick tunables, how a tunable's values read, and its views.
- * Each mechanism is a folder (web/src/mechanisms/<id>/) whose index.ts
+ * Its quick tunables (shown next to the key figures) are those its interface
+ * description marks `quick`. Each mechanism is a folder (web/src/mechanisms/<id>/) whose index.ts
  * exports one MechanismDef; registry.ts lists them, and the gallery, the
  * player's figures, the quick tunables and the URL derive from that list.
  */
@@ -14,8 +15,6 @@ export interface MechanismDef {
   blurb: string;
   /** the counters shown as key figures, with their labels */
   figures: { key: string; label: string }[];
-  /** the tunables shown next to the key figures */
-  quick: string[];
   /** the order of its scenarios in the gallery: the first is the one to try first */
   teachingOrder?: string[];
   /** a tunable value's label in the controls, when it says more than the value ("4 KiB · off") */

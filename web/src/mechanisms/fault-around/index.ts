@@ -18,7 +18,6 @@ export const faultAround: MechanismDef = {
     { key: 'nr_mapped', label: 'Pages mapped' },
     { key: 'touches', label: 'Pages touched' },
   ],
-  quick: ['fault_around_bytes', 'readahead_kb'],
   teachingOrder: ['sequential', 'random', 'one-per-page-table', 'unaligned', 'partly-cached', 'readahead-in-flight', 'shared-write', 'anonymous'],
   valueLabel: (key, v) => {
     if (key !== 'fault_around_bytes') return null;
