@@ -4,6 +4,7 @@
  * the domain a sweep runs over. The loader, the compiler, the CLI's --set
  * help, the tunables drawer and the README table all use this one list.
  */
+import { formatSize } from './units.js';
 import { TUNABLES, type KernelTunables, type MachineSettings, type TunableInfo } from './gen/interface.js';
 
 export type { KernelTunables, MachineSettings, TunableInfo };
@@ -44,17 +45,13 @@ export function encodeTunable(t: TunableInfo, v: TunableValue): number | bigint 
   }
 }
 
-const SIZE_UNITS = [['TiB', 2 ** 40], ['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const;
-export function formatBytes(n: number): string {
-  for (const [u, v] of SIZE_UNITS) if (n >= v && n % v === 0) return `${n / v} ${u}`;
-  return `${n} B`;
-}
+export { formatSize as formatBytes };
 
 /** a value as people read it: 64 KiB, 128 KiB (readahead_kb), per-thread, [16 KiB, 64 KiB] */
 export function formatTunable(t: TunableInfo, v: TunableValue): string {
-  if (t.type === 'size') return formatBytes(v as number);
-  if (t.type === 'sizes') return `[${(v as number[]).map(formatBytes).join(', ')}]`;
-  if (t.type === 'int' && t.unit === 'KiB') return formatBytes((v as number) * 1024);
+  if (t.type === 'size') return formatSize(v as number);
+  if (t.type === 'sizes') return `[${(v as number[]).map(formatSize).join(', ')}]`;
+  if (t.type === 'int' && t.unit === 'KiB') return formatSize((v as number) * 1024);
   if (t.type === 'int' && t.unit) return `${(v as number).toLocaleString('en-US')} ${t.unit}`;
   return String(v);
 }

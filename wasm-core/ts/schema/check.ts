@@ -25,6 +25,7 @@
  */
 import Ajv, { type AnySchemaObject, type ErrorObject, type FuncKeywordDefinition, type SchemaObject, type ValidateFunction } from 'ajv';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node, type Pair } from 'yaml';
+import { formatSize } from '../units.js';
 
 export const PAGE = 4096;
 export const MAX_ADDR = 0x7ffffffff000;
@@ -53,11 +54,7 @@ export class ScenarioErrors extends Error {
 
 /* ------------------------------------------------------------------ words */
 
-export function formatSize(n: number): string {
-  for (const [u, v] of [['TiB', 2 ** 40], ['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const)
-    if (n >= v && n % v === 0) return `${n / v} ${u}`;
-  return `${n} B`;
-}
+export { formatSize };
 
 /** Levenshtein distance, for "did you mean" */
 function distance(a: string, b: string): number {

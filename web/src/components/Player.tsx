@@ -97,6 +97,9 @@ function Caption() {
 }
 
 
+/** a ratio as the figures show it: ×16, ×1.5 */
+const times = (r: number) => `×${r >= 10 ? r.toFixed(0) : r.toFixed(2).replace(/\.?0+$/, '')}`;
+
 function Figures() {
   const group = useStore((s) => s.scenario?.name?.split('/')[0]);
   const FIGURES = mechanismOf(group).figures;
@@ -125,7 +128,7 @@ function Figures() {
                 <span className="run-b" data-run="b" data-counter={key} data-value={w ?? ''} title="run B">{w !== undefined ? fmt(w) : '–'}</span>
               </div>
               <div className={`was ${d ? 'differs' : ''}`} data-testid={`diff-${key}`}>
-                {d !== undefined ? <>B − A <b>{d > 0 ? '+' : ''}{fmt(d)}</b>{v && w !== undefined && d ? ` (×${(w / v) >= 10 ? (w / v).toFixed(0) : (w / v).toFixed(2).replace(/\.?0+$/, '')})` : ''}</> : ' '}
+                {d !== undefined ? <>B − A <b>{d > 0 ? '+' : ''}{fmt(d)}</b>{v && w !== undefined && d ? ` (${times(w / v)})` : ''}</> : ' '}
                 {end !== undefined && wholeB && <> · whole run {fmt(end)} / {fmt(wholeB[i])}</>}
               </div>
             </div>
@@ -140,7 +143,7 @@ function Figures() {
             <div className="was">
               {end !== undefined && <>whole run <b>{fmt(end)}</b></>}
               {before !== undefined && before !== end && (
-                <span title={`with ${previous!.label}`}> · before {fmt(before)}{ratio ? ` (×${ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(2).replace(/\.?0+$/, '')})` : ''}</span>
+                <span title={`with ${previous!.label}`}> · before {fmt(before)}{ratio ? ` (${times(ratio)})` : ''}</span>
               )}
             </div>
           </div>

@@ -6,9 +6,3 @@ export function size(bytes: number): string {
     if (bytes >= v) return `${+(bytes / v).toFixed(bytes % v ? 1 : 0)} ${u}`;
   return `${bytes} B`;
 }
-
-/** fault_around_bytes -> "64 KiB · order 4" (16 pages) */
-export function windowLabel(bytes: number): string {
-  const pages = bytes / 4096;
-  return pages === 1 ? '4 KiB · off' : `${size(bytes)} · order ${Math.log2(pages)}`;
-}

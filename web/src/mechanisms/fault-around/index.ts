@@ -4,9 +4,8 @@
  * the page cache behind a file mapping, readahead windows) comes from the
  * engine's frame; its views are the address space and the page-table walk.
  */
+import { size } from '../../lib/format.js';
 import type { MechanismDef } from '../types.js';
-
-const size = (b: number) => (b >= 2 ** 20 ? `${b / 2 ** 20} MiB` : `${b / 1024} KiB`);
 
 export const faultAround: MechanismDef = {
   id: 'fault-around',
