@@ -131,10 +131,10 @@ describe('expect notes', () => {
     expect(judgeExpects(off, off, res).failures).toBe(res.expectFailures);
   });
 
-  it('uses structured expected/actual values when the runner provides them', () => {
+  it('uses the expected/actual values the runner records, not its sentence', () => {
     const s = own();
     const r = applyOverrides(s, { seed: '9' });
-    const f = { at: null, step: 5, message: 'anything', item: 'app pgfault', expected: 256, actual: 300 };
+    const f = { at: null, step: 5, message: 'anything', expect: { item: 'app pgfault', expected: '256', actual: '300' } };
     expect(expectNotes(s, r, { expectFailures: [f] })).toEqual([
       'the scenario expected app pgfault 256 with seed 1; this run (seed 9) gives 300',
     ]);

@@ -65,11 +65,13 @@ export interface ComparePlan {
 /** A is `base`; B is A with `compare` applied (the same overrides --set takes; throws ScenarioErrors). */
 export function planCompare(base: Scenario, compare: Record<string, string>): ComparePlan {
   const b = applyOverrides(base, compare);
-  const keys = changedTunables(base, b);
-  return {
-    a: base, b,
-    label: keys.length ? { a: describeTunables(base, keys), b: describeTunables(b, keys) } : { a: 'A', b: 'B (same tunables as A)' },
-  };
+  return { a: base, b, label: runLabels(base, b) };
+}
+
+/** two runs named by the tunables that differ between them: "fault_around_bytes 64 KiB" / "… 4 KiB" */
+export function runLabels(a: Scenario, b: Scenario): { a: string; b: string } {
+  const keys = changedTunables(a, b);
+  return keys.length ? { a: describeTunables(a, keys), b: describeTunables(b, keys) } : { a: 'A', b: 'B (same tunables as A)' };
 }
 
 export interface SweepRun {
@@ -163,17 +165,9 @@ export interface ExpectCheck {
   actual: string;
 }
 
-/**
- * The expected and actual values of an expect failure. RunIssue carries the
- * sentence explainFailure() built ("expected pgfault = 256, got 4,096"); if
- * the runner adds item/expected/actual to it, those are used instead.
- */
+/** The expected and actual values of an expect failure (explainFailure() records them); null for other issues. */
 export function expectCheck(f: RunIssue): ExpectCheck | null {
-  const d = f as RunIssue & { item?: string; expected?: unknown; actual?: unknown };
-  if (d.item !== undefined && d.expected !== undefined && d.actual !== undefined)
-    return { at: f.at, step: f.step, item: d.item, expected: String(d.expected), actual: String(d.actual) };
-  const m = /^expected (.+?) = (.+), got (.+)$/s.exec(f.message);
-  return m ? { at: f.at, step: f.step, item: m[1], expected: m[2], actual: m[3] } : null;
+  return f.expect ? { at: f.at, step: f.step, ...f.expect } : null;
 }
 
 /**

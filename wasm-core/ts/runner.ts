@@ -12,6 +12,8 @@ export interface RunIssue {
   at: At | null;
   step: number | null;
   message: string;
+  /** an expect failure: what was checked, as formatted in `message` */
+  expect?: { item: string; expected: string; actual: string };
 }
 
 export interface RunResult {
@@ -112,10 +114,12 @@ export function explainFailure(prog: Program, f: ExpectFailure): RunIssue {
   const info = prog.steps[f.step];
   const it = info?.items?.[f.item];
   const item = it?.label ?? `item ${f.item}`;
+  const expected = fmtExpected(item, f.expected), actual = fmtExpected(item, f.actual);
   return {
     at: it?.at ?? info?.at ?? null,
     step: f.step,
-    message: `expected ${item} = ${fmtExpected(item, f.expected)}, got ${fmtExpected(item, f.actual)}`,
+    message: `expected ${item} = ${expected}, got ${actual}`,
+    expect: { item, expected, actual },
   };
 }
 

@@ -5,8 +5,8 @@
  */
 import { useMemo } from 'react';
 import { COUNTERS } from '../../../wasm-core/ts/abi.js';
-import { changedTunables, describeTunables, formatValue, judgeExpects, tunableValue } from '../../../wasm-core/ts/multirun.js';
-import { applyOverrides, parseScenario, type Scenario } from '../../../wasm-core/ts/scenario.js';
+import { changedTunables, describeTunables, judgeExpects, planCompare, runLabels } from '../../../wasm-core/ts/multirun.js';
+import { parseScenario, type Scenario } from '../../../wasm-core/ts/scenario.js';
 import { fmt } from '../lib/format.js';
 import { finalCounters } from '../store/reducer.js';
 import type { AppState, ViewId } from '../store/state.js';
@@ -35,8 +35,7 @@ export function useRunLabels(): { a: string; b: string } | null {
   return useMemo(() => {
     if (!set) return null;
     if (!a || !b) return { a: 'A', b: `B: ${Object.entries(set).map(([k, v]) => `${k}=${v}`).join(', ')}` };
-    const keys = changedTunables(a, b);
-    return keys.length ? { a: describeTunables(a, keys), b: describeTunables(b, keys) } : { a: 'A', b: 'B (the same tunables)' };
+    return runLabels(a, b);
   }, [a, b, set]);
 }
 
@@ -160,9 +159,13 @@ function CompareBar() {
   const labels = useRunLabels();
   const natural = (scenario as { compare?: Record<string, unknown> } | null | undefined)?.compare;
   let naturalSet = natural ? Object.fromEntries(Object.entries(natural).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(', ')}]` : String(v)])) : null;
-  /* not when run A has those tunables already (the drawer, set=): B would be A */
+  /* offered as run B's label; not when run A has those tunables already (the drawer, set=): B would be A */
+  let naturalLabel = '';
   if (naturalSet && scenario) {
-    try { if (!changedTunables(scenario, applyOverrides(scenario, naturalSet)).length) naturalSet = null; } catch { naturalSet = null; }
+    try {
+      const plan = planCompare(scenario, naturalSet);
+      if (changedTunables(plan.a, plan.b).length) naturalLabel = plan.label.b; else naturalSet = null;
+    } catch { naturalSet = null; }
   }
   const quick = scenario ? Object.keys(naturalSet ?? {})[0] ?? 'fault_around_bytes' : null;
   return (
@@ -182,7 +185,7 @@ function CompareBar() {
           {naturalSet && (
             <button className="btn" onClick={() => dispatch({ type: 'setCompare', set: naturalSet })} data-testid="compare-natural"
               title="Run the scenario a second time with these tunables, side by side, stepped together">
-              Compare with {Object.entries(naturalSet).map(([k, v]) => { try { return `${k} ${formatValue(k, tunableValue(applyOverrides(scenario!, { [k]: v }), k))}`; } catch { return `${k} ${v}`; } }).join(', ')}
+              Compare with {naturalLabel}
             </button>
           )}
         </>

@@ -7,6 +7,7 @@
  */
 import { MECHANISMS } from '../../../wasm-core/ts/abi.js';
 import { formatTunable, sweepDomain, TUNABLES, type TunableInfo, tunableText, type TunableValue } from '../../../wasm-core/ts/tunables.js';
+import { tunableValue } from '../../../wasm-core/ts/multirun.js';
 import { mechanismOf, valueLabel } from '../mechanisms/registry.js';
 import { currentScenario } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
@@ -16,9 +17,7 @@ function useEffective(t: TunableInfo): { value: string; modified: boolean } {
   const overrides = useStore((s) => s.overrides);
   const scenario = useStore(currentScenario);
   if (t.key in overrides) return { value: overrides[t.key], modified: true };
-  let v: TunableValue = t.default as TunableValue;
-  if (scenario) v = t.scope === 'machine' ? (scenario.machine as unknown as Record<string, TunableValue>)[t.key.slice(8)] : (scenario.kernel as unknown as Record<string, TunableValue>)[t.key];
-  return { value: tunableText(v), modified: false };
+  return { value: tunableText(scenario ? tunableValue(scenario, t.key) : t.default as TunableValue), modified: false };
 }
 
 const set = (key: string, value: string | null) => dispatch({ type: 'setTunable', key, value });
