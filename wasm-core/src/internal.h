@@ -38,6 +38,7 @@
 #define TASK_SIZE 0x7ffffffff000ull
 /* bottom-up mmap layout from here (the kernel's legacy layout), for readable addresses */
 #define MMAP_BASE 0x7f0000000000ull
+#define TASK_UNMAPPED_BASE ALIGN_UP(TASK_SIZE / 3, PAGE_SIZE) /* the legacy bottom-up base */
 #define MAX_PAGE_ORDER 10
 #define MMAP_LOTSAMISS 100
 #define MMSIM_MAX_LOOPS 8
@@ -210,10 +211,19 @@ struct vm_area_struct {
 	uint32_t alive;
 };
 
-struct maprec {   /* a scenario map name bound to a range of a process */
-	uint32_t mm, name, next, file; /* file id + 1, 0 anonymous */
+/*
+ * A scenario map name bound to a range of a process. A process's maprecs
+ * sit in two treaps (mmap.c): by name, for the steps that name a map, and
+ * by start address, for munmap's "names whose range it covers", so that
+ * both stay O(log n) with tens of thousands of mappings.
+ */
+struct maprec {
+	uint32_t mm, name, file;   /* file id + 1, 0 anonymous */
+	uint32_t prio;             /* treap heap key: a hash of the id */
+	uint32_t link[2][2];       /* [MAPREC_BY_NAME / MAPREC_BY_START][left / right] */
 	uint64_t start, len, pgoff;
 };
+enum { MAPREC_BY_NAME, MAPREC_BY_START };
 
 struct mm_struct {
 	uint32_t pgd;              /* pfn of the PGD table page */
@@ -223,7 +233,14 @@ struct mm_struct {
 	uint32_t mmap_cache;       /* 3.14 mm->mmap_cache (vmacache issue) */
 	uint32_t vmacache_seqnum;
 	uint32_t alive;
-	uint32_t maps;             /* maprec list */
+	uint32_t maps[2];          /* maprec treap roots, [MAPREC_BY_NAME / MAPREC_BY_START] */
+	/*
+	 * The search cache of get_unmapped_area() (mmap.c), per alignment
+	 * (page, PMD): where the last search ended, and the largest usable
+	 * gap below it. Only speed: the result is the first fit either way.
+	 */
+	uint64_t free_area_cache[2];
+	uint64_t cached_hole_size[2];
 	uint32_t nr_threads;
 	uint32_t first_task;
 	uint64_t mmap_base;        /* where get_unmapped_area() starts (mmap.c) */
@@ -350,6 +367,7 @@ struct mmsim {
 	int debug_vm;
 	uint64_t mem_bytes, mem_peak;
 	char check_msg[256];
+	uint32_t host_refused;     /* sim_alloc() failed: an EOOM that follows is the host's, not machine.memory's */
 	const char *load_msg;      /* why load.c refused the program, or why run.c stopped (lost events) */
 };
 
@@ -626,7 +644,7 @@ int do_madvise(struct mmsim *sim, uint32_t mmid, uint64_t start, uint64_t len, u
 int dup_mm(struct mmsim *sim, uint32_t parent, uint32_t child);
 void exit_mmap(struct mmsim *sim, uint32_t mm);
 int mm_init_one(struct mmsim *sim, uint32_t mm);
-uint32_t vma_pages(const struct vm_area_struct *vma);
+uint64_t vma_pages(const struct vm_area_struct *vma);
 const struct maprec *maprec_find(const struct mmsim *sim, uint32_t mm, uint32_t name);
 static inline uint64_t linear_page_index(const struct vm_area_struct *vma, uint64_t addr)
 {

@@ -133,10 +133,19 @@ static int validate(struct mmsim *sim, const struct mmsim_prog_header *h,
 
 	if (why)
 		return load_fail(sim, MMSIM_NONE, why);
-	if (h->nr_files > MMSIM_MAX_FILES || h->nr_procs > MMSIM_MAX_PROCS ||
-	    h->nr_tasks > MMSIM_MAX_TASKS || h->nr_maps > MMSIM_MAX_MAPS ||
-	    h->nr_steps > MMSIM_MAX_STEPS || h->nr_data > MMSIM_MAX_DATA)
-		return load_fail(sim, MMSIM_NONE, "program too large");
+	/* the loader's limits (wasm-core/ts/limits.ts) are lower: these guard the core */
+	if (h->nr_files > MMSIM_MAX_FILES)
+		return load_fail(sim, MMSIM_NONE, "program too large: more than 1024 files");
+	if (h->nr_procs > MMSIM_MAX_PROCS)
+		return load_fail(sim, MMSIM_NONE, "program too large: more than 1024 processes");
+	if (h->nr_tasks > MMSIM_MAX_TASKS)
+		return load_fail(sim, MMSIM_NONE, "program too large: more than 4096 threads");
+	if (h->nr_maps > MMSIM_MAX_MAPS)
+		return load_fail(sim, MMSIM_NONE, "program too large: more than 65536 map names");
+	if (h->nr_steps > MMSIM_MAX_STEPS)
+		return load_fail(sim, MMSIM_NONE, "program too large: more than 1048576 compiled steps");
+	if (h->nr_data > MMSIM_MAX_DATA)
+		return load_fail(sim, MMSIM_NONE, "program too large: more than 16777216 data words (page lists)");
 	for (uint32_t i = 0; i < h->nr_files; i++)
 		if (files[i].size > MMSIM_MAX_FILE_SIZE ||
 		    (files[i].flags & ~(MMSIM_FILE_CACHED | MMSIM_FILE_SHMEM)))
@@ -271,22 +280,21 @@ static int validate(struct mmsim *sim, const struct mmsim_prog_header *h,
 	return 0;
 }
 
-/* length of a map name as its (first) mmap creates it, for progress estimates */
-static uint64_t map_len_static(const struct mmsim_prog_header *h, const struct mmsim_prog_file *files,
-			       const struct mmsim_step *steps, uint32_t map)
+/* length of each map name as its first mmap creates it, for progress estimates (one pass) */
+static void map_lens_static(const struct mmsim_prog_header *h, const struct mmsim_prog_file *files,
+			    const struct mmsim_step *steps, uint64_t *len, uint8_t *seen)
 {
 	for (uint32_t pc = 0; pc < h->nr_steps; pc++) {
 		const struct mmsim_step *st = &steps[pc];
 
-		if (st->op != MMSIM_OP_MMAP || st->map != map)
+		if (st->op != MMSIM_OP_MMAP || seen[st->map])
 			continue;
+		seen[st->map] = 1;
 		if (st->flags & MMSIM_STEPF_LENGTH)
-			return st->length;
-		if (st->file && files[st->file - 1].size > st->offset)
-			return ALIGN_UP(files[st->file - 1].size - st->offset, PAGE_SIZE);
-		return 0;
+			len[st->map] = st->length;
+		else if (st->file && files[st->file - 1].size > st->offset)
+			len[st->map] = ALIGN_UP(files[st->file - 1].size - st->offset, PAGE_SIZE);
 	}
-	return 0;
 }
 
 static uint64_t sat_mul(uint64_t a, uint64_t b)
@@ -300,12 +308,20 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 }
 
 /* the number of operations the program will run (exact unless ranges change at run time) */
-static uint64_t estimate_work(const struct mmsim_prog_header *h, const struct mmsim_prog_file *files,
-			      const struct mmsim_prog_proc *procs, const struct mmsim_step *steps,
-			      const uint64_t *data)
+static uint64_t estimate_work(struct mmsim *sim, const struct mmsim_prog_header *h,
+			      const struct mmsim_prog_file *files, const struct mmsim_prog_proc *procs,
+			      const struct mmsim_step *steps, const uint64_t *data)
 {
 	uint64_t total = 0, mult[MMSIM_MAX_LOOPS + 1] = { 1 };
 	uint32_t ends[MMSIM_MAX_LOOPS], depth = 0;
+	size_t lbytes = (size_t)h->nr_maps * (sizeof(uint64_t) + 1) + 1;
+	uint64_t *maplen = sim_alloc(sim, lbytes);
+	uint8_t *seen = (uint8_t *)(maplen + h->nr_maps);
+
+	if (!maplen)
+		return 0; /* progress shows no total; nothing else depends on it */
+	memset(maplen, 0, lbytes);
+	map_lens_static(h, files, steps, maplen, seen);
 
 	for (uint32_t i = 0; i < h->nr_files; i++)
 		if (files[i].flags & MMSIM_FILE_CACHED)
@@ -317,6 +333,8 @@ static uint64_t estimate_work(const struct mmsim_prog_header *h, const struct mm
 		while (depth && pc == ends[depth - 1])
 			depth--;
 		if (st->op == MMSIM_OP_REPEAT) {
+			/* entering it, and the end of each iteration (run.c) */
+			total = sat_add(total, sat_mul(mult[depth], sat_add(1, st->count)));
 			ends[depth] = pc + 1 + (uint32_t)st->addr;
 			mult[depth + 1] = sat_mul(mult[depth], st->count);
 			depth++;
@@ -327,8 +345,7 @@ static uint64_t estimate_work(const struct mmsim_prog_header *h, const struct mm
 
 			for (uint32_t t = 0; t < n; t++) {
 				uint32_t map = (st->flags & MMSIM_STEPF_MAPLIST) ? (uint32_t)data[st->addr + t] : st->map;
-				uint64_t len = st->flags & MMSIM_STEPF_LENGTH ? st->length
-						: map_len_static(h, files, steps, map);
+				uint64_t len = st->flags & MMSIM_STEPF_LENGTH ? st->length : maplen[map];
 
 				if (!(st->flags & MMSIM_STEPF_LENGTH))
 					len = len > st->offset ? len - st->offset : 0;
@@ -342,6 +359,7 @@ static uint64_t estimate_work(const struct mmsim_prog_header *h, const struct mm
 		}
 		total = sat_add(total, sat_mul(w, mult[depth]));
 	}
+	sim_free(sim, maplen, lbytes);
 	return total;
 }
 
@@ -386,7 +404,7 @@ int mmsim_load(struct mmsim *sim, const void *prog, size_t len)
 		err = validate(sim, &h, files, procs, steps, data);
 		if (!err) {
 			sim->s.hdr = h;
-			sim->s.work_total = estimate_work(&h, files, procs, steps, data);
+			sim->s.work_total = estimate_work(sim, &h, files, procs, steps, data);
 			err = pool_reserve(sim, POOL_STEP, h.nr_steps + 1);
 			if (!err)
 				err = pool_reserve(sim, POOL_DATA, h.nr_data + 1);

@@ -66,11 +66,15 @@ void *sim_alloc(struct mmsim *sim, size_t size)
 {
 	void *p;
 
-	if (sim->mem_bytes + size > sim->cfg.max_bytes)
+	if (sim->mem_bytes + size > sim->cfg.max_bytes) {
+		sim->host_refused = 1;
 		return NULL;
+	}
 	p = sim->cfg.alloc(size, sim->cfg.alloc_ctx);
-	if (!p)
+	if (!p) {
+		sim->host_refused = 1;
 		return NULL;
+	}
 	memset(p, 0, size);
 	sim->mem_bytes += size;
 	if (sim->mem_bytes > sim->mem_peak)

@@ -20,7 +20,9 @@
  * (trace.c) stop the run at the next operation boundary with MMSIM_ENOMEM.
  *
  * repeat: iteration i adds i * stride to every offset of the steps inside
- * (nested loops add up); the body is not unrolled.
+ * (nested loops add up); the body is not unrolled. Entering a loop and
+ * ending each iteration are operations too (no events), so every loop of
+ * the interpreter is bounded by the work budget.
  */
 #include "internal.h"
 
@@ -388,6 +390,7 @@ static int step_op(struct mmsim *sim)
 	s->cur_task = single || (st->op == MMSIM_OP_ACCESS && !(st->task & MMSIM_TASK_ALL)) ? st->task
 											     : MMSIM_NONE;
 	if (st->op == MMSIM_OP_REPEAT) {
+		s->work_done++; /* entering a loop is an operation (work_total counts it too) */
 		s->pc++;
 		if (st->count) {
 			s->loops[s->nr_loops++] = (struct loop_state){
@@ -473,13 +476,23 @@ static int run_op(struct mmsim *sim)
 		return preload_op(sim);
 	if (s->acc_active)
 		return access_op(sim);
-	while (s->nr_loops && s->pc == s->loops[s->nr_loops - 1].end) {
+	/*
+	 * The end of a loop's body is an operation of its own, one per
+	 * iteration, so that an empty body (or one of only say steps) repeated
+	 * 10^18 times is work like any other: the budget pauses it, and the
+	 * estimate (load.c) counted it.
+	 */
+	if (s->nr_loops && s->pc == s->loops[s->nr_loops - 1].end) {
 		struct loop_state *l = &s->loops[s->nr_loops - 1];
 
+		s->work_done++;
+		s->cur_step = MMSIM_NONE;
+		s->cur_task = MMSIM_NONE;
 		if (++l->i < l->times)
 			s->pc = l->start;
 		else
 			s->nr_loops--;
+		return 0;
 	}
 	if (s->pc >= s->hdr.nr_steps) {
 		s->finished = 1;

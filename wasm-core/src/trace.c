@@ -91,6 +91,16 @@ int sim_error(struct mmsim *sim, int code, uint64_t addr, uint64_t detail)
 {
 	struct mmsim_error_info *e = &sim->s.err;
 
+	/*
+	 * The mm code turns every failed allocation into -ENOMEM / VM_FAULT_OOM,
+	 * as the kernel does; here the two causes part again: the host refused
+	 * simulator memory (MMSIM_ENOMEM, detail: bytes in use), or
+	 * machine.memory has no free frame (MMSIM_EOOM).
+	 */
+	if (code == MMSIM_EOOM && sim->host_refused) {
+		code = MMSIM_ENOMEM;
+		detail = sim->mem_bytes;
+	}
 	if (!e->code) {
 		e->code = code;
 		e->step = sim->s.cur_step;

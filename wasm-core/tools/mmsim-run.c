@@ -100,8 +100,10 @@ int main(int argc, char **argv)
 	len = ftell(f);
 	fseek(f, 0, SEEK_SET);
 	buf = malloc((size_t)len);
-	if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+	if (len < 0 || !buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
 		fprintf(stderr, "%s: read failed\n", path);
+		free(buf);
+		fclose(f);
 		return 2;
 	}
 	fclose(f);
@@ -125,6 +127,10 @@ int main(int argc, char **argv)
 		if (err) {
 			printf("{\"status\":\"load-error\",\"code\":%d,\"message\":\"%s\",\"step\":%u}\n", err,
 			       mmsim_load_message(sim), mmsim_last_error(sim)->step);
+			mmsim_destroy(sim); /* LeakSanitizer would turn exit 2 into 1 */
+			free(buf);
+			free(t_pre);
+			free(t_run);
 			return 2;
 		}
 		h = 0xcbf29ce484222325ull;

@@ -106,9 +106,10 @@ export function compile(s: Scenario): Program {
   };
   for (const p of s.processes) addProc(p.name, p.threads, false);
   const maps: string[] = [];
+  const mapIds = new Map<string, number>();
   const mapId = (n: string) => {
-    let i = maps.indexOf(n);
-    if (i < 0) i = maps.push(n) - 1;
+    let i = mapIds.get(n);
+    if (i === undefined) mapIds.set(n, (i = maps.push(n) - 1));
     return i;
   };
   const prepass = (steps: Step[]) => {
@@ -121,7 +122,9 @@ export function compile(s: Scenario): Program {
   prepass(s.steps);
   const tasks: string[] = [];
   for (const p of procs) for (let t = 0; t < p.threads; t++) tasks.push(`${p.name}.${t}`);
-  const procIdx = (name: string) => procs.findIndex((p) => p.name === name);
+  const procIds = new Map(procs.map((p, i) => [p.name, i]));
+  const fileIds = new Map(files.map((f, i) => [f, i]));
+  const procIdx = (name: string) => procIds.get(name) ?? -1;
   const taskId = (t: TaskRef): number => {
     const p = procs[procIdx(t.proc)];
     return t.thread === '*' ? (TASK_ALL | procIdx(t.proc)) >>> 0 : p.firstTask + t.thread;
@@ -140,7 +143,7 @@ export function compile(s: Scenario): Program {
     };
     switch (st.kind) {
       case 'mmap': {
-        const fileIdx = st.file !== undefined ? files.indexOf(st.file) : -1;
+        const fileIdx = st.file !== undefined ? fileIds.get(st.file) ?? -1 : -1;
         const len = st.length ?? (fileIdx >= 0 ? Math.ceil((s.files[fileIdx].size - st.offset) / 4096) * 4096 : 0);
         mappedBytes += len;
         push(raw(Op.Mmap, {
@@ -182,7 +185,7 @@ export function compile(s: Scenario): Program {
       }
       case 'read': case 'write': case 'fadvise': case 'fsync':
         push(raw({ read: Op.Read, write: Op.Write, fadvise: Op.Fadvise, fsync: Op.Fsync }[st.kind], {
-          task: taskId(st.task), file: files.indexOf(st.file),
+          task: taskId(st.task), file: fileIds.get(st.file) ?? -1,
           offset: 'offset' in st ? st.offset : 0, length: 'length' in st ? st.length : 0,
           kind: st.kind === 'fadvise' ? 0 : 0,
         }));
