@@ -23,6 +23,7 @@ import {
 } from '../ts/multirun.js';
 import { runProgram, ProgramError, locate, type RunIssue, type RunResult } from '../ts/runner.js';
 import { applyOverrides, parseScenario, ScenarioErrors, formatSize, type Scenario } from '../ts/scenario.js';
+import { DEFAULT_LIMITS, formatFigure, LIMIT_DEFS, parseLimit, type Limits } from '../ts/limits.js';
 import { formatTunable, KERNEL_TUNABLES, MACHINE_SETTINGS, type TunableInfo } from '../ts/tunables.js';
 
 /* ------------------------------------------------------------------ usage */
@@ -46,6 +47,11 @@ function tunablesHelp(): string {
   return rows.map(([k, d, def]) => `  ${k.padEnd(w0)}  ${d.padEnd(w1)}  default ${def}`).join('\n');
 }
 
+function limitsHelp(): string {
+  const w = Math.max(...LIMIT_DEFS.map((d) => d.key.length));
+  return LIMIT_DEFS.map((d) => `  ${d.key.padEnd(w)}  ${formatFigure(d.key, d.default).padEnd(11)}  ${d.what}`).join('\n');
+}
+
 const USAGE = `usage: npm run --silent sim -- FILE [--set key=value ...] [--json]
        npm run --silent sim -- FILE [--set ...] --compare key=value ... [--json]
        npm run --silent sim -- FILE [--set ...] --sweep key[=v1,v2,...] [--json | --csv]
@@ -63,16 +69,20 @@ const USAGE = `usage: npm run --silent sim -- FILE [--set key=value ...] [--json
   --csv              with --sweep: a header value,<counter>,... and one line per run
   --events           print every event first, one sentence each (to stderr with --json)
   --debug-vm         run the invariant checker after every step (slow)
+  --limit key=value  raise (or lower) a limit, below; repeatable, e.g. --limit operations=3e9
 
 tunables (key, values, built-in default; the scenario's own value is the default for a run):
 ${tunablesHelp()}
+
+limits (checked before any work, from the scenario alone; key, default, what):
+${limitsHelp()}
 
 A run whose tunables differ from the scenario's own (--set, B of --compare, a sweep
 value) reports its failed expect checks as notes: they state what the scenario
 expects with its own tunables, and do not fail the run.
 
 exit status: 0 ok, 1 an expect failed in a run with the scenario's own tunables,
-2 invalid input`;
+2 invalid input or a limit`;
 
 function fail(msg: string): never {
   process.stderr.write(`${msg}\n`);
@@ -88,8 +98,10 @@ function keyValue(flag: string, kv: string | undefined, into: Record<string, str
 }
 
 function parseArgs(argv: string[]) {
-  const sets: Record<string, string> = {};
-  const compares: Record<string, string> = {};
+  /* keyed by user text: no prototype (a key named __proto__ or constructor is just a key) */
+  const sets: Record<string, string> = Object.create(null);
+  const compares: Record<string, string> = Object.create(null);
+  const limits: Limits = { ...DEFAULT_LIMITS };
   let file: string | undefined, sweep: string | undefined;
   let json = false, csv = false, debugVm = false, events = false;
   const value = (a: string, flag: string, i: number): [string | undefined, number] =>
@@ -104,6 +116,15 @@ function parseArgs(argv: string[]) {
     else if (a === '--help' || a === '-h') { process.stdout.write(`${USAGE}\n`); process.exit(0); }
     else if (a === '--set' || a.startsWith('--set=')) { [v, i] = value(a, '--set', i); keyValue('--set', v, sets); }
     else if (a === '--compare' || a.startsWith('--compare=')) { [v, i] = value(a, '--compare', i); keyValue('--compare', v, compares); }
+    else if (a === '--limit' || a.startsWith('--limit=')) {
+      [v, i] = value(a, '--limit', i);
+      const kv: Record<string, string> = Object.create(null);
+      keyValue('--limit', v, kv);
+      for (const [k, x] of Object.entries(kv)) {
+        const bad = parseLimit(k, x, limits);
+        if (bad) fail(bad);
+      }
+    }
     else if (a === '--sweep' || a.startsWith('--sweep=')) {
       [v, i] = value(a, '--sweep', i);
       if (!v) fail(`--sweep needs a tunable: --sweep key or --sweep key=v1,v2,...\n\n${USAGE}`);
@@ -120,7 +141,7 @@ function parseArgs(argv: string[]) {
   if (csv && sweep === undefined) fail('--csv goes with --sweep (one line per run); for one run or --compare use --json');
   if (csv && json) fail('--csv or --json, not both');
   if (events && (comparing || sweep !== undefined)) fail('--events prints one run\'s events: not with --compare or --sweep');
-  return { file, sets, compares: comparing ? compares : null, sweep, json, csv, debugVm, events };
+  return { file, sets, compares: comparing ? compares : null, sweep, json, csv, debugVm, events, limits };
 }
 
 /** ScenarioErrors from applyOverrides name the flag --set; say which flag it was */
@@ -303,7 +324,7 @@ function sweepTable(key: string, own: Scenario, runs: Run[]): string {
 /* ------------------------------------------------------------------ main */
 
 async function main() {
-  const { file, sets, compares, sweep, json, csv, debugVm, events } = parseArgs(process.argv.slice(2));
+  const { file, sets, compares, sweep, json, csv, debugVm, events, limits } = parseArgs(process.argv.slice(2));
   let source: string;
   try {
     source = readFileSync(file, 'utf8');
@@ -312,7 +333,7 @@ async function main() {
   }
   let own: Scenario, base: Scenario;
   try {
-    own = parseScenario(source, file);
+    own = parseScenario(source, file, limits);
   } catch (e) {
     if (e instanceof ScenarioErrors) fail(e.message);
     throw e;
@@ -352,8 +373,18 @@ async function main() {
   const core = await Core.fromBytes(readFileSync(wasm));
   const progress = new Progress();
   const runs: Run[] = [];
+  /* every run is checked against the limits before any runs */
+  const progs: Program[] = [];
+  for (const p of planned) {
+    try {
+      progs.push(compile(p.scenario, limits));
+    } catch (e) {
+      if (e instanceof ScenarioErrors) fail(`${p.tag ? `run ${p.tag}: ` : ''}${e.message}`);
+      throw e;
+    }
+  }
   for (const [i, p] of planned.entries()) {
-    const prog = compile(p.scenario);
+    const prog = progs[i];
     const what = planned.length > 1
       ? `run ${i + 1}/${planned.length} (${compares ? `${p.tag}: ${p.tag === 'A' ? labels!.a : labels!.b}` : p.tag})` : '';
     if (what) progress.show(what);

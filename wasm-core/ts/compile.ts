@@ -10,6 +10,7 @@ import {
   PROG_MAGIC, STEPF, STRUCTS, TASK_ALL, TASK_COUNTERS,
 } from './abi.js';
 import { writeStruct } from './layout.js';
+import { checkLimits, DEFAULT_LIMITS, type Estimate, type Limits } from './limits.js';
 import { formatSize, type At, type Scenario, type Step, type TaskRef } from './scenario.js';
 import { encodeTunable, KERNEL_TUNABLES, MACHINE_SETTINGS } from './tunables.js';
 
@@ -35,8 +36,9 @@ export interface Program {
   tasks: string[];
   maps: string[];
   says: string[];
-  /** an upper bound of the simulator memory this program can need, bytes */
-  estimatedBytes: number;
+  /** what the run needs at most (limits.ts), and the limits it was checked against */
+  estimate: Estimate;
+  limits: Limits;
   /** the simulator memory that filling the page cache (cached: all) takes before step 1, bytes */
   preloadBytes: number;
 }
@@ -96,7 +98,9 @@ export function describeStep(st: Step): string {
   }
 }
 
-export function compile(s: Scenario): Program {
+/** Compile a scenario; refuses (ScenarioErrors of LimitExceeded) one over a limit before any work. */
+export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
+  const estimate = checkLimits(s, limits);
   const files = s.files.map((f) => f.name);
   const procs: ProcInfo[] = [];
   let nextTask = 0;
@@ -134,7 +138,6 @@ export function compile(s: Scenario): Program {
   const info: StepInfo[] = [];
   const data: bigint[] = [];
   const says: string[] = [];
-  let mappedBytes = 0;
 
   const emit = (st: Step, depth: number) => {
     const push = (r: RawStep, items?: { label: string; at: At }[]) => {
@@ -144,8 +147,6 @@ export function compile(s: Scenario): Program {
     switch (st.kind) {
       case 'mmap': {
         const fileIdx = st.file !== undefined ? fileIds.get(st.file) ?? -1 : -1;
-        const len = st.length ?? (fileIdx >= 0 ? Math.ceil((s.files[fileIdx].size - st.offset) / 4096) * 4096 : 0);
-        mappedBytes += len;
         push(raw(Op.Mmap, {
           task: taskId(st.task), map: mapId(st.name), file: fileIdx + 1, offset: st.offset,
           length: st.length ?? 0, addr: st.addr ?? 0,
@@ -273,6 +274,5 @@ export function compile(s: Scenario): Program {
   const cachedPages = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / 4096), 0);
   /* struct page 32 + page-cache slot ~4.3 per cached page; PTE 8 + struct page 32 per mapped page */
   const preloadBytes = cachedPages * BYTES_PER_CACHED_PAGE + BASE_BYTES;
-  const estimatedBytes = preloadBytes + (mappedBytes / 4096) * 40;
-  return { bytes, scenario: s, steps: info, files, procs, tasks, maps, says, estimatedBytes, preloadBytes };
+  return { bytes, scenario: s, steps: info, files, procs, tasks, maps, says, estimate, limits, preloadBytes };
 }

@@ -379,6 +379,11 @@ export class Sim {
     return rc === 0 ? null : this.core.cstr(p);
   }
 
+  /** why the core refused the program, or why it stopped (events lost); '' when neither */
+  loadMessage(): string {
+    return this.core.cstr(this.ex.mmsim_load_message(this.ptr));
+  }
+
   checkMessage(): string {
     return this.core.cstr(this.ex.mmsim_check_message(this.ptr));
   }

@@ -74,11 +74,16 @@ export function explainError(prog: Program, sim: Sim): RunIssue & { code: number
     case ErrorCode.EOOM:
       msg = e.step === null
         ? `out of memory: the cached files (${formatSize(Number(e.detail) * 4096)}) do not fit in machine.memory (${formatSize(prog.scenario.machine.memory)})`
-        : `out of memory: machine.memory (${formatSize(prog.scenario.machine.memory)}) is exhausted and this model does not reclaim yet; raise machine.memory`;
+        : `out of memory: machine.memory (${formatSize(prog.scenario.machine.memory)}) is exhausted: the simulated machine has no free page left, and this model does not reclaim yet; raise machine.memory`;
       break;
-    case ErrorCode.ENOMEM:
-      msg = 'the simulator ran out of host memory: this scenario is too big for this host (lower file sizes or machine.memory)';
+    case ErrorCode.ENOMEM: {
+      const lost = sim.loadMessage();
+      const cap = maxBytesOf(prog);
+      msg = lost
+        ? `the simulator's host refused memory: ${lost}`
+        : `the simulator reached its own memory limit (${formatSize(Math.round(cap / 2 ** 20) * 2 ** 20)}, using ${formatSize(Math.ceil(Number(e.detail) / 2 ** 20) * 2 ** 20)}): this is the host's memory, not machine.memory; raise it with --limit memory=${formatSize(Math.min(3.5 * 2 ** 30, 2 * Math.round(cap / 2 ** 20) * 2 ** 20)).replace(' ', '')} (at most 3.5 GiB), or make the scenario smaller`;
       break;
+    }
     case ErrorCode.ENOMAP:
       msg = `${task}'s process has no mapping '${prog.maps[Number(e.detail)] ?? e.detail}' at this point`;
       break;
@@ -94,7 +99,9 @@ export function explainError(prog: Program, sim: Sim): RunIssue & { code: number
         : `invalid request (${hex(e.addr)}, ${e.detail})`;
       break;
     case ErrorCode.ELIMIT:
-      msg = `a limit of the model was reached (${e.detail})`;
+      msg = e.detail === 65530n
+        ? `mmap failed: ${task}'s process has 65,530 mappings, the kernel's vm.max_map_count (a fixed limit of the model, as the kernel's default)`
+        : `mmap failed: no room for ${formatSize(Number(e.detail))} in ${task}'s address space (user space is 128 TiB, the mappings are placed from 0x7f0000000000 up, then from 0x2aaaaaaab000)`;
       break;
     case ErrorCode.EINVARIANT:
       msg = `internal error: the model broke its own invariant: ${sim.checkMessage()}`;
@@ -167,9 +174,14 @@ function refuseTooBig(prog: Program, limit: number): void {
     'use smaller files or cached: none');
 }
 
+/** the simulator memory a run of prog may use: its memory limit (limits.ts), never above what wasm32 holds */
+export function maxBytesOf(prog: Program, opts: RunOptions = {}): number {
+  return Math.min(opts.maxBytes ?? prog.limits.memory, CORE_MEMORY_LIMIT);
+}
+
 /** Load the program into a fresh machine (throws RunIssue-bearing errors for refusals). */
 export function startProgram(core: Core, prog: Program, opts: RunOptions = {}): Sim {
-  const maxBytes = opts.maxBytes ?? CORE_MEMORY_LIMIT;
+  const maxBytes = maxBytesOf(prog, opts);
   refuseTooBig(prog, maxBytes);
   const sim = core.createSim({
     trace: opts.trace, debugVm: opts.debugVm, maxBytes, eventCapacity: opts.eventCapacity,

@@ -29,6 +29,7 @@
 import type { SchemaObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { COUNTERS, FOLIO_FIELDS, TASK_COUNTERS, TUNABLES } from './abi.js';
+import { checkShape, checkSource, DEFAULT_LIMITS, type Limits } from './limits.js';
 import {
   checkDocument, checkValue, formatSize, keyPath, loadYaml, MAX_ADDR, NAME_PATTERN, PAGE, ScenarioError, ScenarioErrors, suggest,
   toAddress, toSize, validator, type At, type Seg, type SizeOpts, type YamlSource,
@@ -328,7 +329,7 @@ const SCHEMA: SchemaObject = {
         ...STEP_SCHEMAS,
         repeat: mapping('repeat', {
           times: int(0, 1_000_000_000, 'how many times'),
-          stride: BYTES('iteration i adds i × stride to every offset in the inner steps (default 0)'),
+          stride: size({ page: true }, 'iteration i adds i × stride to every offset in the inner steps, a multiple of 4 KiB (default 0)'),
           steps: { $ref: '#/$defs/steps' },
         }, ['times', 'steps'], { description: 'run the inner steps times times; iteration i adds i × stride to every offset in them' }),
         expect: EXPECT_SCHEMA,
@@ -498,8 +499,10 @@ class Builder {
 
 /* ------------------------------------------------------------------ top level */
 
-export function parseScenario(source: string, file = '<scenario>'): Scenario {
+export function parseScenario(source: string, file = '<scenario>', limits: Limits = DEFAULT_LIMITS): Scenario {
+  checkSource(source, file, limits); /* before parsing: the text's size */
   const src = loadYaml(source, file); /* throws on YAML errors and aliases */
+  checkShape(src.data, file, (segs) => src.at(segs), limits); /* before the schema: depth, list and text lengths */
   const { errors, bad } = checkDocument(src, validator(SCHEMA));
   const c = new Ctx(file);
   c.errors.push(...errors);
@@ -772,7 +775,13 @@ export function applyOverrides(s: Scenario, sets: Record<string, string>): Scena
   const errors: ScenarioError[] = [];
   const out: Scenario = { ...s, kernel: { ...s.kernel }, machine: { ...s.machine } };
   for (const [key, raw] of Object.entries(sets)) {
-    const value: unknown = parseDocument(raw).toJS({ maxAliasCount: 0 });
+    const doc = parseDocument(raw);
+    if (doc.errors.length) {
+      const why = /multiple documents/.test(doc.errors[0].message) ? 'several YAML documents' : doc.errors[0].message.split('\n')[0];
+      errors.push(new ScenarioError('--set', 0, 0, key, `expected one value, got ${JSON.stringify(raw)} (${why})`));
+      continue;
+    }
+    const value: unknown = doc.toJS({ maxAliasCount: 0 });
     const t = tunableInfo(key);
     const schema = key === 'seed' ? SEED : t ? TUNABLE_SCHEMAS.get(key)! : null;
     if (!schema) {

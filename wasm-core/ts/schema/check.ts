@@ -40,7 +40,7 @@ export class ScenarioError extends Error {
     readonly path: string,
     readonly detail: string,
   ) {
-    super(line ? `${file}:${line}:${col}: ${path ? `${path}: ` : ''}${detail}` : `${file} ${path}: ${detail}`);
+    super(line ? `${file}:${line}:${col}: ${path ? `${path}: ` : ''}${detail}` : `${file}${path ? ` ${path}` : ''}: ${detail}`);
     this.name = 'ScenarioError';
   }
 }

@@ -1,0 +1,351 @@
+/**
+ * Resource limits: a scenario is untrusted input (share links, students'
+ * files, the CLI), so before any work the loader checks it against limits
+ * and refuses, with a message naming the step, the figure and the limit,
+ * what would hang a class's browsers or exhaust a laptop's memory.
+ *
+ *   1. the text, before parsing:       source_bytes
+ *   2. the parsed document's shape:    depth, list_items, text_chars
+ *   3. the scenario's work, estimated from the scenario alone (repeats
+ *      multiplied out, never expanded):  operations, memory, processes,
+ *      threads, mappings, steps
+ *
+ * Every limit can be raised: `--limit key=value` in the CLI, "Run anyway"
+ * in the browser (which raises the limits the scenario exceeds to what it
+ * needs). The estimate is an upper bound: a scenario under every limit
+ * cannot need more (the core's own hard limits, load.c, sit above these
+ * defaults, and the core's memory cap is `memory` itself).
+ */
+import { formatSize, ScenarioError, ScenarioErrors, type At } from './schema/check.js';
+import type { Scenario, Step } from './scenario.js';
+
+export type LimitKey =
+  | 'source_bytes' | 'depth' | 'list_items' | 'text_chars'
+  | 'operations' | 'memory' | 'processes' | 'threads' | 'mappings' | 'steps';
+
+export interface LimitDef {
+  key: LimitKey;
+  default: number;
+  /** the most it can be raised to (the core's hard limit), if any */
+  max?: number;
+  bytes?: boolean;
+  what: string;
+  why: string;
+}
+
+/** operations per second a laptop runs with tracing off, for "about N s" (the bench: 7 M/s; with events ~3 M/s) */
+export const OPS_PER_SECOND = 3e6;
+
+export const LIMIT_DEFS: readonly LimitDef[] = [
+  { key: 'source_bytes', default: 2 ** 20, bytes: true, what: 'the scenario text', why: 'parsing YAML takes about 2.5 s per MiB' },
+  { key: 'depth', default: 64, what: 'nesting of mappings and lists', why: 'a repeat nests three levels; the core runs 8 repeats deep' },
+  { key: 'list_items', default: 100_000, what: 'items in one list (steps:, pages:, points:)', why: 'keeps parsing and checking under a second' },
+  { key: 'text_chars', default: 100_000, what: 'characters in one text (name, about, say)', why: 'the player shows them whole' },
+  { key: 'operations', default: 5e7, what: 'operations (touches, steps, loop iterations, pages a fork copies)', why: 'about 15 s in a browser tab, 7 s in the CLI' },
+  { key: 'memory', default: 768 * 2 ** 20, max: 3.5 * 2 ** 30, bytes: true, what: 'simulator memory', why: 'a browser tab and a laptop stay safe; the core cannot use more than 3.5 GiB' },
+  { key: 'processes', default: 1024, max: 1024, what: 'processes (with forked ones)', why: 'the core holds 1,024' },
+  { key: 'threads', default: 4096, max: 4096, what: 'threads', why: 'the core holds 4,096' },
+  { key: 'mappings', default: 65_536, max: 65_536, what: 'map names', why: 'the core holds 65,536 (the kernel\'s vm.max_map_count is 65,530 per process)' },
+  { key: 'steps', default: 1 << 20, max: 1 << 20, what: 'steps (counting those inside repeats once)', why: 'the core holds 1,048,576' },
+];
+
+export type Limits = Record<LimitKey, number>;
+export const DEFAULT_LIMITS: Limits = Object.freeze(Object.fromEntries(LIMIT_DEFS.map((d) => [d.key, d.default])) as Limits);
+const DEF = new Map(LIMIT_DEFS.map((d) => [d.key as string, d]));
+
+export const isLimitKey = (k: string): k is LimitKey => DEF.has(k);
+
+/** "5 × 10^7", "768 MiB", "65,536" */
+export function formatFigure(key: LimitKey, n: number): string {
+  if (DEF.get(key)?.bytes) return n >= 2 ** 30 ? `${(n / 2 ** 30).toFixed(1)} GiB` : formatSize(Math.ceil(n / 2 ** 20) * 2 ** 20);
+  if (!Number.isFinite(n)) return 'more than 10^300';
+  if (n >= 1e7) {
+    const e = Math.floor(Math.log10(n));
+    const m = n / 10 ** e;
+    return `${m >= 9.95 ? '10' : m.toFixed(1).replace(/\.0$/, '')} × 10^${m >= 9.95 ? e + 1 : e}`;
+  }
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** "about 40 s", "about 3 minutes", "about 5 hours" */
+export function formatDuration(ops: number): string {
+  const s = ops / OPS_PER_SECOND;
+  if (s < 90) return `about ${Math.max(1, Math.round(s))} s`;
+  if (s < 5400) return `about ${Math.round(s / 60)} minutes`;
+  if (s < 48 * 3600) return `about ${Math.round(s / 3600)} hours`;
+  if (s < 730 * 86400) return `about ${Math.round(s / 86400)} days`;
+  return `about ${formatFigure('operations', s / (365 * 86400))} years`;
+}
+
+/** a value for --limit key=…: 2GiB, 84000000, 1.1e18 */
+function limitArg(key: LimitKey, n: number): string {
+  if (DEF.get(key)!.bytes) return formatSize(Math.ceil(n / 2 ** 20) * 2 ** 20).replace(' ', '');
+  if (n < 1e9) return String(Math.ceil(n));
+  const e = Math.floor(Math.log10(n));
+  return `${Math.ceil((n / 10 ** e) * 10) / 10}e${e}`;
+}
+
+/** a scenario over a limit: which, by how much, and how to raise it */
+export class LimitExceeded extends ScenarioError {
+  constructor(file: string, at: At | null, readonly key: LimitKey, readonly needed: number, readonly limit: number, what: string) {
+    const d = DEF.get(key)!;
+    const raise = d.max !== undefined && needed > d.max
+      ? `the most it can be is ${formatFigure(key, d.max)}`
+      : `raise it with --limit ${key}=${limitArg(key, needed * 1.05)}, or Run anyway in the browser`;
+    super(file, at?.line ?? 0, at?.col ?? 0, at?.path ?? '',
+      `${what}, over the limit of ${formatFigure(key, limit)} for ${d.what} (limit ${key}: ${raise})`);
+    this.name = 'LimitExceeded';
+  }
+  /** whether raising the limit can help */
+  get raisable(): boolean {
+    const d = DEF.get(this.key)!;
+    return d.max === undefined || this.needed <= d.max;
+  }
+}
+
+/** Errors that are all limits: the browser offers to run anyway with them raised */
+export function limitsOf(e: unknown): LimitExceeded[] | null {
+  if (!(e instanceof ScenarioErrors) || !e.errors.length) return null;
+  return e.errors.every((x) => x instanceof LimitExceeded) ? (e.errors as LimitExceeded[]) : null;
+}
+
+/** the limits raised just enough for these refusals */
+export function raised(limits: Limits, over: readonly LimitExceeded[]): Limits {
+  const out = { ...limits };
+  for (const x of over) out[x.key] = Math.max(out[x.key], Math.ceil(x.needed * 1.05));
+  return out;
+}
+
+/** `--limit key=value`: sizes for byte limits, numbers like 3e9 or 3000000000 */
+export function parseLimit(key: string, value: string, into: Limits): string | null {
+  if (!isLimitKey(key)) return `unknown limit '${key}'; limits: ${LIMIT_DEFS.map((d) => d.key).join(', ')}`;
+  const d = DEF.get(key)!;
+  let n: number;
+  const m = /^\s*(\d+(?:\.\d+)?(?:e\d+)?)\s*(B|KiB|K|MiB|M|GiB|G|TiB|T)?\s*$/i.exec(value);
+  if (!m) return `--limit ${key}: expected a number${d.bytes ? ' or a size like 2GiB' : ' like 3e9'}, got '${value}'`;
+  n = Number(m[1]);
+  const unit = (m[2] ?? '').toUpperCase().replace('IB', '');
+  if (unit) {
+    if (!d.bytes) return `--limit ${key}: a count, not a size; got '${value}'`;
+    n *= 1024 ** ('BKMGT'.indexOf(unit[0]));
+  }
+  if (!Number.isFinite(n) || n < 1) return `--limit ${key}: expected a positive number, got '${value}'`;
+  if (d.max !== undefined && n > d.max) return `--limit ${key}: at most ${formatFigure(key, d.max)} (${d.why}), got '${value}'`;
+  into[key] = Math.floor(n);
+  return null;
+}
+
+/* ------------------------------------------------------------------ 1. the text */
+
+/** Refuse, before parsing, a text longer than source_bytes (UTF-8). */
+export function checkSource(source: string, file: string, limits: Limits = DEFAULT_LIMITS): void {
+  const max = limits.source_bytes;
+  /* bytes >= characters: a long string fails without encoding it */
+  const bytes = source.length > max ? source.length : source.length * 3 <= max ? 0 : new TextEncoder().encode(source).length;
+  if (bytes > max)
+    throw new ScenarioErrors([new LimitExceeded(file, null, 'source_bytes', bytes, max, `the scenario is ${formatFigure('source_bytes', bytes)} of text`)]);
+}
+
+/* ------------------------------------------------------------------ 2. the document's shape */
+
+/**
+ * Walk the parsed document (iteratively: no recursion on hostile depth) for
+ * nesting, list lengths and text lengths. `at` locates a path.
+ */
+export function checkShape(data: unknown, file: string, at: (segs: (string | number)[]) => At, limits: Limits = DEFAULT_LIMITS): void {
+  const errors: LimitExceeded[] = [];
+  const stack: { v: unknown; segs: (string | number)[] }[] = [{ v: data, segs: [] }];
+  while (stack.length && errors.length < 5) {
+    const { v, segs } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.length > limits.text_chars)
+        errors.push(new LimitExceeded(file, at(segs), 'text_chars', v.length, limits.text_chars, `this text is ${formatFigure('text_chars', v.length)} characters`));
+      continue;
+    }
+    if (!v || typeof v !== 'object') continue;
+    if (segs.length >= limits.depth) {
+      errors.push(new LimitExceeded(file, at(segs), 'depth', segs.length + 1, limits.depth, `this is nested ${segs.length + 1} levels deep`));
+      continue;
+    }
+    if (Array.isArray(v)) {
+      if (v.length > limits.list_items) {
+        errors.push(new LimitExceeded(file, at(segs), 'list_items', v.length, limits.list_items, `this list has ${formatFigure('list_items', v.length)} items`));
+        continue;
+      }
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], segs: [...segs, i] });
+    } else {
+      const keys = Object.keys(v);
+      if (keys.length > limits.list_items) {
+        errors.push(new LimitExceeded(file, at(segs), 'list_items', keys.length, limits.list_items, `this mapping has ${formatFigure('list_items', keys.length)} keys`));
+        continue;
+      }
+      for (let i = keys.length - 1; i >= 0; i--) {
+        if (keys[i].length > limits.text_chars)
+          errors.push(new LimitExceeded(file, at([...segs, keys[i]]), 'text_chars', keys[i].length, limits.text_chars, `this key is ${formatFigure('text_chars', keys[i].length)} characters`));
+        stack.push({ v: (v as Record<string, unknown>)[keys[i]], segs: [...segs, keys[i]] });
+      }
+    }
+  }
+  if (errors.length) throw new ScenarioErrors(errors);
+}
+
+/* ------------------------------------------------------------------ 3. the work */
+
+export interface Estimate {
+  /** operations the core will run (exact but for forks, which count the pages they may copy) */
+  operations: number;
+  /** page frames the run can hold at once (upper bound) */
+  pages: number;
+  /** simulator memory (upper bound), bytes */
+  memory: number;
+  processes: number;
+  threads: number;
+  mappings: number;
+  steps: number;
+  /** events a traced run can emit (upper bound; the player keeps at most 2 M, then records counters only) */
+  events: number;
+  /** the step kind that needs the most operations (its steps' total), and where its heaviest step is */
+  worst: { at: At; operations: number; kind: string; steps: number } | null;
+}
+
+const PAGE = 4096;
+/** simulator bytes per page frame (struct page 32, page-cache slot ~4.3, PTE 8, table share) */
+const BYTES_PER_PAGE = 48;
+/** the core's bookkeeping besides pages: pools, the event buffer */
+const BASE_BYTES = 8 * 2 ** 20;
+
+/**
+ * From the scenario alone (after overrides: the tunables matter), an upper
+ * bound of what a run needs. Repeats are multiplied out, never expanded:
+ * a repeat costs 1 + times operations (entering it, ending each
+ * iteration), its body times as much. Linear in the number of steps.
+ */
+export function estimate(s: Scenario): Estimate {
+  const k = s.kernel;
+  const frames = Math.floor(s.machine.memory / PAGE);
+  /* pages one touch can bring in: a fault allocates one page, readahead a window, THP a PMD */
+  const raPages = Math.max(1, Math.floor(k.readahead_kb / 4));
+  const anonPages = Math.max(1, k.thp !== 'never' ? 512 : 1, ...k.mthp.map((b) => b / PAGE), k.anon_prefault !== 'off' ? k.anon_prefault_cap : 1);
+  const perTouch = Math.max(raPages * 2, anonPages) + 1;
+
+  const fileSize = new Map(s.files.map((f) => [f.name, f.size]));
+  let ops = 0, touches = 0, steps = 0, forks = 0, forkCopies = 0, forkTables = 0;
+  const cachedPages = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / PAGE), 0);
+  /* per process: its map names' lengths (the first mmap of each name), for access ranges and fork copies */
+  const procMaps = new Map<string, Map<string, number>>();
+  const threads = new Map<string, number>();
+  for (const p of s.processes) { procMaps.set(p.name, new Map()); threads.set(p.name, p.threads); }
+  const mapNames = new Set<string>();
+  /* per step kind: the operations of all its steps, and its heaviest step */
+  const byKind = new Map<string, { total: number; count: number; at: At; max: number }>();
+  const charge = (st: { kind: string; at: At }, n: number) => {
+    ops += n;
+    const k = byKind.get(st.kind);
+    if (!k) byKind.set(st.kind, { total: n, count: 1, at: st.at, max: n });
+    else {
+      k.total += n;
+      k.count++;
+      if (n > k.max) { k.max = n; k.at = st.at; }
+    }
+  };
+  const walk = (list: Step[], mult: number) => {
+    for (const st of list) {
+      steps++;
+      switch (st.kind) {
+        case 'repeat':
+          charge(st, mult * (1 + st.times));
+          walk(st.steps, mult * st.times);
+          break;
+        case 'mmap': {
+          mapNames.add(st.name);
+          const len = st.length ?? Math.ceil(((fileSize.get(st.file!) ?? 0) - st.offset) / PAGE) * PAGE;
+          const m = procMaps.get(st.task.proc);
+          if (m && !m.has(st.name)) m.set(st.name, len);
+          charge(st, mult);
+          break;
+        }
+        case 'access': {
+          const m = procMaps.get(st.task.proc);
+          const names = Array.isArray(st.map) ? st.map : Array(st.task.thread === '*' ? threads.get(st.task.proc) ?? 1 : 1).fill(st.map);
+          let n = 1;
+          for (const name of names) {
+            const span = st.length ?? Math.max(0, (m?.get(name) ?? 0) - st.offset);
+            n += st.pattern === 'uniform' ? st.count ?? 0 : st.pattern === 'list' ? st.pages?.length ?? 0 : Math.ceil(span / st.stride);
+          }
+          touches += (n - 1) * mult;
+          charge(st, n * mult);
+          break;
+        }
+        case 'fork': {
+          const parent = procMaps.get(st.task.proc);
+          const child = new Map(parent ?? []);
+          procMaps.set(st.child, child);
+          threads.set(st.child, 1);
+          forks++;
+          /* copy_page_range() copies every present PTE of the parent's mappings */
+          let pages = 0;
+          for (const len of parent?.values() ?? []) pages += len / PAGE;
+          pages = Math.min(pages, cachedPages + touches * perTouch);
+          forkCopies += pages * mult;
+          forkTables += pages * 8 * mult;
+          charge(st, (1 + pages) * mult);
+          break;
+        }
+        default:
+          charge(st, mult);
+      }
+    }
+  };
+  /* cached: all fills the page cache before step 1, one operation per page */
+  for (const f of s.files) if (f.cached) charge({ kind: 'cached: all', at: f.cachedAt }, Math.ceil(f.size / PAGE));
+  walk(s.steps, 1);
+
+  let mapped = 0;
+  for (const m of procMaps.values()) for (const len of m.values()) mapped += len / PAGE;
+  const filePages = s.files.reduce((a, f) => a + Math.ceil(f.size / PAGE), 0);
+  /* frames: the page cache holds at most the files, anonymous memory at most what is mapped; each touch brings at most perTouch */
+  const pages = Math.min(frames, filePages + mapped, cachedPages + touches * perTouch + forkCopies);
+  const ptes = Math.min(mapped, cachedPages + touches * perTouch) * 8 + forkTables;
+  const evPerOp = 8 + Math.max(raPages * 2, k.fault_around_bytes / PAGE, anonPages);
+  const procs = procMaps.size;
+  let nthreads = 0;
+  for (const t of threads.values()) nthreads += t;
+  let worst: Estimate['worst'] = null;
+  for (const [kind, k] of byKind)
+    if (!worst || k.total > worst.operations) worst = { at: k.at, operations: k.total, kind, steps: k.count };
+  return {
+    operations: ops,
+    pages,
+    memory: BASE_BYTES + pages * BYTES_PER_PAGE + ptes + mapNames.size * 256 + steps * 64,
+    processes: procs, threads: nthreads, mappings: mapNames.size, steps,
+    events: (ops - cachedPages) * evPerOp + s.files.length,
+    worst,
+  };
+}
+
+/** Refuse, before any work, a scenario over a limit; returns the estimate. */
+export function checkLimits(s: Scenario, limits: Limits = DEFAULT_LIMITS): Estimate {
+  const e = estimate(s);
+  const errors: LimitExceeded[] = [];
+  const w = e.worst as Estimate['worst'];
+  if (e.operations > limits.operations) {
+    const share = !w || w.operations >= e.operations * 0.999 ? ''
+      : w.steps > 1 ? ` (its ${w.steps.toLocaleString('en-US')} ${w.kind === 'cached: all' ? 'cached files' : `${w.kind} steps`}: ${formatFigure('operations', w.operations)}; the largest here)`
+      : ` (this step: ${formatFigure('operations', w.operations)})`;
+    errors.push(new LimitExceeded(s.file, w?.at ?? null, 'operations', e.operations, limits.operations,
+      `this scenario needs about ${formatFigure('operations', e.operations)} operations${share}, ${formatDuration(e.operations)} of work`));
+  }
+  if (e.memory > limits.memory) {
+    /* at the biggest cached file when the page cache it fills is most of it */
+    const big = s.files.filter((f) => f.cached).sort((a, b) => b.size - a.size)[0];
+    const at = big && (big.size / PAGE) * BYTES_PER_PAGE > e.memory / 2 ? big.cachedAt : null;
+    errors.push(new LimitExceeded(s.file, at, 'memory', e.memory, limits.memory,
+      `this scenario may need up to ${formatFigure('memory', e.memory)} of simulator memory (${formatFigure('operations', e.pages)} pages${at ? `, most of them the page cache cached: all fills` : ''})`));
+  }
+  for (const [key, n, what] of [
+    ['processes', e.processes, 'processes'], ['threads', e.threads, 'threads'], ['mappings', e.mappings, 'map names'], ['steps', e.steps, 'steps'],
+  ] as const)
+    if (n > limits[key]) errors.push(new LimitExceeded(s.file, null, key, n, limits[key], `this scenario has ${formatFigure(key, n)} ${what}`));
+  if (errors.length) throw new ScenarioErrors(errors);
+  return e;
+}
