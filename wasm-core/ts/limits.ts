@@ -87,6 +87,8 @@ function limitArg(key: LimitKey, n: number): string {
 
 /** a scenario over a limit: which, by how much, and how to raise it */
 export class LimitExceeded extends ScenarioError {
+  /** what it needs and the limit, without how to raise it (the browser says that with a button) */
+  readonly summary: string;
   constructor(file: string, at: At | null, readonly key: LimitKey, readonly needed: number, readonly limit: number, what: string) {
     const d = DEF.get(key)!;
     const raise = d.max !== undefined && needed > d.max
@@ -95,6 +97,7 @@ export class LimitExceeded extends ScenarioError {
     super(file, at?.line ?? 0, at?.col ?? 0, at?.path ?? '',
       `${what}, over the limit of ${formatFigure(key, limit)} for ${d.what} (limit ${key}: ${raise})`);
     this.name = 'LimitExceeded';
+    this.summary = `${what}, over the limit of ${formatFigure(key, limit)} for ${d.what}${d.max !== undefined && needed > d.max ? ` (the most it can be is ${formatFigure(key, d.max)})` : ''}`;
   }
   /** whether raising the limit can help */
   get raisable(): boolean {

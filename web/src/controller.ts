@@ -1,14 +1,15 @@
 /**
- * The controller: the store's side effects. It compiles scenarios (on the
- * main thread, with the same loader as the CLI), drives the engine worker,
+ * The controller: the store's side effects. It has the engine worker
+ * compile scenarios (with the same loader as the CLI: never on the page,
+ * whose text may come from an untrusted, large link) and record them,
  * requests frames when the cursor moves, plays, keeps the URL in step with
  * the state, and follows the browser's back and forward buttons.
  */
 import { COUNTERS } from '../../wasm-core/ts/abi.js';
-import { compile } from '../../wasm-core/ts/compile.js';
-import { planSweep } from '../../wasm-core/ts/multirun.js';
-import { applyOverrides, parseScenario, ScenarioErrors } from '../../wasm-core/ts/scenario.js';
+import type { Program } from '../../wasm-core/ts/compile.js';
+import { ScenarioErrors } from '../../wasm-core/ts/scenario.js';
 import { EngineClient } from './engine/client.js';
+import type { ScenarioInput } from './engine/protocol.js';
 import { findScenario } from './scenarios.js';
 import type { Store } from './store/store.js';
 import type { AppState, Issue } from './store/state.js';
@@ -41,6 +42,13 @@ export const workerId = {
   sweep: (runId: number) => 2 ** 30 + runId,
 };
 
+let current: Controller | null = null;
+
+/** the editor's check: the worker compiles the text; null if it was replaced meanwhile */
+export function checkScenario(source: string, file: string) {
+  return current ? current.check(source, file) : Promise.resolve(null);
+}
+
 export class Controller {
   private client: EngineClient;
   private frameInFlight = false;
@@ -53,6 +61,8 @@ export class Controller {
   constructor(private store: Store) {
     this.client = new EngineClient();
     this.client.onFatal = (message) => store.dispatch({ type: 'runFailed', runId: store.get().runId, issues: [{ line: null, col: null, path: '', message }] });
+    this.client.onRestart = () => store.dispatch({ type: 'workerRestarted' });
+    current = this;
     store.subscribe((s, prev) => queueMicrotask(() => this.react(s, prev)));
     addEventListener('popstate', () => this.route());
   }
@@ -61,7 +71,7 @@ export class Controller {
   route(): void {
     let u;
     try {
-      u = decodeUrl(location.search);
+      u = decodeUrl(location.search, location.hash);
     } catch (e) {
       this.store.dispatch({ type: 'openGallery' });
       this.store.dispatch({ type: 'toast', text: e instanceof UrlError ? e.message : 'This link could not be read.' });
@@ -119,68 +129,57 @@ export class Controller {
       this.syncUrl(s, s.page !== prev.page || s.scenario?.name !== prev.scenario?.name || s.scenario?.source !== prev.scenario?.source);
   }
 
+  check(source: string, file: string) {
+    return this.client.check(source, file);
+  }
+
+  /** what the worker compiles for run A (and, with compare, run B) */
+  private input(s: AppState, compare?: Record<string, string>): ScenarioInput {
+    const sc = s.scenario!;
+    return { source: sc.source, file: sc.file, overrides: s.overrides, compare, limits: s.limits };
+  }
+
   private run(s: AppState): void {
-    const runId = s.runId, sc = s.scenario!;
-    let program;
-    try {
-      program = compile(applyOverrides(parseScenario(sc.source, sc.file), s.overrides));
-    } catch (e) {
-      const issues = scenarioIssues(e);
-      if (!issues) throw e;
-      this.store.dispatch({ type: 'compileFailed', runId, issues });
-      return;
-    }
-    this.store.dispatch({ type: 'compiled', runId, scenario: program.scenario });
-    this.client.load(workerId.a(runId), program, (done, total, big) => this.store.dispatch({ type: 'runProgress', runId, done, total, big }))
+    const runId = s.runId;
+    let program: Program | null = null;
+    this.client.prepare(workerId.a(runId), this.input(s),
+      (p, own) => { program = p; this.store.dispatch({ type: 'compiled', runId, scenario: p.scenario, own }); },
+      (done, total, big) => this.store.dispatch({ type: 'runProgress', runId, done, total, big }))
       .then((o) => {
-        if (o.kind === 'loaded') this.store.dispatch({ type: 'runLoaded', runId, program, timeline: o.timeline });
+        if (o.kind === 'loaded' && program) this.store.dispatch({ type: 'runLoaded', runId, program, timeline: o.timeline });
         else if (o.kind === 'cancelled') this.store.dispatch({ type: 'runCancelled', runId });
-        else this.store.dispatch({ type: 'runFailed', runId, issues: o.issues });
+        else if (o.kind === 'error') this.store.dispatch({ type: 'runFailed', runId, issues: o.issues, limits: o.limits });
       });
   }
 
   /** run B: A's scenario and tunables, plus the compare tunables */
   private runCompare(s: AppState): void {
-    const c = s.compare!, sc = s.scenario!, runId = c.runId;
-    let program;
-    try {
-      program = compile(applyOverrides(applyOverrides(parseScenario(sc.source, sc.file), s.overrides), c.set));
-    } catch (e) {
-      const issues = scenarioIssues(e);
-      if (!issues) throw e;
-      this.store.dispatch({ type: 'compareFailed', runId, issues: issues.map((i) => ({ ...i, message: `compare: ${i.message}` })) });
-      return;
-    }
-    this.store.dispatch({ type: 'compareCompiled', runId });
-    this.client.load(workerId.b(runId), program, (done, total, big) => this.store.dispatch({ type: 'compareProgress', runId, done, total, big }))
+    const c = s.compare!, runId = c.runId;
+    let program: Program | null = null;
+    this.client.prepare(workerId.b(runId), this.input(s, c.set),
+      (p) => { program = p; this.store.dispatch({ type: 'compareCompiled', runId }); },
+      (done, total, big) => this.store.dispatch({ type: 'compareProgress', runId, done, total, big }))
       .then((o) => {
-        if (o.kind === 'loaded') this.store.dispatch({ type: 'compareLoaded', runId, program, timeline: o.timeline });
-        else if (o.kind === 'error') this.store.dispatch({ type: 'compareFailed', runId, issues: o.issues });
+        if (o.kind === 'loaded' && program) this.store.dispatch({ type: 'compareLoaded', runId, program, timeline: o.timeline });
+        else if (o.kind === 'error') this.store.dispatch({ type: 'compareFailed', runId, issues: o.issues.map((i) => ({ ...i, message: `compare: ${i.message}` })) });
       });
   }
 
-  /** a sweep: plan the runs (the same plan as the CLI's --sweep), then run them in the worker */
+  /** a sweep: the worker plans the runs (the same plan as the CLI's --sweep) and runs them */
   private runSweep(s: AppState): void {
-    const sw = s.sweep!, sc = s.scenario!, runId = sw.runId;
-    let runs;
-    try {
-      const base = applyOverrides(parseScenario(sc.source, sc.file), s.overrides);
-      runs = planSweep(base, sw.key, sw.asked ?? undefined);
-      if (!COUNTERS.includes(sw.y as never)) throw new Error(`y=${sw.y}: there is no counter of that name`);
-    } catch (e) {
-      const issues = scenarioIssues(e);
-      this.store.dispatch({ type: 'sweepFailed', runId, error: issues ? issues.map((i) => `${i.path ? `${i.path}: ` : ''}${i.message}`).join('; ') : (e as Error).message });
+    const sw = s.sweep!, runId = sw.runId;
+    if (!COUNTERS.includes(sw.y as never)) {
+      this.store.dispatch({ type: 'sweepFailed', runId, error: `y=${sw.y}: there is no counter of that name` });
       return;
     }
-    const programs = runs.map((r) => compile(r.scenario));
-    this.store.dispatch({
-      type: 'sweepPlanned', runId,
-      points: runs.map((r) => ({ x: typeof r.value === 'number' ? r.value : typeof r.value === 'boolean' ? Number(r.value) : NaN, raw: r.raw, label: r.label, counters: null, error: null })),
+    this.client.sweep(workerId.sweep(runId), this.input(s), sw.key, sw.asked, {
+      planned: (points) => this.store.dispatch({ type: 'sweepPlanned', runId, points: points.map((p) => ({ ...p, counters: null, error: null })) }),
+      point: (p) => this.store.dispatch({ type: 'sweepPoint', runId, index: p.index, counters: p.status === 'ok' ? p.counters : null, error: p.error }),
+      progress: (done) => this.store.dispatch({ type: 'sweepProgress', runId, done }),
+    }).then((o) => {
+      if (o.error !== undefined) this.store.dispatch({ type: 'sweepFailed', runId, error: o.error, limits: o.limits });
+      else this.store.dispatch({ type: 'sweepDone', runId, cancelled: o.cancelled });
     });
-    this.client.sweep(workerId.sweep(runId), programs,
-      (p) => this.store.dispatch({ type: 'sweepPoint', runId, index: p.index, counters: p.status === 'ok' ? p.counters : null, error: p.error }),
-      (done) => this.store.dispatch({ type: 'sweepProgress', runId, done }))
-      .then((o) => this.store.dispatch({ type: 'sweepDone', runId, cancelled: o.cancelled }));
   }
 
   /** one frame request at a time; when it lands, ask again if the cursor moved meanwhile */
@@ -232,7 +231,7 @@ export class Controller {
     clearTimeout(this.urlTimer);
     const write = () => {
       const url = urlFor(s);
-      if (url !== `${location.pathname}${location.search}`) history[push ? 'pushState' : 'replaceState'](null, '', url);
+      if (url !== `${location.pathname}${location.search}${location.hash}`) history[push ? 'pushState' : 'replaceState'](null, '', url);
     };
     if (push) write();
     else this.urlTimer = window.setTimeout(write, 250);

@@ -13,22 +13,20 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, hoverTooltip, keymap } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef, useState } from 'react';
-import { compile } from '../../../wasm-core/ts/compile.js';
 import { completionsAt, docAt, type Doc } from '../../../wasm-core/ts/schema/assist.js';
-import { parseScenario, scenarioJsonSchema } from '../../../wasm-core/ts/scenario.js';
+import { scenarioJsonSchema } from '../../../wasm-core/ts/scenario.js';
 import './editor.css';
-import { scenarioIssues } from '../controller.js';
+import { checkScenario } from '../controller.js';
 import type { Issue } from '../store/state.js';
 import { dispatch, store, useStore } from '../store/store.js';
 
-function check(text: string, file: string): Issue[] {
-  try {
-    compile(parseScenario(text, file));
-    return [];
-  } catch (e) {
-    return scenarioIssues(e) ?? [{ line: null, col: null, path: '', message: (e as Error).message }];
-  }
+/** the worker checks the text (a big paste must not freeze the page); [] when it compiles */
+async function check(text: string, file: string): Promise<Issue[]> {
+  return (await checkScenario(text, file)) ?? [];
 }
+
+/** completion and hover parse the text on the page: only for texts that parse in a few milliseconds */
+const ASSIST_MAX_CHARS = 64 * 1024;
 
 /** documentation as DOM: text only */
 function docDom(d: Doc): HTMLElement {
@@ -52,7 +50,7 @@ const SCHEMA = scenarioJsonSchema();
 /** keys and values from the schema, for the key path at the cursor */
 function complete(ctx: CompletionContext): CompletionResult | null {
   const word = ctx.matchBefore(/[\w.*-]*/);
-  if (!word || (word.from === word.to && !ctx.explicit)) return null;
+  if (!word || (word.from === word.to && !ctx.explicit) || ctx.state.doc.length > ASSIST_MAX_CHARS) return null;
   let options;
   try {
     options = completionsAt(SCHEMA, ctx.state.doc.toString(), ctx.pos);
@@ -72,6 +70,7 @@ function complete(ctx: CompletionContext): CompletionResult | null {
 
 /** what the key under the pointer means: the schema's description, a tunable's generated documentation */
 const hoverDoc = hoverTooltip((view, pos) => {
+  if (view.state.doc.length > ASSIST_MAX_CHARS) return null;
   let d: ReturnType<typeof docAt>;
   try {
     d = docAt(SCHEMA, view.state.doc.toString(), pos);
@@ -99,7 +98,7 @@ export function Editor() {
   const draft = useStore((s) => s.draft);
   const loadIssues = useStore((s) => (s.load.status === 'error' ? s.load.issues : null));
   const file = scenario?.file ?? 'scenario.yaml';
-  const [issues, setIssues] = useState<Issue[]>(() => check(draft ?? scenario?.source ?? '', file));
+  const [issues, setIssues] = useState<Issue[]>([]);
 
   useEffect(() => {
     if (!host.current) return;
@@ -119,9 +118,9 @@ export function Editor() {
         hoverDoc,
         lintGutter(),
         keymap.of([{ key: 'Mod-Enter', run }]),
-        linter((ev) => {
+        linter(async (ev) => {
           const text = ev.state.doc.toString();
-          const found = check(text, file);
+          const found = await check(text, file);
           setIssues(found);
           return found.map((i): Diagnostic => {
             const line = ev.state.doc.line(Math.min(Math.max(i.line ?? 1, 1), ev.state.doc.lines));

@@ -6,7 +6,9 @@
 import { useMemo } from 'react';
 import { COUNTERS } from '../../../wasm-core/ts/abi.js';
 import { changedTunables, describeTunables, judgeExpects, planCompare, runLabels } from '../../../wasm-core/ts/multirun.js';
-import { parseScenario, type Scenario } from '../../../wasm-core/ts/scenario.js';
+import type { Scenario } from '../../../wasm-core/ts/scenario.js';
+import { formatDuration } from '../../../wasm-core/ts/limits.js';
+import type { WorkerLimit } from '../engine/protocol.js';
 import { fmt } from '../lib/format.js';
 import { finalCounters } from '../store/reducer.js';
 import type { AppState, ViewId } from '../store/state.js';
@@ -18,13 +20,9 @@ import { SweepPanel } from './SweepPanel.js';
 import { Transport } from './Transport.js';
 import { QuickTunables } from './Tunables.js';
 
-/** the scenario as written, without the UI's tunables: what its expect steps are about */
+/** the scenario as written, without the UI's tunables: what its expect steps are about (compiled in the worker) */
 function useOwnScenario(): Scenario | null {
-  const sc = useStore((s) => s.scenario);
-  return useMemo(() => {
-    if (!sc) return null;
-    try { return parseScenario(sc.source, sc.file); } catch { return null; }
-  }, [sc]);
+  return useStore((s) => s.own);
 }
 
 /** each run named by the tunables that differ between them: "fault_around_bytes 64 KiB" */
@@ -198,6 +196,12 @@ function CompareBar() {
   );
 }
 
+/** "about 40 s" of work, from the operations limit's refusal; "a while" when only memory was over */
+function runTime(limits: WorkerLimit[]): string {
+  const ops = limits.find((l) => l.key === 'operations');
+  return ops ? formatDuration(ops.needed) : 'a while';
+}
+
 function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
   const own = useOwnScenario();
   const program = useStore((s) => s.program);
@@ -208,13 +212,22 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
   if (load.status === 'error') {
     return (
       <div className="banner bad" role="alert" data-testid="error-banner">
-        <strong>This scenario cannot run.</strong>
+        <strong>{load.limits ? 'This scenario is bigger than the limits allow.' : 'This scenario cannot run.'}</strong>
         <ul>
           {load.issues.slice(0, 8).map((i, k) => (
             <li key={k}><span className="loc">{file}{i.line ? `:${i.line}` : ''}</span>{i.path && <> <code>{i.path}</code></>}: {i.message}</li>
           ))}
         </ul>
-        <button className="btn" style={{ marginTop: 8 }} onClick={() => dispatch({ type: 'openDrawer', drawer: 'editor' })}>Open in the editor</button>
+        {load.limits && load.limits.every((l) => l.raisable) ? (
+          <div className="limit-ask" data-testid="limit-ask">
+            <p>These limits keep a browser tab responsive and its memory safe. The run can take {runTime(load.limits)} and stays cancellable.</p>
+            <button className="btn primary" onClick={() => dispatch({ type: 'runAnyway', limits: load.limits! })}>Run anyway</button>{' '}
+            <button className="btn" onClick={() => dispatch({ type: 'openGallery' })}>Back to the gallery</button>{' '}
+            <button className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'editor' })}>Open in the editor</button>
+          </div>
+        ) : (
+          <button className="btn" style={{ marginTop: 8 }} onClick={() => dispatch({ type: 'openDrawer', drawer: 'editor' })}>Open in the editor</button>
+        )}
       </div>
     );
   }

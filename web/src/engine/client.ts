@@ -1,36 +1,84 @@
 /**
- * The page's handle on the engine worker: runs keyed by id (load with
- * progress, cancel, drop), frames, and sweeps. Frame requests are "latest
- * wins" per run: a request made while another for the same run is in flight
+ * The page's handle on the engine worker: runs keyed by id (prepare, i.e.
+ * compile in the worker, then record with progress; cancel, drop), the
+ * editor's checks, frames, and sweeps. Frame requests are "latest wins" per
+ * run: a request made while another for the same run is in flight
  * supersedes it, so holding an arrow key never queues work.
+ *
+ * Cancel really stops the work: the worker honours it between slices, and
+ * if it has not answered within CANCEL_GRACE_MS (a single operation that
+ * runs long, or a parse), the worker is terminated and a fresh one started;
+ * everything it held ends as cancelled and onRestart tells the page.
  */
 import type { Program } from '../../../wasm-core/ts/compile.js';
+import type { Scenario } from '../../../wasm-core/ts/scenario.js';
 import type { EngineOptions, Frame, TimelineInfo } from '../../../wasm-core/ts/engine.js';
-import type { FromWorker, SweepPointResult, ToWorker, WorkerIssue } from './protocol.js';
+import type { FromWorker, ScenarioInput, SweepPlanPoint, SweepPointResult, ToWorker, WorkerIssue, WorkerLimit } from './protocol.js';
 
 export type LoadOutcome =
   | { kind: 'loaded'; timeline: TimelineInfo }
   | { kind: 'cancelled' }
-  | { kind: 'error'; issues: WorkerIssue[] };
+  | { kind: 'error'; issues: WorkerIssue[]; limits: WorkerLimit[] | null };
 
 interface SweepHandlers {
+  planned: (points: SweepPlanPoint[]) => void;
   point: (p: SweepPointResult) => void;
   progress: (done: number, total: number) => void;
-  resolve: (o: { cancelled: boolean }) => void;
+  resolve: (o: { cancelled: boolean; error?: string; limits?: WorkerLimit[] | null }) => void;
+}
+
+export const CANCEL_GRACE_MS = 400;
+
+interface LoadHandlers {
+  resolve: (o: LoadOutcome) => void;
+  progress: (done: number, total: number, big: boolean) => void;
+  prepared: (program: Program, own: Scenario) => void;
 }
 
 export class EngineClient {
-  private worker: Worker;
-  private loads = new Map<number, { resolve: (o: LoadOutcome) => void; progress: (done: number, total: number, big: boolean) => void }>();
+  private worker!: Worker;
+  private loads = new Map<number, LoadHandlers>();
   private frames = new Map<number, { id: number; resolve: (f: Frame | null) => void }>();
   private sweeps = new Map<number, SweepHandlers>();
+  private checks = new Map<number, (issues: WorkerIssue[] | null) => void>();
   private seq = 0;
+  /** when the worker last said anything */
+  private heard = 0;
+  private watchdog = 0;
+  /** workers started (1 + restarts) */
+  generation = 0;
   onFatal: (message: string) => void = () => {};
+  /** the worker was replaced: every run it held is gone */
+  onRestart: () => void = () => {};
 
   constructor() {
+    this.start();
+  }
+
+  private start() {
+    this.generation++;
     this.worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'mmplay-engine' });
-    this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.receive(e.data);
+    this.worker.onmessage = (e: MessageEvent<FromWorker>) => {
+      this.heard = performance.now();
+      this.receive(e.data);
+    };
     this.worker.onerror = (e) => this.onFatal(`The simulation worker failed: ${e.message}`);
+  }
+
+  /** terminate a worker that does not answer, start a fresh one, end everything it held as cancelled */
+  private restart() {
+    this.worker.terminate();
+    const loads = [...this.loads.values()], frames = [...this.frames.values()], sweeps = [...this.sweeps.values()], checks = [...this.checks.values()];
+    this.loads.clear();
+    this.frames.clear();
+    this.sweeps.clear();
+    this.checks.clear();
+    this.start();
+    for (const l of loads) l.resolve({ kind: 'cancelled' });
+    for (const f of frames) f.resolve(null);
+    for (const s of sweeps) s.resolve({ cancelled: true });
+    for (const c of checks) c(null);
+    this.onRestart();
   }
 
   private send(m: ToWorker) {
@@ -40,6 +88,24 @@ export class EngineClient {
   private receive(m: FromWorker) {
     switch (m.t) {
       case 'ready':
+        break;
+      case 'prepared':
+        this.loads.get(m.id)?.prepared(m.program, m.own);
+        break;
+      case 'prepareError':
+        this.loads.get(m.id)?.resolve({ kind: 'error', issues: m.issues, limits: m.limits });
+        this.loads.delete(m.id);
+        break;
+      case 'checked':
+        this.checks.get(m.seq)?.(m.issues);
+        this.checks.delete(m.seq);
+        break;
+      case 'sweepPlanned':
+        this.sweeps.get(m.id)?.planned(m.points);
+        break;
+      case 'sweepError':
+        this.sweeps.get(m.id)?.resolve({ cancelled: false, error: m.error, limits: m.limits });
+        this.sweeps.delete(m.id);
         break;
       case 'fatal':
         this.onFatal(m.message);
@@ -56,7 +122,7 @@ export class EngineClient {
         this.loads.delete(m.id);
         break;
       case 'loadError':
-        this.loads.get(m.id)?.resolve({ kind: 'error', issues: m.issues });
+        this.loads.get(m.id)?.resolve({ kind: 'error', issues: m.issues, limits: null });
         this.loads.delete(m.id);
         break;
       case 'frame':
@@ -83,16 +149,35 @@ export class EngineClient {
     }
   }
 
-  load(id: number, program: Program, progress: (done: number, total: number, big: boolean) => void, opts?: EngineOptions): Promise<LoadOutcome> {
+  /** compile `input` in the worker (prepared gets the program), then record it */
+  prepare(id: number, input: ScenarioInput, prepared: LoadHandlers['prepared'], progress: LoadHandlers['progress'], opts?: EngineOptions): Promise<LoadOutcome> {
     return new Promise((resolve) => {
-      this.loads.set(id, { resolve, progress });
-      this.send({ t: 'load', id, program, opts });
+      this.loads.set(id, { resolve, progress, prepared });
+      this.send({ t: 'prepare', id, input, opts });
     });
   }
 
-  /** stop a run being recorded, or a sweep */
+  /** the editor's check of a text: its issues ([] when it compiles), null if the worker was replaced meanwhile */
+  check(source: string, file: string): Promise<WorkerIssue[] | null> {
+    const seq = ++this.seq;
+    return new Promise((resolve) => {
+      this.checks.set(seq, resolve);
+      this.send({ t: 'check', seq, source, file });
+    });
+  }
+
+  /**
+   * Stop a run being recorded, or a sweep. The worker answers between
+   * slices; if it says nothing within CANCEL_GRACE_MS it is stuck inside
+   * one piece of work, and is replaced.
+   */
   cancel(id: number) {
     this.send({ t: 'cancel', id });
+    const asked = performance.now();
+    clearTimeout(this.watchdog);
+    this.watchdog = window.setTimeout(() => {
+      if (this.heard < asked) this.restart();
+    }, CANCEL_GRACE_MS);
   }
 
   /** free a run's engine in the worker */
@@ -109,10 +194,10 @@ export class EngineClient {
     });
   }
 
-  sweep(id: number, programs: Program[], point: SweepHandlers['point'], progress: SweepHandlers['progress']): Promise<{ cancelled: boolean }> {
+  sweep(id: number, input: ScenarioInput, key: string, values: string[] | null, h: Omit<SweepHandlers, 'resolve'>): Promise<Parameters<SweepHandlers['resolve']>[0]> {
     return new Promise((resolve) => {
-      this.sweeps.set(id, { point, progress, resolve });
-      this.send({ t: 'sweep', id, programs });
+      this.sweeps.set(id, { ...h, resolve });
+      this.send({ t: 'sweep', id, input, key, values });
     });
   }
 

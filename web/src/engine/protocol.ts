@@ -5,19 +5,39 @@
  * counters only).
  */
 import type { Program } from '../../../wasm-core/ts/compile.js';
+import type { Scenario } from '../../../wasm-core/ts/scenario.js';
 import type { EngineOptions, Frame, TimelineInfo } from '../../../wasm-core/ts/engine.js';
+import type { LimitKey, Limits } from '../../../wasm-core/ts/limits.js';
 
 export interface WorkerIssue { line: number | null; col: number | null; path: string; message: string }
 
+/** a refusal by a limit (limits.ts) the page may offer to raise ("Run anyway") */
+export interface WorkerLimit { key: LimitKey; needed: number; limit: number; raisable: boolean; message: string }
+
+/** a scenario to compile: its text and the tunables set on top (overrides, then run B's compares) */
+export interface ScenarioInput {
+  source: string;
+  file: string;
+  overrides: Record<string, string>;
+  compare?: Record<string, string>;
+  limits: Limits;
+}
+
 export type ToWorker =
-  | { t: 'load'; id: number; program: Program; opts?: EngineOptions }
+  /** parse, check and compile in the worker (never on the page), then record the run */
+  | { t: 'prepare'; id: number; input: ScenarioInput; opts?: EngineOptions }
+  /** the editor's check as you type: issues only */
+  | { t: 'check'; seq: number; source: string; file: string }
   /** forget a run and free its engine */
   | { t: 'drop'; id: number }
   | { t: 'cancel'; id: number }
   /** the frame of run `id` at `cursor`; with alignFrom, `cursor` is run alignFrom's and is mapped to the same operation of run id */
   | { t: 'frame'; id: number; seq: number; cursor: number; alignFrom?: number }
-  /** run each program to its end without events, in order, and report its counters */
-  | { t: 'sweep'; id: number; programs: Program[] };
+  /** plan the sweep (planSweep, as the CLI), then run each value to its end without events, in order, and report its counters */
+  | { t: 'sweep'; id: number; input: ScenarioInput; key: string; values: string[] | null };
+
+/** a sweep's runs, once planned */
+export interface SweepPlanPoint { x: number; raw: string; label: string }
 
 export interface SweepPointResult {
   index: number;
@@ -29,6 +49,12 @@ export interface SweepPointResult {
 
 export type FromWorker =
   | { t: 'ready' }
+  /** own: the scenario as written, without the page's tunables (what its expect checks are about) */
+  | { t: 'prepared'; id: number; program: Program; own: Scenario }
+  | { t: 'prepareError'; id: number; issues: WorkerIssue[]; limits: WorkerLimit[] | null }
+  | { t: 'checked'; seq: number; issues: WorkerIssue[] }
+  | { t: 'sweepPlanned'; id: number; points: SweepPlanPoint[] }
+  | { t: 'sweepError'; id: number; error: string; limits: WorkerLimit[] | null }
   | { t: 'fatal'; message: string }
   | { t: 'progress'; id: number; done: number; total: number; big: boolean }
   | { t: 'loaded'; id: number; timeline: TimelineInfo }

@@ -1,18 +1,25 @@
 /// <reference lib="webworker" />
 /**
- * The engine worker: owns the WebAssembly core and one engine per run (the
- * page's run id is the key: compare holds two), records runs in slices
- * (posting progress, honouring cancel between slices), computes frames, and
- * runs sweeps. The page never blocks on the simulation.
+ * The engine worker: parses, checks and compiles scenarios (a share link's
+ * text is untrusted and may be large: none of that runs on the page), owns
+ * the WebAssembly core and one engine per run (the page's run id is the
+ * key: compare holds two), records runs in slices (posting progress,
+ * honouring cancel between slices), computes frames, and plans and runs
+ * sweeps. The page never blocks on the simulation; if the worker stops
+ * answering, the page replaces it (client.ts).
  */
 import wasmUrl from '../../../wasm-core/build/wasm/mmsim.wasm?url';
 import { RunStatus } from '../../../wasm-core/ts/abi.js';
 import { alignCursor } from '../../../wasm-core/ts/align.js';
 import { Core } from '../../../wasm-core/ts/core.js';
 import { Engine } from '../../../wasm-core/ts/engine.js';
+import { compile, type Program } from '../../../wasm-core/ts/compile.js';
+import { LimitExceeded, limitsOf } from '../../../wasm-core/ts/limits.js';
+import { planSweep } from '../../../wasm-core/ts/multirun.js';
 import { explainError, ProgramError, startProgram } from '../../../wasm-core/ts/runner.js';
+import { applyOverrides, parseScenario, ScenarioErrors, type Scenario } from '../../../wasm-core/ts/scenario.js';
 import { FRAME_PROVIDERS } from '../mechanisms/frames.js';
-import type { FromWorker, ToWorker } from './protocol.js';
+import type { FromWorker, ScenarioInput, ToWorker, WorkerIssue, WorkerLimit } from './protocol.js';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -79,17 +86,48 @@ function computeFrames() {
   }
 }
 
-/** run each program to its end with tracing off, in slices (progress, cancel) */
-async function sweep(id: number, programs: (ToWorker & { t: 'sweep' })['programs']) {
+/** a loader refusal as the page shows it: issues, and the limits it may offer to raise */
+function refusal(e: unknown): { issues: WorkerIssue[]; limits: WorkerLimit[] | null } {
+  if (e instanceof ScenarioErrors) {
+    const over = limitsOf(e);
+    return {
+      issues: e.errors.map((x) => ({ line: x.line || null, col: x.col || null, path: x.path, message: x instanceof LimitExceeded ? x.summary : x.detail })),
+      limits: over && over.map((x) => ({ key: x.key, needed: x.needed, limit: x.limit, raisable: x.raisable, message: x.summary })),
+    };
+  }
+  return { issues: [{ line: null, col: null, path: '', message: `internal error: ${(e as Error).message}` }], limits: null };
+}
+
+/** the scenario as the page asked for it: parsed, checked, with its tunables, within its limits */
+function scenarioOf(input: ScenarioInput) {
+  const own = parseScenario(input.source, input.file, input.limits);
+  let s = applyOverrides(own, input.overrides);
+  if (input.compare) s = applyOverrides(s, input.compare);
+  return { own, scenario: s };
+}
+
+/** run each value of a sweep to its end with tracing off, in slices (progress, cancel) */
+async function sweep(id: number, input: ScenarioInput, key: string, values: string[] | null) {
   const core = await corePromise;
   const state = { cancelled: false };
   sweeps.set(id, state);
+  let programs: Program[];
+  try {
+    const runs = planSweep(scenarioOf(input).scenario, key, values ?? undefined);
+    programs = runs.map((r) => compile(r.scenario, input.limits));
+    post({ t: 'sweepPlanned', id, points: runs.map((r) => ({ x: typeof r.value === 'number' ? r.value : typeof r.value === 'boolean' ? Number(r.value) : NaN, raw: r.raw, label: r.label })) });
+  } catch (e) {
+    const r = refusal(e);
+    post({ t: 'sweepError', id, error: r.issues.map((i) => `${i.line ? `line ${i.line}: ` : ''}${i.path ? `${i.path}: ` : ''}${i.message}`).join('; '), limits: r.limits });
+    sweeps.delete(id);
+    return;
+  }
   const yieldNow = () => new Promise((r) => setTimeout(r, 0));
   for (let i = 0; i < programs.length && !state.cancelled; i++) {
     const t0 = performance.now();
     let sim;
     try {
-      sim = startProgram(core, programs[i], { trace: false, maxBytes: 3 * 2 ** 30 });
+      sim = startProgram(core, programs[i], { trace: false });
     } catch (e) {
       post({ t: 'sweepPoint', id, done: i + 1, total: programs.length, point: { index: i, counters: [], status: 'error', error: e instanceof ProgramError ? e.reason : (e as Error).message, seconds: 0 } });
       continue;
@@ -118,12 +156,32 @@ async function sweep(id: number, programs: (ToWorker & { t: 'sweep' })['programs
 self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   const m = ev.data;
   switch (m.t) {
-    case 'load': {
-      const core = await corePromise;
+    case 'check': {
+      let issues: WorkerIssue[] = [];
+      try {
+        compile(parseScenario(m.source, m.file));
+      } catch (e) {
+        issues = refusal(e).issues;
+      }
+      post({ t: 'checked', seq: m.seq, issues });
+      break;
+    }
+    case 'prepare': {
       drop(m.id);
+      let program: Program, own: Scenario;
+      try {
+        const s = scenarioOf(m.input);
+        own = s.own;
+        program = compile(s.scenario, m.input.limits);
+      } catch (e) {
+        post({ t: 'prepareError', id: m.id, ...refusal(e) });
+        return;
+      }
+      post({ t: 'prepared', id: m.id, program, own });
+      const core = await corePromise;
       let engine: Engine;
       try {
-        engine = new Engine(core, m.program, m.opts, FRAME_PROVIDERS);
+        engine = new Engine(core, program, m.opts, FRAME_PROVIDERS);
       } catch (e) {
         const at = e instanceof ProgramError ? e.at : null;
         const message = e instanceof ProgramError ? e.reason : (e as Error).message;
@@ -149,7 +207,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
       }
       break;
     case 'sweep':
-      void sweep(m.id, m.programs);
+      void sweep(m.id, m.input, m.key, m.values);
       break;
   }
 };

@@ -108,8 +108,8 @@ describe('reducer', () => {
   it('knows the running scenario as soon as it compiles, before the run ends', () => {
     let s = run(initialState(), open);
     const sc = { name: 'Loop', kernel: { fault_around_bytes: 4096 } } as never;
-    expect(run(s, { type: 'compiled', runId: s.runId - 1, scenario: sc }).running).toBeNull();
-    s = run(s, { type: 'compiled', runId: s.runId, scenario: sc });
+    expect(run(s, { type: 'compiled', runId: s.runId - 1, scenario: sc, own: sc }).running).toBeNull();
+    s = run(s, { type: 'compiled', runId: s.runId, scenario: sc, own: sc });
     expect(s.running).toBe(sc);
     expect(s.load).toEqual({ status: 'running', done: 0, total: 1, big: false });
     /* opening another scenario forgets it */

@@ -2,6 +2,7 @@
  * The one reducer: (state, action) -> state, pure. Everything the UI can do
  * goes through here, so it can be tested without a browser.
  */
+import { DEFAULT_LIMITS } from '../../../wasm-core/ts/limits.js';
 import { findInIndex, type TimelineInfo } from '../../../wasm-core/ts/engine.js';
 import type { Action, AppState, CursorTarget } from './state.js';
 
@@ -82,6 +83,7 @@ export function reducer(state: AppState, action: Action): AppState {
         page: 'player',
         scenario: { name: action.name, file: action.file, source: action.source, edited: action.edited },
         draft: null,
+        limits: DEFAULT_LIMITS, /* limits raised for another scenario do not carry over */
         overrides: action.overrides ?? {},
         runId: state.runId + 1,
         load: { status: 'compiling' },
@@ -121,12 +123,30 @@ export function reducer(state: AppState, action: Action): AppState {
     case 'rerun':
       return state.scenario ? { ...rerun(state, state.overrides), previous: state.previous } : state;
     case 'compileFailed':
-    case 'runFailed':
       if (action.runId !== state.runId) return state;
       return { ...state, load: { status: 'error', issues: action.issues }, playing: false };
+    case 'runFailed':
+      if (action.runId !== state.runId) return state;
+      return { ...state, load: { status: 'error', issues: action.issues, limits: action.limits ?? null }, playing: false };
+    case 'runAnyway': {
+      if (!state.scenario) return state;
+      const limits = { ...state.limits };
+      for (const l of action.limits) if (l.raisable) limits[l.key] = Math.max(limits[l.key], Math.ceil(l.needed * 1.05));
+      return { ...rerun({ ...state, limits }, state.overrides), previous: state.previous };
+    }
+    case 'workerRestarted': {
+      /* a recorded run A lived in the old worker: record it again; B and a sweep end as cancelled */
+      const base = state.load.status === 'ready' || state.load.status === 'running' || state.load.status === 'compiling'
+        ? { ...rerun(state, state.overrides), previous: state.previous } : state;
+      return {
+        ...base,
+        compare: state.compare && state.compare.load.status !== 'error' && base === state ? { ...state.compare, load: { status: 'cancelled' } } : base.compare,
+        sweep: state.sweep && state.sweep.status === 'running' && base === state ? { ...state.sweep, status: 'cancelled' } : base.sweep,
+      };
+    }
     case 'compiled':
       if (action.runId !== state.runId) return state;
-      return { ...state, running: action.scenario, load: { status: 'running', done: 0, total: 1, big: false } };
+      return { ...state, running: action.scenario, own: action.own, load: { status: 'running', done: 0, total: 1, big: false } };
     case 'runProgress':
       if (action.runId !== state.runId) return state;
       return { ...state, load: { status: 'running', done: action.done, total: action.total, big: action.big } };
@@ -223,7 +243,7 @@ export function reducer(state: AppState, action: Action): AppState {
       return { ...state, sweep: { ...state.sweep, points: action.points } };
     case 'sweepFailed':
       if (state.sweep?.runId !== action.runId) return state;
-      return { ...state, sweep: { ...state.sweep, status: 'error', error: action.error } };
+      return { ...state, sweep: { ...state.sweep, status: 'error', error: action.error, limits: action.limits ?? null } };
     case 'sweepPoint': {
       const sw = state.sweep;
       if (sw?.runId !== action.runId || !sw.points[action.index]) return state;

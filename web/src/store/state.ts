@@ -5,6 +5,8 @@
  */
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Frame, TimelineInfo } from '../../../wasm-core/ts/engine.js';
+import { DEFAULT_LIMITS, type Limits } from '../../../wasm-core/ts/limits.js';
+import type { WorkerLimit } from '../engine/protocol.js';
 
 export type ViewId = 'address' | 'walk' | 'counters' | 'log' | 'steps';
 export const VIEW_IDS: ViewId[] = ['address', 'walk', 'counters', 'log', 'steps'];
@@ -21,7 +23,8 @@ export type LoadState =
   | { status: 'compiling' }
   | { status: 'running'; done: number; total: number; big: boolean }
   | { status: 'ready' }
-  | { status: 'error'; issues: Issue[] }
+  /** limits: the refusal was only by limits (limits.ts) the user may raise ("Run anyway") */
+  | { status: 'error'; issues: Issue[]; limits?: WorkerLimit[] | null }
   | { status: 'cancelled' };
 
 /** where to put the cursor once a re-run is recorded */
@@ -59,6 +62,8 @@ export interface SweepState {
   /** per value, in order: x as a plain number, its label, and the counters once run */
   points: { x: number; raw: string; label: string; counters: number[] | null; error: string | null }[];
   error: string | null;
+  /** the sweep was refused only by limits the user may raise */
+  limits?: WorkerLimit[] | null;
 }
 
 export interface AppState {
@@ -68,12 +73,16 @@ export interface AppState {
   draft: string | null;
   /** tunables set in the UI (or the URL), as --set values */
   overrides: Record<string, string>;
+  /** the limits runs are checked against: the defaults, raised by "Run anyway" (never from a link) */
+  limits: Limits;
   /** bumped whenever the scenario must be compiled and run again */
   runId: number;
   load: LoadState;
   program: Program | null;
   /** the scenario being run now, once compiled: its name and tunables show while it runs */
   running: Program['scenario'] | null;
+  /** the scenario as written, without the page's tunables (what its expect checks are about) */
+  own: Program['scenario'] | null;
   timeline: TimelineInfo | null;
   cursor: number;
   pendingCursor: CursorTarget | null;
@@ -108,10 +117,14 @@ export type Action =
   | { type: 'resetTunables' }
   | { type: 'rerun' }
   | { type: 'compileFailed'; runId: number; issues: Issue[] }
-  | { type: 'compiled'; runId: number; scenario: Program['scenario'] }
+  | { type: 'compiled'; runId: number; scenario: Program['scenario']; own: Program['scenario'] }
   | { type: 'runProgress'; runId: number; done: number; total: number; big: boolean }
   | { type: 'runLoaded'; runId: number; program: Program; timeline: TimelineInfo }
-  | { type: 'runFailed'; runId: number; issues: Issue[] }
+  | { type: 'runFailed'; runId: number; issues: Issue[]; limits?: WorkerLimit[] | null }
+  /** raise the limits the last refusal named to what the scenario needs, and run again */
+  | { type: 'runAnyway'; limits: WorkerLimit[] }
+  /** the worker was replaced (a cancel it did not answer): the runs it held are gone */
+  | { type: 'workerRestarted' }
   | { type: 'runCancelled'; runId: number }
   | { type: 'cancelRun' }
   | { type: 'seek'; cursor: number }
@@ -135,7 +148,7 @@ export type Action =
   | { type: 'compareFrame'; runId: number; frame: Frame }
   | { type: 'openSweep'; key: string; values: string[] | null; y: string | null }
   | { type: 'sweepPlanned'; runId: number; points: SweepState['points'] }
-  | { type: 'sweepFailed'; runId: number; error: string }
+  | { type: 'sweepFailed'; runId: number; error: string; limits?: WorkerLimit[] | null }
   | { type: 'sweepPoint'; runId: number; index: number; counters: number[] | null; error: string | null }
   | { type: 'sweepProgress'; runId: number; done: number }
   | { type: 'sweepDone'; runId: number; cancelled: boolean }
@@ -155,8 +168,8 @@ export const SPEEDS = [1, 3, 10, 30, 100, 300, 1000, 10000];
 
 export function initialState(theme: AppState['theme'] = 'light'): AppState {
   return {
-    page: 'gallery', scenario: null, draft: null, overrides: {}, runId: 0, load: { status: 'idle' },
-    program: null, running: null, timeline: null, cursor: 0, pendingCursor: null, playing: false, speed: 30, frame: null,
+    page: 'gallery', scenario: null, draft: null, overrides: {}, limits: DEFAULT_LIMITS, runId: 0, load: { status: 'idle' },
+    program: null, running: null, own: null, timeline: null, cursor: 0, pendingCursor: null, playing: false, speed: 30, frame: null,
     prevCounters: null, previous: null, compare: null, sweep: null,
     views: { address: true, walk: true, counters: true, log: true, steps: true }, enlarged: null,
     drawer: null, theme, help: false, toast: null,

@@ -18,6 +18,40 @@ describe('URL encoding', () => {
     expect(decompressSource(compressSource('héllo ✓'))).toBe('héllo ✓');
   });
 
+  it('puts an edited text in the fragment (never sent to a server), and still reads ?src= links', () => {
+    const src = 'name: edited\nsteps: []\n';
+    const s = encodeUrl({ src, set: { readahead_kb: '16' }, cursor: 12 });
+    expect(s).toMatch(/^\?set=readahead_kb%3D16&cursor=12#src=[\w-]+$/);
+    expect(decodeUrl(s)).toMatchObject({ src, cursor: 12, set: { readahead_kb: '16' } });
+    const old = `?src=${compressSource(src)}&cursor=3`;
+    expect(decodeUrl(old)).toMatchObject({ src, cursor: 3 });
+    expect(decodeUrl('?cursor=3', `#src=${compressSource(src)}`)).toMatchObject({ src, cursor: 3 });
+  });
+
+  it('refuses a link that inflates beyond source_bytes without inflating it all', () => {
+    const bomb = compressSource(`name: bomb\n# ${'x'.repeat(3 * 2 ** 20)}\n`);
+    expect(bomb.length).toBeLessThan(8000);
+    expect(() => decodeUrl(`#src=${bomb}`)).toThrow(/more than 1 MiB \(the limit source_bytes\)/);
+  });
+
+  it('keys from the link never reach a prototype', () => {
+    const u = decodeUrl('?scenario=x&set=__proto__=1&set=constructor=2&compare=__proto__=3');
+    expect(Object.keys(u.set)).toEqual(['__proto__', 'constructor']);
+    expect(u.set.constructor).toBe('2');
+    expect(Object.getPrototypeOf(u.set)).toBeNull();
+    expect(Object.keys(u.compare!)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('compresses a text once, however often the URL is rewritten', () => {
+    const src = `name: big\n# ${'y'.repeat(50_000)}\n`;
+    const a = compressSource(src);
+    const t = performance.now();
+    for (let i = 0; i < 200; i++) encodeUrl({ src, set: {}, cursor: i });
+    expect(performance.now() - t).toBeLessThan(50);
+    expect(compressSource(src)).toBe(a);
+  });
+
   it('leaves defaults out of the URL', () => {
     expect(encodeUrl({ scenario: 'a/b', set: {}, cursor: 0, views: ['address', 'walk', 'counters', 'log', 'steps'] })).toBe('?scenario=a%2Fb');
   });

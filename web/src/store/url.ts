@@ -9,7 +9,9 @@
  *   ?scenario=fault-around/sequential&sweep=fault_around_bytes&y=pgfault  one run per value
  *   ?scenario=...&sweep=readahead_kb:0,64,128                            the values given
  */
-import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
+import { deflateSync, Inflate, strFromU8, strToU8 } from 'fflate';
+import { DEFAULT_LIMITS } from '../../../wasm-core/ts/limits.js';
+import { formatSize } from '../../../wasm-core/ts/units.js';
 import { splitValues } from '../../../wasm-core/ts/multirun.js';
 import { VIEW_IDS, type CursorTarget, type ViewId } from './state.js';
 
@@ -38,18 +40,44 @@ function unb64url(s: string): Uint8Array {
   return out;
 }
 
+/* the last text compressed: the URL is rewritten on every cursor move, the text rarely changes */
+let memo: { text: string; packed: string } | null = null;
+
 export function compressSource(text: string): string {
-  return b64url(deflateSync(strToU8(text), { level: 9 }));
+  if (memo?.text !== text) memo = { text, packed: b64url(deflateSync(strToU8(text), { level: 9 })) };
+  return memo.packed;
 }
 
-export function decompressSource(s: string): string {
-  return strFromU8(inflateSync(unb64url(s)));
+/**
+ * Inflate a link's text, refusing (UrlError, before allocating it) one that
+ * inflates to more than maxBytes: a 1.9 MB link can hold 1.45 GB of YAML.
+ */
+export function decompressSource(s: string, maxBytes = DEFAULT_LIMITS.source_bytes): string {
+  const chunks: Uint8Array[] = [];
+  let total = 0, over = false;
+  const inf = new Inflate((chunk) => {
+    total += chunk.length;
+    if (total > maxBytes) over = true;
+    else chunks.push(chunk);
+  });
+  const bytes = unb64url(s);
+  for (let i = 0; i < bytes.length && !over; i += 16384) inf.push(bytes.subarray(i, i + 16384), i + 16384 >= bytes.length);
+  if (over)
+    throw new UrlError(`The link holds an edited scenario of more than ${formatSize(maxBytes)} (the limit source_bytes): it was not opened. Open the file with the CLI and --limit source_bytes=..., or trim it.`);
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const c of chunks) { out.set(c, o); o += c.length; }
+  return strFromU8(out);
 }
 
+/**
+ * The query, and the fragment for an edited scenario's text (`#src=`): a
+ * fragment is never sent to a server, so a long scenario cannot get a link
+ * refused (HTTP 414), and the text stays off server logs.
+ */
 export function encodeUrl(u: UrlState): string {
   const p = new URLSearchParams();
-  if (u.src !== undefined) p.set('src', compressSource(u.src));
-  else if (u.scenario) p.set('scenario', u.scenario);
+  if (u.src === undefined && u.scenario) p.set('scenario', u.scenario);
   for (const [k, v] of Object.entries(u.set)) p.append('set', `${k}=${v}`);
   if (u.cursor !== undefined && u.cursor !== 0) p.set('cursor', typeof u.cursor === 'number' ? String(u.cursor) : u.cursor === 'end' ? 'end' : `s${u.cursor.step}:${u.cursor.frac.toFixed(4)}`);
   if (u.views && u.views.length !== VIEW_IDS.length) p.set('views', u.views.join(','));
@@ -60,20 +88,28 @@ export function encodeUrl(u: UrlState): string {
     if (u.sweep.y && u.sweep.y !== 'pgfault') p.set('y', u.sweep.y);
   }
   const s = p.toString();
-  return s ? `?${s}` : '';
+  return `${s ? `?${s}` : ''}${u.src !== undefined ? `#src=${compressSource(u.src)}` : ''}`;
 }
 
 export class UrlError extends Error {}
 
-export function decodeUrl(search: string): UrlState {
+/** search (`?…`) and hash (`#src=…`); `?src=` of older links is read too */
+export function decodeUrl(search: string, hash?: string): UrlState {
+  if (hash === undefined) {
+    const i = search.indexOf('#');
+    hash = i >= 0 ? search.slice(i) : '';
+    search = i >= 0 ? search.slice(0, i) : search;
+  }
   const p = new URLSearchParams(search);
-  const out: UrlState = { set: {} };
-  const src = p.get('src');
+  /* keyed by the link's text: no prototype, so set=__proto__=… is just an (unknown) key */
+  const out: UrlState = { set: Object.create(null) as Record<string, string> };
+  const h = new URLSearchParams(hash.replace(/^#/, ''));
+  const src = h.get('src') ?? p.get('src');
   if (src !== null) {
     try {
       out.src = decompressSource(src);
-    } catch {
-      throw new UrlError('The link holds an edited scenario that cannot be read back (the link may be truncated).');
+    } catch (e) {
+      throw e instanceof UrlError ? e : new UrlError('The link holds an edited scenario that cannot be read back (the link may be truncated).');
     }
   }
   const sc = p.get('scenario');
@@ -93,7 +129,7 @@ export function decodeUrl(search: string): UrlState {
   if (views !== null) out.views = views.split(',').filter((v): v is ViewId => (VIEW_IDS as string[]).includes(v));
   const cmp = p.getAll('compare');
   if (cmp.length) {
-    out.compare = {};
+    out.compare = Object.create(null) as Record<string, string>;
     for (const kv of cmp) {
       const eq = kv.indexOf('=');
       if (eq <= 0) throw new UrlError(`compare=${kv}: expected key=value, like compare=fault_around_bytes=4096`);
