@@ -438,6 +438,9 @@ async function main() {
   if (failed) process.exit(1);
 }
 
+/* the hostile-input tests check peak memory: MMPLAY_RUSAGE=1 reports it last on stderr */
+if (process.env.MMPLAY_RUSAGE) process.on('exit', () => process.stderr.write(`rusage: maxrss ${process.resourceUsage().maxRSS} KiB\n`));
+
 main().catch((e) => {
   process.stderr.write(`internal error: ${(e as Error).stack ?? e}\n`);
   process.exit(3);

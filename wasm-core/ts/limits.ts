@@ -147,6 +147,23 @@ export function checkSource(source: string, file: string, limits: Limits = DEFAU
   const bytes = source.length > max ? source.length : source.length * 3 <= max ? 0 : new TextEncoder().encode(source).length;
   if (bytes > max)
     throw new ScenarioErrors([new LimitExceeded(file, null, 'source_bytes', bytes, max, `the scenario is ${formatFigure('source_bytes', bytes)} of text`)]);
+  /* flow collections ([[[…]]]) nest without indentation: the parser recurses on them, so count first */
+  let depth = 0, quote = '', line = 1, col = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    col++;
+    if (c === '\n') { line++; col = 0; continue; }
+    if (quote) {
+      if (c === quote && (quote === "'" || source[i - 1] !== '\\')) quote = '';
+      continue;
+    }
+    if (c === '#' && (i === 0 || /\s/.test(source[i - 1]))) { const nl = source.indexOf('\n', i); if (nl < 0) break; i = nl - 1; col--; continue; }
+    if ((c === '"' || c === "'") && (i === 0 || /[\s[{,:]/.test(source[i - 1]))) quote = c; /* it's: not a quote */
+    else if (c === '[' || c === '{') {
+      if (++depth > limits.depth)
+        throw new ScenarioErrors([new LimitExceeded(file, { line, col, path: '' }, 'depth', depth, limits.depth, `lists or mappings are nested more than ${limits.depth} deep here`)]);
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
 }
 
 /* ------------------------------------------------------------------ 2. the document's shape */

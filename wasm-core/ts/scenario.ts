@@ -576,6 +576,9 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
 
 /* ------------------------------------------------------------------ semantics */
 
+/** repeats nest at most this deep (MMSIM_MAX_LOOPS, the interpreter's loop stack) */
+export const MAX_REPEAT_DEPTH = 8;
+
 interface ProcState { name: string; threads: number; alive: boolean; maps: Map<string, { len: number; at: At }>; bornAt?: At; diedAt?: At }
 
 /**
@@ -595,6 +598,7 @@ function checkSemantics(c: Ctx, s: Scenario): void {
     procs.set(p.name, { name: p.name, threads: p.threads, alive: true, maps: new Map() });
   }
   const allMaps = new Map<string, At>();
+  const unmappedAt = new Map<string, At>();
 
   const cachedBytes = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / PAGE) * PAGE, 0);
   if (cachedBytes > s.machine.memory - 2 ** 20) {
@@ -626,8 +630,13 @@ function checkSemantics(c: Ctx, s: Scenario): void {
     const m = p.maps.get(name);
     if (m) return m;
     const elsewhere = allMaps.get(name);
-    c.err(at, elsewhere
+    const gone = unmappedAt.get(`${p.name}/${name}`);
+    c.err(at, gone
+      ? `process '${p.name}' has no mapping '${name}' at this point: it was unmapped at line ${gone.line}`
+      : elsewhere && p.diedAt === undefined && ![...procs.values()].every((q) => q === p || !q.maps.has(name))
       ? `process '${p.name}' has no mapping '${name}' at this point (an mmap at line ${elsewhere.line} creates it in another process)`
+      : elsewhere
+      ? `process '${p.name}' has no mapping '${name}' at this point (the mmap at line ${elsewhere.line} is not in effect here)`
       : `no mmap step before this one creates a map named '${name}'${suggest(name, [...p.maps.keys()])}`);
     return null;
   };
@@ -643,8 +652,7 @@ function checkSemantics(c: Ctx, s: Scenario): void {
   };
   const fieldAt = (st: Step, key: string): At => ({ ...st.at, path: `${st.at.path}.${key}` });
 
-  const unmappedAt = new Map<string, At>();
-  const walk = (steps: Step[], times: number) => {
+  const walk = (steps: Step[], times: number, depth = 0) => {
     for (const st of steps) {
       switch (st.kind) {
         case 'mmap': {
@@ -705,7 +713,8 @@ function checkSemantics(c: Ctx, s: Scenario): void {
         case 'fork': {
           const p = proc(st.task, false);
           if (procs.has(st.child)) {
-            c.err(fieldAt(st, 'child'), `a process named '${st.child}' already exists (line ${procs.get(st.child)!.bornAt?.line ?? procs.get(st.child)!.name})`);
+            const born = procs.get(st.child)!.bornAt;
+            c.err(fieldAt(st, 'child'), `a process named '${st.child}' already exists (${born ? `forked at line ${born.line}` : 'under processes:'})`);
             break;
           }
           if (times > 1) c.err(st.at, `a fork inside a repeat of ${times} would create '${st.child}' ${times} times`);
@@ -725,8 +734,12 @@ function checkSemantics(c: Ctx, s: Scenario): void {
         case 'repeat': {
           /* the body must leave the mappings as it found them (an mmap .. munmap pair, as
              will-it-scale loops do, is fine), or its second iteration would fail */
+          if (depth === MAX_REPEAT_DEPTH) {
+            c.err(st.at, `repeats nest at most ${MAX_REPEAT_DEPTH} deep (the core's loop stack); this one is the ${MAX_REPEAT_DEPTH + 1}th`);
+            break;
+          }
           const before = new Map([...procs.values()].map((p) => [p.name, new Set(p.maps.keys())]));
-          walk(st.steps, times * Math.max(st.times, 1));
+          walk(st.steps, times * Math.max(st.times, 1), depth + 1);
           if (st.times < 2) break;
           for (const p of procs.values()) {
             const had = before.get(p.name);
@@ -781,7 +794,13 @@ export function applyOverrides(s: Scenario, sets: Record<string, string>): Scena
       errors.push(new ScenarioError('--set', 0, 0, key, `expected one value, got ${JSON.stringify(raw)} (${why})`));
       continue;
     }
-    const value: unknown = doc.toJS({ maxAliasCount: 0 });
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 0 });
+    } catch {
+      errors.push(new ScenarioError('--set', 0, 0, key, `expected a plain value, got ${JSON.stringify(raw)} (YAML anchors and aliases are not supported)`));
+      continue;
+    }
     const t = tunableInfo(key);
     const schema = key === 'seed' ? SEED : t ? TUNABLE_SCHEMAS.get(key)! : null;
     if (!schema) {

@@ -216,8 +216,17 @@ export class YamlSource {
     const errors: ScenarioError[] = [];
     for (const e of doc.errors) {
       const { line, col } = this.lc.linePos(e.pos[0]);
-      errors.push(new ScenarioError(file, line, col, '', `YAML: ${e.message.split('\n')[0]}`));
+      const msg = e.code === 'MULTIPLE_DOCS' ? "a scenario is one YAML document; this '---' starts a second" : e.message.split('\n')[0];
+      errors.push(new ScenarioError(file, line, col, '', `YAML: ${msg}`));
     }
+    /* tags (!!binary, !!js/function, !custom) would change what a value is: refuse them */
+    visit(doc, (_, node) => {
+      const tag = node ? (node as { tag?: string }).tag : undefined;
+      if (tag && (isScalar(node) || isMap(node) || isSeq(node)) && (node as { range?: [number] }).range) {
+        const { line, col } = this.lc.linePos((node as unknown as Node).range![0]);
+        errors.push(new ScenarioError(file, line, col, '', `YAML tags (${tag.replace(/^tag:yaml\.org,2002:/, '!!')}) are not supported in scenarios: write the plain value`));
+      }
+    });
     /* anchors and aliases would let a few lines expand into huge scenarios: refuse them */
     visit(doc, {
       Alias: (_, node) => {

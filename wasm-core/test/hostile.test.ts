@@ -1,0 +1,134 @@
+/**
+ * The hostile-input suite: every file in test/hostile/ is a scenario built
+ * to break the loader, the compiler or the core (sizes, memory, repeats,
+ * access, scale, lifecycle, names, YAML features, big files, text, expect,
+ * --set and --limit). Each says in its header what it tries and what must
+ * happen:
+ *
+ *   # hostile: <category>: <what it tries>
+ *   # exit: 0 | 1 | 2
+ *   # args: extra CLI arguments (%20 is a space, %n a newline)
+ *   # stderr: text the first message contains, or (nothing)
+ *
+ * Each runs through the CLI as a user would, and must end within 5 s, with
+ * its exit code (never 3, a signal or a hang), peak RSS under 1 GB, and
+ * every message naming the file and line (or --set / --limit, or a limit).
+ * Big inputs (27 MB, an inflating link) are generated here rather than kept
+ * in the repository.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const repo = join(import.meta.dirname, '../..');
+const dir = join(import.meta.dirname, 'hostile');
+
+interface Outcome { code: number | null; signal: string | null; err: string; ms: number; rssKiB: number }
+
+function sim(args: string[]): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const c = spawn(process.execPath, ['scripts/sim.mjs', ...args], { cwd: repo, env: { ...process.env, MMPLAY_RUSAGE: '1' } });
+    let err = '';
+    const timer = setTimeout(() => c.kill('SIGKILL'), 20_000);
+    c.stderr.on('data', (d) => (err += d));
+    c.stdout.resume();
+    c.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const m = /rusage: maxrss (\d+) KiB\n?$/.exec(err);
+      resolve({ code, signal, err: err.replace(/rusage: maxrss \d+ KiB\n?$/, ''), ms: performance.now() - t0, rssKiB: m ? Number(m[1]) : NaN });
+    });
+  });
+}
+
+interface Case { file: string; category: string; what: string; exit: number; args: string[]; stderr: string }
+
+function header(file: string): Case {
+  const text = readFileSync(join(dir, file), 'utf8');
+  const h = (k: string) => new RegExp(`^# ${k}: (.*)$`, 'm').exec(text)?.[1];
+  const [category, ...what] = (h('hostile') ?? '').split(': ');
+  return {
+    file, category, what: what.join(': '), exit: Number(h('exit')),
+    args: (h('args') ?? '').split(' ').filter(Boolean).map((a) => a.replace(/%20/g, ' ').replace(/%n/g, '\n')),
+    stderr: h('stderr') ?? '',
+  };
+}
+
+const cases = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map(header);
+
+/** run the cases two at a time (the machine has two cores); one promise per case */
+const results = new Map<string, Promise<Outcome>>();
+{
+  /* a queue of starts: two run, each finished one starts the next */
+  const queue = cases.map((c) => {
+    let start!: () => void;
+    const go = new Promise<void>((r) => (start = r));
+    const rel = `wasm-core/test/hostile/${c.file}`;
+    results.set(c.file, go.then(() => sim([rel, '--json', ...c.args])).finally(() => queue.shift()?.()));
+    return start;
+  });
+  queue.shift()?.();
+  queue.shift()?.();
+}
+
+function judge(c: Case, r: Outcome, rel: string) {
+  const what = `${c.file} (${c.what})`;
+  expect(r.signal, `${what}: killed`).toBeNull();
+  expect(r.err, `${what}: no internal error`).not.toMatch(/internal error|TypeError|RangeError|at file:\/\//);
+  expect(r.code, `${what}: exit code; stderr:\n${r.err}`).toBe(c.exit);
+  expect(r.ms, `${what}: ends within 5 s`).toBeLessThan(5_000);
+  expect(r.rssKiB, `${what}: peak RSS under 1 GB`).toBeLessThan(1e6);
+  if (c.stderr === '(nothing)') expect(r.err).toBe('');
+  else {
+    expect(r.err.split('\n')[0], what).toContain(c.stderr);
+    /* every message says where: the file and line, or the flag, or the limit */
+    for (const line of r.err.trim().split('\n').filter((l) => !l.startsWith(' ')))
+      expect(line, what).toMatch(new RegExp(`^(${rel.replace(/[.]/g, '\\.')}:\\d+(:\\d+)?: |${rel.replace(/[.]/g, '\\.')}: .*\\(limit \\w+|--set |--limit |unknown limit )`));
+  }
+}
+
+describe('hostile scenarios through the CLI', () => {
+  it('has at least 60 files covering every category', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(60);
+    const cats = new Set(cases.map((c) => c.category));
+    for (const c of ['sizes', 'memory', 'repeats', 'access', 'scale', 'lifecycle', 'names', 'yaml', 'text', 'expect', 'set'])
+      expect(cats, `category ${c}`).toContain(c);
+    for (const c of cases) {
+      expect(c.what, c.file).not.toBe('');
+      expect([0, 1, 2], c.file).toContain(c.exit);
+      expect(c.stderr, `${c.file} says what stderr must contain`).not.toBe('');
+    }
+  });
+
+  for (const c of cases)
+    it(`${c.category}: ${c.what} (${c.file})`, async () => {
+      judge(c, await results.get(c.file)!, `wasm-core/test/hostile/${c.file}`);
+    }, 60_000);
+});
+
+describe('big hostile files (generated)', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'mmplay-hostile-'));
+
+  it('a 27 MB YAML with a 6 M-item pages list is refused before parsing (it killed Node before)', async () => {
+    const f = join(tmp, 'pages-27mb.yaml');
+    const pages = Array.from({ length: 6_000_000 }, (_, i) => i).join(', ');
+    writeFileSync(f, `name: big\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 32GiB, prot: read}\n  - access: {task: app, map: m, op: read, pattern: list, pages: [${pages}]}\n`);
+    const r = await sim([f]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/the scenario is \d+ MiB of text, over the limit of 1 MiB for the scenario text \(limit source_bytes: raise it with --limit source_bytes=\d+MiB/);
+    expect(r.ms).toBeLessThan(5_000);
+    expect(r.rssKiB).toBeLessThan(1e6);
+  }, 60_000);
+
+  it('raised, the same list is refused by list_items, still without running out of memory', async () => {
+    const f = join(tmp, 'pages-3mb.yaml');
+    const pages = Array.from({ length: 400_000 }, (_, i) => i).join(',');
+    writeFileSync(f, `name: big\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 4GiB, prot: read}\n  - access: {task: app, map: m, op: read, pattern: list, pages: [${pages}]}\n`);
+    const r = await sim([f, '--limit', 'source_bytes=4MiB']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/:5:\d+: steps\[1\]\.access\.pages: this list has 400,000 items, over the limit of 100,000/);
+    expect(r.rssKiB).toBeLessThan(1e6);
+  }, 60_000);
+});
