@@ -1,0 +1,228 @@
+/**
+ * The fuzz target: random scenarios, as YAML text, through the whole path a
+ * user's file takes (loader, limits, compiler, core), checked three ways:
+ *
+ *   1. the loader either accepts a text or refuses it with ScenarioErrors
+ *      (never another exception: that would be exit 3 in the CLI);
+ *   2. an accepted scenario runs on the wasm core with events and the
+ *      invariant checker after every step (debug_vm), and must not break
+ *      an invariant;
+ *   3. the native build (ASan, UBSan, the invariant checker) runs the same
+ *      program and must give the same counters, per-task counters, steps,
+ *      error and event stream (digest).
+ *
+ * The generator covers every step kind and tunable, repeats (nested, with
+ * strides), fixed and overlapping addresses, unaligned sizes, forks and
+ * exits, threads taking turns, expects (mostly failing ones: fine) and
+ * some invalid input. It is deterministic per seed.
+ *
+ *   npm run fuzz -- --seeds 10000 [--from 1]     a longer run (scripts/fuzz.mjs)
+ *
+ * Every finding is written to test/fuzz/findings/ as a regression scenario,
+ * which fuzz.test.ts runs on every `npm test`.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { COUNTERS, ErrorCode, TASK_COUNTERS } from '../../ts/abi.js';
+import type { Core } from '../../ts/core.js';
+import { compile } from '../../ts/compile.js';
+import { runProgram } from '../../ts/runner.js';
+import { parseScenario, ScenarioErrors } from '../../ts/scenario.js';
+import { TUNABLES, type TunableInfo } from '../../ts/tunables.js';
+import { Digest } from '../helpers.js';
+
+/* ------------------------------------------------------------------ the generator */
+
+/** mulberry32: small, fast, deterministic */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
+  const chance = (p: number) => next() < p;
+  return { next, int, pick, chance };
+}
+
+type R = ReturnType<typeof rng>;
+const PAGE = 4096;
+
+function tunableValue(r: R, t: TunableInfo): string {
+  switch (t.type) {
+    case 'size': {
+      if (t.pow2) return String(2 ** r.int(Math.log2(t.min!), Math.log2(t.max!)));
+      const pages = r.int(Math.ceil(t.min! / PAGE), Math.min(Math.floor(t.max! / PAGE), 2 ** 18));
+      return `${pages * 4}KiB`;
+    }
+    case 'int': return String(r.int(t.min!, Math.min(t.max!, t.min! + 600)));
+    case 'bool': return r.chance(0.5) ? 'true' : 'false';
+    case 'choice': return r.pick(t.choices!);
+    case 'sizes': {
+      const n = r.int(0, 3), out = new Set<number>();
+      for (let i = 0; i < n; i++) out.add(2 ** r.int(Math.log2(t.min!), Math.log2(t.max!)));
+      return `[${[...out].join(', ')}]`;
+    }
+  }
+}
+
+interface Proc { name: string; threads: number; maps: Map<string, { len: number; rw: boolean }>; alive: boolean }
+
+/** a random scenario's text, mostly valid (so that the core runs it), sometimes not */
+export function generate(seed: number): string {
+  const r = rng(seed * 2654435761 + 1);
+  /* one scenario in six has invalid input somewhere (the loader must refuse it cleanly); the rest run */
+  const bad = r.chance(1 / 6);
+  const out: string[] = [`name: fuzz ${seed}`, `seed: ${r.int(0, 1e6)}`];
+  const kernel = TUNABLES.filter((t) => t.scope === 'kernel' && r.chance(0.6));
+  if (kernel.length) out.push('kernel:', ...kernel.map((t) => `  ${t.key}: ${tunableValue(r, t)}`));
+  const memMiB = r.pick([2, 8, 64, 256, 1024]);
+  out.push('machine:', `  memory: ${memMiB}MiB`, `  io_latency: ${r.int(0, 50)}`);
+  const files: { name: string; size: number }[] = [];
+  const nf = r.int(0, 3);
+  if (nf) out.push('files:');
+  for (let i = 0; i < nf; i++) {
+    const size = r.chance(0.3) ? r.int(1, 40) * PAGE + r.int(0, 4095) : r.int(1, 512) * PAGE;
+    files.push({ name: `f${i}`, size });
+    out.push(`  f${i}: { size: ${size}, cached: ${r.chance(0.3) && size < memMiB * 2 ** 19 ? 'all' : 'none'}, fs: ${r.pick(['disk', 'disk', 'tmpfs'])} }`);
+  }
+  const procs: Proc[] = [];
+  const np = r.int(1, 3);
+  out.push('processes:');
+  for (let i = 0; i < np; i++) {
+    const p: Proc = { name: `p${i}`, threads: r.int(1, 4), maps: new Map(), alive: true };
+    procs.push(p);
+    out.push(`  ${p.name}: { threads: ${p.threads} }`);
+  }
+  out.push('steps:');
+  let mapSeq = 0, kidSeq = 0;
+  const live = () => procs.filter((p) => p.alive);
+  const task = (p: Proc, all = false) => (all && p.threads > 1 && r.chance(0.4) ? `${p.name}.*` : r.chance(0.5) ? p.name : `${p.name}.${r.int(0, p.threads - 1)}`);
+  const len = () => (bad && r.chance(0.1) ? r.int(1, 9000) : r.int(1, 96) * PAGE); /* sometimes unaligned: refused */
+
+  const step = (ind: string, inLoop: boolean, depth: number): string[] => {
+    const ps = live();
+    if (!ps.length) return [`${ind}- say: everyone exited`];
+    const p = r.pick(ps);
+    const names = [...p.maps.keys()];
+    const k = r.next();
+    if (k < 0.22 || !names.length) {
+      const name = `m${mapSeq++}`;
+      const f = files.length && r.chance(0.5) ? r.pick(files) : null;
+      const l = f && r.chance(0.5) ? undefined : len();
+      const fixed = r.chance(0.2) ? `, addr: ${r.pick(['0x100000000', '0x100010000', '0x7f0000000000', `0x${(0x200000000 + r.int(0, 64) * PAGE).toString(16)}`])}` : '';
+      const shared = f && r.chance(0.4) ? ', shared: true' : '';
+      const off = f && r.chance(0.3) ? `, offset: ${r.int(0, 8) * PAGE}` : '';
+      const mapped = l ?? (f ? Math.ceil(f.size / PAGE) * PAGE : PAGE);
+      const rw = r.chance(0.6);
+      if (!inLoop) p.maps.set(name, { len: mapped, rw });
+      const lines = [`${ind}- mmap: { task: ${task(p)}, name: ${name}${f ? `, file: ${f.name}` : ''}${l !== undefined ? `, length: ${l}` : ''}${off}, prot: ${rw ? 'read-write' : 'read'}${shared}${fixed} }`];
+      if (inLoop) {
+        /* a loop body leaves the mappings as it found them */
+        lines.push(`${ind}- access: { task: ${task(p, false)}, map: ${name}, op: ${rw && r.chance(0.5) ? 'write' : 'read'} }`);
+        lines.push(`${ind}- munmap: { task: ${task(p)}, map: ${name} }`);
+      }
+      return lines;
+    }
+    const name = r.pick(names);
+    const { len: mlen, rw } = p.maps.get(name)!;
+    /* writes to read-only mappings (SIGSEGV) now and then, not in most runs */
+    const op = () => (rw || (bad && r.chance(0.2)) ? r.pick(['read', 'write']) : 'read');
+    if (k < 0.55) {
+      const pattern = r.pick(['sequential', 'random', 'uniform', 'list']);
+      const extra = pattern === 'uniform' ? `, count: ${r.int(0, 300)}` : pattern === 'list' ? `, pages: [${Array.from({ length: r.int(1, 8) }, () => r.int(0, Math.max(0, mlen / PAGE - 1))).join(', ')}]` : '';
+      const stride = r.chance(0.2) ? `, stride: ${r.pick([8, 16, 64])}KiB` : '';
+      const all = p.threads > 1 && r.chance(0.3);
+      const map = all && r.chance(0.3) ? `[${Array(p.threads).fill(name).join(', ')}]` : name;
+      return [`${ind}- access: { task: ${all ? `${p.name}.*` : task(p)}, map: ${map}, op: ${op()}, pattern: ${pattern}${extra}${stride} }`];
+    }
+    if (k < 0.62) {
+      const part = r.chance(0.5) && mlen > PAGE ? `, offset: ${r.int(0, mlen / PAGE - 1) * PAGE}, length: ${PAGE}` : '';
+      if (!part && !inLoop) p.maps.delete(name);
+      if (!part && inLoop) return [`${ind}- say: no whole munmap inside a loop`];
+      return [`${ind}- munmap: { task: ${task(p)}, map: ${name}${part} }`];
+    }
+    if (k < 0.70) return [`${ind}- madvise: { task: ${task(p)}, map: ${name}, advice: ${r.pick(['hugepage', 'nohugepage', 'random', 'sequential', 'dontneed'])} }`];
+    if (k < 0.76 && !inLoop && procs.length < 8) {
+      const child = { name: `k${kidSeq++}`, threads: 1, maps: new Map(p.maps), alive: true };
+      procs.push(child);
+      return [`${ind}- fork: { task: ${task(p)}, child: ${child.name} }`];
+    }
+    if (k < 0.79 && !inLoop && ps.length > 1) {
+      p.alive = false;
+      return [`${ind}- exit: { task: ${task(p)} }`];
+    }
+    if (k < 0.88 && depth < 3) {
+      const body: string[] = [];
+      for (let i = r.int(0, 3); i > 0; i--) body.push(...step(`${ind}      `, true, depth + 1));
+      return [`${ind}- repeat:`, `${ind}    times: ${r.int(0, 5)}`, `${ind}    stride: ${r.pick([0, 0, 4096, 65536])}`, `${ind}    steps:${body.length ? '' : ' []'}`, ...body];
+    }
+    if (k < 0.95) {
+      const c = r.pick(COUNTERS);
+      return [`${ind}- expect: { ${c}: ${r.int(0, 50)} }`];
+    }
+    if (k < 0.97 || !bad) return [`${ind}- say: "step ${r.int(0, 99)} <b>&amp;</b>"`];
+    /* invalid on purpose: unknown keys, bad sizes, unknown maps */
+    return [r.pick([`${ind}- access: { task: ${p.name}, map: nosuch, op: read }`, `${ind}- mmap: { task: ${p.name}, name: x${mapSeq++}, length: 4.5KiB, prot: read }`, `${ind}- bogus: {}`, `${ind}- access: { task: ${p.name}, map: ${name}, op: read, stride: 100 }`])];
+  };
+  for (let i = r.int(1, 30); i > 0; i--) out.push(...step('  ', false, 0));
+  return `${out.join('\n')}\n`;
+}
+
+/* ------------------------------------------------------------------ one execution */
+
+export interface FuzzOutcome {
+  seed: number;
+  /** refused: the loader's ScenarioErrors (fine); ran: both builds agreed; finding: something to fix */
+  kind: 'refused' | 'ran' | 'finding';
+  detail: string;
+  source: string;
+}
+
+export function fuzzOne(seed: number, core: Core, nativeBin: string, tmp: string): FuzzOutcome {
+  const source = generate(seed);
+  const file = `fuzz-${seed}.yaml`;
+  const finding = (detail: string): FuzzOutcome => ({ seed, kind: 'finding', detail, source });
+  let prog;
+  try {
+    prog = compile(parseScenario(source, file));
+  } catch (e) {
+    if (e instanceof ScenarioErrors) return { seed, kind: 'refused', detail: e.errors[0]?.detail ?? '', source };
+    return finding(`loader threw ${(e as Error).name}: ${(e as Error).message}`);
+  }
+  const digest = new Digest();
+  let w;
+  try {
+    w = runProgram(core, prog, { trace: true, debugVm: true, onEvents: (b) => digest.add(b) });
+  } catch (e) {
+    return finding(`wasm run threw: ${(e as Error).message}`);
+  }
+  if (w.error?.code === ErrorCode.EINVARIANT) return finding(`wasm: ${w.error!.message}`);
+  const bin = join(tmp, `prog-${seed}.bin`);
+  writeFileSync(bin, prog.bytes);
+  let n;
+  const env = { ...process.env, ASAN_OPTIONS: 'exitcode=86', UBSAN_OPTIONS: 'halt_on_error=1:exitcode=87:print_stacktrace=1' };
+  const r = spawnSync(nativeBin, ['--trace', '--debug-vm', bin], { encoding: 'utf8', env, maxBuffer: 1 << 26 });
+  /* mmsim-run exits 1 for a run that ended in an error (its JSON is on stdout); anything else, or a sanitizer's word, is a finding */
+  if ((r.status !== 0 && r.status !== 1) || r.stderr) return finding(`native (ASan, UBSan) exited ${r.status ?? r.signal}: ${r.stderr.slice(0, 2000)}`);
+  try {
+    n = JSON.parse(r.stdout);
+  } catch {
+    return finding(`native printed no result: ${r.stdout.slice(0, 500)}`);
+  }
+  const all = { ...w.counters, ...w.model };
+  for (const c of COUNTERS) if (all[c] !== n.counters[c]) return finding(`native != wasm: ${c} ${n.counters[c]} vs ${all[c]}`);
+  for (const [i, t] of prog.tasks.entries())
+    for (const c of TASK_COUNTERS) if (w.tasks[t][c] !== n.tasks[i][c]) return finding(`native != wasm: ${t} ${c} ${n.tasks[i][c]} vs ${w.tasks[t][c]}`);
+  if (w.steps !== n.steps) return finding(`native != wasm: steps ${n.steps} vs ${w.steps}`);
+  if ((w.error?.code ?? 0) !== n.error.code) return finding(`native != wasm: error ${n.error.code} vs ${w.error?.code ?? 0}`);
+  if (n.error.code === ErrorCode.EINVARIANT) return finding(`native: invariant broken`);
+  if (digest.n !== n.events || digest.hex() !== n.event_digest) return finding(`native != wasm: events ${n.events}/${n.event_digest} vs ${digest.n}/${digest.hex()}`);
+  return { seed, kind: 'ran', detail: w.error ? `stopped: ${w.error.message}` : w.status, source };
+}
+
