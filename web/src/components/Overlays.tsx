@@ -7,7 +7,8 @@ import { dispatch, useStore } from '../store/store.js';
 export function Progress() {
   const load = useStore((s) => s.load);
   const name = useStore(scenarioTitle);
-  const running = load.status === 'running';
+  /* compiling: the worker parses and checks the text (a big link takes seconds); cancellable too */
+  const running = load.status === 'running' || load.status === 'compiling';
   const [shown, setShown] = useState(false);
   /* quick runs finish before the dialog would flash */
   useEffect(() => {
@@ -16,13 +17,29 @@ export function Progress() {
     return () => clearTimeout(t);
   }, [running]);
   if (!running || !shown) return null;
+  if (load.status === 'compiling') {
+    return (
+      <div className="overlay" role="dialog" aria-modal="true" aria-labelledby="progress-title" data-testid="progress">
+        <div className="dialog">
+          <h2 id="progress-title">Reading the scenario</h2>
+          <div>{name}</div>
+          <div className="progress indeterminate" role="progressbar" aria-label="reading the scenario"><i /></div>
+          <div className="num" style={{ color: 'var(--muted)', fontSize: '0.9rem' }}>parsing and checking it against the limits, in the background</div>
+          <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
+            <button className="btn" onClick={() => dispatch({ type: 'cancelRun' })} autoFocus data-testid="cancel">Cancel</button>
+          </div>
+        </div>
+      </div>
+    );
+  }
+  if (load.status !== 'running') return null;
   const pct = load.total ? Math.min(100, (100 * load.done) / load.total) : 0;
   return (
     <div className="overlay" role="dialog" aria-modal="true" aria-labelledby="progress-title" data-testid="progress">
       <div className="dialog">
         <h2 id="progress-title">{load.big ? 'Running a big scenario' : 'Recording the run'}</h2>
         <div>{name}</div>
-        <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)}><i style={{ width: `${pct}%` }} /></div>
+        <div className="progress" role="progressbar" aria-label="recording the run" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)}><i style={{ width: `${pct}%` }} /></div>
         <div className="num" style={{ color: 'var(--muted)', fontSize: '0.9rem' }}>
           {fmt(load.done)} of {fmt(load.total)} operations ({pct.toFixed(0)}%)
           {load.big && ' · events are not recorded for a run this size; the views will show aggregates'}

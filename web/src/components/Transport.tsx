@@ -32,10 +32,20 @@ export function Transport() {
   const marks = useMemo(() => {
     if (!timeline || !n) return null;
     const pct = (i: number) => `${(100 * (i + 1)) / n}%`;
+    /* one mark per 1/800 of the bar at most: 16,000 steps were 16,000 elements to lay out */
+    const thin = (evs: readonly number[]) => {
+      const out: number[] = [];
+      let last = -1;
+      for (const i of evs) {
+        const slot = Math.floor((800 * (i + 1)) / n);
+        if (slot !== last) { out.push(i); last = slot; }
+      }
+      return out;
+    };
     return (
       <div className="marks" aria-hidden>
-        {timeline.stepEvents.map((i) => <i key={`s${i}`} className="step" style={{ left: pct(i) }} />)}
-        {timeline.majorEvents.slice(0, 400).map((i) => <i key={`m${i}`} style={{ left: pct(i) }} />)}
+        {thin(timeline.stepEvents).map((i) => <i key={`s${i}`} className="step" style={{ left: pct(i) }} />)}
+        {thin(timeline.majorEvents).map((i) => <i key={`m${i}`} style={{ left: pct(i) }} />)}
       </div>
     );
   }, [timeline, n]);

@@ -49,7 +49,8 @@ export interface SweepPointResult {
 
 export type FromWorker =
   | { t: 'ready' }
-  /** own: the scenario as written, without the page's tunables (what its expect checks are about) */
+  /** own: the scenario as written, without the page's tunables (what its expect checks are about);
+      both scenarios come without their typed steps (the page reads program.steps) */
   | { t: 'prepared'; id: number; program: Program; own: Scenario }
   | { t: 'prepareError'; id: number; issues: WorkerIssue[]; limits: WorkerLimit[] | null }
   | { t: 'checked'; seq: number; issues: WorkerIssue[] }

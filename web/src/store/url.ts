@@ -67,7 +67,9 @@ export function decompressSource(s: string, maxBytes = DEFAULT_LIMITS.source_byt
   const out = new Uint8Array(total);
   let o = 0;
   for (const c of chunks) { out.set(c, o); o += c.length; }
-  return strFromU8(out);
+  const text = strFromU8(out);
+  memo = { text, packed: s }; /* the URL keeps this text: do not compress it again */
+  return text;
 }
 
 /**

@@ -87,9 +87,15 @@ function VmaStrip({ frame, vmas, selected, maps, files, onSelect }: {
   frame: Frame; vmas: VmaView[]; selected: number | null; maps: string[]; files: string[]; onSelect: (id: number) => void;
 }) {
   if (!vmas.length) return <div className="as-strip" aria-label="VMAs" />;
+  /* thousands of VMAs: a window around the selected one (all of them took seconds to lay out) */
+  const at = Math.max(0, vmas.findIndex((v) => v.id === selected));
+  const from = vmas.length <= VMA_WINDOW ? 0 : Math.max(0, Math.min(vmas.length - VMA_WINDOW, at - VMA_WINDOW / 4));
+  const to = Math.min(vmas.length, from + VMA_WINDOW);
   return (
     <div className="as-strip" aria-label="VMAs of this process, in address order (gaps not to scale)">
-      {vmas.map((v, i) => {
+      {from > 0 && <span className="as-gap">{fmt(from)} VMAs below</span>}
+      {vmas.slice(from, to).map((v, k) => {
+        const i = from + k;
         const pages = (v.end - v.start) / 4096;
         const present = presentCount(v);
         const gap = i > 0 ? v.start - vmas[i - 1].end : 0;
@@ -107,9 +113,13 @@ function VmaStrip({ frame, vmas, selected, maps, files, onSelect }: {
           </div>
         );
       })}
+      {to < vmas.length && <span className="as-gap">{fmt(vmas.length - to)} VMAs above</span>}
     </div>
   );
 }
+
+/** at most this many VMAs on the strip */
+const VMA_WINDOW = 64;
 
 function Legend() {
   return (
