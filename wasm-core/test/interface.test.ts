@@ -94,3 +94,13 @@ describe('the interface, C against TypeScript', () => {
     expect(stale, 'run node scripts/gen-interface.mjs').toEqual([]);
   });
 });
+
+describe('the README', () => {
+  it("holds the limits table as limits.ts describes them", async () => {
+    const { limitsMarkdown } = await import('../ts/limits.js');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const m = /<!-- limits:begin[^>]*-->\n([\s\S]*?)\n<!-- limits:end -->/.exec(readme);
+    expect(m, 'README.md has the limits:begin/end markers').not.toBeNull();
+    expect(m![1], 'README limits table: regenerate it from limitsMarkdown()').toBe(limitsMarkdown());
+  });
+});

@@ -41,7 +41,7 @@ export const LIMIT_DEFS: readonly LimitDef[] = [
   { key: 'depth', default: 64, what: 'nesting of mappings and lists', why: 'a repeat nests three levels; the core runs 8 repeats deep' },
   { key: 'list_items', default: 100_000, what: 'items in one list (steps:, pages:, points:)', why: 'keeps parsing and checking under a second' },
   { key: 'text_chars', default: 100_000, what: 'characters in one text (name, about, say)', why: 'the player shows them whole' },
-  { key: 'operations', default: 5e7, what: 'operations (touches, steps, loop iterations, pages a fork copies)', why: 'about 15 s in a browser tab, 7 s in the CLI' },
+  { key: 'operations', default: 5e7, what: 'operations (touches, steps, loop iterations, pages a fork copies)', why: 'about 7 s of the CLI; a tab recording events takes two or three times longer' },
   { key: 'memory', default: 768 * 2 ** 20, max: 3.5 * 2 ** 30, bytes: true, what: 'simulator memory', why: 'a browser tab and a laptop stay safe; the core cannot use more than 3.5 GiB' },
   { key: 'processes', default: 1024, max: 1024, what: 'processes (with forked ones)', why: 'the core holds 1,024' },
   { key: 'threads', default: 4096, max: 4096, what: 'threads', why: 'the core holds 4,096' },
@@ -65,6 +65,12 @@ export function formatFigure(key: LimitKey, n: number): string {
     return `${m >= 9.95 ? '10' : m.toFixed(1).replace(/\.0$/, '')} × 10^${m >= 9.95 ? e + 1 : e}`;
   }
   return Math.round(n).toLocaleString('en-US');
+}
+
+/** the README's table of limits (a test keeps the README's copy equal to this) */
+export function limitsMarkdown(): string {
+  const rows = LIMIT_DEFS.map((d) => `| \`${d.key}\` | ${formatFigure(d.key, d.default)} | ${d.what} | ${d.why} |`);
+  return ['| limit | default | what it bounds | why this default |', '|---|---:|---|---|', ...rows].join('\n');
 }
 
 /** "about 40 s", "about 3 minutes", "about 5 hours" */

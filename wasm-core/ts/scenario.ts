@@ -329,7 +329,7 @@ const SCHEMA: SchemaObject = {
         ...STEP_SCHEMAS,
         repeat: mapping('repeat', {
           times: int(0, 1_000_000_000, 'how many times'),
-          stride: size({ page: true }, 'iteration i adds i × stride to every offset in the inner steps, a multiple of 4 KiB (default 0)'),
+          stride: BYTES('iteration i adds i × stride to every offset in the inner steps (default 0); a multiple of 4 KiB when they map, unmap, advise or touch memory'),
           steps: { $ref: '#/$defs/steps' },
         }, ['times', 'steps'], { description: 'run the inner steps times times; iteration i adds i × stride to every offset in them' }),
         expect: EXPECT_SCHEMA,
@@ -734,6 +734,21 @@ function checkSemantics(c: Ctx, s: Scenario): void {
         case 'repeat': {
           /* the body must leave the mappings as it found them (an mmap .. munmap pair, as
              will-it-scale loops do, is fine), or its second iteration would fail */
+          /* page-aligned offsets (mmap, munmap, madvise, access, a folio's) stay aligned only with a page-multiple stride */
+          if (st.stride % PAGE) {
+            const paged = (list: Step[]): Step | undefined => {
+              for (const x of list) {
+                if (x.kind === 'mmap' || x.kind === 'munmap' || x.kind === 'madvise' || x.kind === 'access' || (x.kind === 'expect' && x.folio)) return x;
+                if (x.kind === 'repeat') { const y = paged(x.steps); if (y) return y; }
+              }
+              return undefined;
+            };
+            const inner = paged(st.steps);
+            if (inner) {
+              c.err(fieldAt(st, 'stride'), `must be a multiple of 4 KiB (4096 bytes) here, got ${st.stride}: the ${inner.kind} step at line ${inner.at.line} takes page-aligned offsets`);
+              break;
+            }
+          }
           if (depth === MAX_REPEAT_DEPTH) {
             c.err(st.at, `repeats nest at most ${MAX_REPEAT_DEPTH} deep (the core's loop stack); this one is the ${MAX_REPEAT_DEPTH + 1}th`);
             break;
