@@ -29,6 +29,14 @@ export default defineConfig({
     },
     trace: 'off',
   },
+  /*
+   * The hostile links measure the page's responsiveness (a 10 ms heartbeat): they run after the
+   * rest, alone, so that another browser's work on this 2-core machine does not stall the heartbeat.
+   */
+  projects: [
+    { name: 'playground', testIgnore: /hostile\.spec/ },
+    { name: 'hostile', testMatch: /hostile\.spec/, dependencies: ['playground'], fullyParallel: false },
+  ],
   webServer: {
     command: 'node node_modules/vite/bin/vite.js preview --config web/vite.config.ts --port 4173 --strictPort',
     url: 'http://127.0.0.1:4173/',

@@ -119,7 +119,7 @@ function VmaStrip({ frame, vmas, selected, maps, files, onSelect }: {
 }
 
 /** at most this many VMAs on the strip */
-const VMA_WINDOW = 64;
+const VMA_WINDOW = 40;
 
 function Legend() {
   return (

@@ -8,7 +8,7 @@ import { dispatch } from '../store/store.js';
 import type { ViewProps } from './registry.js';
 
 /** at most this many rows: a window around the current step */
-export const STEPS_WINDOW = 300;
+export const STEPS_WINDOW = 120;
 
 export function Steps({ frame, program, timeline }: ViewProps) {
   const go = (step: number) => {
