@@ -132,3 +132,25 @@ describe('big hostile files (generated)', () => {
     expect(r.rssKiB).toBeLessThan(1e6);
   }, 60_000);
 });
+
+describe('the native runner on a program it refuses', () => {
+  it('mmsim-run (ASan) exits 2 without leaks (LeakSanitizer turned exit 2 into 1)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { compile } = await import('../ts/compile.js');
+    const { parseScenario } = await import('../ts/scenario.js');
+    const tmp = mkdtempSync(join(tmpdir(), 'mmplay-native-'));
+    const good = compile(parseScenario('name: x\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 4KiB, prot: read}\n')).bytes;
+    const bad = good.slice();
+    new DataView(bad.buffer).setUint32(0, 0xdeadbeef, true); /* not an mmsim program */
+    const cut = good.slice(0, good.length - 8); /* shorter than its header says */
+    for (const [name, bytes] of [['bad-magic', bad], ['truncated', cut]] as const) {
+      const f = join(tmp, `${name}.bin`);
+      writeFileSync(f, bytes);
+      const r = spawnSync(join(repo, 'wasm-core/build/asan/mmsim-run'), [f], { encoding: 'utf8' });
+      expect(r.stderr, name).not.toMatch(/LeakSanitizer|AddressSanitizer/);
+      expect(r.status, name).toBe(2);
+      expect(JSON.parse(r.stdout).status, name).toBe('load-error');
+    }
+  });
+});
+
