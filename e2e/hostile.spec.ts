@@ -70,7 +70,7 @@ async function expectResponsive(page: Page, what: string, answers = 100) {
 const hostile = (f: string) => readFileSync(`wasm-core/test/hostile/${f}`, 'utf8');
 
 const LINKS: { what: string; url: () => string; expect: RegExp; ask?: boolean }[] = [
-  { what: 'empty repeats nested to 10^18', url: () => `/#src=${compressSource(hostile('repeats-nested-empty.yaml'))}`, expect: /needs about 1 × 10\^18 operations/, ask: true },
+  { what: 'empty repeats nested to 10¹⁸', url: () => `/#src=${compressSource(hostile('repeats-nested-empty.yaml'))}`, expect: /needs about 1 × 10¹⁸ operations/, ask: true },
   { what: 'a 16 TiB mapping touched at both ends', url: () => `/#src=${compressSource(hostile('sizes-16tib-anon.yaml'))}`, expect: /./ },
   { what: 'kernel: {constructor: 1}', url: () => `/#src=${compressSource('name: x\nkernel: {constructor: 1}\nprocesses: {app: {}}\nsteps: []\n')}`, expect: /unknown key 'constructor'/ },
   { what: 'set=constructor=1', url: () => '/?scenario=fault-around/sequential&set=constructor=1', expect: /unknown tunable 'constructor'/ },

@@ -166,6 +166,8 @@ test('a copied link reopens the same state', async ({ page, context }) => {
   await page.getByTestId('tunable-fault_around_bytes').selectOption('32768');
   /* a choice hands the keyboard back: the keys below step, they do not change the choice */
   await expect(page.getByTestId('tunable-fault_around_bytes')).not.toBeFocused();
+  /* the re-run is compiled and recorded in the worker: wait for it before stepping */
+  await expect(page.locator('[data-view="address"]')).toBeVisible();
   await expect(page.getByTestId('value-pgfault')).toHaveText('0');
   await page.keyboard.press('f');
   await page.keyboard.press('f');
@@ -225,7 +227,7 @@ test('the 16 GiB scenario in a loop asks first, then shows progress, keeps the p
   await page.goto(`/#src=${compressSource(LONG)}`);
   /* 1,000 passes over 16 GiB is over the operations limit: the page asks before any work */
   const ask = page.getByTestId('limit-ask');
-  await expect(page.getByTestId('error-banner')).toContainText('this scenario needs about 4.2 × 10^9 operations');
+  await expect(page.getByTestId('error-banner')).toContainText('this scenario needs about 4.2 × 10⁹ operations');
   await expect(ask).toContainText('The run can take about 23 minutes');
   await ask.getByRole('button', { name: 'Run anyway' }).click();
   const progress = page.getByTestId('progress');

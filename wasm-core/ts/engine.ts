@@ -35,6 +35,8 @@ export interface VmaView {
 
 export interface MmView {
   id: number; name: string; alive: boolean; vmas: VmaView[]; counters: Record<string, number>;
+  /** the process's VMA count: vmas holds the first 1,024 of them (core.ts vmas()) */
+  nrVmas: number;
 }
 
 export interface FaultView {
@@ -341,7 +343,7 @@ export class Engine extends Recorder {
         }
       const counters: Record<string, number> = {};
       MM_COUNTERS.forEach((k) => { counters[k] = mi.counters[k]; });
-      out.push({ id: mm, name: this.program.procs[mm].name, alive: mi.alive, vmas, counters });
+      out.push({ id: mm, name: this.program.procs[mm].name, alive: mi.alive, vmas, counters, nrVmas: mi.alive ? mi.nrVmas : 0 });
     }
     return out;
   }
@@ -357,7 +359,7 @@ export class Engine extends Recorder {
       })) : [];
       const counters: Record<string, number> = {};
       MM_COUNTERS.forEach((k) => { counters[k] = mi.counters[k]; });
-      mms.push({ id: mm, name: this.program.procs[mm].name, alive: mi.alive, vmas, counters });
+      mms.push({ id: mm, name: this.program.procs[mm].name, alive: mi.alive, vmas, counters, nrVmas: mi.alive ? mi.nrVmas : 0 });
     }
     return {
       cursor: 0, nEvents: 0, big: true, opStart: 0, opEnd: 0, event: null, step: null, say: null,

@@ -55,14 +55,19 @@ const DEF = new Map(LIMIT_DEFS.map((d) => [d.key as string, d]));
 
 export const isLimitKey = (k: string): k is LimitKey => DEF.has(k);
 
-/** "5 × 10^7", "768 MiB", "65,536" */
+const SUP = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+/** 18 -> ¹⁸ */
+const superscript = (e: number) => String(e).split('').map((d) => SUP[Number(d)]).join('');
+
+/** "5 × 10⁷", "768 MiB", "65,536" */
 export function formatFigure(key: LimitKey, n: number): string {
   if (DEF.get(key)?.bytes) return n >= 2 ** 30 ? `${(n / 2 ** 30).toFixed(1)} GiB` : formatSize(Math.ceil(n / 2 ** 20) * 2 ** 20);
   if (!Number.isFinite(n)) return 'more than 10^300';
   if (n >= 1e7) {
-    const e = Math.floor(Math.log10(n));
-    const m = n / 10 ** e;
-    return `${m >= 9.95 ? '10' : m.toFixed(1).replace(/\.0$/, '')} × 10^${m >= 9.95 ? e + 1 : e}`;
+    let e = Math.floor(Math.log10(n));
+    let m = n / 10 ** e;
+    if (m >= 9.95) { m = 1; e++; }
+    return `${m.toFixed(1).replace(/\.0$/, '')} × 10${superscript(e)}`;
   }
   return Math.round(n).toLocaleString('en-US');
 }

@@ -63,7 +63,9 @@ export function Player() {
         <QuickTunables group={group} />
       </div>
       <Banners />
-      {load.status === 'error' && <div className="placeholder">Fix the scenario to run it: press <kbd>E</kbd> to open the editor.</div>}
+      {load.status === 'error' && (load.limits
+        ? <div className="placeholder">Run it anyway above, or make it smaller: press <kbd>E</kbd> to open the editor.</div>
+        : <div className="placeholder">Fix the scenario to run it: press <kbd>E</kbd> to open the editor.</div>)}
       {frame && program && timeline && load.status === 'ready' ? <Views />
         : (load.status === 'compiling' || load.status === 'running') && <div className="loading">Preparing the machine&hellip;</div>}
     </main>
@@ -315,7 +317,7 @@ function subtitle(id: ViewId, s: AppState): string {
   if (!f) return '';
   if (id === 'address') {
     const mm = f.mms[f.focusMm];
-    return mm ? `process ${mm.name}, ${mm.vmas.length} VMA${mm.vmas.length === 1 ? '' : 's'}` : '';
+    return mm ? `process ${mm.name}, ${mm.nrVmas.toLocaleString('en-US')} VMA${mm.nrVmas === 1 ? '' : 's'}${mm.nrVmas > mm.vmas.length ? ` (the first ${mm.vmas.length.toLocaleString('en-US')} drawn)` : ''}` : '';
   }
   if (id === 'walk') return f.walk ? `0x${f.walk.addr.toString(16)}` : '';
   if (id === 'log') return f.event ? `event ${fmt(f.cursor)}: ${f.event.label}` : '';
