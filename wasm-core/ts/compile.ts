@@ -39,14 +39,7 @@ export interface Program {
   /** what the run needs at most (limits.ts), and the limits it was checked against */
   estimate: Estimate;
   limits: Limits;
-  /** the simulator memory that filling the page cache (cached: all) takes before step 1, bytes */
-  preloadBytes: number;
 }
-
-/** simulator memory per page put in the page cache by cached: all (struct page 32 B, XArray ~4.3 B; 36.8 B measured) */
-export const BYTES_PER_CACHED_PAGE = 37;
-/** the core's bookkeeping besides pages (pools, tables, the event buffer) */
-const BASE_BYTES = 4 * 2 ** 20;
 
 const ADVICE: Record<string, Advice> = {
   hugepage: Advice.Hugepage, nohugepage: Advice.Nohugepage, random: Advice.Random,
@@ -271,8 +264,5 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
   }
   for (const d of data) { v.setBigUint64(o, BigInt(d), true); o += 8; }
 
-  const cachedPages = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / 4096), 0);
-  /* struct page 32 + page-cache slot ~4.3 per cached page; PTE 8 + struct page 32 per mapped page */
-  const preloadBytes = cachedPages * BYTES_PER_CACHED_PAGE + BASE_BYTES;
-  return { bytes, scenario: s, steps: info, files, procs, tasks, maps, says, estimate, limits, preloadBytes };
+  return { bytes, scenario: s, steps: info, files, procs, tasks, maps, says, estimate, limits };
 }

@@ -35,7 +35,7 @@ export interface EngineOptions {
   bigRunWork?: number;
   /** an interactive run stops recording beyond this many events and becomes a big run */
   maxEvents?: number;
-  /** the core may not hold more host memory than this */
+  /** the core may not hold more host memory than this (default: the program's memory limit, limits.ts) */
   maxBytes?: number;
   /** start with a snapshot every this many events */
   interval?: number;
@@ -74,11 +74,10 @@ export interface TimelineInfo {
   recordSeconds: number;
 }
 
-const DEFAULTS: Required<Omit<EngineOptions, 'maxBytes'>> & { maxBytes: number } = {
+const DEFAULTS: Required<Omit<EngineOptions, 'maxBytes'>> & { maxBytes?: number } = {
   snapshotBudget: 192 * 2 ** 20,
   bigRunWork: 1_500_000,
   maxEvents: 3_000_000,
-  maxBytes: 1.5 * 2 ** 30,
   interval: 2048,
   sampleEvery: 256,
 };

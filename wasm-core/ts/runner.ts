@@ -5,7 +5,7 @@
  */
 import { COUNTERS, ErrorCode, FIRST_MODEL_COUNTER, RunStatus, TASK_COUNTERS, type CounterName } from './abi.js';
 import { CoreError, type Core, type ExpectFailure, type Sim } from './core.js';
-import { BYTES_PER_CACHED_PAGE, type Program, type StepInfo } from './compile.js';
+import type { Program, StepInfo } from './compile.js';
 import { formatSize, type At } from './scenario.js';
 
 export interface RunIssue {
@@ -154,26 +154,6 @@ export function collectCounters(prog: Program, sim: Sim) {
  */
 export const CORE_MEMORY_LIMIT = 3.5 * 2 ** 30;
 
-/**
- * Refuse, before any work, a scenario whose page cache alone cannot fit in
- * the simulator's memory: found out by filling it, a 512 GiB file took 18 s
- * of work to fail.
- */
-/** "2.3 GiB", "620 MiB" */
-const roughly = (b: number) => (b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(1)} GiB` : `${Math.ceil(b / 2 ** 20)} MiB`);
-
-function refuseTooBig(prog: Program, limit: number): void {
-  if (prog.preloadBytes <= limit) return;
-  const cached = prog.scenario.files.filter((f) => f.cached).sort((a, b) => b.size - a.size);
-  const total = cached.reduce((a, f) => a + f.size, 0);
-  const at = cached[0]?.cachedAt ?? null;
-  const what = cached.length === 1 ? `a ${formatSize(total)} page cache` : `${formatSize(total)} of page cache for ${cached.length} files`;
-  throw new ProgramError(prog, at, ErrorCode.ENOMEM,
-    `cached: all needs about ${roughly(prog.preloadBytes)} of simulator memory for ${what} ` +
-    `(${BYTES_PER_CACHED_PAGE} bytes per 4 KiB page), more than the ${roughly(limit)} the simulator may use here; ` +
-    'use smaller files or cached: none');
-}
-
 /** the simulator memory a run of prog may use: its memory limit (limits.ts), never above what wasm32 holds */
 export function maxBytesOf(prog: Program, opts: RunOptions = {}): number {
   return Math.min(opts.maxBytes ?? prog.limits.memory, CORE_MEMORY_LIMIT);
@@ -181,8 +161,8 @@ export function maxBytesOf(prog: Program, opts: RunOptions = {}): number {
 
 /** Load the program into a fresh machine (throws RunIssue-bearing errors for refusals). */
 export function startProgram(core: Core, prog: Program, opts: RunOptions = {}): Sim {
+  /* a scenario whose page cache cannot fit was refused by the memory limit (limits.ts) before this */
   const maxBytes = maxBytesOf(prog, opts);
-  refuseTooBig(prog, maxBytes);
   const sim = core.createSim({
     trace: opts.trace, debugVm: opts.debugVm, maxBytes, eventCapacity: opts.eventCapacity,
   });
