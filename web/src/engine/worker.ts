@@ -161,7 +161,9 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
       try {
         compile(parseScenario(m.source, m.file));
       } catch (e) {
-        issues = refusal(e).issues;
+        /* over a limit it may still run: the player says so and offers Run anyway; the editor does not block it */
+        const r = refusal(e);
+        issues = r.limits?.every((l) => l.raisable) ? [] : r.issues;
       }
       post({ t: 'checked', seq: m.seq, issues });
       break;
