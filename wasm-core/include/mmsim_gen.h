@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x1de7fea8u
+#define MMSIM_INTERFACE_HASH 0x7fffa02au
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -15,6 +15,14 @@
 #define MMSIM_EVF_OP_START 32768 /* in mmsim_event.type: first event of an operation */
 #define MMSIM_EV_TYPE_MASK 32767
 #define MMSIM_TASK_ALL 0x80000000u /* mmsim_step.task: a process id | TASK_ALL ("app.*") */
+#define MMSIM_MAX_FILES 1024 /* files in a program */
+#define MMSIM_MAX_PROCS 1024 /* processes in a program, forked ones included */
+#define MMSIM_MAX_TASKS 4096 /* threads in a program */
+#define MMSIM_MAX_MAPS 0x10000u /* map names in a program */
+#define MMSIM_MAX_STEPS 0x100000u /* compiled steps in a program */
+#define MMSIM_MAX_DATA 0x1000000u /* u64 words in a program's data table (page and map lists) */
+#define MMSIM_MAX_LOOPS 8 /* repeats nested in one another (the interpreter's loop stack) */
+#define MMSIM_MAX_MAP_COUNT 65530 /* VMAs per process: the kernel's default vm.max_map_count */
 #define MMSIM_UNLIMITED UINT64_MAX
 
 enum mmsim_error {

@@ -25,6 +25,15 @@ export const constants = [
   ['EVF_OP_START', 0x8000, 'in mmsim_event.type: first event of an operation'],
   ['EV_TYPE_MASK', 0x7fff],
   ['TASK_ALL', 0x80000000, 'mmsim_step.task: a process id | TASK_ALL ("app.*")'],
+  /* what a program may hold (load.c refuses more; the loader's limits, ts/limits.ts, cap there) */
+  ['MAX_FILES', 1024, 'files in a program'],
+  ['MAX_PROCS', 1024, 'processes in a program, forked ones included'],
+  ['MAX_TASKS', 4096, 'threads in a program'],
+  ['MAX_MAPS', 65536, 'map names in a program'],
+  ['MAX_STEPS', 1 << 20, 'compiled steps in a program'],
+  ['MAX_DATA', 1 << 24, 'u64 words in a program\'s data table (page and map lists)'],
+  ['MAX_LOOPS', 8, 'repeats nested in one another (the interpreter\'s loop stack)'],
+  ['MAX_MAP_COUNT', 65530, 'VMAs per process: the kernel\'s default vm.max_map_count'],
 ];
 
 /*

@@ -41,7 +41,6 @@
 #define TASK_UNMAPPED_BASE ALIGN_UP(TASK_SIZE / 3, PAGE_SIZE) /* the legacy bottom-up base */
 #define MAX_PAGE_ORDER 10
 #define MMAP_LOTSAMISS 100
-#define MMSIM_MAX_LOOPS 8
 #define MMSIM_MAX_FAILS 64
 #define MMSIM_IO_QUEUE 64
 #define MMSIM_PRELOAD_CHUNK 4096u

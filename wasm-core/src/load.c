@@ -99,13 +99,13 @@ const char *mmsim_load_message(const struct mmsim *sim) { return sim->load_msg ?
 
 /* ------------------------------------------------------------- checking */
 
-#define MMSIM_MAX_TASKS 4096
-#define MMSIM_MAX_PROCS 1024
-#define MMSIM_MAX_FILES 1024
-#define MMSIM_MAX_MAPS 65536
-#define MMSIM_MAX_STEPS (1u << 20)
-#define MMSIM_MAX_DATA (1u << 24)
+/* MMSIM_MAX_FILES .. MMSIM_MAX_DATA come from the interface description (mmsim_gen.h) */
 #define MMSIM_MAX_FILE_SIZE (1ull << 40)   /* 1 TiB */
+
+/* the refusals below spell the limits out */
+_Static_assert(MMSIM_MAX_FILES == 1024 && MMSIM_MAX_PROCS == 1024 && MMSIM_MAX_TASKS == 4096 &&
+	       MMSIM_MAX_MAPS == 65536 && MMSIM_MAX_STEPS == 1048576 && MMSIM_MAX_DATA == 16777216,
+	       "update the program-too-large messages");
 
 static int load_fail(struct mmsim *sim, uint32_t step, const char *why)
 {

@@ -22,7 +22,7 @@
  */
 #include "internal.h"
 
-#define MAX_MAP_COUNT 65530
+#define MAX_MAP_COUNT MMSIM_MAX_MAP_COUNT /* the kernel's default vm.max_map_count */
 
 /* 64-bit: a 16 TiB mapping has 2^32 pages (a 32-bit count made it 0, and fault-around looped) */
 uint64_t vma_pages(const struct vm_area_struct *vma)

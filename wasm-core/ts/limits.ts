@@ -16,7 +16,8 @@
  * cannot need more (the core's own hard limits, load.c, sit above these
  * defaults, and the core's memory cap is `memory` itself).
  */
-import { formatSize, ScenarioError, ScenarioErrors, type At } from './schema/check.js';
+import { MAX_MAPS, MAX_PROCS, MAX_STEPS, MAX_TASKS } from './abi.js';
+import { formatSize, PAGE, ScenarioError, ScenarioErrors, type At } from './schema/check.js';
 import type { Scenario, Step } from './scenario.js';
 
 export type LimitKey =
@@ -33,6 +34,12 @@ export interface LimitDef {
   why: string;
 }
 
+/**
+ * What the simulator may use at most: wasm32 addresses 4 GiB, and the
+ * host's own data (the program, event batches) lives there too.
+ */
+export const CORE_MEMORY_LIMIT = 3.5 * 2 ** 30;
+
 /** operations per second a laptop runs with tracing off, for "about N s" (the bench: 7 M/s; with events ~3 M/s) */
 export const OPS_PER_SECOND = 3e6;
 
@@ -42,11 +49,11 @@ export const LIMIT_DEFS: readonly LimitDef[] = [
   { key: 'list_items', default: 100_000, what: 'items in one list (steps:, pages:, points:)', why: 'keeps parsing and checking under a second' },
   { key: 'text_chars', default: 100_000, what: 'characters in one text (name, about, say)', why: 'the player shows them whole' },
   { key: 'operations', default: 5e7, what: 'operations (touches, steps, loop iterations, pages a fork copies)', why: 'about 7 s of the CLI; a tab recording events takes two or three times longer' },
-  { key: 'memory', default: 768 * 2 ** 20, max: 3.5 * 2 ** 30, bytes: true, what: 'simulator memory', why: 'a browser tab and a laptop stay safe; the core cannot use more than 3.5 GiB' },
-  { key: 'processes', default: 1024, max: 1024, what: 'processes (with forked ones)', why: 'the core holds 1,024' },
-  { key: 'threads', default: 4096, max: 4096, what: 'threads', why: 'the core holds 4,096' },
-  { key: 'mappings', default: 65_536, max: 65_536, what: 'map names', why: 'the core holds 65,536 (the kernel\'s vm.max_map_count is 65,530 per process)' },
-  { key: 'steps', default: 1 << 20, max: 1 << 20, what: 'steps (counting those inside repeats once)', why: 'the core holds 1,048,576' },
+  { key: 'memory', default: 768 * 2 ** 20, max: CORE_MEMORY_LIMIT, bytes: true, what: 'simulator memory', why: 'a browser tab and a laptop stay safe; the core cannot use more than 3.5 GiB' },
+  { key: 'processes', default: MAX_PROCS, max: MAX_PROCS, what: 'processes (with forked ones)', why: 'the core holds 1,024' },
+  { key: 'threads', default: MAX_TASKS, max: MAX_TASKS, what: 'threads', why: 'the core holds 4,096' },
+  { key: 'mappings', default: MAX_MAPS, max: MAX_MAPS, what: 'map names', why: 'the core holds 65,536 (the kernel\'s vm.max_map_count is 65,530 per process)' },
+  { key: 'steps', default: MAX_STEPS, max: MAX_STEPS, what: 'steps (counting those inside repeats once)', why: 'the core holds 1,048,576' },
 ];
 
 export type Limits = Record<LimitKey, number>;
@@ -239,7 +246,6 @@ export interface Estimate {
   worst: { at: At; operations: number; kind: string; steps: number } | null;
 }
 
-const PAGE = 4096;
 /** simulator bytes per page frame (struct page 32, page-cache slot ~4.3, PTE 8, table share) */
 const BYTES_PER_PAGE = 48;
 /** the core's bookkeeping besides pages: pools, the event buffer */

@@ -3,7 +3,8 @@
  * name, per-task counters, expect failures and errors with file, line and
  * key path. Shared by the CLI (cli/sim.ts) and the browser's engine.
  */
-import { COUNTERS, ErrorCode, FIRST_MODEL_COUNTER, RunStatus, TASK_COUNTERS, type CounterName } from './abi.js';
+import { COUNTERS, ErrorCode, FIRST_MODEL_COUNTER, MAX_MAP_COUNT, RunStatus, TASK_COUNTERS, type CounterName } from './abi.js';
+import { CORE_MEMORY_LIMIT } from './limits.js';
 import { CoreError, type Core, type ExpectFailure, type Sim } from './core.js';
 import type { Program, StepInfo } from './compile.js';
 import { formatSize, type At } from './scenario.js';
@@ -81,7 +82,7 @@ export function explainError(prog: Program, sim: Sim): RunIssue & { code: number
       const cap = maxBytesOf(prog);
       msg = lost
         ? `the simulator's host refused memory: ${lost}`
-        : `the simulator reached its own memory limit (${formatSize(Math.round(cap / 2 ** 20) * 2 ** 20)}, using ${formatSize(Math.ceil(Number(e.detail) / 2 ** 20) * 2 ** 20)}): this is the host's memory, not machine.memory; raise it with --limit memory=${formatSize(Math.min(3.5 * 2 ** 30, 2 * Math.round(cap / 2 ** 20) * 2 ** 20)).replace(' ', '')} (at most 3.5 GiB), or make the scenario smaller`;
+        : `the simulator reached its own memory limit (${formatSize(Math.round(cap / 2 ** 20) * 2 ** 20)}, using ${formatSize(Math.ceil(Number(e.detail) / 2 ** 20) * 2 ** 20)}): this is the host's memory, not machine.memory; raise it with --limit memory=${formatSize(Math.min(CORE_MEMORY_LIMIT, 2 * Math.round(cap / 2 ** 20) * 2 ** 20)).replace(' ', '')} (at most ${formatSize(CORE_MEMORY_LIMIT)}), or make the scenario smaller`;
       break;
     }
     case ErrorCode.ENOMAP:
@@ -99,8 +100,8 @@ export function explainError(prog: Program, sim: Sim): RunIssue & { code: number
         : `invalid request (${hex(e.addr)}, ${e.detail})`;
       break;
     case ErrorCode.ELIMIT:
-      msg = e.detail === 65530n
-        ? `mmap failed: ${task}'s process has 65,530 mappings, the kernel's vm.max_map_count (a fixed limit of the model, as the kernel's default)`
+      msg = e.detail === BigInt(MAX_MAP_COUNT)
+        ? `mmap failed: ${task}'s process has ${MAX_MAP_COUNT.toLocaleString('en-US')} mappings, the kernel's vm.max_map_count (a fixed limit of the model, as the kernel's default)`
         : `mmap failed: no room for ${formatSize(Number(e.detail))} in ${task}'s address space (user space is 128 TiB, the mappings are placed from 0x7f0000000000 up, then from 0x2aaaaaaab000)`;
       break;
     case ErrorCode.EINVARIANT:
@@ -148,11 +149,6 @@ export function collectCounters(prog: Program, sim: Sim) {
   return { counters, model, tasks };
 }
 
-/**
- * What the simulator may use when the host sets no limit: wasm32 addresses
- * 4 GiB, and the host's own data (the program, event batches) lives there too.
- */
-export const CORE_MEMORY_LIMIT = 3.5 * 2 ** 30;
 
 /** the simulator memory a run of prog may use: its memory limit (limits.ts), never above what wasm32 holds */
 export function maxBytesOf(prog: Program, opts: RunOptions = {}): number {

@@ -28,7 +28,7 @@
  */
 import type { SchemaObject } from 'ajv';
 import { parseDocument } from 'yaml';
-import { COUNTERS, FOLIO_FIELDS, TASK_COUNTERS, TUNABLES } from './abi.js';
+import { COUNTERS, FOLIO_FIELDS, MAX_LOOPS, TASK_COUNTERS, TUNABLES } from './abi.js';
 import { checkShape, checkSource, DEFAULT_LIMITS, type Limits } from './limits.js';
 import {
   checkDocument, checkValue, formatSize, keyPath, loadYaml, MAX_ADDR, NAME_PATTERN, PAGE, ScenarioError, ScenarioErrors, suggest,
@@ -576,8 +576,8 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
 
 /* ------------------------------------------------------------------ semantics */
 
-/** repeats nest at most this deep (MMSIM_MAX_LOOPS, the interpreter's loop stack) */
-export const MAX_REPEAT_DEPTH = 8;
+/** repeats nest at most this deep (the interpreter's loop stack) */
+export const MAX_REPEAT_DEPTH = MAX_LOOPS;
 
 interface ProcState { name: string; threads: number; alive: boolean; maps: Map<string, { len: number; at: At }>; bornAt?: At; diedAt?: At }
 
@@ -633,7 +633,7 @@ function checkSemantics(c: Ctx, s: Scenario): void {
     const gone = unmappedAt.get(`${p.name}/${name}`);
     c.err(at, gone
       ? `process '${p.name}' has no mapping '${name}' at this point: it was unmapped at line ${gone.line}`
-      : elsewhere && p.diedAt === undefined && ![...procs.values()].every((q) => q === p || !q.maps.has(name))
+      : elsewhere && [...procs.values()].some((q) => q !== p && q.maps.has(name))
       ? `process '${p.name}' has no mapping '${name}' at this point (an mmap at line ${elsewhere.line} creates it in another process)`
       : elsewhere
       ? `process '${p.name}' has no mapping '${name}' at this point (the mmap at line ${elsewhere.line} is not in effect here)`

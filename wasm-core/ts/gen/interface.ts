@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0x1de7fea8;
+export const INTERFACE_HASH = 0x7fffa02a;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -16,6 +16,22 @@ export const EVF_OP_START = 32768;
 export const EV_TYPE_MASK = 32767;
 /** mmsim_step.task: a process id | TASK_ALL ("app.*") */
 export const TASK_ALL = 0x80000000;
+/** files in a program */
+export const MAX_FILES = 1024;
+/** processes in a program, forked ones included */
+export const MAX_PROCS = 1024;
+/** threads in a program */
+export const MAX_TASKS = 4096;
+/** map names in a program */
+export const MAX_MAPS = 0x10000;
+/** compiled steps in a program */
+export const MAX_STEPS = 0x100000;
+/** u64 words in a program's data table (page and map lists) */
+export const MAX_DATA = 0x1000000;
+/** repeats nested in one another (the interpreter's loop stack) */
+export const MAX_LOOPS = 8;
+/** VMAs per process: the kernel's default vm.max_map_count */
+export const MAX_MAP_COUNT = 65530;
 
 export enum ErrorCode {
   OK = 0,
@@ -665,7 +681,7 @@ export interface MachineSettings {
 export const MECHANISMS = [{"id":"fault-around","title":"Fault-around","seed":"000_5be6f15bf6d77b56.txt"},{"id":"vma-cache","title":"VMA cache","seed":"001_23caa608daf6b6b9.txt"},{"id":"lru","title":"LRU and fadvise","seed":"003_cd405e1935ce943b.txt"},{"id":"large-folios","title":"Large folios","seed":"002_5fbf5eac29a528d4.txt"},{"id":"prefault","title":"Anticipatory prefault","seed":"004_09eed2baa7b6139a.txt"}] as const;
 
 /** the order of the layout table's rows (interface_gen.c), for the drift test */
-export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info"],"enums":["ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Op","Pattern","Advice","ExpectKind","FolioField","PG","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL"]} as const;
+export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info"],"enums":["ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Op","Pattern","Advice","ExpectKind","FolioField","PG","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT"]} as const;
 
 export type WasmType = 'i32' | 'i64' | 'void';
 export const EXPORTS: readonly { name: string; params: readonly { name: string; wasm: WasmType }[]; ret: WasmType; doc: string }[] = [
