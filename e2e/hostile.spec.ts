@@ -8,15 +8,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { compressSource } from '../web/src/store/url.js';
+import { failOnPageProblems } from './problems.js';
 
 test.describe.configure({ mode: 'serial' }); /* one at a time: the heartbeat measures the page, not the machine */
 
-let problems: string[] = [];
+failOnPageProblems();
 test.beforeEach(async ({ page }) => {
-  problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console.error: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
-  page.on('dialog', (d) => { problems.push(`a dialog opened: ${d.message()}`); void d.dismiss(); });
   /* the main thread's health: the longest gap between 10 ms heartbeats, and long tasks */
   await page.addInitScript(() => {
     const w = window as unknown as { __gap: number; __long: number; __last: number; __since: number };
@@ -34,10 +31,6 @@ test.beforeEach(async ({ page }) => {
     } catch { /* no long-task API */ }
   });
 });
-test.afterEach(async () => {
-  expect(problems, 'no console errors, exceptions or dialogs').toEqual([]);
-});
-
 /** the main thread's worst stall since load, ms: [heartbeat gap, longest task] */
 async function health(page: Page): Promise<[number, number]> {
   return page.evaluate(() => {

@@ -7,19 +7,12 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { compressSource } from '../web/src/store/url.js';
+import { failOnPageProblems } from './problems.js';
 
 const SHOTS = 'test-results/screenshots';
 mkdirSync(SHOTS, { recursive: true });
 
-let problems: string[] = [];
-test.beforeEach(async ({ page }) => {
-  problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console.error: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
-});
-test.afterEach(async () => {
-  expect(problems, 'no console errors on the page').toEqual([]);
-});
+failOnPageProblems();
 
 async function shot(page: Page, info: TestInfo, name: string, selector?: string) {
   const path = `${SHOTS}/${name}.png`;

@@ -7,18 +7,12 @@
  */
 import { COUNTERS } from '../../wasm-core/ts/abi.js';
 import type { Program } from '../../wasm-core/ts/compile.js';
-import { ScenarioErrors } from '../../wasm-core/ts/scenario.js';
 import { EngineClient } from './engine/client.js';
 import type { ScenarioInput } from './engine/protocol.js';
 import { findScenario } from './scenarios.js';
 import type { Store } from './store/store.js';
-import type { AppState, Issue } from './store/state.js';
+import type { AppState } from './store/state.js';
 import { decodeUrl, encodeUrl, UrlError } from './store/url.js';
-
-export function scenarioIssues(e: unknown): Issue[] | null {
-  if (e instanceof ScenarioErrors) return e.errors.map((x) => ({ line: x.line || null, col: x.col || null, path: x.path, message: x.detail }));
-  return null;
-}
 
 /** the address of what state s shows (path and query) */
 export function urlFor(s: AppState): string {

@@ -17,32 +17,22 @@ export function Progress() {
     return () => clearTimeout(t);
   }, [running]);
   if (!running || !shown) return null;
-  if (load.status === 'compiling') {
-    return (
-      <div className="overlay" role="dialog" aria-modal="true" aria-labelledby="progress-title" data-testid="progress">
-        <div className="dialog">
-          <h2 id="progress-title">Reading the scenario</h2>
-          <div>{name}</div>
-          <div className="progress indeterminate" role="progressbar" aria-label="reading the scenario"><i /></div>
-          <div className="num" style={{ color: 'var(--muted)', fontSize: '0.9rem' }}>parsing and checking it against the limits, in the background</div>
-          <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-            <button className="btn" onClick={() => dispatch({ type: 'cancelRun' })} autoFocus data-testid="cancel">Cancel</button>
-          </div>
-        </div>
-      </div>
-    );
-  }
-  if (load.status !== 'running') return null;
-  const pct = load.total ? Math.min(100, (100 * load.done) / load.total) : 0;
+  /* one dialog for both phases: the title, the bar and the line under it change, Cancel stays (and keeps focus) */
+  const reading = load.status === 'compiling';
+  const pct = !reading && load.total ? Math.min(100, (100 * load.done) / load.total) : 0;
   return (
     <div className="overlay" role="dialog" aria-modal="true" aria-labelledby="progress-title" data-testid="progress">
       <div className="dialog">
-        <h2 id="progress-title">{load.big ? 'Running a big scenario' : 'Recording the run'}</h2>
+        <h2 id="progress-title">{reading ? 'Reading the scenario' : load.big ? 'Running a big scenario' : 'Recording the run'}</h2>
         <div>{name}</div>
-        <div className="progress" role="progressbar" aria-label="recording the run" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)}><i style={{ width: `${pct}%` }} /></div>
+        {reading
+          ? <div className="progress indeterminate" role="progressbar" aria-label="reading the scenario"><i /></div>
+          : <div className="progress" role="progressbar" aria-label="recording the run" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)}><i style={{ width: `${pct}%` }} /></div>}
         <div className="num" style={{ color: 'var(--muted)', fontSize: '0.9rem' }}>
-          {fmt(load.done)} of {fmt(load.total)} operations ({pct.toFixed(0)}%)
-          {load.big && ' · events are not recorded for a run this size; the views will show aggregates'}
+          {reading ? 'parsing and checking it against the limits, in the background' : <>
+            {fmt(load.done)} of {fmt(load.total)} operations ({pct.toFixed(0)}%)
+            {load.big && ' · events are not recorded for a run this size; the views will show aggregates'}
+          </>}
         </div>
         <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
           <button className="btn" onClick={() => dispatch({ type: 'cancelRun' })} autoFocus data-testid="cancel">Cancel</button>
