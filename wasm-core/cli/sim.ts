@@ -19,8 +19,9 @@ import { Core } from '../ts/core.js';
 import { compile, type Program } from '../ts/compile.js';
 import { decodeEvent, describeEvent, type SimEvent } from '../ts/events.js';
 import {
-  allCounters, counterDiff, formatValue, judgeExpects, parseSweepArg, planCompare, planSweep, tunableValue,
+  allCounters, counterDiff, formatValue, judgeExpects, parseSweepArg, tunableValue,
 } from '../ts/multirun.js';
+import { planCompare, planSweep } from '../ts/plan.js';
 import { runProgram, ProgramError, locate, type RunIssue, type RunResult } from '../ts/runner.js';
 import { applyOverrides, parseScenario, ScenarioErrors, formatSize, type Scenario } from '../ts/scenario.js';
 import { DEFAULT_LIMITS, formatFigure, LIMIT_DEFS, parseLimit, type Limits } from '../ts/limits.js';

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../ts/compile.js';
 import {
-  changedTunables, counterDiff, expectCheck, expectNoteIssues, expectNotes, judgeExpects, parseSweepArg, planCompare,
-  planSweep, splitValues,
+  changedTunables, counterDiff, expectCheck, expectNoteIssues, expectNotes, judgeExpects, parseSweepArg, splitValues,
 } from '../ts/multirun.js';
+import { planCompare, planSweep } from '../ts/plan.js';
 import { runProgram, type RunResult } from '../ts/runner.js';
 import { applyOverrides, parseScenario, ScenarioErrors, type Scenario } from '../ts/scenario.js';
 import { loadCore, repo } from './helpers.js';

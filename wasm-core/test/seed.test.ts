@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../ts/compile.js';
-import { planSweep } from '../ts/multirun.js';
+import { planSweep } from '../ts/plan.js';
 import { runProgram } from '../ts/runner.js';
 import { parseScenario } from '../ts/scenario.js';
 import { loadCore, repo } from './helpers.js';

@@ -17,7 +17,8 @@
  * defaults, and the core's memory cap is `memory` itself).
  */
 import { MAX_MAPS, MAX_PROCS, MAX_STEPS, MAX_TASKS } from './abi.js';
-import { formatSize, PAGE, ScenarioError, ScenarioErrors, type At } from './schema/check.js';
+import { ScenarioError, ScenarioErrors, type At } from './errors.js';
+import { formatSize, PAGE } from './units.js';
 import type { Scenario, Step } from './scenario.js';
 
 export type LimitKey =

@@ -2,7 +2,9 @@
  * Several runs of one scenario: a comparison (A, and B = A plus some
  * tunables) and a sweep (one run per value of one tunable), and what their
  * results mean next to each other. Shared by the CLI (cli/sim.ts, --compare
- * and --sweep) and the browser's worker, so nothing here touches Node.
+ * and --sweep), the browser's worker and the page, so nothing here touches
+ * Node, and nothing here parses (planning runs from text is ./plan.ts: the
+ * page does not load the YAML parser).
  *
  * A scenario's `expect` steps state what happens with the scenario's own
  * tunables. A run that changes one of them (a --set, B of a comparison, a
@@ -11,11 +13,8 @@
  * fault_around_bytes 64 KiB; this run (fault_around_bytes 4 KiB) gives 4,096").
  */
 import type { RunIssue, RunResult } from './runner.js';
-import { applyOverrides, ScenarioError, ScenarioErrors, suggest, type Scenario } from './scenario.js';
-import {
-  formatTunable, KERNEL_TUNABLES, MACHINE_SETTINGS, SETTABLE_KEYS, sweepDomain, tunableInfo, tunableText,
-  type TunableValue,
-} from './tunables.js';
+import type { Scenario, SettingValue } from './scenario.js';
+import { formatTunable, KERNEL_TUNABLES, MACHINE_SETTINGS, tunableInfo, type TunableValue } from './tunables.js';
 
 /* ------------------------------------------------------------ tunables of a scenario */
 
@@ -55,73 +54,25 @@ export function changedTunables(own: Scenario, run: Scenario): string[] {
 
 /* ------------------------------------------------------------ plans */
 
-export interface ComparePlan {
-  a: Scenario;
-  b: Scenario;
-  /** each run named by its tunables that differ from the other's: "fault_around_bytes 64 KiB" */
-  label: { a: string; b: string };
-}
-
-/** A is `base`; B is A with `compare` applied (the same overrides --set takes; throws ScenarioErrors). */
-export function planCompare(base: Scenario, compare: Record<string, string>): ComparePlan {
-  const b = applyOverrides(base, compare);
-  return { a: base, b, label: runLabels(base, b) };
+/**
+ * s with tunables set to typed values (sizes in bytes), as a scenario's own
+ * `compare:` holds them or applyOverrides has parsed them. Any key of
+ * RUN_KEYS; the caller has checked the values.
+ */
+export function withSettings(s: Scenario, values: Readonly<Record<string, SettingValue>>): Scenario {
+  const out: Scenario = { ...s, kernel: { ...s.kernel }, machine: { ...s.machine } };
+  for (const [key, v] of Object.entries(values)) {
+    if (key === 'seed') out.seed = v as number;
+    else if (key.startsWith('machine.')) (out.machine as unknown as Record<string, SettingValue>)[key.slice('machine.'.length)] = v;
+    else (out.kernel as unknown as Record<string, SettingValue>)[key] = v;
+  }
+  return out;
 }
 
 /** two runs named by the tunables that differ between them: "fault_around_bytes 64 KiB" / "… 4 KiB" */
 export function runLabels(a: Scenario, b: Scenario): { a: string; b: string } {
   const keys = changedTunables(a, b);
   return keys.length ? { a: describeTunables(a, keys), b: describeTunables(b, keys) } : { a: 'A', b: 'B (same tunables as A)' };
-}
-
-export interface SweepRun {
-  /** the tunable's value in this run, as the scenario holds it (65536, 'mm-wide', [16384]) */
-  value: TunableValue;
-  /** the value as given (a YAML scalar: '64KiB', '65536', '[16KiB]') */
-  raw: string;
-  /** "64 KiB" */
-  label: string;
-  scenario: Scenario;
-}
-
-function sweepError(key: string, detail: string): ScenarioErrors {
-  return new ScenarioErrors([new ScenarioError('--set', 0, 0, key, detail)]);
-}
-
-/**
- * One scenario per value of `key`, in the order given; without values, the
- * tunable's sweep domain (sweepDomain: every power of two of
- * fault_around_bytes, every choice, both booleans). Unknown keys and bad
- * values throw the ScenarioErrors applyOverrides throws (with a did-you-mean).
- */
-export function planSweep(base: Scenario, key: string, values?: readonly string[]): SweepRun[] {
-  if (!SETTABLE_KEYS.includes(key)) applyOverrides(base, { [key]: '0' }); /* throws: unknown tunable, did you mean */
-  let raws: string[];
-  if (values) raws = [...values];
-  else {
-    const t = tunableInfo(key);
-    if (!t) throw sweepError(key, `${key} has no default sweep domain: give the values (${key}=v1,v2,...)`);
-    try {
-      raws = sweepDomain(t).map(tunableText);
-    } catch {
-      throw sweepError(key, `${key} has no default sweep domain: give the values (${key}=v1,v2,...)`);
-    }
-  }
-  if (!raws.length) throw sweepError(key, 'a sweep needs at least one value');
-  const errors: ScenarioError[] = [];
-  const out: SweepRun[] = [];
-  for (const raw of raws) {
-    try {
-      const scenario = applyOverrides(base, { [key]: raw });
-      const value = tunableValue(scenario, key);
-      out.push({ value, raw, label: formatValue(key, value), scenario });
-    } catch (e) {
-      if (!(e instanceof ScenarioErrors)) throw e;
-      errors.push(...e.errors);
-    }
-  }
-  if (errors.length) throw new ScenarioErrors(errors);
-  return out;
 }
 
 /** "v1,v2,..." split at the commas outside brackets: "[16KiB, 64KiB],[]" is two values */
@@ -145,11 +96,6 @@ export function parseSweepArg(arg: string): { key: string; values?: string[] } {
   const m = /^([^=:]+)[=:](.*)$/s.exec(arg);
   if (!m) return { key: arg.trim() };
   return { key: m[1].trim(), values: splitValues(m[2]).filter((v) => v !== '') };
-}
-
-/** An unknown key's "(did you mean 'x'?)" for option parsing that happens before a scenario exists. */
-export function suggestKey(key: string): string {
-  return suggest(key, SETTABLE_KEYS);
 }
 
 /* ------------------------------------------------------------ expect checks */

@@ -7,7 +7,8 @@ import { COUNTERS, ErrorCode, FIRST_MODEL_COUNTER, MAX_MAP_COUNT, RunStatus, TAS
 import { CORE_MEMORY_LIMIT } from './limits.js';
 import { CoreError, type Core, type ExpectFailure, type Sim } from './core.js';
 import type { Program, StepInfo } from './compile.js';
-import { formatSize, type At } from './scenario.js';
+import type { At } from './errors.js';
+import { formatSize } from './units.js';
 
 export interface RunIssue {
   at: At | null;

@@ -30,6 +30,7 @@ import type { SchemaObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { COUNTERS, FOLIO_FIELDS, MAX_LOOPS, TASK_COUNTERS, TUNABLES } from './abi.js';
 import { checkShape, checkSource, DEFAULT_LIMITS, type Limits } from './limits.js';
+import { withSettings } from './multirun.js';
 import {
   checkDocument, checkValue, formatSize, keyPath, loadYaml, MAX_ADDR, NAME_PATTERN, PAGE, ScenarioError, ScenarioErrors, suggest,
   toAddress, toSize, validator, type At, type Seg, type SizeOpts, type YamlSource,
@@ -801,7 +802,7 @@ function checkSemantics(c: Ctx, s: Scenario): void {
  */
 export function applyOverrides(s: Scenario, sets: Record<string, string>): Scenario {
   const errors: ScenarioError[] = [];
-  const out: Scenario = { ...s, kernel: { ...s.kernel }, machine: { ...s.machine } };
+  const set: Record<string, SettingValue> = Object.create(null);
   for (const [key, raw] of Object.entries(sets)) {
     const doc = parseDocument(raw);
     if (doc.errors.length) {
@@ -827,10 +828,8 @@ export function applyOverrides(s: Scenario, sets: Record<string, string>): Scena
       errors.push(...bad.map((b) => new ScenarioError('--set', 0, 0, keyPath([key, ...b.segs]), b.detail)));
       continue;
     }
-    if (!t) out.seed = value as number;
-    else if (t.scope === 'machine') (out.machine as unknown as Obj)[key.slice('machine.'.length)] = settingValue(t, value);
-    else (out.kernel as unknown as Obj)[key] = settingValue(t, value);
+    set[key] = t ? settingValue(t, value) : (value as number);
   }
   if (errors.length) throw new ScenarioErrors(errors);
-  return out;
+  return withSettings(s, set);
 }

@@ -5,8 +5,8 @@
  */
 import { useMemo } from 'react';
 import { COUNTERS } from '../../../wasm-core/ts/abi.js';
-import { changedTunables, describeTunables, judgeExpects, planCompare, runLabels } from '../../../wasm-core/ts/multirun.js';
-import type { Scenario } from '../../../wasm-core/ts/scenario.js';
+import { changedTunables, describeTunables, judgeExpects, runLabels, withSettings } from '../../../wasm-core/ts/multirun.js';
+import type { Scenario, SettingValue } from '../../../wasm-core/ts/scenario.js';
 import { formatDuration } from '../../../wasm-core/ts/limits.js';
 import type { WorkerLimit } from '../engine/protocol.js';
 import { fmt } from '../lib/format.js';
@@ -161,11 +161,10 @@ function CompareBar() {
   let naturalSet = natural ? Object.fromEntries(Object.entries(natural).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(', ')}]` : String(v)])) : null;
   /* offered as run B's label; not when run A has those tunables already (the drawer, set=): B would be A */
   let naturalLabel = '';
-  if (naturalSet && scenario) {
-    try {
-      const plan = planCompare(scenario, naturalSet);
-      if (changedTunables(plan.a, plan.b).length) naturalLabel = plan.label.b; else naturalSet = null;
-    } catch { naturalSet = null; }
+  if (naturalSet && scenario && natural) {
+    /* the scenario's own compare: is typed and checked already: no parsing on the page */
+    const b = withSettings(scenario, natural as Record<string, SettingValue>);
+    if (changedTunables(scenario, b).length) naturalLabel = runLabels(scenario, b).b; else naturalSet = null;
   }
   const quick = scenario ? Object.keys(naturalSet ?? {})[0] ?? 'fault_around_bytes' : null;
   return (

@@ -15,7 +15,7 @@ import { Core } from '../../../wasm-core/ts/core.js';
 import { Engine } from '../../../wasm-core/ts/engine.js';
 import { compile, type Program } from '../../../wasm-core/ts/compile.js';
 import { LimitExceeded, limitsOf } from '../../../wasm-core/ts/limits.js';
-import { planSweep } from '../../../wasm-core/ts/multirun.js';
+import { planSweep } from '../../../wasm-core/ts/plan.js';
 import { explainError, ProgramError, startProgram } from '../../../wasm-core/ts/runner.js';
 import { applyOverrides, parseScenario, ScenarioErrors, type Scenario } from '../../../wasm-core/ts/scenario.js';
 import { FRAME_PROVIDERS } from '../mechanisms/frames.js';

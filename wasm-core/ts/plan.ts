@@ -1,0 +1,77 @@
+/**
+ * Planning several runs from text (the values --compare, --sweep and the
+ * URL give): each value is parsed and checked as --set checks it
+ * (applyOverrides), so this module brings in the loader. The CLI and the
+ * worker use it; the page does not (multirun.ts holds what it needs).
+ */
+import { runLabels, tunableValue, formatValue } from './multirun.js';
+import { applyOverrides, ScenarioError, ScenarioErrors, suggest, type Scenario } from './scenario.js';
+import { SETTABLE_KEYS, sweepDomain, tunableInfo, tunableText, type TunableValue } from './tunables.js';
+
+export interface ComparePlan {
+  a: Scenario;
+  b: Scenario;
+  /** each run named by its tunables that differ from the other's: "fault_around_bytes 64 KiB" */
+  label: { a: string; b: string };
+}
+
+/** A is `base`; B is A with `compare` applied (the same overrides --set takes; throws ScenarioErrors). */
+export function planCompare(base: Scenario, compare: Record<string, string>): ComparePlan {
+  const b = applyOverrides(base, compare);
+  return { a: base, b, label: runLabels(base, b) };
+}
+
+export interface SweepRun {
+  /** the tunable's value in this run, as the scenario holds it (65536, 'mm-wide', [16384]) */
+  value: TunableValue;
+  /** the value as given (a YAML scalar: '64KiB', '65536', '[16KiB]') */
+  raw: string;
+  /** "64 KiB" */
+  label: string;
+  scenario: Scenario;
+}
+
+function sweepError(key: string, detail: string): ScenarioErrors {
+  return new ScenarioErrors([new ScenarioError('--set', 0, 0, key, detail)]);
+}
+
+/**
+ * One scenario per value of `key`, in the order given; without values, the
+ * tunable's sweep domain (sweepDomain: every power of two of
+ * fault_around_bytes, every choice, both booleans). Unknown keys and bad
+ * values throw the ScenarioErrors applyOverrides throws (with a did-you-mean).
+ */
+export function planSweep(base: Scenario, key: string, values?: readonly string[]): SweepRun[] {
+  if (!SETTABLE_KEYS.includes(key)) applyOverrides(base, { [key]: '0' }); /* throws: unknown tunable, did you mean */
+  let raws: string[];
+  if (values) raws = [...values];
+  else {
+    const t = tunableInfo(key);
+    if (!t) throw sweepError(key, `${key} has no default sweep domain: give the values (${key}=v1,v2,...)`);
+    try {
+      raws = sweepDomain(t).map(tunableText);
+    } catch {
+      throw sweepError(key, `${key} has no default sweep domain: give the values (${key}=v1,v2,...)`);
+    }
+  }
+  if (!raws.length) throw sweepError(key, 'a sweep needs at least one value');
+  const errors: ScenarioError[] = [];
+  const out: SweepRun[] = [];
+  for (const raw of raws) {
+    try {
+      const scenario = applyOverrides(base, { [key]: raw });
+      const value = tunableValue(scenario, key);
+      out.push({ value, raw, label: formatValue(key, value), scenario });
+    } catch (e) {
+      if (!(e instanceof ScenarioErrors)) throw e;
+      errors.push(...e.errors);
+    }
+  }
+  if (errors.length) throw new ScenarioErrors(errors);
+  return out;
+}
+
+/** An unknown key's "(did you mean 'x'?)" for option parsing that happens before a scenario exists. */
+export function suggestKey(key: string): string {
+  return suggest(key, SETTABLE_KEYS);
+}
