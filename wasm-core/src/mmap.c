@@ -413,7 +413,12 @@ int do_mmap(struct mmsim *sim, uint32_t mmid, uint32_t file, uint64_t addr, uint
 			return sim_error(sim, MMSIM_ENOTIMPL, 0, 1); /* shared anonymous = shmem */
 		vm_flags |= MMSIM_VM_SHARED | MMSIM_VM_MAYSHARE;
 	}
-	if (mm->map_count >= MAX_MAP_COUNT)
+	/*
+	 * do_mmap(): "Too many mappings?" is map_count > max_map_count, so a
+	 * process reaches max_map_count + 1 VMAs (65,531 on this machine's
+	 * kernel, counted in /proc/self/maps); a split refuses at >= (split_vma).
+	 */
+	if (mm->map_count > MAX_MAP_COUNT)
 		return sim_error(sim, MMSIM_ELIMIT, 0, MAX_MAP_COUNT);
 	if (flags & MAP_FIXED) {
 		if (addr + len > TASK_SIZE || addr + len < addr)

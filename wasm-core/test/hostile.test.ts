@@ -181,3 +181,20 @@ describe('many mappings in linear time', () => {
     expect(t2 - t1, 'core (names in treaps, get_unmapped_area resuming at its cache)').toBeLessThan(3000); /* before: 6.9 s and 5.9 s */
   });
 });
+
+describe('vm.max_map_count, as the kernel counts it', () => {
+  it('a process reaches 65,531 VMAs (map_count > max_map_count fails, as do_mmap checks; measured on this machine: 65,531), the next mmap fails', async () => {
+    const { compile } = await import('../ts/compile.js');
+    const { parseScenario } = await import('../ts/scenario.js');
+    const { runProgram } = await import('../ts/runner.js');
+    const { loadCore } = await import('./helpers.js');
+    const { MAX_MAP_COUNT } = await import('../ts/abi.js');
+    const base = parseScenario('name: many\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 4KiB, prot: read}\n');
+    const mm = base.steps[0] as Extract<typeof base.steps[0], { kind: 'mmap' }>;
+    const n = MAX_MAP_COUNT + 2;
+    const prog = compile({ ...base, steps: Array.from({ length: n }, (_, i) => ({ ...mm, name: `m${i}` })) });
+    const r = runProgram(await loadCore('release'), prog);
+    expect(r.error?.message).toBe("mmap failed: app.0's process is at the kernel's vm.max_map_count (65,530 VMAs; a fixed limit of the model, as the kernel's default)");
+    expect(r.error?.step, 'the 65,532nd mmap fails, after 65,531 VMAs').toBe(n - 1);
+  });
+});

@@ -102,7 +102,7 @@ export function explainError(prog: Program, sim: Sim): RunIssue & { code: number
       break;
     case ErrorCode.ELIMIT:
       msg = e.detail === BigInt(MAX_MAP_COUNT)
-        ? `mmap failed: ${task}'s process has ${MAX_MAP_COUNT.toLocaleString('en-US')} mappings, the kernel's vm.max_map_count (a fixed limit of the model, as the kernel's default)`
+        ? `mmap failed: ${task}'s process is at the kernel's vm.max_map_count (${MAX_MAP_COUNT.toLocaleString('en-US')} VMAs; a fixed limit of the model, as the kernel's default)`
         : `mmap failed: no room for ${formatSize(Number(e.detail))} in ${task}'s address space (user space is 128 TiB, the mappings are placed from 0x7f0000000000 up, then from 0x2aaaaaaab000)`;
       break;
     case ErrorCode.EINVARIANT:
