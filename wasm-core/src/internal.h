@@ -233,13 +233,6 @@ struct mm_struct {
 	uint32_t vmacache_seqnum;
 	uint32_t alive;
 	uint32_t maps[2];          /* maprec treap roots, [MAPREC_BY_NAME / MAPREC_BY_START] */
-	/*
-	 * The search cache of get_unmapped_area() (mmap.c), per alignment
-	 * (page, PMD): where the last search ended, and the largest usable
-	 * gap below it. Only speed: the result is the first fit either way.
-	 */
-	uint64_t free_area_cache[2];
-	uint64_t cached_hole_size[2];
 	uint32_t nr_threads;
 	uint32_t first_task;
 	uint64_t mmap_base;        /* where get_unmapped_area() starts (mmap.c) */
@@ -253,6 +246,14 @@ struct mm_struct {
 	uint64_t pmc_addr;         /* PUD-aligned address, or 1 if empty */
 	uint32_t ptc_table;        /* table id */
 	uint32_t pmc_table;        /* table id */
+	/*
+	 * The search cache of get_unmapped_area() (mmap.c), per alignment
+	 * (page, PMD): where the last search ended, and the largest usable
+	 * gap below it. Only speed: the result is the first fit either way.
+	 * (Last: the fault path's fields above keep their places.)
+	 */
+	uint64_t free_area_cache[2];
+	uint64_t cached_hole_size[2];
 };
 
 static inline void mm_flush_walk_cache(struct mm_struct *mm)
