@@ -2,7 +2,7 @@
 //   1. type check            tsc
 //   2. the C core, native    ASan/UBSan unit tests with the invariant checker
 //   3. TypeScript            vitest: loader, CLI, golden traces, parity, engine, store, URL, replay
-//   4. the browser           production build, then Playwright in Debian's Chromium
+//   4. the browser           production build (and the offline single file), then Playwright in Debian's Chromium
 import { spawnSync } from 'node:child_process';
 import { root, setup } from './setup.mjs';
 
@@ -14,6 +14,7 @@ const stages = [
   ['core: native tests (ASan, UBSan)', 'make', ['-s', '-C', 'wasm-core', 'test']],
   ['TypeScript tests (vitest)', node, ['node_modules/vitest/vitest.mjs', 'run']],
   ['production build', node, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']],
+  ['production build: the offline single file', node, ['scripts/build-offline.mjs']],
   ['browser tests (Playwright, Chromium)', node, ['node_modules/@playwright/test/cli.js', 'test']],
 ];
 const only = process.argv[2];
