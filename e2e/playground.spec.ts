@@ -52,8 +52,8 @@ test('opens a scenario by route, steps forward and back, jumps to faults', async
   await expect(page.getByTestId('cursor')).toHaveText(/^event 2 \//);
   await page.getByTestId('step').click();
   await expect(page.getByTestId('cursor')).toHaveText(/^event 3 \//);
-  await page.getByTestId('next-fault').click();
-  await page.getByTestId('next-fault').click();
+  await page.getByTestId('jump-fault').click();
+  await page.getByTestId('jump-fault').click();
   await expect(page.locator('.fault-line')).toContainText('Read fault at page 16');
   /* into the window: a few set-PTE events */
   for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowRight');

@@ -189,7 +189,8 @@ export class Engine extends Recorder {
 
   /* ------------------------------------------------------------- frames */
 
-  private logLine(i: number): LogLine {
+  /** event i as the log shows it: one sentence, and the kernel function */
+  logLine(i: number): LogLine {
     const e = this.event(i);
     let before: SimEvent[] | undefined;
     if (e.type === EV.mm_fault_done) {

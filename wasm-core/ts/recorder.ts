@@ -340,6 +340,12 @@ export class Recorder {
     return (this.events[b * 32 + 1] & 0x80) !== 0;
   }
 
+  /** the global counters at operation boundary b (Export: the counters at the end of each step) */
+  countersAt(b: number): number[] {
+    this.seek(b);
+    return this.sim.counters();
+  }
+
   /** put the core at boundary b (state after events 0 .. b-1) */
   seek(b: number): void {
     if (this.big) return;

@@ -1,9 +1,11 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { ExportDialog } from './components/Export.js';
 import { Gallery } from './components/Gallery.js';
 import { Help, Progress, Toast } from './components/Overlays.js';
 import { Player } from './components/Player.js';
 import { TunablesPanel } from './components/Tunables.js';
 import { copyLink, installKeyboard } from './lib/keyboard.js';
+import { Markdown } from './lib/markdown.js';
 import { scenarioTitle } from './store/state.js';
 import { dispatch, store, useStore } from './store/store.js';
 
@@ -22,7 +24,7 @@ function Brand() {
   );
 }
 
-function TopBar() {
+function TopBar({ onExport }: { onExport: () => void }) {
   const page = useStore((s) => s.page);
   const title = useStore(scenarioTitle);
   const edited = useStore((s) => s.scenario?.edited ?? false);
@@ -44,6 +46,8 @@ function TopBar() {
             <button className={`btn ${drawer === 'tunables' ? 'active' : ''}`} onClick={() => dispatch({ type: 'openDrawer', drawer: drawer === 'tunables' ? null : 'tunables' })} aria-pressed={drawer === 'tunables'} title="Tunables (T)">Tunables</button>
             <button className={`btn ${drawer === 'editor' ? 'active' : ''}`} onClick={() => dispatch({ type: 'openDrawer', drawer: drawer === 'editor' ? null : 'editor' })} aria-pressed={drawer === 'editor'} title="Edit the scenario (E)" data-testid="open-editor">Edit</button>
             <button className="btn" onClick={() => copyLink(store)} title="Copy a link to this exact view (L)" data-testid="copy-link">Copy link</button>
+            <button className="btn" onClick={onExport} title="Counters, the event log, views as images, embed (X)" data-testid="open-export">Export</button>
+            <button className="btn" onClick={() => dispatch({ type: 'setPresent', on: true })} title="Presenter mode: full screen, large caption (P)" data-testid="open-present">Present</button>
           </>
         )}
         <button className="btn icon" onClick={() => dispatch({ type: 'setTheme', theme: theme === 'dark' ? 'light' : 'dark' })}
@@ -57,7 +61,7 @@ function TopBar() {
 function Drawer() {
   const drawer = useStore((s) => s.drawer);
   if (!drawer) return null;
-  const title = drawer === 'tunables' ? 'Kernel tunables' : 'Scenario (YAML)';
+  const title = drawer === 'tunables' ? 'Kernel tunables' : drawer === 'about' ? 'About this scenario' : 'Scenario (YAML)';
   return (
     <aside className={`drawer ${drawer === 'editor' ? 'wide' : ''}`} aria-labelledby="drawer-title" data-testid={`drawer-${drawer}`}>
       <div className="drawer-head">
@@ -66,21 +70,49 @@ function Drawer() {
         <button className="btn icon" onClick={() => dispatch({ type: 'openDrawer', drawer: null })} aria-label="Close (Esc)">✕</button>
       </div>
       <div className="drawer-body">
-        {drawer === 'tunables' ? <TunablesPanel /> : <Suspense fallback={<div className="loading">Loading the editor&hellip;</div>}><Editor /></Suspense>}
+        {drawer === 'tunables' ? <TunablesPanel /> : drawer === 'about' ? <About /> : <Suspense fallback={<div className="loading">Loading the editor&hellip;</div>}><Editor /></Suspense>}
       </div>
     </aside>
   );
 }
 
+/** the scenario's story (markdown, never HTML) and the current caption in full */
+function About() {
+  const program = useStore((s) => s.program ?? null);
+  const running = useStore((s) => s.running);
+  const say = useStore((s) => s.frame?.say ?? null);
+  const sc = program?.scenario ?? running;
+  if (!sc) return <div className="loading">The scenario is being read&hellip;</div>;
+  return (
+    <div className="about" data-testid="about">
+      <h3>{sc.name}</h3>
+      <Markdown text={sc.about} />
+      {say && <><h4>The caption now</h4><p className="say">{say}</p></>}
+      {sc.compare && <p className="muted">Its natural comparison: {Object.entries(sc.compare).map(([k, v]) => `${k} = ${v}`).join(', ')} (the Compare button).</p>}
+    </div>
+  );
+}
+
 export function App() {
   const page = useStore((s) => s.page);
-  useEffect(() => installKeyboard(store), []);
+  const present = useStore((s) => s.present);
+  const embed = useStore((s) => s.embed);
+  const blank = useStore((s) => s.blank);
+  const fontScale = useStore((s) => s.fontScale);
+  const [exporting, setExporting] = useState(false);
+  useEffect(() => installKeyboard(store, () => setExporting((x) => !x)), []);
+  /* presenter mode's type scale: every size is in rem */
+  useEffect(() => {
+    document.documentElement.style.fontSize = present && fontScale !== 1 ? `${16 * fontScale}px` : '';
+  }, [present, fontScale]);
   useEffect(() => { document.title = page === 'gallery' ? 'mmplay' : `${store.get().scenario?.name ?? 'edited scenario'} · mmplay`; }, [page]);
   return (
-    <div className="app">
-      <TopBar />
+    <div className={`app ${page === 'player' ? 'fill' : ''} ${present ? 'present' : ''} ${embed ? 'embed' : ''}`}>
+      {!present && !embed && <TopBar onExport={() => setExporting(true)} />}
       {page === 'gallery' ? <Gallery /> : <Player />}
       <Drawer />
+      {exporting && page === 'player' && <ExportDialog onClose={() => setExporting(false)} />}
+      {blank && <div className="blank" data-testid="blank" onClick={() => dispatch({ type: 'toggleBlank' })} aria-label="Blank screen: press B or Esc to come back" role="dialog" />}
       <Progress />
       <Help />
       <Toast />

@@ -8,10 +8,10 @@
 import { COUNTERS } from '../../wasm-core/ts/abi.js';
 import type { Program } from '../../wasm-core/ts/compile.js';
 import { EngineClient } from './engine/client.js';
-import type { ScenarioInput } from './engine/protocol.js';
+import type { ExportKind, ScenarioInput } from './engine/protocol.js';
 import { findScenario } from './scenarios.js';
 import type { Store } from './store/store.js';
-import type { AppState } from './store/state.js';
+import { DEFAULT_CHART, FONT_SCALES, type AppState } from './store/state.js';
 import { decodeUrl, encodeUrl, UrlError } from './store/url.js';
 
 /** the address of what state s shows (path and query) */
@@ -26,6 +26,12 @@ export function urlFor(s: AppState): string {
     enlarged: s.enlarged ?? undefined,
     compare: s.compare?.set,
     sweep: s.sweep ? { key: s.sweep.key, values: s.sweep.asked, y: s.sweep.y } : undefined,
+    theme: s.theme,
+    mm: s.mmSel ?? undefined,
+    chart: s.chart.join(',') !== DEFAULT_CHART.join(',') ? s.chart.filter((c) => COUNTERS.includes(c as never)) : undefined,
+    present: s.present || undefined,
+    embed: s.embed || undefined,
+    scale: s.present && s.fontScale !== 1 ? s.fontScale : undefined,
   })}`;
 }
 
@@ -41,6 +47,11 @@ let current: Controller | null = null;
 /** the editor's check: the worker compiles the text; null if it was replaced meanwhile */
 export function checkScenario(source: string, file: string) {
   return current ? current.check(source, file) : Promise.resolve(null);
+}
+
+/** a recorded run as a file (Export): the worker has it */
+export function exportRun(id: number, what: ExportKind) {
+  return current ? current.exportRun(id, what) : Promise.resolve(null);
 }
 
 export class Controller {
@@ -71,14 +82,19 @@ export class Controller {
       this.store.dispatch({ type: 'toast', text: e instanceof UrlError ? e.message : 'This link could not be read.' });
       return;
     }
+    const extra = {
+      theme: u.theme, mmSel: u.mm ?? null, chart: u.chart?.filter((c) => COUNTERS.includes(c as never)), present: u.present, embed: u.embed,
+      fontScale: u.scale !== undefined && FONT_SCALES.includes(u.scale) ? u.scale : undefined,
+    };
+    if (u.ignored?.length) this.store.dispatch({ type: 'toast', text: `This link asked for what there is not, and it was left out: ${u.ignored.join('; ')}.` });
     if (u.src !== undefined) {
-      this.store.dispatch({ type: 'openScenario', name: u.scenario ?? null, file: 'edited.yaml', source: u.src, edited: true, overrides: u.set, cursor: u.cursor, views: u.views, enlarged: u.enlarged, compare: u.compare, sweep: u.sweep });
+      this.store.dispatch({ type: 'openScenario', name: u.scenario ?? null, file: 'edited.yaml', source: u.src, edited: true, overrides: u.set, cursor: u.cursor, views: u.views, enlarged: u.enlarged, compare: u.compare, sweep: u.sweep, ...extra });
       return;
     }
     if (u.scenario) {
       const entry = findScenario(u.scenario);
       if (entry) {
-        this.store.dispatch({ type: 'openScenario', name: entry.name, file: entry.file, source: entry.source, edited: false, overrides: u.set, cursor: u.cursor, views: u.views, enlarged: u.enlarged, compare: u.compare, sweep: u.sweep });
+        this.store.dispatch({ type: 'openScenario', name: entry.name, file: entry.file, source: entry.source, edited: false, overrides: u.set, cursor: u.cursor, views: u.views, enlarged: u.enlarged, compare: u.compare, sweep: u.sweep, ...extra });
         return;
       }
       this.store.dispatch({ type: 'openGallery' });
@@ -119,12 +135,17 @@ export class Controller {
     }
     if (s.page !== prev.page || s.scenario !== prev.scenario || s.overrides !== prev.overrides || s.cursor !== prev.cursor ||
         s.compare?.set !== prev.compare?.set || s.sweep?.key !== prev.sweep?.key || s.sweep?.asked !== prev.sweep?.asked || s.sweep?.y !== prev.sweep?.y ||
-        s.views !== prev.views || s.enlarged !== prev.enlarged || s.load.status !== prev.load.status)
-      this.syncUrl(s, s.page !== prev.page || s.scenario?.name !== prev.scenario?.name || s.scenario?.source !== prev.scenario?.source);
+        s.views !== prev.views || s.enlarged !== prev.enlarged || s.load.status !== prev.load.status || s.theme !== prev.theme ||
+        s.mmSel !== prev.mmSel || s.chart !== prev.chart || s.present !== prev.present || s.embed !== prev.embed || s.fontScale !== prev.fontScale)
+      this.syncUrl(s.page !== prev.page || s.scenario?.name !== prev.scenario?.name || s.scenario?.source !== prev.scenario?.source);
   }
 
   check(source: string, file: string) {
     return this.client.check(source, file);
+  }
+
+  exportRun(id: number, what: ExportKind) {
+    return this.client.exportRun(id, what);
   }
 
   /** what the worker compiles for run A (and, with compare, run B) */
@@ -142,7 +163,7 @@ export class Controller {
       .then((o) => {
         if (o.kind === 'loaded' && program) this.store.dispatch({ type: 'runLoaded', runId, program, timeline: o.timeline });
         else if (o.kind === 'cancelled') this.store.dispatch({ type: 'runCancelled', runId });
-        else if (o.kind === 'error') this.store.dispatch({ type: 'runFailed', runId, issues: o.issues, limits: o.limits });
+        else if (o.kind === 'error') this.store.dispatch({ type: 'runFailed', runId, issues: o.issues, limits: o.limits, tunables: o.tunables });
       });
   }
 
@@ -221,13 +242,21 @@ export class Controller {
     this.playTimer = requestAnimationFrame(tick);
   }
 
-  private syncUrl(s: AppState, push: boolean): void {
-    clearTimeout(this.urlTimer);
+  /**
+   * Keep the address in step: a new page or scenario is a history entry;
+   * the rest (cursor, views...) replaces the current one, at most four
+   * times a second, also while playing (a reload comes back to the event
+   * on screen).
+   */
+  private syncUrl(push: boolean): void {
     const write = () => {
-      const url = urlFor(s);
+      this.urlTimer = 0;
+      const url = urlFor(this.store.get());
       if (url !== `${location.pathname}${location.search}${location.hash}`) history[push ? 'pushState' : 'replaceState'](null, '', url);
     };
-    if (push) write();
-    else this.urlTimer = window.setTimeout(write, 250);
+    if (push) {
+      clearTimeout(this.urlTimer);
+      write();
+    } else if (!this.urlTimer) this.urlTimer = window.setTimeout(write, 250);
   }
 }

@@ -9,7 +9,9 @@
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
 import { yaml } from '@codemirror/lang-yaml';
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
-import { EditorState } from '@codemirror/state';
+import { EditorState, Prec } from '@codemirror/state';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
 import { EditorView, hoverTooltip, keymap } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef, useState } from 'react';
@@ -82,6 +84,22 @@ const hoverDoc = hoverTooltip((view, pos) => {
   return { pos: d.from, end: d.to, above: true, create: () => ({ dom: docDom(doc) }) };
 });
 
+/**
+ * Syntax colours from the page's theme (styles.css --syn-*), each at least
+ * 4.5:1 on the editor's background in both themes: basicSetup's default
+ * style is for light backgrounds only (45 nodes failed contrast in dark).
+ */
+const highlight = syntaxHighlighting(HighlightStyle.define([
+  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: 'var(--syn-comment)', fontStyle: 'italic' },
+  { tag: [tags.string, tags.special(tags.string), tags.content], color: 'var(--syn-string)' },
+  { tag: [tags.number, tags.integer, tags.float], color: 'var(--syn-number)' },
+  { tag: [tags.bool, tags.atom, tags.null, tags.keyword], color: 'var(--syn-atom)' },
+  { tag: [tags.propertyName, tags.definition(tags.propertyName), tags.attributeName, tags.labelName], color: 'var(--syn-key)' },
+  { tag: [tags.meta, tags.typeName, tags.tagName, tags.processingInstruction, tags.documentMeta], color: 'var(--syn-meta)' },
+  { tag: [tags.punctuation, tags.separator, tags.bracket, tags.operator], color: 'var(--muted)' },
+  { tag: tags.invalid, color: 'var(--bad)' },
+]), { fallback: false });
+
 const theme = EditorView.theme({
   '&': { backgroundColor: 'var(--panel)', color: 'var(--text)' },
   '.cm-content': { fontFamily: 'var(--mono)', caretColor: 'var(--text)' },
@@ -113,11 +131,17 @@ export function Editor() {
       extensions: [
         basicSetup,
         yaml(),
+        Prec.high(highlight),
         theme,
+        /* no sideways scrolling: the drawer scrolls, the editor grows (a scroller of its own is a trap for the keyboard) */
+        EditorView.lineWrapping,
         EditorState.languageData.of(() => [{ autocomplete: complete }]),
         hoverDoc,
         lintGutter(),
-        keymap.of([{ key: 'Mod-Enter', run }]),
+        /* before basicSetup's keymap, which binds Mod-Enter to a new line */
+        Prec.highest(keymap.of([{ key: 'Mod-Enter', run }])),
+        /* after it: Escape first closes what CodeMirror has open (completions, search), then the drawer */
+        keymap.of([{ key: 'Escape', run: () => { dispatch({ type: 'openDrawer', drawer: null }); return true; } }]),
         linter(async (ev) => {
           const text = ev.state.doc.toString();
           const found = await check(text, file);
@@ -151,7 +175,7 @@ export function Editor() {
       <div style={{ display: 'flex', gap: 8, marginTop: 10, alignItems: 'center' }}>
         <button className="btn primary" onClick={() => { dispatch({ type: 'setDraft', text: view.current?.state.doc.toString() ?? '' }); dispatch({ type: 'applyDraft' }); }}
           disabled={issues.length > 0} data-testid="run-edited">
-          Run <span className="kbd" style={{ color: 'inherit', opacity: 0.8 }}>Ctrl+Enter</span>
+          Run <span className="kbd">Ctrl+Enter</span>
         </button>
         <button className="btn" disabled={!changed} onClick={() => {
           const v = view.current;

@@ -3,6 +3,8 @@ import { useEffect, useState } from 'react';
 import { fmt } from '../lib/format.js';
 import { scenarioTitle } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
+import { KEYS } from '../lib/keyboard.js';
+import { jumpKeys } from '../mechanisms/registry.js';
 
 export function Progress() {
   const load = useStore((s) => s.load);
@@ -42,22 +44,6 @@ export function Progress() {
   );
 }
 
-const KEYS: [string, string][] = [
-  ['Space', 'play / pause'],
-  ['→  ←', 'one event forward / back'],
-  ['Shift + →  ←', 'next / previous scenario step'],
-  ['Home  End', 'start / end'],
-  ['F  Shift+F', 'next / previous page fault'],
-  ['M  Shift+M', 'next / previous major fault'],
-  ['T', 'tunables'],
-  ['E', 'scenario editor'],
-  ['L', 'copy a link to this view'],
-  ['D', 'light / dark theme'],
-  ['G', 'back to the gallery'],
-  ['?', 'this help'],
-  ['Esc', 'close'],
-];
-
 export function Help() {
   const open = useStore((s) => s.help);
   if (!open) return null;
@@ -66,7 +52,7 @@ export function Help() {
       <div className="dialog" onClick={(e) => e.stopPropagation()}>
         <h2 id="help-title">Keyboard</h2>
         <div className="keys">
-          {KEYS.map(([k, d]) => <div key={k} style={{ display: 'contents' }}><span>{k.split('  ').map((x) => <kbd key={x} style={{ marginRight: 4 }}>{x}</kbd>)}</span><span>{d}</span></div>)}
+          {[...KEYS, ...jumpKeys().map((j): [string, string] => [`${j.key}  Shift+${j.key}`, `jump to ${j.title} (Shift: back)`])].map(([k, d]) => <div key={k} style={{ display: 'contents' }}><span>{k.split('  ').map((x) => <kbd key={x} style={{ marginRight: 4 }}>{x}</kbd>)}</span><span>{d}</span></div>)}
         </div>
         <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
           <button className="btn" onClick={() => dispatch({ type: 'toggleHelp' })} autoFocus>Close</button>

@@ -19,6 +19,7 @@ import { VIEWS, type ViewDef } from '../views/registry.js';
 import { SweepPanel } from './SweepPanel.js';
 import { Transport } from './Transport.js';
 import { QuickTunables } from './Tunables.js';
+import { firstParagraph } from '../lib/markdown.js';
 
 /** the scenario as written, without the UI's tunables: what its expect steps are about (compiled in the worker) */
 function useOwnScenario(): Scenario | null {
@@ -43,9 +44,11 @@ export function Player() {
   const program = useStore((s) => s.program);
   const timeline = useStore((s) => s.timeline);
   const scenario = useStore((s) => s.scenario);
+  const present = useStore((s) => s.present);
+  const embed = useStore((s) => s.embed);
   const group = scenario?.name?.split('/')[0] ?? 'fault-around';
   const sweep = useStore((s) => s.sweep !== null);
-  if (sweep) {
+  if (sweep && !present && !embed) {
     return (
       <main className="player" aria-label="Scenario sweep">
         <Banners errorsOnly />
@@ -53,48 +56,76 @@ export function Player() {
       </main>
     );
   }
+  const views = frame && program && timeline && load.status === 'ready' ? <Views />
+    : load.status === 'error' ? <div className="views-empty">{load.limits
+      ? <>Run it anyway above, or make it smaller: press <kbd>E</kbd> to open the editor.</>
+      : <>Fix the scenario to run it: press <kbd>E</kbd> to open the editor.</>}</div>
+    : <div className="views-empty loading">{load.status === 'cancelled' ? 'The run was cancelled.' : 'Preparing the machine\u2026'}</div>;
+  if (present || embed) {
+    /* presenter mode and embeds: the caption (presenter), a thin transport, one or two views filling the rest */
+    return (
+      <main className="player stage" aria-label={present ? 'Scenario player, presenter mode' : 'Scenario player'}>
+        {present && <Caption large />}
+        <Transport thin group={group} />
+        {load.status === 'error' && <Banners errorsOnly />}
+        {views}
+      </main>
+    );
+  }
   return (
     <main className="player" aria-label="Scenario player">
       <Caption />
-      <Transport />
-      <CompareBar />
+      <Transport group={group} />
       <div className="topline">
         <Figures />
         <QuickTunables group={group} />
       </div>
+      <CompareBar />
       <Banners />
-      {load.status === 'error' && (load.limits
-        ? <div className="placeholder">Run it anyway above, or make it smaller: press <kbd>E</kbd> to open the editor.</div>
-        : <div className="placeholder">Fix the scenario to run it: press <kbd>E</kbd> to open the editor.</div>)}
-      {frame && program && timeline && load.status === 'ready' ? <Views />
-        : (load.status === 'compiling' || load.status === 'running') && <div className="loading">Preparing the machine&hellip;</div>}
+      {views}
     </main>
   );
 }
 
-function Caption() {
+/**
+ * The caption: where the cursor is in the scenario, the current `say` in
+ * full (two lines; the About drawer has all of it), and before step 1 the
+ * scenario's story, its first paragraph, with a way to read the rest.
+ */
+export function Caption({ large = false }: { large?: boolean }) {
   const frame = useStore((s) => s.frame);
   const program = useStore((s) => s.program);
   const step = frame?.step ?? null;
   const info = step !== null ? program?.steps[step] : null;
+  const about = program ? firstParagraph(program.scenario.about) : '';
+  let where: string, text: React.ReactNode;
   if (frame?.big) {
-    return (
-      <div className="caption" aria-live="polite">
-        <span className="step-no">run complete</span>
-        <span className="summary">{program?.scenario.about.split('\n')[0] ?? ''}</span>
-      </div>
+    where = 'run complete';
+    text = <span className="summary">{about}</span>;
+  } else if (step === null) {
+    where = 'before step 1';
+    text = <span className="summary">{about}</span>;
+  } else {
+    where = `step ${step + 1}/${program?.steps.length}`;
+    text = (
+      <>
+        {frame?.say ? <span className="say" data-testid="say">{frame.say}</span> : null}
+        {info && info.kind !== 'say' && <span className="summary">{frame?.say ? ' \u00b7 ' : ''}{info.summary}</span>}
+      </>
     );
   }
   return (
-    <div className="caption" aria-live="polite">
-      <span className="step-no">{step !== null ? `step ${step + 1}/${program?.steps.length}` : 'before step 1'}</span>
-      {frame?.say ? <span className="say">{frame.say}</span> : null}
-      {info && info.kind !== 'say' && <span className="summary">{frame?.say ? '· ' : ''}{info.summary}</span>}
-      {!info && !frame?.say && <span className="summary">{program?.scenario.about.split('\n')[0] ?? ''}</span>}
+    <div className={`caption ${large ? 'large' : ''}`} aria-live="polite" data-testid="caption">
+      <span className="step-no">{where}</span>
+      <p className="text">{text}</p>
+      {!large && (
+        <button className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'about' })} title="About this scenario (A)" data-testid="open-about">
+          About <span className="kbd">A</span>
+        </button>
+      )}
     </div>
   );
 }
-
 
 /** a ratio as the figures show it: ×16, ×1.5 */
 const times = (r: number) => `×${r >= 10 ? r.toFixed(0) : r.toFixed(2).replace(/\.?0+$/, '')}`;
@@ -210,6 +241,22 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
   const overrides = useStore((s) => s.overrides);
   const timeline = useStore((s) => s.timeline);
   const file = useStore((s) => s.scenario?.file);
+  if (load.status === 'error' && load.tunables) {
+    return (
+      <div className="banner bad" role="alert" data-testid="error-banner">
+        <strong>These tunables cannot be used with this scenario.</strong>
+        <ul>
+          {load.issues.slice(0, 8).map((i, k) => (
+            <li key={k}><code>{i.path}</code>: {i.message}</li>
+          ))}
+        </ul>
+        <div className="limit-ask">
+          <button className="btn primary" onClick={() => dispatch({ type: 'resetTunables' })} data-testid="reset-tunables">Run with the scenario&rsquo;s own tunables</button>{' '}
+          <button className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'tunables' })}>Open the tunables</button>
+        </div>
+      </div>
+    );
+  }
   if (load.status === 'error') {
     return (
       <div className="banner bad" role="alert" data-testid="error-banner">
@@ -285,9 +332,27 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
   return null;
 }
 
+/** presenter mode and embeds show at most two views, in this order of preference */
+const STAGE_ORDER: ViewId[] = ['address', 'walk', 'log', 'counters', 'steps'];
+
+export function stageViews(views: Record<ViewId, boolean>, enlarged: ViewId | null): ViewDef[] {
+  if (enlarged) return VIEWS.filter((v) => v.id === enlarged);
+  const ids = STAGE_ORDER.filter((id) => views[id]).slice(0, 2);
+  return (ids.length ? ids : ['address' as ViewId]).map((id) => VIEWS.find((v) => v.id === id)!);
+}
+
 function Views() {
   const views = useStore((s) => s.views);
   const enlarged = useStore((s) => s.enlarged);
+  const stage = useStore((s) => s.present || s.embed);
+  if (stage) {
+    const chosen = stageViews(views, enlarged);
+    return (
+      <div className={`views stage-views n${chosen.length}`} data-testid="views">
+        {chosen.map((v) => <Panel key={v.id} def={v} />)}
+      </div>
+    );
+  }
   const hidden = VIEWS.filter((v) => !views[v.id]);
   const visible = (col: ViewDef['column']) => VIEWS.filter((v) => views[v.id] && v.column === col);
   return (
@@ -300,9 +365,9 @@ function Views() {
         </div>
       )}
       {enlarged ? (
-        <div className="views one"><Panel def={VIEWS.find((v) => v.id === enlarged)!} /></div>
+        <div className="views one" data-testid="views"><Panel def={VIEWS.find((v) => v.id === enlarged)!} /></div>
       ) : (
-        <div className={`views ${!visible('main').length || !visible('side').length ? 'one' : ''}`}>
+        <div className={`views ${!visible('main').length || !visible('side').length ? 'one' : ''}`} data-testid="views">
           {visible('main').length > 0 && <div className="col">{visible('main').map((v) => <Panel key={v.id} def={v} />)}</div>}
           {visible('side').length > 0 && <div className="col">{visible('side').map((v) => <Panel key={v.id} def={v} />)}</div>}
         </div>
@@ -333,19 +398,22 @@ function Panel({ def }: { def: ViewDef }) {
   const sub = useStore((s) => subtitle(def.id, s));
   const compare = useStore((s) => s.compare);
   const labels = useRunLabels();
+  const stage = useStore((s) => s.present || s.embed);
   const C = def.component;
   const b = compare?.frame && compare.program && compare.timeline ? compare : null;
   return (
-    <section className="panel" aria-labelledby={`view-${def.id}`} aria-describedby={`view-${def.id}-d`} data-view={def.id}>
+    <section className="panel" style={{ '--grow': def.grow ?? 1 } as React.CSSProperties} aria-labelledby={`view-${def.id}`} aria-describedby={`view-${def.id}-d`} data-view={def.id}>
       <div className="panel-head">
         <h2 id={`view-${def.id}`}>{def.title}</h2>
         <span className="sub" id={`view-${def.id}-d`} title={def.description}>{sub || def.description}</span>
         <span className="spacer" />
-        <button className="btn icon" onClick={() => dispatch({ type: 'enlarge', id: enlarged ? null : def.id })}
-          aria-label={enlarged ? `Restore ${def.title}` : `Enlarge ${def.title}`} title={enlarged ? 'Restore' : 'Enlarge'}>{enlarged ? '⤡' : '⤢'}</button>
-        <button className="btn icon" onClick={() => dispatch({ type: 'toggleView', id: def.id })} aria-label={`Hide ${def.title}`} title="Hide">✕</button>
+        {!stage && <>
+          <button className="btn icon" onClick={() => dispatch({ type: 'enlarge', id: enlarged ? null : def.id })}
+            aria-label={enlarged ? `Restore ${def.title}` : `Enlarge ${def.title}`} title={enlarged ? 'Restore' : 'Enlarge'}>{enlarged ? '⤡' : '⤢'}</button>
+          <button className="btn icon" onClick={() => dispatch({ type: 'toggleView', id: def.id })} aria-label={`Hide ${def.title}`} title="Hide">✕</button>
+        </>}
       </div>
-      <div className={`panel-body ${compare && def.id !== 'counters' ? `ab-grid ${def.column === 'side' ? 'stacked' : ''}` : ''}`}>
+      <div tabIndex={def.id === 'walk' || (compare && def.id === 'counters') ? 0 : undefined} className={`panel-body ${def.id === 'address' ? 'fit' : ''} ${compare && def.id !== 'counters' ? `ab-grid ${def.column === 'side' ? 'stacked' : ''}` : ''}`}>
         {compare && def.id === 'counters' ? (
           <CompareCounters a={frame} b={b?.frame ?? null} labels={labels} />
         ) : compare ? (

@@ -1,12 +1,19 @@
 /**
  * Transport: go to start, previous step, step back, play/pause, step,
- * next step, go to end; jump to the next fault / major fault; speed; and a
- * timeline scrubber with step starts and major faults marked.
+ * next step, go to end; the jump targets (the shared ones and the
+ * mechanism's: next fault, end of this fault, next major, next skip...);
+ * speed; and a timeline scrubber with step starts and major faults marked.
+ * Thin (presenter mode, embeds): the stepping buttons, the scrubber and the
+ * place, plus presenter mode's type size, full screen and exit.
  */
 import { useMemo } from 'react';
+import { COUNTERS } from '../../../wasm-core/ts/abi.js';
+import { urlFor } from '../controller.js';
 import { fmt } from '../lib/format.js';
-import { SPEEDS } from '../store/state.js';
-import { dispatch, useStore } from '../store/store.js';
+import { jumpsOf, mechanismOf } from '../mechanisms/registry.js';
+import { jumpList } from '../store/reducer.js';
+import { FONT_SCALES, SPEEDS } from '../store/state.js';
+import { dispatch, store, useStore } from '../store/store.js';
 
 /* inline icons: the Unicode media glyphs are missing from many fonts */
 const ICONS = {
@@ -19,8 +26,12 @@ const ICONS = {
 };
 const Icon = ({ d }: { d: string }) => <svg viewBox="0 0 24 24" aria-hidden="true"><path d={d} /></svg>;
 
-export function Transport() {
+export function Transport({ thin = false, group }: { thin?: boolean; group: string }) {
   const timeline = useStore((s) => s.timeline);
+  const present = useStore((s) => s.present);
+  const embed = useStore((s) => s.embed);
+  const fontScale = useStore((s) => s.fontScale);
+  const counters = useStore((s) => s.frame?.counters ?? null);
   const cursor = useStore((s) => s.cursor);
   const playing = useStore((s) => s.playing);
   const speed = useStore((s) => s.speed);
@@ -51,28 +62,32 @@ export function Transport() {
   }, [timeline, n]);
 
   return (
-    <div className="transport" role="toolbar" aria-label="Transport">
+    <div className={`transport ${thin ? 'thin' : ''}`} role="toolbar" aria-label="Transport">
       <div className="buttons">
-        <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'seek', cursor: 0 })} aria-label="Go to the start (Home)" title="Start (Home)"><Icon d={ICONS.start} /></button>
+        {!thin && <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'seek', cursor: 0 })} aria-label="Go to the start (Home)" title="Start (Home)"><Icon d={ICONS.start} /></button>}
         <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'jump', kind: 'step', dir: -1 })} aria-label="Previous scenario step (Shift+Left)" title="Previous step (Shift+←)"><Icon d={ICONS.prevStep} /></button>
         <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'step', delta: -1 })} aria-label="Step back one event (Left)" title="Back one event (←)"><Icon d={ICONS.back} /></button>
-        <button className="btn primary" style={{ minWidth: 92 }} disabled={off} onClick={() => dispatch({ type: 'togglePlay' })}
+        <button className="btn primary play"  disabled={off} onClick={() => dispatch({ type: 'togglePlay' })}
           aria-label={playing ? 'Pause (Space)' : 'Play (Space)'} title={playing ? 'Pause (Space)' : 'Play (Space)'} data-testid="play">
           {playing ? <><Icon d="M6 5h4v14H6zM14 5h4v14h-4z" /> Pause</> : <><Icon d={ICONS.fwd} /> Play</>}
         </button>
         <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'step', delta: 1 })} aria-label="Step forward one event (Right)" title="Forward one event (→)" data-testid="step"><Icon d={ICONS.fwd} /></button>
         <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'jump', kind: 'step', dir: 1 })} aria-label="Next scenario step (Shift+Right)" title="Next step (Shift+→)"><Icon d={ICONS.nextStep} /></button>
-        <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'seek', cursor: n })} aria-label="Go to the end (End)" title="End (End)"><Icon d={ICONS.end} /></button>
-        <button className="btn" disabled={off || !timeline?.faultEvents.length} onClick={() => dispatch({ type: 'jump', kind: 'fault', dir: 1 })} title="Next fault (F; Shift+F: previous)" data-testid="next-fault">
-          Next fault <span className="kbd">F</span>
-        </button>
-        <button className="btn" disabled={off || !timeline?.majorEvents.length} onClick={() => dispatch({ type: 'jump', kind: 'major', dir: 1 })} title="Next major fault (M; Shift+M: previous)" data-testid="next-major">
-          Next major <span className="kbd">M</span>
-        </button>
-        <label className="visually-hidden" htmlFor="speed">Speed</label>
-        <select id="speed" value={speed} onChange={(e) => dispatch({ type: 'setSpeed', speed: Number(e.target.value) })} disabled={off} title="Playback speed">
-          {SPEEDS.map((s) => <option key={s} value={s}>{fmt(s)} events/s</option>)}
-        </select>
+        {!thin && <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'seek', cursor: n })} aria-label="Go to the end (End)" title="End (End)"><Icon d={ICONS.end} /></button>}
+        {!thin && jumpsOf(group).map((j) => (
+          <button key={j.id} className="btn" disabled={off || !timeline || !jumpList(timeline, j.id).length}
+            onClick={() => dispatch({ type: 'jump', kind: j.id, dir: 1 })} title={`Jump to ${j.title} (${j.key}; Shift+${j.key}: back)`}
+            aria-label={`Jump to the next: ${j.label.toLowerCase()} (${j.key})`}
+            aria-keyshortcuts={j.key} data-testid={`jump-${j.id}`}>
+            {j.label} <span className="kbd" aria-hidden>{j.key}</span>
+          </button>
+        ))}
+        {!thin && <>
+          <label className="visually-hidden" htmlFor="speed">Speed</label>
+          <select id="speed" value={speed} onChange={(e) => dispatch({ type: 'setSpeed', speed: Number(e.target.value) })} disabled={off} title="Playback speed">
+            {SPEEDS.map((s) => <option key={s} value={s}>{fmt(s)} ev/s</option>)}
+          </select>
+        </>}
       </div>
       <div className="scrub">
         <input type="range" min={0} max={Math.max(1, n)} value={cursor} disabled={off} aria-label="Timeline"
@@ -83,6 +98,30 @@ export function Transport() {
       <div className="where num" aria-live="off" data-testid="cursor">
         {big ? 'big run: final state' : `event ${fmt(cursor)} / ${fmt(n)}`}
       </div>
+      {thin && counters && (
+        <div className="thin-figures num" aria-label="Key counters">
+          {mechanismOf(group).figures.slice(0, 3).map(({ key, label }) => (
+            <span key={key} title={key}>{label} <b data-testid={`value-${key}`}>{fmt(counters[COUNTERS.indexOf(key as never)])}</b></span>
+          ))}
+        </div>
+      )}
+      {thin && present && (
+        <div className="buttons">
+          <button className="btn icon" aria-label="Smaller type (−)" title="Smaller type (−)" disabled={fontScale === FONT_SCALES[0]}
+            onClick={() => dispatch({ type: 'setFontScale', scale: FONT_SCALES[Math.max(0, FONT_SCALES.indexOf(fontScale) - 1)] })}>A−</button>
+          <button className="btn icon" aria-label="Larger type (+)" title="Larger type (+)" disabled={fontScale === FONT_SCALES[FONT_SCALES.length - 1]}
+            onClick={() => dispatch({ type: 'setFontScale', scale: FONT_SCALES[Math.min(FONT_SCALES.length - 1, FONT_SCALES.indexOf(fontScale) + 1)] })}>A+</button>
+          {document.fullscreenEnabled && (
+            <button className="btn" title="Full screen (the browser's own: Esc leaves it)"
+              onClick={() => (document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen()).catch(() => undefined)}>Full screen</button>
+          )}
+          <button className="btn" onClick={() => dispatch({ type: 'setPresent', on: false })} title="Leave presenter mode (Esc)" data-testid="leave-present">Exit</button>
+        </div>
+      )}
+      {thin && embed && (
+        <a className="btn" href={new URL(urlFor({ ...store.get(), embed: false }), location.href).href} target="_blank" rel="noopener"
+          title="Open this in the full playground (a new tab)">mmplay ↗</a>
+      )}
     </div>
   );
 }

@@ -12,13 +12,13 @@
  */
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Scenario } from '../../../wasm-core/ts/scenario.js';
-import type { EngineOptions, Frame, TimelineInfo } from '../../../wasm-core/ts/engine.js';
-import type { FromWorker, ScenarioInput, SweepPlanPoint, SweepPointResult, ToWorker, WorkerIssue, WorkerLimit } from './protocol.js';
+import type { EngineOptions, Frame } from '../../../wasm-core/ts/engine.js';
+import type { ExportKind, FromWorker, ScenarioInput, SweepPlanPoint, SweepPointResult, Timeline, ToWorker, WorkerIssue, WorkerLimit } from './protocol.js';
 
 export type LoadOutcome =
-  | { kind: 'loaded'; timeline: TimelineInfo }
+  | { kind: 'loaded'; timeline: Timeline }
   | { kind: 'cancelled' }
-  | { kind: 'error'; issues: WorkerIssue[]; limits: WorkerLimit[] | null };
+  | { kind: 'error'; issues: WorkerIssue[]; limits: WorkerLimit[] | null; tunables?: boolean };
 
 interface SweepHandlers {
   planned: (points: SweepPlanPoint[]) => void;
@@ -28,6 +28,25 @@ interface SweepHandlers {
 }
 
 export const CANCEL_GRACE_MS = 400;
+
+let offlineWorkerUrl: string | undefined;
+
+/**
+ * The engine worker. Served, it is the module worker Vite builds. The offline
+ * single-file build (scripts/build-offline.mjs) defines
+ * import.meta.env.MMPLAY_OFFLINE_WORKER as the worker's code, a classic script
+ * with the wasm inline: a file:// page cannot start a module worker from a
+ * URL, so it runs from a Blob URL. In every other build the constant is
+ * undefined and that branch is dropped.
+ */
+function newWorker(): Worker {
+  const inline: string | undefined = import.meta.env.MMPLAY_OFFLINE_WORKER;
+  if (inline) {
+    offlineWorkerUrl ??= URL.createObjectURL(new Blob([inline], { type: 'text/javascript' }));
+    return new Worker(offlineWorkerUrl, { name: 'mmplay-engine' });
+  }
+  return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'mmplay-engine' });
+}
 
 interface LoadHandlers {
   resolve: (o: LoadOutcome) => void;
@@ -41,6 +60,7 @@ export class EngineClient {
   private frames = new Map<number, { id: number; resolve: (f: Frame | null) => void }>();
   private sweeps = new Map<number, SweepHandlers>();
   private checks = new Map<number, (issues: WorkerIssue[] | null) => void>();
+  private exports = new Map<number, (m: Extract<FromWorker, { t: 'exported' }> | null) => void>();
   private seq = 0;
   /** when the worker last said anything */
   private heard = 0;
@@ -57,7 +77,7 @@ export class EngineClient {
 
   private start() {
     this.generation++;
-    this.worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'mmplay-engine' });
+    this.worker = newWorker();
     this.worker.onmessage = (e: MessageEvent<FromWorker>) => {
       this.heard = performance.now();
       this.receive(e.data);
@@ -78,6 +98,8 @@ export class EngineClient {
     for (const f of frames) f.resolve(null);
     for (const s of sweeps) s.resolve({ cancelled: true });
     for (const c of checks) c(null);
+    for (const x of this.exports.values()) x(null);
+    this.exports.clear();
     this.onRestart();
   }
 
@@ -93,7 +115,7 @@ export class EngineClient {
         this.loads.get(m.id)?.prepared(m.program, m.own);
         break;
       case 'prepareError':
-        this.loads.get(m.id)?.resolve({ kind: 'error', issues: m.issues, limits: m.limits });
+        this.loads.get(m.id)?.resolve({ kind: 'error', issues: m.issues, limits: m.limits, tunables: m.tunables });
         this.loads.delete(m.id);
         break;
       case 'checked':
@@ -141,6 +163,10 @@ export class EngineClient {
         break;
       case 'sweepProgress':
         this.sweeps.get(m.id)?.progress(m.done, m.total);
+        break;
+      case 'exported':
+        this.exports.get(m.seq)?.(m);
+        this.exports.delete(m.seq);
         break;
       case 'sweepDone':
         this.sweeps.get(m.id)?.resolve({ cancelled: m.cancelled });
@@ -198,6 +224,15 @@ export class EngineClient {
     return new Promise((resolve) => {
       this.sweeps.set(id, { ...h, resolve });
       this.send({ t: 'sweep', id, input, key, values });
+    });
+  }
+
+  /** run `id` as a file (its event log, its counters per step); null if the worker was replaced meanwhile */
+  exportRun(id: number, what: ExportKind): Promise<Extract<FromWorker, { t: 'exported' }> | null> {
+    const seq = ++this.seq;
+    return new Promise((resolve) => {
+      this.exports.set(seq, resolve);
+      this.send({ t: 'export', id, seq, what });
     });
   }
 

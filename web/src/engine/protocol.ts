@@ -34,7 +34,14 @@ export type ToWorker =
   /** the frame of run `id` at `cursor`; with alignFrom, `cursor` is run alignFrom's and is mapped to the same operation of run id */
   | { t: 'frame'; id: number; seq: number; cursor: number; alignFrom?: number }
   /** plan the sweep (planSweep, as the CLI), then run each value to its end without events, in order, and report its counters */
-  | { t: 'sweep'; id: number; input: ScenarioInput; key: string; values: string[] | null };
+  | { t: 'sweep'; id: number; input: ScenarioInput; key: string; values: string[] | null }
+  /** a recorded run as a file: its event log (JSON lines) or its counters at the end of each step */
+  | { t: 'export'; id: number; seq: number; what: ExportKind };
+
+export type ExportKind = 'log' | 'steps';
+
+/** the counters at the end of each scenario step */
+export interface StepCounters { step: number; line: number | null; kind: string; summary: string; event: number; counters: number[] }
 
 /** a sweep's runs, once planned */
 export interface SweepPlanPoint { x: number; raw: string; label: string }
@@ -52,17 +59,22 @@ export type FromWorker =
   /** own: the scenario as written, without the page's tunables (what its expect checks are about);
       both scenarios come without their typed steps (the page reads program.steps) */
   | { t: 'prepared'; id: number; program: Program; own: Scenario }
-  | { t: 'prepareError'; id: number; issues: WorkerIssue[]; limits: WorkerLimit[] | null }
+  /** tunables: the scenario is fine, the tunables set on top of it (the page's, or a link's set=) are not */
+  | { t: 'prepareError'; id: number; issues: WorkerIssue[]; limits: WorkerLimit[] | null; tunables?: boolean }
   | { t: 'checked'; seq: number; issues: WorkerIssue[] }
   | { t: 'sweepPlanned'; id: number; points: SweepPlanPoint[] }
   | { t: 'sweepError'; id: number; error: string; limits: WorkerLimit[] | null }
   | { t: 'fatal'; message: string }
   | { t: 'progress'; id: number; done: number; total: number; big: boolean }
-  | { t: 'loaded'; id: number; timeline: TimelineInfo }
+  | { t: 'loaded'; id: number; timeline: Timeline }
   | { t: 'cancelled'; id: number }
   | { t: 'loadError'; id: number; issues: WorkerIssue[] }
   | { t: 'frame'; id: number; seq: number; frame: Frame }
   | { t: 'frameError'; id: number; seq: number; message: string }
   | { t: 'sweepPoint'; id: number; point: SweepPointResult; done: number; total: number }
   | { t: 'sweepProgress'; id: number; done: number; total: number }
-  | { t: 'sweepDone'; id: number; cancelled: boolean };
+  | { t: 'sweepDone'; id: number; cancelled: boolean }
+  | { t: 'exported'; seq: number; log?: string; steps?: StepCounters[]; error?: string };
+
+/** a recorded run's timeline, plus per jump target the events it stops after (mechanisms/registry.ts) */
+export type Timeline = TimelineInfo & { marks?: Record<string, number[]> };

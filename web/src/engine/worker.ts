@@ -9,7 +9,7 @@
  * answering, the page replaces it (client.ts).
  */
 import wasmUrl from '../../../wasm-core/build/wasm/mmsim.wasm?url';
-import { RunStatus } from '../../../wasm-core/ts/abi.js';
+import { EVENTS, RunStatus } from '../../../wasm-core/ts/abi.js';
 import { alignCursor } from '../../../wasm-core/ts/align.js';
 import { Core } from '../../../wasm-core/ts/core.js';
 import { Engine } from '../../../wasm-core/ts/engine.js';
@@ -19,7 +19,8 @@ import { planSweep } from '../../../wasm-core/ts/plan.js';
 import { explainError, ProgramError, startProgram } from '../../../wasm-core/ts/runner.js';
 import { applyOverrides, parseScenario, ScenarioErrors, type Scenario } from '../../../wasm-core/ts/scenario.js';
 import { FRAME_PROVIDERS } from '../mechanisms/frames.js';
-import type { FromWorker, ScenarioInput, ToWorker, WorkerIssue, WorkerLimit } from './protocol.js';
+import { computeMarks } from '../mechanisms/registry.js';
+import type { FromWorker, ScenarioInput, StepCounters, ToWorker, WorkerIssue, WorkerLimit } from './protocol.js';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -61,7 +62,32 @@ function pump(id: number) {
     drop(id);
     return;
   }
-  post({ t: 'loaded', id, timeline: engine.timeline() });
+  post({ t: 'loaded', id, timeline: { ...engine.timeline(), marks: computeMarks(engine.timeline().nEvents, (i) => engine.event(i)) } });
+}
+
+/** the event log as JSON lines: one object per event, with the sentence the log shows */
+function exportLog(engine: Engine): string {
+  const n = engine.timeline().nEvents;
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const e = engine.event(i);
+    const l = engine.logLine(i);
+    lines.push(JSON.stringify({
+      index: i, event: EVENTS[e.type] ?? e.type, opStart: e.opStart, task: e.task === null ? null : engine.program.tasks[e.task] ?? e.task,
+      step: e.step, addr: `0x${e.addr.toString(16)}`, a: e.a, b: e.b, c: e.c, d: e.d, text: l.text, fn: l.fn,
+    }));
+  }
+  return lines.join('\n') + (lines.length ? '\n' : '');
+}
+
+/** the counters at the end of each step (the boundary before the next step's first event) */
+function exportSteps(engine: Engine): StepCounters[] {
+  const t = engine.timeline();
+  return t.stepEvents.map((_, k) => {
+    const end = k + 1 < t.stepEvents.length ? t.stepEvents[k + 1] : t.nEvents;
+    const info = engine.program.steps[t.stepOf[k]];
+    return { step: t.stepOf[k], line: info?.at.line ?? null, kind: info?.kind ?? '', summary: info?.summary ?? '', event: end, counters: engine.countersAt(end) };
+  });
 }
 
 function computeFrames() {
@@ -99,9 +125,19 @@ function refusal(e: unknown): { issues: WorkerIssue[]; limits: WorkerLimit[] | n
 }
 
 /** the scenario as the page asked for it: parsed, checked, with its tunables, within its limits */
+/** thrown when the scenario parses but the tunables set on top of it do not apply */
+class TunablesError extends Error {
+  constructor(readonly cause: unknown) { super('tunables'); }
+}
+
 function scenarioOf(input: ScenarioInput) {
   const own = parseScenario(input.source, input.file, input.limits);
-  let s = applyOverrides(own, input.overrides);
+  let s: Scenario;
+  try {
+    s = applyOverrides(own, input.overrides);
+  } catch (e) {
+    throw new TunablesError(e);
+  }
   if (input.compare) s = applyOverrides(s, input.compare);
   return { own, scenario: s };
 }
@@ -176,7 +212,8 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
         own = s.own;
         program = compile(s.scenario, m.input.limits);
       } catch (e) {
-        post({ t: 'prepareError', id: m.id, ...refusal(e) });
+        if (e instanceof TunablesError) post({ t: 'prepareError', id: m.id, ...refusal(e.cause), tunables: true });
+        else post({ t: 'prepareError', id: m.id, ...refusal(e) });
         return;
       }
       /* the page never needs the typed step tree (program.steps describes each step): cloning
@@ -214,5 +251,15 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
     case 'sweep':
       void sweep(m.id, m.input, m.key, m.values);
       break;
+    case 'export': {
+      const engine = engines.get(m.id);
+      try {
+        if (!engine) throw new Error('the run is no longer recorded');
+        post(m.what === 'log' ? { t: 'exported', seq: m.seq, log: exportLog(engine) } : { t: 'exported', seq: m.seq, steps: exportSteps(engine) });
+      } catch (e) {
+        post({ t: 'exported', seq: m.seq, error: (e as Error).message });
+      }
+      break;
+    }
   }
 };

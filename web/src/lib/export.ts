@@ -47,6 +47,11 @@ export function sweepCsv(xKey: string, series: CsvSeries[]): string {
 }
 
 /** `sweep-fault_around_bytes-pgfault.csv`; anything but letters, digits, _ . - becomes _. */
+/** rows as CSV: numbers plain, text cells quoted and defused as sweepCsv does */
+export function plainCsv(rows: (string | number)[][]): string {
+  return rows.map((r) => r.map((v) => (typeof v === 'number' ? plain(v) : cell(v))).join(',')).join('\n') + '\n';
+}
+
 export function sweepFilename(xKey: string, yKey: string, ext: string): string {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_') || 'x';
   return `sweep-${safe(xKey)}-${safe(yKey)}.${ext}`;
@@ -216,6 +221,62 @@ export function svgToPng(svg: string, width: number, height: number, scale = 2):
     img.height = height;
     img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
   });
+}
+
+/** The properties that decide how HTML looks, copied onto each element of a view's clone. */
+const HTML_PROPS = [
+  'display', 'position', 'top', 'right', 'bottom', 'left', 'box-sizing', 'width', 'height', 'min-width', 'min-height',
+  'margin-top', 'margin-right', 'margin-bottom', 'margin-left', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left',
+  'border-top', 'border-right', 'border-bottom', 'border-left', 'border-radius', 'outline', 'outline-offset', 'box-shadow',
+  'color', 'background-color', 'background-image', 'opacity', 'font-family', 'font-size', 'font-weight', 'font-style',
+  'font-variant-numeric', 'line-height', 'letter-spacing', 'text-align', 'text-transform', 'text-decoration', 'white-space',
+  'word-break', 'overflow', 'vertical-align', 'list-style', 'flex', 'flex-direction', 'flex-wrap', 'align-items',
+  'align-self', 'justify-content', 'gap', 'grid-template-columns', 'grid-column', 'aspect-ratio', 'fill', 'stroke',
+  'stroke-width', 'stroke-dasharray', 'text-anchor', 'dominant-baseline', 'table-layout', 'border-collapse',
+] as const;
+
+/**
+ * A view as a PNG `scale` times its size on screen: its DOM cloned with the
+ * computed look inlined (variables resolved), canvases replaced by their
+ * pixels, drawn through an SVG foreignObject (a data: URL, so the canvas is
+ * not tainted). What is scrolled out of the view stays out, as on screen.
+ */
+export async function elementToPng(el: HTMLElement, scale = 2): Promise<Blob> {
+  const r = el.getBoundingClientRect();
+  const w = Math.ceil(r.width), h = Math.ceil(r.height);
+  const clone = el.cloneNode(true) as HTMLElement;
+  const src = [el, ...Array.from(el.querySelectorAll('*'))];
+  const dst = [clone, ...Array.from(clone.querySelectorAll('*'))];
+  src.forEach((s, i) => {
+    const d = dst[i] as HTMLElement;
+    const cs = getComputedStyle(s);
+    const inline: string[] = [];
+    for (const p of HTML_PROPS) {
+      const v = cs.getPropertyValue(p);
+      if (v) inline.push(`${p}: ${v}`);
+    }
+    d.setAttribute('style', inline.join('; '));
+    d.removeAttribute('class');
+    if (s instanceof HTMLCanvasElement) {
+      const img = document.createElement('img');
+      img.src = s.toDataURL('image/png');
+      img.setAttribute('style', `width: ${s.clientWidth}px; height: ${s.clientHeight}px; display: block`);
+      d.replaceWith(img);
+    }
+  });
+  /* scrolled lists: show what is on screen */
+  src.forEach((s, i) => {
+    if (s instanceof HTMLElement && (s.scrollTop || s.scrollLeft) && dst[i].firstElementChild)
+      (dst[i].firstElementChild as HTMLElement).style.transform = `translate(${-s.scrollLeft}px, ${-s.scrollTop}px)`;
+  });
+  clone.style.width = `${w}px`;
+  clone.style.height = `${h}px`;
+  clone.style.margin = '0';
+  clone.style.backgroundColor = getComputedStyle(el.closest('.panel') ?? el).backgroundColor;
+  clone.setAttribute('xmlns', 'http://www.w3.org/1999/xhtml');
+  const html = new XMLSerializer().serializeToString(clone);
+  const svg = `<svg xmlns="${SVG_NS}" width="${w}" height="${h}"><foreignObject x="0" y="0" width="100%" height="100%">${html}</foreignObject></svg>`;
+  return svgToPng(svg, w, h, scale);
 }
 
 /** Saves `blob` as `filename` through a temporary <a download> and a blob URL. */

@@ -1,5 +1,19 @@
-/** Keyboard control of the player (see the Help overlay for the list). */
+/**
+ * Keyboard control of the player (the Help overlay lists the keys, from
+ * KEYS below: one list for both).
+ *
+ * The rule: a shortcut works whenever the focus is not in a text field. A
+ * focused <select>, slider, button or checkbox does not swallow the keys: the
+ * arrows step, Space plays (a button or checkbox the keyboard focused keeps
+ * Space and Enter, as users of a keyboard expect), and a control used with
+ * the mouse hands the focus back to the page at once (handBack), so that the
+ * next key press is the player's again. Widgets with a cursor of their own
+ * (a list's rows, the address-space grid) keep ↑ ↓ (and the grid ← →) while
+ * they have the focus; everything else still works there.
+ */
 import { urlFor } from '../controller.js';
+import { jumpKeys } from '../mechanisms/registry.js';
+import { FONT_SCALES } from '../store/state.js';
 import type { Store } from '../store/store.js';
 
 /** copy a link to exactly what is on screen (built from the state, not from a URL that may lag) */
@@ -11,37 +25,126 @@ export function copyLink(store: Store): void {
   else store.dispatch({ type: 'toast', text: href });
 }
 
-export function installKeyboard(store: Store): () => void {
+/** [keys, what they do]: the Help overlay's list */
+export const KEYS: [string, string][] = [
+  ['Space', 'play / pause'],
+  ['→  ←', 'one event forward / back'],
+  ['Shift + →  ←', 'next / previous scenario step'],
+  ['PageDown  PageUp', 'next / previous caption or step (a presenter\u2019s clicker)'],
+  ['Home  End', 'start / end'],
+  ['P', 'presenter mode'],
+  ['B', 'blank the screen (presenter mode)'],
+  ['+  \u2212', 'larger / smaller type (presenter mode)'],
+  ['A', 'about this scenario'],
+  ['T', 'tunables'],
+  ['E', 'scenario editor (Ctrl+Enter runs it, Esc closes it)'],
+  ['X', 'export'],
+  ['L', 'copy a link to this view'],
+  ['D', 'light / dark theme'],
+  ['G', 'back to the gallery'],
+  ['?', 'this help'],
+  ['Esc', 'close, leave presenter mode'],
+];
+
+/** a field that takes text: its keys are its own */
+const TEXT = 'textarea, [contenteditable=""], [contenteditable=true], .cm-editor, input:not([type]), ' +
+  'input[type=text], input[type=search], input[type=number], input[type=email], input[type=url], input[type=password]';
+
+/** composite widgets that move a cursor of their own with these keys while focused */
+const OWN_KEYS: [string, string[]][] = [
+  ['[data-rows]', ['ArrowUp', 'ArrowDown', 'Enter']],
+  ['[data-grid-keys]', ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', '+', '-', '=', '_', '0', 'Enter']],
+];
+
+/**
+ * A control used with the pointer gives the focus back: a clicked button, a
+ * ticked checkbox, a dragged slider, an option chosen in a select.
+ */
+function handBack(): () => void {
+  const blurLater = (el: Element | null) => {
+    if (el instanceof HTMLElement && el.closest('.app') && !el.closest('.cm-editor')) setTimeout(() => el.blur(), 0);
+  };
+  const onClick = (e: MouseEvent) => {
+    /* detail 0: a click made with the keyboard (Enter, Space): the focus stays where the user put it */
+    if (e.detail === 0) return;
+    const el = (e.target as Element | null)?.closest('button, [role=tab], input[type=checkbox], input[type=radio], summary');
+    if (el) blurLater(el);
+  };
+  const onPointerUp = (e: PointerEvent) => {
+    const el = (e.target as Element | null)?.closest('input[type=range]');
+    if (el) blurLater(el);
+  };
+  const onChange = (e: Event) => {
+    const el = e.target as Element | null;
+    if (el instanceof HTMLSelectElement) blurLater(el);
+  };
+  addEventListener('click', onClick, true);
+  addEventListener('pointerup', onPointerUp, true);
+  addEventListener('change', onChange, true);
+  return () => {
+    removeEventListener('click', onClick, true);
+    removeEventListener('pointerup', onPointerUp, true);
+    removeEventListener('change', onChange, true);
+  };
+}
+
+export function installKeyboard(store: Store, onExport?: () => void): () => void {
   const onKey = (e: KeyboardEvent) => {
+    if (e.metaKey || e.ctrlKey || e.altKey) return;
     const t = e.target as HTMLElement | null;
-    if (t && (t.closest('input, textarea, select, [contenteditable=true], .cm-editor') || e.metaKey || e.ctrlKey || e.altKey)) return;
+    if (t?.closest(TEXT)) return;
+    const k = e.key;
+    for (const [sel, keys] of OWN_KEYS) if (t?.closest(sel) && keys.includes(k)) return;
+    /* a control the keyboard focused keeps activation: Space and Enter press a button, Space ticks a box */
+    if ((k === ' ' || k === 'Enter') && t?.closest('button, summary, a[href], [role=tab], input[type=checkbox], input[type=radio]')) return;
+    if (k === 'Enter') return;
+    if (k === 'Tab') return;
     const s = store.get();
     const d = store.dispatch;
     const player = s.page === 'player';
-    const k = e.key;
     let handled = true;
     if (k === 'Escape') {
       if (s.help) d({ type: 'toggleHelp' });
+      else if (s.blank) d({ type: 'toggleBlank' });
       else if (s.drawer) d({ type: 'openDrawer', drawer: null });
+      else if (s.present && !s.embed) d({ type: 'setPresent', on: false });
       else if (s.enlarged) d({ type: 'enlarge', id: null });
       else handled = false;
     } else if (k === '?') d({ type: 'toggleHelp' });
     else if (k === 'd' || k === 'D') d({ type: 'setTheme', theme: s.theme === 'dark' ? 'light' : 'dark' });
     else if (!player) handled = false;
-    else if (k === ' ' && !(t && t.closest('button'))) d({ type: 'togglePlay' });
+    else if (k === ' ') d({ type: 'togglePlay' });
     else if (k === 'ArrowRight') d(e.shiftKey ? { type: 'jump', kind: 'step', dir: 1 } : { type: 'step', delta: 1 });
     else if (k === 'ArrowLeft') d(e.shiftKey ? { type: 'jump', kind: 'step', dir: -1 } : { type: 'step', delta: -1 });
+    else if (k === 'PageDown') d({ type: 'jump', kind: 'beat', dir: 1 });
+    else if (k === 'PageUp') d({ type: 'jump', kind: 'beat', dir: -1 });
     else if (k === 'Home') d({ type: 'seek', cursor: 0 });
     else if (k === 'End') d({ type: 'seek', cursor: s.timeline?.nEvents ?? 0 });
-    else if (k === 'f' || k === 'F') d({ type: 'jump', kind: 'fault', dir: e.shiftKey ? -1 : 1 });
-    else if (k === 'm' || k === 'M') d({ type: 'jump', kind: 'major', dir: e.shiftKey ? -1 : 1 });
+    else if (k === 'p' || k === 'P') { if (!s.embed) d({ type: 'setPresent', on: !s.present }); }
+    else if (k === 'b' || k === 'B') d({ type: 'toggleBlank' });
+    else if (k === '+' || k === '=') d({ type: 'setFontScale', scale: FONT_SCALES[Math.min(FONT_SCALES.length - 1, FONT_SCALES.indexOf(s.fontScale) + 1)] });
+    else if (k === '-' || k === '_') d({ type: 'setFontScale', scale: FONT_SCALES[Math.max(0, FONT_SCALES.indexOf(s.fontScale) - 1)] });
+    else if (s.embed) handled = jump(k, e.shiftKey);
+    else if (k === 'a' || k === 'A') d({ type: 'openDrawer', drawer: s.drawer === 'about' ? null : 'about' });
     else if (k === 't' || k === 'T') d({ type: 'openDrawer', drawer: s.drawer === 'tunables' ? null : 'tunables' });
     else if (k === 'e' || k === 'E') d({ type: 'openDrawer', drawer: s.drawer === 'editor' ? null : 'editor' });
     else if (k === 'l' || k === 'L') copyLink(store);
+    else if (k === 'x' || k === 'X') { if (onExport) onExport(); else handled = false; }
     else if (k === 'g' || k === 'G') d({ type: 'openGallery' });
-    else handled = false;
+    else handled = jump(k, e.shiftKey);
     if (handled) e.preventDefault();
   };
+  /* the jump targets' keys: F (fault), J (end of this fault), M, and the mechanisms' own */
+  const jump = (k: string, shift: boolean): boolean => {
+    const target = jumpKeys().find((j) => j.key === k.toUpperCase());
+    if (!target) return false;
+    store.dispatch({ type: 'jump', kind: target.id, dir: shift ? -1 : 1 });
+    return true;
+  };
   addEventListener('keydown', onKey);
-  return () => removeEventListener('keydown', onKey);
+  const undo = handBack();
+  return () => {
+    removeEventListener('keydown', onKey);
+    undo();
+  };
 }

@@ -2,7 +2,7 @@
 import { CAUSE } from '../../../wasm-core/ts/engine.js';
 
 export interface Palette {
-  empty: string; emptyLine: string; text: string; muted: string; panel: string; window: string;
+  empty: string; emptyLine: string; text: string; muted: string; panel: string; window: string; accent: string;
   /** a page in the page cache but not mapped here; a page under read I/O; the readahead window */
   cached: string; reading: string; ra: string;
   cause: string[];
@@ -21,15 +21,15 @@ export function readPalette(el: Element = document.documentElement): Palette {
   cause[CAUSE.cow] = v('--c-cow');
   return {
     empty: v('--cell-empty'), emptyLine: v('--cell-empty-line'), text: v('--text'), muted: v('--muted'),
-    panel: v('--panel-2'), window: v('--c-window'), cached: v('--c-cached'), reading: v('--c-major'), ra: v('--c-ra'), cause,
+    panel: v('--panel-2'), window: v('--c-window'), accent: v('--accent'), cached: v('--c-cached'), reading: v('--c-major'), ra: v('--c-ra'), cause,
   };
 }
 
-export const CAUSE_LEGEND: { cause: number; label: string; css: string; glyph?: string }[] = [
-  { cause: CAUSE.fault, label: 'mapped by the faulting access', css: 'var(--c-fault)' },
-  { cause: CAUSE.around, label: 'mapped by fault-around', css: 'var(--c-around)' },
-  { cause: CAUSE.major, label: 'major fault (read from disk)', css: 'var(--c-major)', glyph: 'dot' },
-  { cause: CAUSE.anon, label: 'anonymous page', css: 'var(--c-anon)' },
-  { cause: CAUSE.zero, label: 'zero page', css: 'var(--c-zero)' },
-  { cause: CAUSE.cow, label: 'private copy (COW)', css: 'var(--c-cow)' },
+export const CAUSE_LEGEND: { cause: number; label: string; short: string; css: string; glyph?: string }[] = [
+  { cause: CAUSE.fault, label: 'mapped by the faulting access', short: 'faulting access', css: 'var(--c-fault)' },
+  { cause: CAUSE.around, label: 'mapped by fault-around', short: 'fault-around', css: 'var(--c-around)' },
+  { cause: CAUSE.major, label: 'major fault (read from disk)', short: 'major fault', css: 'var(--c-major)', glyph: 'dot' },
+  { cause: CAUSE.anon, label: 'anonymous page', short: 'anonymous', css: 'var(--c-anon)' },
+  { cause: CAUSE.zero, label: 'zero page', short: 'zero page', css: 'var(--c-zero)' },
+  { cause: CAUSE.cow, label: 'private copy (COW)', short: 'private copy (COW)', css: 'var(--c-cow)' },
 ];

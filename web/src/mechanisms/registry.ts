@@ -2,8 +2,10 @@
  * The mechanisms, in gallery order: the only list. Adding a mechanism is
  * adding its folder and one line here.
  */
+import { EV, FaultKind } from '../../../wasm-core/ts/abi.js';
+import type { SimEvent } from '../../../wasm-core/ts/events.js';
 import { faultAround } from './fault-around/index.js';
-import type { MechanismDef } from './types.js';
+import type { JumpDef, MechanismDef } from './types.js';
 
 export const MECHANISM_DEFS: MechanismDef[] = [faultAround];
 
@@ -17,4 +19,47 @@ export function valueLabel(key: string, value: number): string | null {
     if (l) return l;
   }
   return null;
+}
+
+/**
+ * The jump targets every scenario has; mechanisms add theirs (MechanismDef
+ * `jumps`). Steps and captions are the timeline's own lists (step: Shift+→,
+ * beat: the next caption or step, PageDown).
+ */
+export const SHARED_JUMPS: JumpDef[] = [
+  { id: 'fault', label: 'Fault', key: 'F', event: 'page_fault_user', where: (e) => e.d === 0,
+    title: 'the next page fault, as the CPU traps (its handling follows, event by event)' },
+  { id: 'fault-end', label: 'Fault end', key: 'J', event: 'mm_fault_done', where: (e) => e.b !== FaultKind.Retry,
+    title: 'the end of this fault (or the next): everything it mapped, its window and skips drawn' },
+];
+
+/** every jump target with a key, shared first */
+export function jumpKeys(): JumpDef[] {
+  return [...SHARED_JUMPS, ...MECHANISM_DEFS.flatMap((m) => m.jumps ?? [])];
+}
+
+/** the jump targets shown for a scenario of this group: the shared ones and its mechanism's */
+export function jumpsOf(group: string | null | undefined): JumpDef[] {
+  return [...SHARED_JUMPS, ...(mechanismOf(group).jumps ?? [])];
+}
+
+/**
+ * Per jump target, the events it stops after (sorted), in one pass over a
+ * recorded run: the worker sends them with the timeline.
+ */
+export function computeMarks(nEvents: number, event: (i: number) => SimEvent): Record<string, number[]> {
+  const defs = jumpKeys();
+  const byType = new Map<number, JumpDef[]>();
+  for (const j of defs) {
+    const type = (EV as Record<string, number>)[j.event];
+    if (type === undefined) throw new Error(`jump ${j.id}: no event type ${j.event}`);
+    byType.set(type, [...(byType.get(type) ?? []), j]);
+  }
+  const marks: Record<string, number[]> = Object.fromEntries(defs.map((j) => [j.id, []]));
+  for (let i = 0; i < nEvents; i++) {
+    const e = event(i);
+    const js = byType.get(e.type);
+    if (js) for (const j of js) if (!j.where || j.where(e)) marks[j.id].push(i);
+  }
+  return marks;
 }

@@ -6,7 +6,25 @@
  * exports one MechanismDef; registry.ts lists them, and the gallery, the
  * player's figures, the quick tunables and the URL derive from that list.
  */
+import type { SimEvent } from '../../../wasm-core/ts/events.js';
 import type { ViewDef } from '../views/registry.js';
+
+/**
+ * A place the cursor can jump to: just after each event of one type (and
+ * kind: a filter on its fields). Its key jumps forward, Shift+key back; the
+ * transport shows it as a button.
+ */
+export interface JumpDef {
+  id: string;
+  /** the button's label, short ("Fault": the button jumps to the next one) and the key, upper case (F) */
+  label: string;
+  key: string;
+  /** the event type's name (events.ts EV), and which of those count */
+  event: string;
+  where?: (e: SimEvent) => boolean;
+  /** what the button's tooltip says it finds */
+  title: string;
+}
 
 export interface MechanismDef {
   /** the description's mechanism id (wasm-core/interface/mechanisms/<id>.mjs) and the scenarios/<id>/ folder */
@@ -19,6 +37,8 @@ export interface MechanismDef {
   teachingOrder?: string[];
   /** a tunable value's label in the controls, when it says more than the value ("4 KiB · off") */
   valueLabel?: (key: string, value: number) => string | null;
+  /** jump targets of its own (the shared ones are in registry.ts) */
+  jumps?: JumpDef[];
   /** views of its own (the shared ones are in views/registry.ts) */
   views?: ViewDef[];
 }

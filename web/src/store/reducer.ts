@@ -4,7 +4,8 @@
  */
 import { DEFAULT_LIMITS } from '../../../wasm-core/ts/limits.js';
 import { findInIndex, type TimelineInfo } from '../../../wasm-core/ts/engine.js';
-import type { Action, AppState, CursorTarget } from './state.js';
+import type { Timeline } from '../engine/protocol.js';
+import { FONT_SCALES, type Action, type AppState, type CursorTarget } from './state.js';
 
 export const clamp = (x: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, x));
 
@@ -66,6 +67,24 @@ function rerun(state: AppState, overrides: Record<string, string>): AppState {
   };
 }
 
+/** the events a jump target stops after: steps and captions from the timeline, the rest from its marks */
+export function jumpList(t: Timeline, kind: string): readonly number[] {
+  if (kind === 'step') return t.stepEvents;
+  if (kind === 'say') return t.sayEvents;
+  if (kind === 'beat') return mergeSorted(t.stepEvents, t.sayEvents);
+  return t.marks?.[kind] ?? [];
+}
+
+function mergeSorted(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0, j = 0;
+  while (i < a.length || j < b.length) {
+    const x = j >= b.length || (i < a.length && a[i] <= b[j]) ? a[i++] : b[j++];
+    if (out[out.length - 1] !== x) out.push(x);
+  }
+  return out;
+}
+
 /** the final counters of the current run: the last counter sample */
 export function finalCounters(state: Pick<AppState, 'timeline'>): number[] | null {
   const s = state.timeline?.samples;
@@ -76,7 +95,7 @@ export function finalCounters(state: Pick<AppState, 'timeline'>): number[] | nul
 export function reducer(state: AppState, action: Action): AppState {
   switch (action.type) {
     case 'openGallery':
-      return { ...state, page: 'gallery', playing: false, drawer: null };
+      return { ...state, page: 'gallery', playing: false, drawer: null, present: false, embed: false, blank: false };
     case 'openScenario':
       return {
         ...state,
@@ -98,6 +117,14 @@ export function reducer(state: AppState, action: Action): AppState {
         playing: false,
         views: action.views ? Object.fromEntries(Object.keys(state.views).map((k) => [k, action.views!.includes(k as never)])) as AppState['views'] : state.views,
         enlarged: action.enlarged ?? null,
+        theme: action.theme ?? state.theme,
+        mmSel: action.mmSel ?? null,
+        chart: action.chart ?? state.chart,
+        present: action.present ?? false,
+        embed: action.embed ?? false,
+        fontScale: action.fontScale ?? state.fontScale,
+        blank: false,
+        drawer: null,
         compare: compareRun(state, action.compare ?? null),
         sweep: sweepRun(state, action.sweep ?? null),
       };
@@ -127,7 +154,7 @@ export function reducer(state: AppState, action: Action): AppState {
       return { ...state, load: { status: 'error', issues: action.issues }, playing: false };
     case 'runFailed':
       if (action.runId !== state.runId) return state;
-      return { ...state, load: { status: 'error', issues: action.issues, limits: action.limits ?? null }, playing: false };
+      return { ...state, load: { status: 'error', issues: action.issues, limits: action.limits ?? null, tunables: action.tunables }, playing: false };
     case 'runAnyway': {
       if (!state.scenario) return state;
       const limits = { ...state.limits };
@@ -174,9 +201,7 @@ export function reducer(state: AppState, action: Action): AppState {
     case 'jump': {
       const t = state.timeline;
       if (!t || t.big) return state;
-      const list = action.kind === 'fault' ? t.faultEvents : action.kind === 'major' ? t.majorEvents
-        : action.kind === 'say' ? t.sayEvents : t.stepEvents;
-      let to = findInIndex(list, state.cursor, action.dir);
+      let to = findInIndex(jumpList(t, action.kind), state.cursor, action.dir);
       if (to === null) to = action.dir > 0 ? t.nEvents : 0;
       return { ...state, cursor: to, playing: false };
     }
@@ -263,6 +288,16 @@ export function reducer(state: AppState, action: Action): AppState {
       return state.sweep?.status === 'running' ? { ...state, sweep: { ...state.sweep, status: 'cancelled' } } : state;
     case 'closeSweep':
       return { ...state, sweep: null };
+    case 'selectMm':
+      return { ...state, mmSel: action.mm };
+    case 'setChart':
+      return { ...state, chart: action.chart };
+    case 'setPresent':
+      return { ...state, present: action.on, blank: false, drawer: action.on ? null : state.drawer, help: false };
+    case 'setFontScale':
+      return { ...state, fontScale: FONT_SCALES.includes(action.scale) ? action.scale : state.fontScale };
+    case 'toggleBlank':
+      return { ...state, blank: !state.blank, playing: false };
     case 'toast':
       return { ...state, toast: { text: action.text, id: (state.toast?.id ?? 0) + 1 } };
     case 'clearToast':

@@ -4,9 +4,9 @@
  * URL, timers) live in the controller and only dispatch actions.
  */
 import type { Program } from '../../../wasm-core/ts/compile.js';
-import type { Frame, TimelineInfo } from '../../../wasm-core/ts/engine.js';
+import type { Frame } from '../../../wasm-core/ts/engine.js';
 import { DEFAULT_LIMITS, type Limits } from '../../../wasm-core/ts/limits.js';
-import type { WorkerLimit } from '../engine/protocol.js';
+import type { Timeline, WorkerLimit } from '../engine/protocol.js';
 
 export type ViewId = 'address' | 'walk' | 'counters' | 'log' | 'steps';
 export const VIEW_IDS: ViewId[] = ['address', 'walk', 'counters', 'log', 'steps'];
@@ -24,7 +24,7 @@ export type LoadState =
   | { status: 'running'; done: number; total: number; big: boolean }
   | { status: 'ready' }
   /** limits: the refusal was only by limits (limits.ts) the user may raise ("Run anyway") */
-  | { status: 'error'; issues: Issue[]; limits?: WorkerLimit[] | null }
+  | { status: 'error'; issues: Issue[]; limits?: WorkerLimit[] | null; tunables?: boolean }
   | { status: 'cancelled' };
 
 /** where to put the cursor once a re-run is recorded */
@@ -44,7 +44,7 @@ export interface CompareState {
   runId: number;
   load: LoadState;
   program: Program | null;
-  timeline: TimelineInfo | null;
+  timeline: Timeline | null;
   frame: Frame | null;
 }
 
@@ -83,7 +83,7 @@ export interface AppState {
   running: Program['scenario'] | null;
   /** the scenario as written, without the page's tunables (what its expect checks are about) */
   own: Program['scenario'] | null;
-  timeline: TimelineInfo | null;
+  timeline: Timeline | null;
   cursor: number;
   pendingCursor: CursorTarget | null;
   playing: boolean;
@@ -98,19 +98,39 @@ export interface AppState {
   sweep: SweepState | null;
   views: Record<ViewId, boolean>;
   enlarged: ViewId | null;
-  drawer: 'tunables' | 'editor' | null;
+  drawer: 'tunables' | 'editor' | 'about' | null;
   theme: 'light' | 'dark';
+  /** the process the address space shows (null: the one running at the cursor) */
+  mmSel: number | null;
+  /** the counters charted in the Counters view */
+  chart: string[];
+  /** presenter mode: full screen, a thin transport, the caption large, one or two views */
+  present: boolean;
+  /** embedded in another page (an iframe): one or two views and a minimal transport, no chrome */
+  embed: boolean;
+  /** presenter mode's type scale (1 = the player's) */
+  fontScale: number;
+  /** presenter mode: the screen blanked (B) */
+  blank: boolean;
   help: boolean;
   toast: { text: string; id: number } | null;
 }
 
-export type JumpKind = 'fault' | 'major' | 'step' | 'say';
+/**
+ * Where the cursor can jump: the shared targets, and those a mechanism adds
+ * (mechanisms/types.ts `jumps`), by id. Each is a sorted list of event
+ * indexes (the cursor goes just after the event) in the timeline's `marks`
+ * or one of its own index lists.
+ */
+export type JumpKind = string;
 
 export type Action =
   | { type: 'openGallery' }
   | { type: 'openScenario'; name: string | null; file: string; source: string; edited: boolean;
       overrides?: Record<string, string>; cursor?: CursorTarget; views?: ViewId[]; enlarged?: ViewId | null;
-      compare?: Record<string, string> | null; sweep?: { key: string; values: string[] | null; y: string | null } | null }
+      compare?: Record<string, string> | null; sweep?: { key: string; values: string[] | null; y: string | null } | null;
+      /** what a link may carry besides (url.ts) */
+      theme?: AppState['theme']; mmSel?: number | null; chart?: string[]; present?: boolean; embed?: boolean; fontScale?: number }
   | { type: 'setDraft'; text: string | null }
   | { type: 'applyDraft' }
   | { type: 'setTunable'; key: string; value: string | null }
@@ -119,8 +139,8 @@ export type Action =
   | { type: 'compileFailed'; runId: number; issues: Issue[] }
   | { type: 'compiled'; runId: number; scenario: Program['scenario']; own: Program['scenario'] }
   | { type: 'runProgress'; runId: number; done: number; total: number; big: boolean }
-  | { type: 'runLoaded'; runId: number; program: Program; timeline: TimelineInfo }
-  | { type: 'runFailed'; runId: number; issues: Issue[]; limits?: WorkerLimit[] | null }
+  | { type: 'runLoaded'; runId: number; program: Program; timeline: Timeline }
+  | { type: 'runFailed'; runId: number; issues: Issue[]; limits?: WorkerLimit[] | null; tunables?: boolean }
   /** raise the limits the last refusal named to what the scenario needs, and run again */
   | { type: 'runAnyway'; limits: WorkerLimit[] }
   /** the worker was replaced (a cancel it did not answer): the runs it held are gone */
@@ -143,7 +163,7 @@ export type Action =
   | { type: 'setCompare'; set: Record<string, string> | null }
   | { type: 'compareCompiled'; runId: number }
   | { type: 'compareProgress'; runId: number; done: number; total: number; big: boolean }
-  | { type: 'compareLoaded'; runId: number; program: Program; timeline: TimelineInfo }
+  | { type: 'compareLoaded'; runId: number; program: Program; timeline: Timeline }
   | { type: 'compareFailed'; runId: number; issues: Issue[] }
   | { type: 'compareFrame'; runId: number; frame: Frame }
   | { type: 'openSweep'; key: string; values: string[] | null; y: string | null }
@@ -155,6 +175,11 @@ export type Action =
   | { type: 'setSweepY'; y: string }
   | { type: 'cancelSweep' }
   | { type: 'closeSweep' }
+  | { type: 'selectMm'; mm: number | null }
+  | { type: 'setChart'; chart: string[] }
+  | { type: 'setPresent'; on: boolean }
+  | { type: 'setFontScale'; scale: number }
+  | { type: 'toggleBlank' }
   | { type: 'toast'; text: string }
   | { type: 'clearToast' };
 
@@ -163,6 +188,12 @@ export const currentScenario = (s: AppState): Program['scenario'] | undefined =>
 
 /** what the top bar and the progress dialog call it */
 export const scenarioTitle = (s: AppState): string => currentScenario(s)?.name ?? s.scenario?.file ?? '';
+
+/** the counters charted until the user picks others */
+export const DEFAULT_CHART = ['pgfault', 'pgmajfault', 'nr_mapped'];
+
+/** presenter mode's type scales */
+export const FONT_SCALES = [0.85, 1, 1.15, 1.3, 1.5, 1.75];
 
 export const SPEEDS = [1, 3, 10, 30, 100, 300, 1000, 10000];
 
@@ -173,5 +204,6 @@ export function initialState(theme: AppState['theme'] = 'light'): AppState {
     prevCounters: null, previous: null, compare: null, sweep: null,
     views: { address: true, walk: true, counters: true, log: true, steps: true }, enlarged: null,
     drawer: null, theme, help: false, toast: null,
+    mmSel: null, chart: DEFAULT_CHART, present: false, embed: false, fontScale: 1, blank: false,
   };
 }

@@ -25,6 +25,17 @@ export interface UrlState {
   /** run B's tunables on top of `set` */
   compare?: Record<string, string>;
   sweep?: { key: string; values: string[] | null; y: string | null };
+  theme?: 'light' | 'dark';
+  /** the process the address space shows */
+  mm?: number;
+  /** the charted counters, when not the default ones */
+  chart?: string[];
+  present?: boolean;
+  embed?: boolean;
+  /** presenter mode's type scale */
+  scale?: number;
+  /** what the link asked for and could not be used (views=foo): the page says so */
+  ignored?: string[];
 }
 
 function b64url(bytes: Uint8Array): string {
@@ -89,6 +100,12 @@ export function encodeUrl(u: UrlState): string {
     p.set('sweep', u.sweep.values ? `${u.sweep.key}:${u.sweep.values.join(',')}` : u.sweep.key);
     if (u.sweep.y && u.sweep.y !== 'pgfault') p.set('y', u.sweep.y);
   }
+  if (u.theme) p.set('theme', u.theme);
+  if (u.mm !== undefined) p.set('mm', String(u.mm));
+  if (u.chart) p.set('chart', u.chart.join(','));
+  if (u.present) p.set('present', '1');
+  if (u.embed) p.set('embed', '1');
+  if (u.scale !== undefined && u.scale !== 1) p.set('scale', String(u.scale));
   const s = p.toString();
   return `${s ? `?${s}` : ''}${u.src !== undefined ? `#src=${compressSource(u.src)}` : ''}`;
 }
@@ -127,8 +144,27 @@ export function decodeUrl(search: string, hash?: string): UrlState {
     const m = /^s(\d+):([\d.]+)$/.exec(c);
     if (m) out.cursor = { step: Number(m[1]), frac: Number(m[2]) };
   }
+  const ignored: string[] = [];
   const views = p.get('views');
-  if (views !== null) out.views = views.split(',').filter((v): v is ViewId => (VIEW_IDS as string[]).includes(v));
+  if (views !== null) {
+    const asked = views.split(',').filter(Boolean);
+    const known = asked.filter((v): v is ViewId => (VIEW_IDS as string[]).includes(v));
+    for (const v of asked) if (!known.includes(v as ViewId)) ignored.push(`views=${v} (the views are ${VIEW_IDS.join(', ')})`);
+    /* a link that names no view we have shows them all rather than none */
+    if (known.length) out.views = known;
+  }
+  const theme = p.get('theme');
+  if (theme === 'light' || theme === 'dark') out.theme = theme;
+  else if (theme !== null) ignored.push(`theme=${theme} (light or dark)`);
+  const mm = p.get('mm');
+  if (mm !== null && /^\d{1,6}$/.test(mm)) out.mm = Number(mm);
+  const chart = p.get('chart');
+  if (chart !== null) out.chart = chart.split(',').filter(Boolean).slice(0, 5);
+  if (p.get('present') === '1') out.present = true;
+  if (p.get('embed') === '1') out.embed = true;
+  const scale = Number(p.get('scale'));
+  if (p.get('scale') !== null && Number.isFinite(scale) && scale > 0) out.scale = scale;
+  if (ignored.length) out.ignored = ignored;
   const cmp = p.getAll('compare');
   if (cmp.length) {
     out.compare = Object.create(null) as Record<string, string>;

@@ -21,8 +21,9 @@ type VmaView = CoreVma & { cache?: Uint8Array };
 import { fmt, hex, size } from '../lib/format.js';
 import { CAUSE_LEGEND, readPalette, type Palette } from '../lib/palette.js';
 import type { ViewProps } from './registry.js';
+import { dispatch, useStore } from '../store/store.js';
 
-const GUTTER = 112;
+const GUTTER = 136;
 /**
  * Pages per row: 64, 32 or 16, the most that fit at >= 14 px. A power of two
  * divides a 512-page table into whole rows and keeps an aligned window of up
@@ -48,7 +49,8 @@ function presentCount(v: VmaView): number {
 }
 
 export function AddressSpace({ frame, program, theme }: ViewProps) {
-  const [mmSel, setMmSel] = useState<number | null>(null);
+  const mmSel = useStore((s) => s.mmSel);
+  const setMmSel = (mm: number | null) => dispatch({ type: 'selectMm', mm });
   const [vmaSel, setVmaSel] = useState<number | null>(null);
   const mmId = mmSel ?? frame.focusMm;
   const mm = frame.mms[mmId] ?? frame.mms[0];
@@ -59,7 +61,7 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
 
   if (!mm) return <div className="placeholder">No process.</div>;
   return (
-    <div>
+    <div className="as">
       {frame.mms.length > 1 && (
         <div className="as-strip" role="tablist" aria-label="Processes">
           {frame.mms.map((m) => (
@@ -72,13 +74,13 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
       )}
       <VmaStrip frame={frame} vmas={mm.vmas} selected={vma?.id ?? null} maps={program.maps} files={program.files}
         onSelect={(id) => setVmaSel(id === faultVma?.id ? null : id)} />
-      {!mm.alive && <div className="placeholder">Process {mm.name} has exited: it has no mappings.</div>}
-      {mm.alive && !vma && <div className="placeholder">Nothing is mapped yet. Step forward to the first <code>mmap</code>.</div>}
+      {!mm.alive && <div className="placeholder as-fill"><p>Process {mm.name} has exited: it has no mappings.</p></div>}
+      {mm.alive && !vma && <div className="placeholder as-fill"><p>Nothing is mapped yet. Step forward to the first <code>mmap</code>.</p></div>}
       {vma && (
         <VmaGrid key={`${mmId}:${vma.id}`} vma={vma} frame={frame} theme={theme} following={following}
           label={vmaName(vma, program.maps, program.files)} onFollow={() => setVmaSel(null)} />
       )}
-      <Legend />
+      <Legend file={vma ? vma.file !== null : true} />
     </div>
   );
 }
@@ -121,22 +123,24 @@ function VmaStrip({ frame, vmas, selected, maps, files, onSelect }: {
 /** at most this many VMAs on the strip */
 const VMA_WINDOW = 40;
 
-function Legend() {
+/** what the cells mean: short labels (the tooltip says more); a file mapping's page-cache states only beside a file */
+function Legend({ file }: { file: boolean }) {
+  const item = (cls: string, label: string, title: string, style?: React.CSSProperties) => (
+    <span key={label} title={title}><i className={cls} style={style} />{label}</span>
+  );
   return (
     <div className="legend" role="group" aria-label="Legend">
-      <span><i className="empty" /> not present</span>
-      {CAUSE_LEGEND.slice(0, 3).map((l) => (
-        <span key={l.cause}><i style={{ background: l.css }} />{l.label}</span>
-      ))}
-      <span><i className="win" /> fault-around window</span>
-      <span><i className="empty skip" /> skipped (hover for why)</span>
-      <span><i className="empty cached" /> in the page cache, not mapped</span>
-      <span><i className="reading" /> being read (I/O)</span>
-      <span><i className="empty mark" /> PG_readahead mark: a fault here starts the next readahead</span>
-      <span><i className="ra" /> file readahead window (thick: the part ahead of the reader)</span>
-      {CAUSE_LEGEND.slice(3).map((l) => (
-        <span key={l.cause}><i style={{ background: l.css }} />{l.label}</span>
-      ))}
+      {item('empty', 'not present', 'no page-table entry for this page')}
+      {CAUSE_LEGEND.filter((l) => file ? l.cause <= CAUSE.major : l.cause !== CAUSE.around && l.cause !== CAUSE.major).map((l) =>
+        item('', l.short, l.label, { background: l.css }))}
+      {file && <>
+        {item('win', 'window', 'the fault-around window of the current fault')}
+        {item('empty skip', 'skipped', 'a page fault-around did not map: hover it (or inspect it with the keys) for why')}
+        {item('empty cached', 'cached', 'in the page cache, not mapped here')}
+        {item('reading', 'being read', 'in the page cache, locked while its read I/O is in flight')}
+        {item('empty mark', 'PG_readahead', 'a fault here starts the next readahead')}
+        {item('ra', 'readahead window', 'the file\u2019s readahead window (thick: the part ahead of the reader)')}
+      </>}
     </div>
   );
 }
@@ -149,9 +153,12 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
   const wrap = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [width, setWidth] = useState(800);
+  const [height, setHeight] = useState(320);
   const [transform, setTransform] = useState<ZoomTransform>(zoomIdentity);
   const zoomRef = useRef<ZoomBehavior<HTMLCanvasElement, unknown> | null>(null);
   const [hover, setHover] = useState<Hover | null>(null);
+  /* the page the keyboard inspects (arrows move it, + and - zoom around it) */
+  const [inspect, setInspect] = useState<number | null>(null);
   const palette = useMemo<Palette>(() => readPalette(), [theme]);
 
   const n = (vma.end - vma.start) / 4096;
@@ -160,18 +167,19 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
   const rows = Math.ceil(n / COLS);
   const cell = Math.max(4, Math.floor((width - GUTTER - 8) / COLS));
   const gridH = heat ? 96 : rows * cell;
-  const height = heat ? 120 : Math.min(Math.max(gridH + 8, 120), 440);
 
+  /* the canvas takes the space the panel gives it (never the other way round: stepping moves nothing) */
   useLayoutEffect(() => {
     const el = wrap.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    const measure = () => { setWidth(el.clientWidth); setHeight(Math.max(120, el.clientHeight)); };
+    const ro = new ResizeObserver(measure);
     ro.observe(el);
-    setWidth(el.clientWidth);
+    measure();
     return () => ro.disconnect();
   }, []);
 
-  /* d3-zoom on the canvas: scale from the whole VMA down to single pages */
+  /* d3-zoom on the canvas: scale from the whole VMA down to single pages; a wheel notch is about 1.15x */
   useEffect(() => {
     const el = canvas.current;
     if (!el || heat) return;
@@ -180,24 +188,58 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
       .scaleExtent([fit, 48 / Math.min(cell, 48) * 4])
       .extent([[0, 0], [width, height]])
       .translateExtent([[0, 0], [width, Math.max(gridH + 8, height)]])
+      .wheelDelta((e: WheelEvent) => -e.deltaY * (e.deltaMode === 1 ? 0.05 : e.deltaMode ? 1 : 0.002) * (e.ctrlKey ? 5 : 0.5))
       .on('zoom', (e) => setTransform(e.transform));
     zoomRef.current = z;
     select(el).call(z).on('dblclick.zoom', null);
     return () => { select(el).on('.zoom', null); };
   }, [width, height, gridH, cell, heat]);
 
-  /* follow the fault: keep its row on screen */
-  useEffect(() => {
+  /** pan (keeping the zoom) so that page p is on screen, both ways; centred if it was off */
+  const reveal = (p: number, t: ZoomTransform = transform) => {
     const el = canvas.current, z = zoomRef.current;
-    if (!el || !z || heat || !following || !frame.fault) return;
-    const page = Math.floor((frame.fault.addr - vma.start) / 4096);
-    if (page < 0 || page >= n) return;
-    const y = Math.floor(page / COLS) * cell * transform.k + transform.y;
-    if (y < 0 || y + cell * transform.k > height - 4) {
-      const ty = Math.min(0, -(Math.floor(page / COLS) * cell * transform.k) + height / 3);
-      select(el).call(z.transform, zoomIdentity.translate(transform.x, ty).scale(transform.k));
-    }
-  }, [frame.fault?.addr, following, cell, height]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (!el || !z || heat || p < 0 || p >= n) return;
+    const k = t.k, cs = cell * k;
+    const x = (GUTTER + (p % COLS) * cell) * k + t.x, y = (4 + Math.floor(p / COLS) * cell) * k + t.y;
+    let tx = t.x, ty = t.y;
+    if (x < GUTTER || x + cs > width - 4) tx = -((GUTTER + (p % COLS) * cell) * k) + width / 2;
+    if (y < 0 || y + cs > height - 4) ty = -((4 + Math.floor(p / COLS) * cell) * k) + height / 3;
+    if (tx !== t.x || ty !== t.y || t.k !== transform.k) select(el).call(z.transform, zoomIdentity.translate(Math.min(0, tx), Math.min(0, ty)).scale(k));
+  };
+
+  /* follow the fault: keep its page on screen, across and down */
+  useEffect(() => {
+    if (!following || !frame.fault || inspect !== null) return;
+    reveal(Math.floor((frame.fault.addr - vma.start) / 4096));
+  }, [frame.fault?.addr, following, cell, height, width]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const zoomBy = (f: number, p: number | null) => {
+    const el = canvas.current, z = zoomRef.current;
+    if (!el || !z) return;
+    const at: [number, number] = p === null ? [width / 2, height / 2]
+      : [(GUTTER + (p % COLS + 0.5) * cell) * transform.k + transform.x, (4 + (Math.floor(p / COLS) + 0.5) * cell) * transform.k + transform.y];
+    select(el).call(z.scaleBy, f, at);
+  };
+  const onKey = (e: React.KeyboardEvent) => {
+    if (heat) return;
+    const start = inspect ?? (frame.fault && frame.fault.addr >= vma.start && frame.fault.addr < vma.end ? Math.floor((frame.fault.addr - vma.start) / 4096) : 0);
+    const move: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -COLS, ArrowDown: COLS };
+    if (e.key in move) {
+      const p = Math.max(0, Math.min(n - 1, (inspect === null ? start : start + move[e.key] * (e.shiftKey ? 8 : 1))));
+      setInspect(p);
+      reveal(p);
+    } else if (e.key === '+' || e.key === '=') zoomBy(1.5, inspect ?? start);
+    else if (e.key === '-' || e.key === '_') zoomBy(1 / 1.5, inspect ?? start);
+    else if (e.key === '0') fitAll();
+    else if (e.key === 'Enter') { setInspect(null); onFollow(); }
+    else return;
+    e.preventDefault();
+  };
+  const fitAll = () => canvas.current && zoomRef.current &&
+    select(canvas.current).call(zoomRef.current.transform, zoomIdentity.scale(Math.min(1, (height - 8) / (gridH + 8))));
+  const shown: Hover | null = inspect !== null && !heat
+    ? { page: inspect, x: (GUTTER + (inspect % COLS + 1) * cell) * transform.k + transform.x, y: (4 + (Math.floor(inspect / COLS) + 1) * cell) * transform.k + transform.y }
+    : hover;
 
   /* draw */
   useEffect(() => {
@@ -210,8 +252,8 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, width, height);
     if (heat) drawHeat(g, vma, width, palette);
-    else drawGrid(g, vma, frame, transform, cell, COLS, width, height, palette);
-  }, [vma, frame, transform, cell, COLS, width, height, palette, heat]);
+    else drawGrid(g, vma, frame, transform, cell, COLS, width, height, palette, inspect);
+  }, [vma, frame, transform, cell, COLS, width, height, palette, heat, inspect]);
 
   const pageAt = (x: number, y: number): number | null => {
     if (heat) return null;
@@ -228,33 +270,42 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
   const summary = `${label}: ${fmt(n)} pages, ${fmt(present)} mapped${f ? `; a ${f.write ? 'write' : 'read'} fault at page ${fmt((f.addr - vma.start) / 4096)}${f.window ? `, fault-around window of ${(f.window.end - f.window.start) / 4096} pages, ${f.skips.length} skipped` : ''}` : ''}${cacheSummary(vma, frame)}.`;
 
   return (
-    <div>
-      <div className="as-canvas-wrap" ref={wrap} style={{ height }}>
-        <canvas ref={canvas} style={{ height }} role="img" aria-label={summary}
+    <div className="as-grid">
+      <div className="as-canvas-wrap" ref={wrap}>
+        <canvas ref={canvas} style={{ height }} role="img" aria-label={summary} tabIndex={heat ? -1 : 0} data-grid-keys
+          aria-describedby="as-keys" aria-roledescription="page grid"
+          onKeyDown={onKey} onBlur={() => setInspect(null)}
           onMouseMove={(e) => {
             const r = e.currentTarget.getBoundingClientRect();
             const p = pageAt(e.clientX - r.left, e.clientY - r.top);
             setHover(p === null ? null : { x: e.clientX - r.left, y: e.clientY - r.top, page: p });
           }}
           onMouseLeave={() => setHover(null)} />
-        {hover && <Tooltip hover={hover} vma={vma} frame={frame} width={width} height={height} />}
+        {shown && <Tooltip hover={shown} vma={vma} frame={frame} width={width} height={height} />}
       </div>
-      <p className="visually-hidden" aria-live="polite">{summary}</p>
+      <p className="visually-hidden" id="as-keys">Arrow keys inspect a page, plus and minus zoom, 0 fits the mapping, Enter follows the fault again.</p>
+      <p className="visually-hidden" aria-live="polite">{inspect !== null ? pageText(vma, frame, inspect) : summary}</p>
       <div className="as-foot">
         <div className="fault-line">{faultLine(frame, vma)}</div>
         {!heat && (
           <div className="as-tools">
             {!following && <button className="btn" onClick={onFollow}>Follow the fault</button>}
-            <button className="btn" aria-label="Zoom out to the whole mapping"
-              onClick={() => canvas.current && zoomRef.current &&
-                select(canvas.current).call(zoomRef.current.transform, zoomIdentity.scale(Math.min(1, (height - 8) / (gridH + 8))))}>
-              Fit
-            </button>
+            <button className="btn" aria-label="Zoom in (+)" title="Zoom in (+ with the grid focused)" onClick={() => zoomBy(1.5, inspect)}>+</button>
+            <button className="btn" aria-label="Zoom out (−)" title="Zoom out (− with the grid focused)" onClick={() => zoomBy(1 / 1.5, inspect)}>−</button>
+            <button className="btn" aria-label="Zoom out to the whole mapping (0)" title="The whole mapping (0)" onClick={fitAll}>Fit</button>
           </div>
         )}
       </div>
     </div>
   );
+}
+
+/** one page in words, for the keyboard's inspector (screen readers) */
+function pageText(vma: VmaView, frame: Frame, p: number): string {
+  const st = vma.pages?.[p] ?? 0;
+  const addr = vma.start + p * 4096;
+  const skip = frame.fault?.skips.find((s) => s.addr === addr);
+  return `page ${p}, ${hex(addr)}: ${st & 1 ? `present, ${CAUSE_NAMES[st >> 4]}` : 'not present'}${skip ? `; skipped: ${SKIP_REASONS[skip.reason]}` : ''}`;
 }
 
 /** the page cache behind a file VMA, in words (for screen readers) */
@@ -341,7 +392,7 @@ function Tooltip({ hover, vma, frame, width, height }: { hover: Hover; vma: VmaV
 }
 
 function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: ZoomTransform, cell: number, COLS: number,
-  width: number, height: number, pal: Palette) {
+  width: number, height: number, pal: Palette, inspect: number | null) {
   const pages = vma.pages!;
   const n = pages.length;
   const k = t.k;
@@ -369,7 +420,7 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
       }
       if (cs >= 30) {
         g.fillStyle = st & 1 ? '#fff' : pal.muted;
-        g.font = `${Math.min(12, cs / 3)}px ui-monospace, monospace`;
+        g.font = `${Math.min(14, cs / 3)}px ui-monospace, monospace`;
         g.textAlign = 'center';
         g.textBaseline = 'middle';
         g.fillText(String(vma.file !== null ? vma.pgoff + p : p), x0 + c * cs + (cs - gap) / 2, y0 + r * cs + (cs - gap) / 2);
@@ -380,7 +431,7 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
   g.strokeStyle = pal.emptyLine;
   g.lineWidth = 1;
   g.fillStyle = pal.muted;
-  g.font = '11px ui-monospace, monospace';
+  g.font = '14px ui-monospace, monospace';
   g.textAlign = 'right';
   g.textBaseline = 'middle';
   const first = Math.floor((vma.start % 2 ** 21) / 4096);
@@ -407,6 +458,13 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
     }
   }
   if (f) drawFault(g, vma, f, x0, y0, cs, gap, COLS, n, pal);
+  if (inspect !== null && inspect < n) {
+    g.strokeStyle = pal.accent;
+    g.lineWidth = 3;
+    g.setLineDash([4, 3]);
+    g.strokeRect(x0 + (inspect % COLS) * cs - 2, y0 + Math.floor(inspect / COLS) * cs - 2, cs - gap + 4, cs - gap + 4);
+    g.setLineDash([]);
+  }
   /* PG_readahead marks last, so that no outline covers them: a corner flag, edged so it shows on any cell */
   if (vma.cache && cs >= 5)
     for (let r = r0; r < r1; r++)
@@ -505,7 +563,7 @@ function drawHeat(g: CanvasRenderingContext2D, vma: VmaView, width: number, pal:
   }
   g.globalAlpha = 1;
   g.fillStyle = pal.muted;
-  g.font = '11px ui-monospace, monospace';
+  g.font = '14px ui-monospace, monospace';
   g.textBaseline = 'top';
   g.textAlign = 'left';
   g.fillText(hex(vma.start), x0, y0 + h + 6);

@@ -1,20 +1,22 @@
 /**
  * Counters: the vmstat counters at the cursor (changed ones highlighted, with
  * the change since the previous frame), the model's own counters apart, and
- * the selected ones as small line charts over the whole run with the cursor
- * marked. Click a row to chart it.
+ * the charted ones as line charts over the whole run with the cursor marked,
+ * in one SVG drawn at the size it is shown (its text stays at 14 px). Click a
+ * row, or move to it with ↑ ↓ and press Enter, to chart it; the charted
+ * counters go in the share link.
  */
 import { line, scaleLinear } from 'd3';
-import { useMemo, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { COUNTERS, FIRST_MODEL_COUNTER, REQUIRED_COUNTERS } from '../../../wasm-core/ts/abi.js';
 import { fmt } from '../lib/format.js';
+import { dispatch, useStore } from '../store/store.js';
 import type { ViewProps } from './registry.js';
 
-const DEFAULT_CHART = ['pgfault', 'pgmajfault', 'nr_mapped'];
-
 export function Counters({ frame, timeline, prevCounters }: ViewProps) {
-  const [chart, setChart] = useState<string[]>(DEFAULT_CHART);
+  const chart = useStore((s) => s.chart);
   const [all, setAll] = useState(false);
+  const [focus, setFocus] = useState(0);
   const c = frame.counters;
   const rows = useMemo(() => {
     const vm: number[] = [], model: number[] = [];
@@ -23,64 +25,96 @@ export function Counters({ frame, timeline, prevCounters }: ViewProps) {
       if (!show) return;
       (i >= FIRST_MODEL_COUNTER ? model : vm).push(i);
     });
-    return { vm, model };
+    return { vm, model, order: [...vm, ...model] };
   }, [c, all, chart]);
-  const toggle = (name: string) => setChart((x) => (x.includes(name) ? x.filter((y) => y !== name) : [...x, name].slice(-5)));
+  const toggle = (name: string) => dispatch({ type: 'setChart', chart: chart.includes(name) ? chart.filter((y) => y !== name) : [...chart, name].slice(-5) });
+  const at = Math.min(focus, rows.order.length - 1);
   const row = (i: number) => {
     const name = COUNTERS[i];
     const d = prevCounters ? c[i] - prevCounters[i] : 0;
+    const k = rows.order.indexOf(i);
     return (
-      <tr key={name} className={`${d ? 'changed' : ''} ${chart.includes(name) ? 'sel' : ''}`} onClick={() => toggle(name)}
-        aria-selected={chart.includes(name)}>
-        <td><code>{name}</code></td>
-        <td className="v">{fmt(c[i])}</td>
-        <td className="d">{d ? `${d > 0 ? '+' : ''}${fmt(d)}` : ''}</td>
+      <tr key={name} id={`ctr-${name}`} className={`${d ? 'changed' : ''} ${chart.includes(name) ? 'sel' : ''} ${k === at ? 'focus' : ''}`}
+        onClick={() => { setFocus(k); toggle(name); }} aria-selected={chart.includes(name)} role="row">
+        <td role="gridcell"><code>{name}</code></td>
+        <td role="gridcell" className="v">{fmt(c[i])}</td>
+        <td role="gridcell" className="d">{d ? `${d > 0 ? '+' : ''}${fmt(d)}` : ''}</td>
       </tr>
     );
+  };
+  const onKey = (e: React.KeyboardEvent) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      const n = Math.max(0, Math.min(rows.order.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
+      setFocus(n);
+      document.getElementById(`ctr-${COUNTERS[rows.order[n]]}`)?.scrollIntoView({ block: 'nearest' });
+      e.preventDefault();
+    } else if (e.key === 'Enter') {
+      toggle(COUNTERS[rows.order[at]]);
+      e.preventDefault();
+    }
   };
   return (
     <div className="ctr-wrap">
       <div className="ctr-list">
-        <table className="ctr-table" aria-label="Counters at the cursor">
+        <table className="ctr-table" role="grid" aria-label="Counters at the cursor: ↑ ↓ to move, Enter to chart" tabIndex={0} data-rows
+          aria-activedescendant={rows.order.length ? `ctr-${COUNTERS[rows.order[at]]}` : undefined} onKeyDown={onKey}>
           <tbody>
-            <tr className="grp"><td colSpan={3}>/proc/vmstat</td></tr>
+            <tr className="grp" role="row"><td role="gridcell" colSpan={3}>/proc/vmstat</td></tr>
             {rows.vm.map(row)}
-            <tr className="grp"><td colSpan={3}>the model&rsquo;s own (no kernel counter)</td></tr>
+            <tr className="grp" role="row"><td role="gridcell" colSpan={3}>the model&rsquo;s own (no kernel counter)</td></tr>
             {rows.model.map(row)}
           </tbody>
         </table>
-        <label style={{ display: 'flex', gap: 8, marginTop: 8, fontSize: '0.88rem', color: 'var(--muted)' }}>
+        <label className="ctr-all">
           <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> show counters that stay 0
         </label>
       </div>
-      <div className="chart" aria-label="Counters over the run">
-        {chart.map((name) => (
-          <Spark key={name} name={name} idx={COUNTERS.indexOf(name as never)} frame={frame} timeline={timeline} />
-        ))}
-        {!chart.length && <div className="placeholder">Click a counter to chart it over the run.</div>}
-      </div>
+      <Charts chart={chart} frame={frame} timeline={timeline} />
     </div>
   );
 }
 
-function Spark({ name, idx, frame, timeline }: { name: string; idx: number; frame: ViewProps['frame']; timeline: ViewProps['timeline'] }) {
-  const W = 420, H = 70, L = 6, R = 58, T = 20, B = 16;
-  const xs = timeline.samples.x, ys = timeline.samples.values[idx];
+/** the charted counters over the run, one under the other, in one SVG at its on-screen size */
+function Charts({ chart, frame, timeline }: { chart: string[]; frame: ViewProps['frame']; timeline: ViewProps['timeline'] }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [W, setW] = useState(420);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setW(Math.max(200, el.clientWidth)));
+    ro.observe(el);
+    setW(Math.max(200, el.clientWidth));
+    return () => ro.disconnect();
+  }, []);
+  if (!chart.length) return <div className="chart" ref={box}><div className="placeholder">Click a counter to chart it over the run.</div></div>;
+  const H = 86, L = 4, R = 76, T = 24, B = 22;
+  const xs = timeline.samples.x;
   const xmax = Math.max(1, xs[xs.length - 1] ?? 1);
-  const ymax = Math.max(1, ...ys);
   const x = scaleLinear().domain([0, xmax]).range([L, W - R]);
-  const y = scaleLinear().domain([0, ymax]).range([H - B, T]);
-  const d = line<number>().x((_, i) => x(xs[i])).y((v) => y(v))(ys) ?? '';
   const cx = frame.big ? null : x(Math.min(frame.cursor, xmax));
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${name} over the run: ${fmt(frame.counters[idx])} at the cursor, up to ${fmt(ymax)}`}>
-      <text className="name" x={L} y={13}>{name} <tspan className="val">= {fmt(frame.counters[idx])}</tspan></text>
-      <line className="axis" x1={L} x2={W - R} y1={H - B} y2={H - B} stroke="var(--strong-border)" />
-      <text className="val" x={W - R + 6} y={T + 4}>{fmt(ymax)}</text>
-      <text className="val" x={W - R + 6} y={H - B + 4}>0</text>
-      <path d={d} fill="none" stroke="var(--c-fault)" strokeWidth={2} />
-      {cx !== null && <line className="cursor" x1={cx} x2={cx} y1={T - 2} y2={H - B} />}
-      <text className="val" x={W - R} y={H - 2} textAnchor="end">{fmt(xmax)} {frame.big ? 'operations' : 'events'}</text>
-    </svg>
+    <div className="chart" ref={box}>
+      <svg width={W} height={H * chart.length} viewBox={`0 0 ${W} ${H * chart.length}`} role="img" data-export
+        aria-label={`Counters over the run: ${chart.map((n) => `${n} ${fmt(frame.counters[COUNTERS.indexOf(n as never)])}`).join(', ')} at the cursor`}>
+        {chart.map((name, k) => {
+          const idx = COUNTERS.indexOf(name as never);
+          const ys = timeline.samples.values[idx];
+          const ymax = Math.max(1, ...ys);
+          const y = scaleLinear().domain([0, ymax]).range([H - B, T]);
+          const d = line<number>().x((_, i) => x(xs[i])).y((v) => y(v))(ys) ?? '';
+          return (
+            <g key={name} transform={`translate(0, ${k * H})`}>
+              <text className="name" x={L} y={15}>{name} <tspan className="val">= {fmt(frame.counters[idx])}</tspan></text>
+              <line className="axis" x1={L} x2={W - R} y1={H - B} y2={H - B} stroke="var(--strong-border)" />
+              <text className="val" x={W - R + 6} y={T + 5}>{fmt(ymax)}</text>
+              <text className="val" x={W - R + 6} y={H - B + 5}>0</text>
+              <path d={d} fill="none" stroke="var(--c-fault)" strokeWidth={2} />
+              {cx !== null && <line className="cursor" x1={cx} x2={cx} y1={T - 4} y2={H - B} />}
+              {k === chart.length - 1 && <text className="val" x={W - R} y={H - 3} textAnchor="end">{fmt(xmax)} {frame.big ? 'operations' : 'events'}</text>}
+            </g>
+          );
+        })}
+      </svg>
+    </div>
   );
 }

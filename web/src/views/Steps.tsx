@@ -1,9 +1,11 @@
 /**
  * The scenario's steps, the current one highlighted, with its source line;
- * say captions in italics. Click a step to go to its start. A scenario of
- * thousands of steps shows a window around the current one (the DOM of
- * 16,000 rows took seconds to lay out, and every frame re-rendered it).
+ * say captions in italics. Click a step, or move to it with ↑ ↓ (one tab
+ * stop for the list), to go to its start. A scenario of thousands of steps
+ * shows a window around the current one (the DOM of 16,000 rows took
+ * seconds to lay out, and every frame re-rendered it).
  */
+import { useLayoutEffect, useRef } from 'react';
 import { dispatch } from '../store/store.js';
 import type { ViewProps } from './registry.js';
 
@@ -11,6 +13,7 @@ import type { ViewProps } from './registry.js';
 export const STEPS_WINDOW = 120;
 
 export function Steps({ frame, program, timeline }: ViewProps) {
+  const box = useRef<HTMLOListElement>(null);
   const go = (step: number) => {
     const k = timeline.stepOf.indexOf(step);
     if (k >= 0) dispatch({ type: 'seek', cursor: timeline.stepEvents[k] + 1 });
@@ -19,16 +22,32 @@ export function Steps({ frame, program, timeline }: ViewProps) {
   const cur = frame.step ?? 0;
   const from = n <= STEPS_WINDOW ? 0 : Math.max(0, Math.min(n - STEPS_WINDOW, cur - Math.floor(STEPS_WINDOW / 3)));
   const to = Math.min(n, from + STEPS_WINDOW);
+  useLayoutEffect(() => {
+    const b = box.current, c = b?.querySelector<HTMLElement>('li.cur');
+    if (!b || !c) return;
+    const top = c.offsetTop - b.offsetTop;
+    if (top < b.scrollTop || top + c.offsetHeight > b.scrollTop + b.clientHeight) b.scrollTop = top - b.clientHeight / 3;
+  }, [frame.step]);
+  const onKey = (e: React.KeyboardEvent) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    e.preventDefault();
+    /* the next or previous step that ran (a step inside a repeat runs many times; a skipped one never) */
+    const here = frame.step ?? -1;
+    const ran = [...new Set(timeline.stepOf)].sort((a, b) => a - b);
+    const next = e.key === 'ArrowDown' ? ran.find((s) => s > here) : [...ran].reverse().find((s) => s < here);
+    if (next !== undefined) go(next);
+  };
   return (
-    <ol className="steps" aria-label="Scenario steps" start={from + 1}>
+    <ol className="steps" ref={box} aria-label="Scenario steps: ↑ ↓ to go to a step" start={from + 1} role="listbox" tabIndex={0} data-rows
+      aria-activedescendant={frame.step !== null ? `step-${frame.step}` : undefined} onKeyDown={onKey}>
       {from > 0 && <li className="more" aria-hidden="true">{from.toLocaleString('en-US')} earlier steps</li>}
       {program.steps.slice(from, to).map((s, k) => {
         const i = from + k;
         return (
-          <li key={i} className={`${frame.step === i ? 'cur' : ''} ${s.kind === 'say' ? 'say' : ''}`} onClick={() => go(i)}
-            style={{ paddingLeft: 8 + s.depth * 18 }} aria-current={frame.step === i ? 'step' : undefined}>
+          <li key={i} id={`step-${i}`} role="option" aria-selected={frame.step === i} className={`${frame.step === i ? 'cur' : ''} ${s.kind === 'say' ? 'say' : ''}`} onClick={() => go(i)}
+            style={{ paddingLeft: 8 + s.depth * 18 }}>
             <span className="no">{i + 1}</span>
-            <span>{s.kind === 'say' ? `\u201c${s.summary}\u201d` : s.summary}</span>
+            <span className="what">{s.kind === 'say' ? `\u201c${s.summary}\u201d` : s.summary}</span>
             <span className="line">line {s.at.line}</span>
           </li>
         );

@@ -27,13 +27,17 @@ export interface ViewDef {
   /** what the view shows, for its accessible description */
   description: string;
   column: 'main' | 'side';
+  /** its share of its column's height (the panels of a column split it: sizes never follow the content) */
+  grow?: number;
+  /** the view draws a chart in SVG (marked data-export): Export offers it as SVG too */
+  svg?: boolean;
   component: ComponentType<ViewProps>;
 }
 
 export const VIEWS: ViewDef[] = [
-  { id: 'address', title: 'Address space', description: 'VMAs and their pages; the fault-around window', column: 'main', component: AddressSpace },
-  { id: 'counters', title: 'Counters', description: 'vmstat counters at the cursor and over the run', column: 'main', component: Counters },
-  { id: 'walk', title: 'Page-table walk', description: 'PGD, PUD, PMD and PTE of the current fault', column: 'side', component: PageTableWalk },
+  { id: 'address', title: 'Address space', description: 'VMAs and their pages; the fault-around window', column: 'main', grow: 1.75, component: AddressSpace },
+  { id: 'counters', title: 'Counters', description: 'vmstat counters at the cursor and over the run', column: 'main', svg: true, component: Counters },
+  { id: 'walk', title: 'Page-table walk', description: 'PGD, PUD, PMD and PTE of the current fault', column: 'side', grow: 1.35, component: PageTableWalk },
   { id: 'log', title: 'Event log', description: 'what happened, one sentence per event', column: 'side', component: EventLog },
-  { id: 'steps', title: 'Steps', description: 'the scenario\u2019s steps', column: 'side', component: Steps },
+  { id: 'steps', title: 'Steps', description: 'the scenario\u2019s steps', column: 'side', grow: 0.65, component: Steps },
 ];

@@ -4,6 +4,7 @@
  * the page cache behind a file mapping, readahead windows) comes from the
  * engine's frame; its views are the address space and the page-table walk.
  */
+import { SkipReason } from '../../../../wasm-core/ts/abi.js';
 import { size } from '../../lib/format.js';
 import type { MechanismDef } from '../types.js';
 
@@ -18,6 +19,12 @@ export const faultAround: MechanismDef = {
     { key: 'touches', label: 'Pages touched' },
   ],
   teachingOrder: ['sequential', 'random', 'one-per-page-table', 'unaligned', 'partly-cached', 'readahead-in-flight', 'shared-write', 'anonymous'],
+  jumps: [
+    { id: 'major', label: 'Major', key: 'M', event: 'mm_filemap_fault', where: (e) => e.c === 0,
+      title: 'the next major fault: ->fault found the page not in the page cache' },
+    { id: 'skip', label: 'Skip', key: 'S', event: 'mm_filemap_map_skip', where: (e) => e.b !== SkipReason.PtePresent,
+      title: 'the next page fault-around skipped (not cached, locked, not uptodate, PG_readahead...)' },
+  ],
   valueLabel: (key, v) => {
     if (key !== 'fault_around_bytes') return null;
     const pages = v / 4096;

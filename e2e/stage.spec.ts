@@ -1,0 +1,285 @@
+/**
+ * The player on stage: panels that never move while stepping or playing, a
+ * keyboard that works after any control was used, Ctrl+Enter in the editor,
+ * zero axe-core violations, presenter mode, embeds, exports, and a reload
+ * while playing. Screenshots of presenter mode and of an embed go to
+ * test-results/screenshots/ (the README shows the presenter one).
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { failOnPageProblems } from './problems.js';
+
+const SHOTS = 'test-results/screenshots';
+mkdirSync(SHOTS, { recursive: true });
+failOnPageProblems();
+
+const SIZES = [{ width: 1920, height: 1080 }, { width: 1280, height: 720 }];
+const THEMES = ['light', 'dark'] as const;
+
+async function shot(page: Page, info: TestInfo, name: string) {
+  const path = `${SHOTS}/${name}.png`;
+  await page.screenshot({ path });
+  await info.attach(name, { path, contentType: 'image/png' });
+}
+
+async function open(page: Page, query: string, theme: 'light' | 'dark' = 'light') {
+  await page.goto(`/?${query}&theme=${theme}`);
+  await expect(page.locator('[data-view="address"]').first()).toBeVisible();
+  await expect(page.getByTestId('cursor')).toHaveText(/^event /);
+}
+
+const cursorOf = async (page: Page) => Number((await page.getByTestId('cursor').textContent())!.match(/event ([\d,]+)/)![1].replace(/,/g, ''));
+
+/** where every panel and bar is, to the pixel */
+function boxes(page: Page): Promise<Record<string, [number, number, number, number]>> {
+  return page.evaluate(() => {
+    const out: Record<string, [number, number, number, number]> = {};
+    const sel = '.caption, .transport, .figures, .quick, .comparebar, [data-view], [data-view] .panel-body, .as-canvas-wrap, .legend, .as-foot';
+    /* keyed by what the element is (its view, its class), not by its place in the document */
+    const seen = new Map<string, number>();
+    document.querySelectorAll(sel).forEach((el) => {
+      const r = el.getBoundingClientRect();
+      const scroller = document.querySelector('.app');
+      const y = r.y + (scroller?.scrollTop ?? 0);
+      const name = `${(el.closest('[data-view]') as HTMLElement | null)?.dataset.view ?? ''}:${el.className}`;
+      const n = seen.get(name) ?? 0;
+      seen.set(name, n + 1);
+      out[`${name}#${n}`] = [Math.round(r.x), Math.round(y), Math.round(r.width), Math.round(r.height)];
+    });
+    return out;
+  });
+}
+
+/** what moved by more than 2 px; a panel, bar or caption may not appear or disappear either (what is drawn inside a view may) */
+function moved(a: Record<string, number[]>, b: Record<string, number[]>): string[] {
+  const out: string[] = [];
+  const fixed = (k: string) => /:(panel|caption|transport|figures|quick|comparebar)\b/.test(k);
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (!a[k] || !b[k]) {
+      if (fixed(k)) out.push(`${k} ${a[k] ? 'disappeared' : 'appeared'}`);
+      continue;
+    }
+    if (a[k].some((v, i) => Math.abs(v - b[k][i]) > 2)) out.push(`${k}: ${a[k].join(',')} -> ${b[k].join(',')}`);
+  }
+  return out;
+}
+
+for (const size of SIZES)
+  for (const theme of THEMES)
+    test(`no panel moves in 60 steps and 10 s of play, ${size.width}x${size.height} ${theme}`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize(size);
+      await open(page, 'scenario=fault-around/sequential', theme);
+      const first = await boxes(page);
+      for (let i = 1; i <= 60; i++) {
+        await page.keyboard.press('ArrowRight');
+        await expect(page.getByTestId('cursor')).toHaveText(new RegExp(`^event ${i} /`));
+        expect(moved(first, await boxes(page)), `after step ${i}`).toEqual([]);
+      }
+      await page.keyboard.press(' ');
+      const until = Date.now() + 10_000;
+      while (Date.now() < until) {
+        expect(moved(first, await boxes(page)), 'while playing').toEqual([]);
+        await page.waitForTimeout(200);
+      }
+      await page.keyboard.press(' ');
+      expect(await cursorOf(page)).toBeGreaterThan(200);
+    });
+
+/** the player's keys, checked: → steps, F jumps to a fault, Space plays and pauses */
+async function keysWork(page: Page, after: string) {
+  const c0 = await cursorOf(page);
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('cursor'), `→ after ${after}`).toHaveText(new RegExp(`^event ${(c0 + 1).toLocaleString('en-US')} /`));
+  await page.keyboard.press('f');
+  await expect.poll(() => cursorOf(page), { message: `F after ${after}` }).toBeGreaterThan(c0 + 1);
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('play'), `Space after ${after}`).toContainText('Pause');
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('play'), `Space after ${after}`).toContainText('Play');
+  expect(await page.evaluate(() => document.activeElement?.tagName), `focus after ${after}`).not.toBe('SELECT');
+}
+
+test('every shortcut works after using each control', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await open(page, 'scenario=fault-around/sequential&cursor=20');
+  const controls: [string, () => Promise<void>][] = [
+    ['the speed select', async () => { await page.locator('#speed').selectOption('100'); }],
+    ['the tunable select', async () => {
+      await page.getByTestId('tunable-readahead_kb').selectOption({ index: 2 });
+      await expect(page.getByTestId('cursor')).toHaveText(/^event /);
+      await expect(page.locator('[data-view="address"]')).toBeVisible();
+    }],
+    ['the scrubber', () => page.getByTestId('scrubber').click()],
+    ['the Fault button', () => page.getByTestId('jump-fault').click()],
+    ['the Fault end button', () => page.getByTestId('jump-fault-end').click()],
+    ['the step button', () => page.getByTestId('step').click()],
+    ['the play button', async () => { await page.getByTestId('play').click(); await page.getByTestId('play').click(); }],
+    ['a counter row', () => page.locator('.ctr-table tr', { hasText: 'pgactivate' }).click()],
+    ['the counters checkbox', () => page.locator('.ctr-all input').click()],
+    ['an event-log row', () => page.locator('[data-view="log"] li').nth(3).click()],
+    ['a step row', () => page.locator('[data-view="steps"] li').nth(2).click()],
+    ['the enlarge button', async () => { await page.getByRole('button', { name: 'Enlarge Counters' }).click(); await page.getByRole('button', { name: 'Restore Counters' }).click(); }],
+    ['the About drawer', async () => { await page.getByTestId('open-about').click(); await page.keyboard.press('Escape'); }],
+    ['the zoom buttons', () => page.getByRole('button', { name: 'Zoom in (+)' }).click()],
+  ];
+  for (const [name, use] of controls) {
+    await use();
+    await keysWork(page, name);
+  }
+});
+
+test('Ctrl+Enter runs the editor, Esc closes it', async ({ page }) => {
+  await open(page, 'scenario=fault-around/sequential');
+  await page.keyboard.press('e');
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+Home');
+  const first = page.locator('.cm-line').first();
+  await expect(first).toContainText('name:');
+  await page.keyboard.press('End');
+  await page.keyboard.insertText(' (mine)');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('scenario-title')).toContainText('(mine)');
+  await expect(page.locator('.cm-line', { hasText: '(mine)' })).toHaveCount(1);
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('drawer-editor')).toHaveCount(0);
+  await keysWork(page, 'the editor');
+});
+
+async function axe(page: Page, what: string) {
+  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const found = r.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  expect(found, `axe-core on ${what}`).toEqual([]);
+}
+
+for (const theme of THEMES)
+  test(`axe-core finds nothing: gallery, scenario, editor, compare, presenter (${theme})`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.addInitScript((t) => localStorage.setItem('mmplay.theme', t), theme);
+    await page.goto('/');
+    await expect(page.locator('.card').first()).toBeVisible();
+    await axe(page, 'the gallery');
+    await open(page, 'scenario=fault-around/sequential&cursor=40', theme);
+    await axe(page, 'a scenario');
+    await page.keyboard.press('e');
+    await expect(page.locator('.cm-content')).toBeVisible();
+    await axe(page, 'the editor');
+    await page.keyboard.press('Escape');
+    await open(page, 'scenario=fault-around/sequential&cursor=40&compare=fault_around_bytes=4096', theme);
+    await expect(page.locator('[data-run-view="b"] .as').first()).toBeVisible();
+    await axe(page, 'compare');
+    await open(page, 'scenario=fault-around/sequential&cursor=40&present=1', theme);
+    await axe(page, 'presenter mode');
+  });
+
+for (const size of SIZES)
+  test(`presenter mode fills the screen and steps with PageDown, ${size.width}x${size.height}`, async ({ page }, info) => {
+    await page.setViewportSize(size);
+    await open(page, 'scenario=fault-around/sequential&present=1&cursor=30', 'dark');
+    await expect(page.locator('.topbar')).toHaveCount(0);
+    await expect(page.locator('[data-view]')).toHaveCount(2);
+    const views = (await page.getByTestId('views').boundingBox())!;
+    expect(views.height).toBeGreaterThan(size.height * 0.6);
+    expect(views.width).toBeGreaterThan(size.width * 0.95);
+    const grid = (await page.locator('.as-canvas-wrap').boundingBox())!;
+    expect(grid.y + grid.height).toBeGreaterThan(size.height * 0.8);
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= innerWidth)).toBe(true);
+    const caption = await page.getByTestId('caption').textContent();
+    const c0 = await cursorOf(page);
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => cursorOf(page)).toBeGreaterThan(c0);
+    await expect(page.getByTestId('caption')).not.toHaveText(caption!);
+    await page.keyboard.press('PageUp');
+    await expect.poll(() => cursorOf(page)).toBeLessThanOrEqual(c0);
+    await page.keyboard.press('f');
+    for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
+    await shot(page, info, `presenter-${size.width}x${size.height}`);
+    await page.keyboard.press('b');
+    await expect(page.getByTestId('blank')).toBeVisible();
+    await page.keyboard.press('b');
+    await expect(page.getByTestId('blank')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(page.locator('.topbar')).toBeVisible();
+  });
+
+for (const size of SIZES)
+  test(`an embed shows one view and a minimal transport, ${size.width}x${size.height}`, async ({ page }, info) => {
+    await page.setViewportSize(size);
+    await open(page, 'scenario=fault-around/sequential&embed=1&views=address&cursor=60');
+    await expect(page.locator('[data-view]')).toHaveCount(1);
+    await expect(page.locator('.topbar')).toHaveCount(0);
+    await expect(page.locator('.transport.thin')).toBeVisible();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('cursor')).toHaveText(/^event 61 \//);
+    await shot(page, info, `embed-${size.width}x${size.height}`);
+  });
+
+test('the exports download what they say', async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await open(page, 'scenario=fault-around/sequential&cursor=40');
+  await page.keyboard.press('x');
+  await expect(page.getByTestId('export')).toBeVisible();
+  const get = async (testid: string) => {
+    const failed = page.locator('.export-status', { hasText: ':' }).waitFor({ timeout: 30_000 }).then(async () => { throw new Error(`${testid}: ${await page.locator('.export-status').textContent()}`); }, () => undefined);
+    const [d] = await Promise.all([Promise.race([page.waitForEvent('download', { timeout: 30_000 }), failed as Promise<never>]), page.getByTestId(testid).click()]);
+    return { name: d.suggestedFilename(), bytes: readFileSync((await d.path())!) };
+  };
+  const csv = await get('export-counters-csv');
+  expect(csv.name).toBe('mmplay-fault-around-sequential-event-40.csv');
+  const lines = csv.bytes.toString().trim().split('\n');
+  expect(lines[0]).toBe('counter,value');
+  expect(lines).toContain('pgfault,1');
+  const json = JSON.parse((await get('export-counters-json')).bytes.toString());
+  expect(json.event).toBe(40);
+  expect(json.counters.pgfault).toBe(1);
+  const steps = JSON.parse((await get('export-steps-json')).bytes.toString());
+  expect(steps.map((s: { kind: string }) => s.kind)).toContain('access');
+  expect(steps[steps.length - 1].counters.pgfault).toBe(256);
+  const stepsCsv = (await get('export-steps-csv')).bytes.toString().split('\n');
+  expect(stepsCsv[0].startsWith('step,line,kind,summary,event,pgfault')).toBe(true);
+  const log = (await get('export-log')).bytes.toString().trim().split('\n').map((l) => JSON.parse(l));
+  expect(log.length).toBeGreaterThan(5000);
+  expect(log.filter((e: { event: string }) => e.event === 'page_fault_user')).toHaveLength(256);
+  expect(typeof log[0].text).toBe('string');
+  const png = await get('export-png-address');
+  expect(png.name).toMatch(/@2x\.png$/);
+  expect(png.bytes.subarray(1, 4).toString()).toBe('PNG');
+  expect(png.bytes.readUInt32BE(16)).toBeGreaterThan(1000); /* width at 2x */
+  const walk = await get('export-png-walk');
+  expect(walk.bytes.subarray(1, 4).toString()).toBe('PNG');
+  const svg = (await get('export-svg-counters')).bytes.toString();
+  expect(svg).toContain('<svg');
+  expect(svg).toContain('pgfault');
+  expect(svg).not.toContain('var(--');
+});
+
+test('a reload while playing comes back to the same event', async ({ page }) => {
+  await open(page, 'scenario=fault-around/sequential');
+  await page.locator('#speed').selectOption('3');
+  await page.keyboard.press(' ');
+  await expect.poll(() => cursorOf(page), { timeout: 10_000 }).toBeGreaterThan(4);
+  const before = await cursorOf(page);
+  await page.waitForTimeout(400);
+  const at = await cursorOf(page);
+  expect(at).toBeGreaterThanOrEqual(before);
+  await page.reload();
+  await expect(page.locator('[data-view="address"]')).toBeVisible();
+  const after = await cursorOf(page);
+  expect(Math.abs(after - at)).toBeLessThanOrEqual(2);
+  expect(after).toBeGreaterThan(0);
+});
+
+test('a bad tunable in a link names the tunable and offers to reset; views=foo shows every view', async ({ page }) => {
+  await page.goto('/?scenario=fault-around/sequential&set=fault_around_bytes=banana');
+  await expect(page.getByTestId('error-banner')).toContainText('fault_around_bytes');
+  await expect(page.getByTestId('error-banner')).toContainText('tunables');
+  await page.getByTestId('reset-tunables').click();
+  await expect(page.locator('[data-view="address"]')).toBeVisible();
+  await expect(page).not.toHaveURL(/banana/);
+  await page.goto('/?scenario=fault-around/sequential&views=foo');
+  await expect(page.locator('[data-view]')).toHaveCount(5);
+  await expect(page.getByTestId('toast')).toContainText('views=foo');
+});
