@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { TimelineInfo } from '../../../wasm-core/ts/engine.js';
+import type { Timeline } from '../engine/protocol.js';
 import { reducer, relativeCursor, resolveCursor } from './reducer.js';
 import { initialState, type Action, type AppState } from './state.js';
 
-const timeline = (over: Partial<TimelineInfo> = {}): TimelineInfo => ({
+const timeline = (over: Partial<Timeline> = {}): Timeline => ({
   big: false, nEvents: 1000, work: 0, status: 'ok', error: null, expectFailures: [],
   stepEvents: [0, 10, 500], stepOf: [0, 1, 2], faultEvents: [20, 100, 700], majorEvents: [100], sayEvents: [10],
+  /* what the worker adds (mechanisms/registry.ts computeMarks): the jump targets read these */
+  marks: { fault: [20, 100, 700], major: [100], 'fault-end': [30, 110, 710], skip: [] },
   samples: { x: [0, 1000], values: [[0, 3]] }, snapshots: 1, snapshotBytes: 0, interval: 2048, recordSeconds: 0, ...over,
 });
 
 const run = (s: AppState, ...actions: Action[]) => actions.reduce(reducer, s);
 const open: Action = { type: 'openScenario', name: 'fault-around/sequential', file: 'f.yaml', source: 'name: x', edited: false };
 
-function loaded(over: Partial<TimelineInfo> = {}) {
+function loaded(over: Partial<Timeline> = {}) {
   const s = run(initialState(), open);
   return run(s, { type: 'runLoaded', runId: s.runId, program: {} as never, timeline: timeline(over) });
 }
