@@ -7,12 +7,12 @@
  */
 import { useState } from 'react';
 import { COUNTERS } from '../../../wasm-core/ts/abi.js';
-import { urlFor, workerId } from '../controller.js';
+import { exportRun, urlFor, workerId } from '../controller.js';
 import { download, elementToPng, plainCsv, svgText } from '../lib/export.js';
+import { copyText } from '../lib/keyboard.js';
 import { stageViews } from './Player.js';
-import { exportRun } from '../controller.js';
 import { VIEWS } from '../views/registry.js';
-import { dispatch, store, useStore } from '../store/store.js';
+import { store, useStore } from '../store/store.js';
 import type { AppState } from '../store/state.js';
 
 /** mmplay-fault-around-sequential-event-812 */
@@ -31,17 +31,16 @@ export function embedSnippet(s: AppState): string {
 }
 
 export function copyEmbed(): void {
-  const text = embedSnippet(store.get());
-  const done = () => dispatch({ type: 'toast', text: 'Embed snippet copied: paste it into a page or a slide.' });
-  if (navigator.clipboard?.writeText) navigator.clipboard.writeText(text).then(done, () => dispatch({ type: 'toast', text }));
-  else dispatch({ type: 'toast', text });
+  copyText(store, embedSnippet(store.get()), 'Embed snippet copied: paste it into a page or a slide.');
 }
+
+/** counters as a JSON object, by name */
+const byName = (c: number[]) => Object.fromEntries(COUNTERS.map((k, i) => [k, c[i]]));
 
 function countersAtCursor(s: AppState, fmt: 'csv' | 'json'): Blob {
   const a = s.frame!.counters, b = s.compare?.frame?.counters;
   if (fmt === 'json') {
-    const obj = (c: number[]) => Object.fromEntries(COUNTERS.map((k, i) => [k, c[i]]));
-    return new Blob([JSON.stringify({ scenario: s.scenario?.name ?? null, tunables: s.overrides, event: s.cursor, counters: obj(a), ...(b ? { compare: s.compare!.set, countersB: obj(b) } : {}) }, null, 2) + '\n'], { type: 'application/json' });
+    return new Blob([JSON.stringify({ scenario: s.scenario?.name ?? null, tunables: s.overrides, event: s.cursor, counters: byName(a), ...(b ? { compare: s.compare!.set, countersB: byName(b) } : {}) }, null, 2) + '\n'], { type: 'application/json' });
   }
   const rows = COUNTERS.map((k, i) => [k, a[i], ...(b ? [b[i]] : [])]);
   return new Blob([plainCsv([['counter', b ? 'A' : 'value', ...(b ? ['B'] : [])], ...rows])], { type: 'text/csv' });
@@ -68,7 +67,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
     const r = await exportRun(workerId.a(s.runId), 'steps');
     if (!r || r.error || !r.steps) throw new Error(r?.error ?? 'the run was replaced');
     if (fmt === 'json')
-      download(`${name}-steps.json`, new Blob([JSON.stringify(r.steps.map((x) => ({ ...x, counters: Object.fromEntries(COUNTERS.map((k, i) => [k, x.counters[i]])) })), null, 2) + '\n'], { type: 'application/json' }));
+      download(`${name}-steps.json`, new Blob([JSON.stringify(r.steps.map((x) => ({ ...x, counters: byName(x.counters) })), null, 2) + '\n'], { type: 'application/json' }));
     else
       download(`${name}-steps.csv`, new Blob([plainCsv([['step', 'line', 'kind', 'summary', 'event', ...COUNTERS],
         ...r.steps.map((x) => [x.step + 1, x.line ?? '', x.kind, x.summary, x.event, ...x.counters])])], { type: 'text/csv' }));

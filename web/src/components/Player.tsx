@@ -60,7 +60,7 @@ export function Player() {
     : load.status === 'error' ? <div className="views-empty">{load.limits
       ? <>Run it anyway above, or make it smaller: press <kbd>E</kbd> to open the editor.</>
       : <>Fix the scenario to run it: press <kbd>E</kbd> to open the editor.</>}</div>
-    : <div className="views-empty loading">{load.status === 'cancelled' ? 'The run was cancelled.' : 'Preparing the machine\u2026'}</div>;
+    : <div className="views-empty loading">{load.status === 'cancelled' ? 'Nothing was recorded.' : 'Preparing the machine\u2026'}</div>;
   if (present || embed) {
     /* presenter mode and embeds: the caption (presenter), a thin transport, one or two views filling the rest */
     return (

@@ -108,9 +108,9 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
       {thin && present && (
         <div className="buttons">
           <button className="btn icon" aria-label="Smaller type (−)" title="Smaller type (−)" disabled={fontScale === FONT_SCALES[0]}
-            onClick={() => dispatch({ type: 'setFontScale', scale: FONT_SCALES[Math.max(0, FONT_SCALES.indexOf(fontScale) - 1)] })}>A−</button>
+            onClick={() => dispatch({ type: 'stepFontScale', dir: -1 })}>A−</button>
           <button className="btn icon" aria-label="Larger type (+)" title="Larger type (+)" disabled={fontScale === FONT_SCALES[FONT_SCALES.length - 1]}
-            onClick={() => dispatch({ type: 'setFontScale', scale: FONT_SCALES[Math.min(FONT_SCALES.length - 1, FONT_SCALES.indexOf(fontScale) + 1)] })}>A+</button>
+            onClick={() => dispatch({ type: 'stepFontScale', dir: 1 })}>A+</button>
           {document.fullscreenEnabled && (
             <button className="btn" title="Full screen (the browser's own: Esc leaves it)"
               onClick={() => (document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen()).catch(() => undefined)}>Full screen</button>

@@ -62,7 +62,8 @@ function pump(id: number) {
     drop(id);
     return;
   }
-  post({ t: 'loaded', id, timeline: { ...engine.timeline(), marks: computeMarks(engine.timeline().nEvents, (i) => engine.event(i)) } });
+  const timeline = engine.timeline();
+  post({ t: 'loaded', id, timeline: { ...timeline, marks: computeMarks(timeline.nEvents, (i) => engine.event(i)) } });
 }
 
 /** the event log as JSON lines: one object per event, with the sentence the log shows */

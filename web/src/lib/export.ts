@@ -46,12 +46,12 @@ export function sweepCsv(xKey: string, series: CsvSeries[]): string {
   return lines.join('\n') + '\n';
 }
 
-/** `sweep-fault_around_bytes-pgfault.csv`; anything but letters, digits, _ . - becomes _. */
 /** rows as CSV: numbers plain, text cells quoted and defused as sweepCsv does */
 export function plainCsv(rows: (string | number)[][]): string {
   return rows.map((r) => r.map((v) => (typeof v === 'number' ? plain(v) : cell(v))).join(',')).join('\n') + '\n';
 }
 
+/** `sweep-fault_around_bytes-pgfault.csv`; anything but letters, digits, _ . - becomes _. */
 export function sweepFilename(xKey: string, yKey: string, ext: string): string {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_') || 'x';
   return `sweep-${safe(xKey)}-${safe(yKey)}.${ext}`;

@@ -13,16 +13,20 @@
  */
 import { urlFor } from '../controller.js';
 import { jumpKeys } from '../mechanisms/registry.js';
-import { FONT_SCALES } from '../store/state.js';
 import type { Store } from '../store/store.js';
+
+/** put text on the clipboard and say so; where the clipboard is refused, show the text itself to copy by hand */
+export function copyText(store: Store, text: string, said: string): void {
+  const done = () => store.dispatch({ type: 'toast', text: said });
+  if (navigator.clipboard?.writeText) navigator.clipboard.writeText(text).then(done, () => store.dispatch({ type: 'toast', text }));
+  else store.dispatch({ type: 'toast', text });
+}
 
 /** copy a link to exactly what is on screen (built from the state, not from a URL that may lag) */
 export function copyLink(store: Store): void {
   const href = new URL(urlFor(store.get()), location.href).href;
   history.replaceState(null, '', href);
-  const done = () => store.dispatch({ type: 'toast', text: 'Link copied: it opens this exact view.' });
-  if (navigator.clipboard?.writeText) navigator.clipboard.writeText(href).then(done, () => store.dispatch({ type: 'toast', text: href }));
-  else store.dispatch({ type: 'toast', text: href });
+  copyText(store, href, 'Link copied: it opens this exact view.');
 }
 
 /** [keys, what they do]: the Help overlay's list */
@@ -122,8 +126,8 @@ export function installKeyboard(store: Store, onExport?: () => void): () => void
     else if (k === 'End') d({ type: 'seek', cursor: s.timeline?.nEvents ?? 0 });
     else if (k === 'p' || k === 'P') { if (!s.embed) d({ type: 'setPresent', on: !s.present }); }
     else if (k === 'b' || k === 'B') d({ type: 'toggleBlank' });
-    else if (k === '+' || k === '=') d({ type: 'setFontScale', scale: FONT_SCALES[Math.min(FONT_SCALES.length - 1, FONT_SCALES.indexOf(s.fontScale) + 1)] });
-    else if (k === '-' || k === '_') d({ type: 'setFontScale', scale: FONT_SCALES[Math.max(0, FONT_SCALES.indexOf(s.fontScale) - 1)] });
+    else if (k === '+' || k === '=') d({ type: 'stepFontScale', dir: 1 });
+    else if (k === '-' || k === '_') d({ type: 'stepFontScale', dir: -1 });
     else if (s.embed) handled = jump(k, e.shiftKey);
     else if (k === 'a' || k === 'A') d({ type: 'openDrawer', drawer: s.drawer === 'about' ? null : 'about' });
     else if (k === 't' || k === 'T') d({ type: 'openDrawer', drawer: s.drawer === 'tunables' ? null : 'tunables' });

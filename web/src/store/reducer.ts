@@ -294,8 +294,10 @@ export function reducer(state: AppState, action: Action): AppState {
       return { ...state, chart: action.chart };
     case 'setPresent':
       return { ...state, present: action.on, blank: false, drawer: action.on ? null : state.drawer, help: false };
-    case 'setFontScale':
-      return { ...state, fontScale: FONT_SCALES.includes(action.scale) ? action.scale : state.fontScale };
+    case 'stepFontScale': {
+      const i = Math.max(0, Math.min(FONT_SCALES.length - 1, FONT_SCALES.indexOf(state.fontScale) + action.dir));
+      return { ...state, fontScale: FONT_SCALES[i] };
+    }
     case 'toggleBlank':
       return { ...state, blank: !state.blank, playing: false };
     case 'toast':

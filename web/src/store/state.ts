@@ -178,7 +178,8 @@ export type Action =
   | { type: 'selectMm'; mm: number | null }
   | { type: 'setChart'; chart: string[] }
   | { type: 'setPresent'; on: boolean }
-  | { type: 'setFontScale'; scale: number }
+  /** one step along FONT_SCALES, up or down */
+  | { type: 'stepFontScale'; dir: 1 | -1 }
   | { type: 'toggleBlank' }
   | { type: 'toast'; text: string }
   | { type: 'clearToast' };

@@ -167,15 +167,19 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
   const rows = Math.ceil(n / COLS);
   const cell = Math.max(4, Math.floor((width - GUTTER - 8) / COLS));
   const gridH = heat ? 96 : rows * cell;
+  /* the zoom that shows the whole mapping */
+  const fitK = Math.min(1, (height - 8) / (gridH + 8));
 
   /* the canvas takes the space the panel gives it (never the other way round: stepping moves nothing) */
   useLayoutEffect(() => {
     const el = wrap.current;
     if (!el) return;
-    const measure = () => { setWidth(el.clientWidth); setHeight(Math.max(120, el.clientHeight)); };
-    const ro = new ResizeObserver(measure);
+    /* the observer's reports (the first at once) come after layout: no layout forced inside React's commit */
+    const ro = new ResizeObserver(([e]) => {
+      setWidth(Math.round(e.contentRect.width));
+      setHeight(Math.max(120, Math.round(e.contentRect.height)));
+    });
     ro.observe(el);
-    measure();
     return () => ro.disconnect();
   }, []);
 
@@ -183,9 +187,8 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
   useEffect(() => {
     const el = canvas.current;
     if (!el || heat) return;
-    const fit = Math.min(1, (height - 8) / (gridH + 8));
     const z = zoom<HTMLCanvasElement, unknown>()
-      .scaleExtent([fit, 48 / Math.min(cell, 48) * 4])
+      .scaleExtent([fitK, 48 / Math.min(cell, 48) * 4])
       .extent([[0, 0], [width, height]])
       .translateExtent([[0, 0], [width, Math.max(gridH + 8, height)]])
       .wheelDelta((e: WheelEvent) => -e.deltaY * (e.deltaMode === 1 ? 0.05 : e.deltaMode ? 1 : 0.002) * (e.ctrlKey ? 5 : 0.5))
@@ -236,7 +239,7 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
     e.preventDefault();
   };
   const fitAll = () => canvas.current && zoomRef.current &&
-    select(canvas.current).call(zoomRef.current.transform, zoomIdentity.scale(Math.min(1, (height - 8) / (gridH + 8))));
+    select(canvas.current).call(zoomRef.current.transform, zoomIdentity.scale(fitK));
   const shown: Hover | null = inspect !== null && !heat
     ? { page: inspect, x: (GUTTER + (inspect % COLS + 1) * cell) * transform.k + transform.x, y: (4 + (Math.floor(inspect / COLS) + 1) * cell) * transform.k + transform.y }
     : hover;

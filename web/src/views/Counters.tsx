@@ -74,23 +74,35 @@ export function Counters({ frame, timeline, prevCounters }: ViewProps) {
   );
 }
 
+const H = 86, L = 4, R = 76, T = 24, B = 22;
+
 /** the charted counters over the run, one under the other, in one SVG at its on-screen size */
 function Charts({ chart, frame, timeline }: { chart: string[]; frame: ViewProps['frame']; timeline: ViewProps['timeline'] }) {
   const box = useRef<HTMLDivElement>(null);
-  const [W, setW] = useState(420);
+  /* null until measured: the lines are drawn once, at the size they are shown */
+  const [W, setW] = useState<number | null>(null);
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setW(Math.max(200, el.clientWidth)));
+    /* the observer reports the width after layout (its first report comes at once): reading clientWidth
+       here would force a layout of the whole page inside React's commit */
+    const ro = new ResizeObserver(([e]) => setW(Math.max(200, Math.round(e.contentRect.width))));
     ro.observe(el);
-    setW(Math.max(200, el.clientWidth));
     return () => ro.disconnect();
   }, []);
-  if (!chart.length) return <div className="chart" ref={box}><div className="placeholder">Click a counter to chart it over the run.</div></div>;
-  const H = 86, L = 4, R = 76, T = 24, B = 22;
+  /* the lines depend on the run and the size, not on the cursor: stepping redraws only the cursor */
   const xs = timeline.samples.x;
   const xmax = Math.max(1, xs[xs.length - 1] ?? 1);
-  const x = scaleLinear().domain([0, xmax]).range([L, W - R]);
+  const x = useMemo(() => scaleLinear().domain([0, xmax]).range([L, (W ?? 420) - R]), [xmax, W]);
+  const lines = useMemo(() => chart.map((name) => {
+    const ys = timeline.samples.values[COUNTERS.indexOf(name as never)];
+    let ymax = 1;
+    for (const v of ys) if (v > ymax) ymax = v;
+    const y = scaleLinear().domain([0, ymax]).range([H - B, T]);
+    return { ymax, d: line<number>().x((_, i) => x(xs[i])).y((v) => y(v))(ys) ?? '' };
+  }), [chart, timeline, x, xs]);
+  if (!chart.length || W === null)
+    return <div className="chart" ref={box}>{!chart.length && <div className="placeholder">Click a counter to chart it over the run.</div>}</div>;
   const cx = frame.big ? null : x(Math.min(frame.cursor, xmax));
   return (
     <div className="chart" ref={box}>
@@ -98,10 +110,7 @@ function Charts({ chart, frame, timeline }: { chart: string[]; frame: ViewProps[
         aria-label={`Counters over the run: ${chart.map((n) => `${n} ${fmt(frame.counters[COUNTERS.indexOf(n as never)])}`).join(', ')} at the cursor`}>
         {chart.map((name, k) => {
           const idx = COUNTERS.indexOf(name as never);
-          const ys = timeline.samples.values[idx];
-          const ymax = Math.max(1, ...ys);
-          const y = scaleLinear().domain([0, ymax]).range([H - B, T]);
-          const d = line<number>().x((_, i) => x(xs[i])).y((v) => y(v))(ys) ?? '';
+          const { ymax, d } = lines[k];
           return (
             <g key={name} transform={`translate(0, ${k * H})`}>
               <text className="name" x={L} y={15}>{name} <tspan className="val">= {fmt(frame.counters[idx])}</tspan></text>

@@ -4,21 +4,16 @@
  * Click a line, or move with ↑ ↓ (one tab stop for the list), to go there;
  * Enter opens the current event's kernel source.
  */
-import { useLayoutEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { elixir } from '../../../wasm-core/ts/events.js';
 import { dispatch } from '../store/store.js';
+import { useKeepInView } from './keepInView.js';
 import type { ViewProps } from './registry.js';
 
 export function EventLog({ frame }: ViewProps) {
   const box = useRef<HTMLDivElement>(null);
   const cur = useRef<HTMLLIElement>(null);
-  useLayoutEffect(() => {
-    const b = box.current, c = cur.current;
-    if (!b || !c) return;
-    /* keep the current line in view without scrolling the page */
-    const top = c.offsetTop - b.offsetTop;
-    if (top < b.scrollTop + 24 || top > b.scrollTop + b.clientHeight - 48) b.scrollTop = top - b.clientHeight / 3;
-  }, [frame.cursor]);
+  useKeepInView(box, () => cur.current, [frame.cursor], 24, () => 48);
   if (frame.big) {
     return <div className="placeholder">A big run records no events (it would be millions): the views show its final state.</div>;
   }

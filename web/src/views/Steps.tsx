@@ -5,8 +5,9 @@
  * shows a window around the current one (the DOM of 16,000 rows took
  * seconds to lay out, and every frame re-rendered it).
  */
-import { useLayoutEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { dispatch } from '../store/store.js';
+import { useKeepInView } from './keepInView.js';
 import type { ViewProps } from './registry.js';
 
 /** at most this many rows: a window around the current step */
@@ -22,12 +23,7 @@ export function Steps({ frame, program, timeline }: ViewProps) {
   const cur = frame.step ?? 0;
   const from = n <= STEPS_WINDOW ? 0 : Math.max(0, Math.min(n - STEPS_WINDOW, cur - Math.floor(STEPS_WINDOW / 3)));
   const to = Math.min(n, from + STEPS_WINDOW);
-  useLayoutEffect(() => {
-    const b = box.current, c = b?.querySelector<HTMLElement>('li.cur');
-    if (!b || !c) return;
-    const top = c.offsetTop - b.offsetTop;
-    if (top < b.scrollTop || top + c.offsetHeight > b.scrollTop + b.clientHeight) b.scrollTop = top - b.clientHeight / 3;
-  }, [frame.step]);
+  useKeepInView(box, (b) => b.querySelector<HTMLElement>('li.cur'), [frame.step]);
   const onKey = (e: React.KeyboardEvent) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
     e.preventDefault();

@@ -1,0 +1,17 @@
+/**
+ * Keep a list's current row in view without scrolling the page: when the
+ * row is within `above` px of the list's top or `below(row)` px of its
+ * bottom (or out of view), scroll the list so that it sits a third of the
+ * way down. The event log and the steps use it.
+ */
+import { useLayoutEffect, type DependencyList, type RefObject } from 'react';
+
+export function useKeepInView(box: RefObject<HTMLElement | null>, current: (box: HTMLElement) => HTMLElement | null,
+  deps: DependencyList, above = 0, below: (row: HTMLElement) => number = (row) => row.offsetHeight): void {
+  useLayoutEffect(() => {
+    const b = box.current, c = b ? current(b) : null;
+    if (!b || !c) return;
+    const top = c.offsetTop - b.offsetTop;
+    if (top < b.scrollTop + above || top > b.scrollTop + b.clientHeight - below(c)) b.scrollTop = top - b.clientHeight / 3;
+  }, deps); // eslint-disable-line react-hooks/exhaustive-deps
+}
