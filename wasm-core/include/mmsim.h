@@ -45,6 +45,12 @@
  * it back. Restore a snapshot taken at event e0 and call
  * mmsim_run(sim, MMSIM_UNLIMITED, e) to stand at the operation boundary e.
  *
+ * Between two events of one operation (a fault half done): stand at the
+ * operation's start, mmsim_capture_at(sim, e), run to the operation's end,
+ * then mmsim_capture_restore(sim). The machine then holds the state events
+ * 0 .. e-1 left, for the queries; it is *frozen* (mmsim_run() refuses) until
+ * a snapshot is restored, since it cannot resume half an operation.
+ *
  * Where the model follows which kernel is documented per mechanism at the top
  * of each src/ file; the rules come from ../shared/docs/kernel-mechanisms.md.
  */

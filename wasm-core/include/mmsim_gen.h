@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x7fffa02au
+#define MMSIM_INTERFACE_HASH 0xa2623881u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -590,6 +590,10 @@ uint32_t mmsim_lru_head(const struct mmsim *sim, uint32_t list, uint32_t *out, u
 uint64_t mmsim_snapshot_size(const struct mmsim *sim);
 int mmsim_snapshot_save(const struct mmsim *sim, void *buf, uint64_t len);
 int mmsim_snapshot_restore(struct mmsim *sim, const void *buf, uint64_t len);
+/* arm a capture: save the whole state when the event count reaches event (right after event - 1 is recorded), even inside an operation; drops the previous capture */
+int mmsim_capture_at(struct mmsim *sim, uint64_t event);
+/* put the captured state in place: the machine stands inside an operation, for queries only (mmsim_run refuses until a snapshot is restored); MMSIM_EINVAL if nothing was captured */
+int mmsim_capture_restore(struct mmsim *sim);
 /* host memory the core holds (bytes), now */
 uint64_t mmsim_mem_bytes(const struct mmsim *sim);
 /* and at most */

@@ -89,8 +89,8 @@ void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn)
 		mod_node_page_state(sim, MMSIM_NR_SHMEM, -1);
 	else if (folio_test(folio, dirty))
 		mod_node_page_state(sim, MMSIM_NR_DIRTY, -1);
-	trace(sim, MMSIM_EV_DELETE_FROM_PAGE_CACHE, 0, file, folio->index, pfn, 0);
 	folio->mapping = 0;
+	trace(sim, MMSIM_EV_DELETE_FROM_PAGE_CACHE, 0, file, folio->index, pfn, 0);
 	folio_put(sim, pfn);
 }
 
@@ -396,13 +396,14 @@ uint32_t filemap_fault(struct mmsim *sim, struct vm_fault *vmf)
 	if (index >= DIV_ROUND_UP(f->i_size, PAGE_SIZE))
 		return MMSIM_VM_FAULT_SIGBUS;
 	pfn = filemap_get_folio(sim, file, index);
-	trace(sim, MMSIM_EV_FILEMAP_FAULT, vmf->address, file, (uint32_t)index, pfn != 0, 0);
 	if (pfn) {
+		trace(sim, MMSIM_EV_FILEMAP_FAULT, vmf->address, file, (uint32_t)index, 1, 0);
 		if (!(vmf->flags & MMSIM_FAULT_FLAG_TRIED))
 			fpin = do_async_mmap_readahead(sim, vmf, pfn);
 	} else {
-		/* no page in the page cache at all */
+		/* no page in the page cache at all: counted before the event that says so */
 		count_vm_event(sim, MMSIM_PGMAJFAULT);
+		trace(sim, MMSIM_EV_FILEMAP_FAULT, vmf->address, file, (uint32_t)index, 0, 0);
 		ret = MMSIM_VM_FAULT_MAJOR;
 		fpin = do_sync_mmap_readahead(sim, vmf);
 		pfn = filemap_get_folio(sim, file, index);

@@ -369,6 +369,17 @@ struct mmsim {
 	char check_msg[256];
 	uint32_t host_refused;     /* sim_alloc() failed: an EOOM that follows is the host's, not machine.memory's */
 	const char *load_msg;      /* why load.c refused the program, or why run.c stopped (lost events) */
+	/*
+	 * A capture (mem.c): the whole state, saved by trace_emit() when
+	 * events_total reaches capture_at, in the middle of an operation, where
+	 * no snapshot can be taken from outside. frozen: a capture was put in
+	 * place; the machine answers queries but cannot resume half an
+	 * operation, so mmsim_run() refuses until a snapshot is restored.
+	 */
+	uint64_t capture_at;       /* UINT64_MAX: none armed */
+	void *capture;
+	uint64_t capture_len, capture_cap;
+	int frozen;
 };
 
 /* ------------------------------------------------------------- accessors */
@@ -512,6 +523,8 @@ int pool_reserve(struct mmsim *sim, int pool, uint32_t nr);
 uint32_t pool_alloc(struct mmsim *sim, int pool);
 void pool_free(struct mmsim *sim, int pool, uint32_t idx);
 void pool_destroy_all(struct mmsim *sim);
+void capture_now(struct mmsim *sim);
+extern const char mmsim_frozen_msg[];
 
 /* page_alloc.c */
 void page_alloc_init(struct mmsim *sim);

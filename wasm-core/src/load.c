@@ -61,6 +61,7 @@ struct mmsim *mmsim_create(const struct mmsim_config *cfg)
 	sim->s.cur_step = MMSIM_NONE;
 	sim->s.cur_task = MMSIM_NONE;
 	sim->s.err.step = MMSIM_NONE;
+	sim->capture_at = UINT64_MAX;
 	pool_init(sim, POOL_PAGE, sizeof(struct page), PAGE_CHUNK_SHIFT);
 	pool_init(sim, POOL_PGTABLE, PTRS_PER_PTE * sizeof(uint64_t), PGT_CHUNK_SHIFT);
 	pool_init(sim, POOL_XA, sizeof(struct xa_node), XA_POOL_SHIFT);
@@ -92,6 +93,7 @@ void mmsim_destroy(struct mmsim *sim)
 		return;
 	pool_destroy_all(sim);
 	sim_free(sim, sim->ev, (size_t)sim->cap_ev * sizeof(*sim->ev));
+	sim_free(sim, sim->capture, (size_t)sim->capture_cap);
 	sim->cfg.free(sim, sim->cfg.alloc_ctx);
 }
 

@@ -5,6 +5,13 @@
  * All host memory goes through sim_alloc(), which enforces
  * mmsim_config.max_bytes so that a scenario too big for the host is refused
  * with MMSIM_ENOMEM instead of taking the browser tab down.
+ *
+ * A snapshot is taken between two operations, where the interpreter can
+ * resume. A *capture* is the same bytes taken inside one (trace.c saves it
+ * when the event count reaches the armed number): it lets a host show the
+ * state between any two events, but only to look at, since half an
+ * operation's progress lives on the C stack, not in the state. Restoring
+ * it freezes the machine until a snapshot is restored.
  */
 #include <stdlib.h>
 
@@ -217,6 +224,9 @@ int mmsim_snapshot_save(const struct mmsim *sim, void *buf, uint64_t len)
 	uint8_t *p = buf;
 	struct snap_header h = { MMSIM_SNAP_MAGIC, MMSIM_ABI_VERSION, size };
 
+	/* a restored capture is no place to resume from: snapshots stay at operation boundaries */
+	if (sim->frozen)
+		return MMSIM_ESTATE;
 	if (len < size)
 		return MMSIM_EINVAL;
 	memcpy(p, &h, sizeof(h));
@@ -277,5 +287,67 @@ int mmsim_snapshot_restore(struct mmsim *sim, const void *buf, uint64_t len)
 	}
 	sim->nr_ev = 0;
 	sim->op_start = 1;
+	if (sim->frozen) {
+		sim->frozen = 0;
+		if (sim->load_msg == mmsim_frozen_msg)
+			sim->load_msg = NULL;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- captures */
+
+const char mmsim_frozen_msg[] = "the machine stands inside an operation (a restored capture): "
+				"restore a snapshot before running it";
+
+/*
+ * trace_emit(): the event count reached capture_at. Disarm, and save the
+ * state into the capture buffer, grown as needed; if the host refuses the
+ * memory there is no capture (mmsim_capture_restore() says so), and the
+ * refusal is not the run's business (host_refused stays as it was).
+ */
+void capture_now(struct mmsim *sim)
+{
+	uint64_t size = mmsim_snapshot_size(sim);
+
+	sim->capture_at = UINT64_MAX;
+	sim->capture_len = 0;
+	if (size > sim->capture_cap) {
+		uint32_t refused = sim->host_refused;
+		uint64_t cap = size + size / 4; /* room for the next capture a few events later */
+
+		sim_free(sim, sim->capture, (size_t)sim->capture_cap);
+		sim->capture_cap = 0;
+		sim->capture = cap == (size_t)cap ? sim_alloc(sim, (size_t)cap) : NULL;
+		sim->host_refused = refused;
+		if (!sim->capture)
+			return;
+		sim->capture_cap = cap;
+	}
+	if (mmsim_snapshot_save(sim, sim->capture, sim->capture_cap) == 0)
+		sim->capture_len = size;
+}
+
+int mmsim_capture_at(struct mmsim *sim, uint64_t event)
+{
+	sim->capture_len = 0;
+	sim->capture_at = UINT64_MAX;
+	/* the count only grows: an event already recorded is never reached again */
+	if (event <= sim->s.events_total)
+		return MMSIM_EINVAL;
+	sim->capture_at = event;
+	return 0;
+}
+
+int mmsim_capture_restore(struct mmsim *sim)
+{
+	int err;
+
+	if (!sim->capture_len)
+		return MMSIM_EINVAL;
+	err = mmsim_snapshot_restore(sim, sim->capture, sim->capture_len);
+	if (err)
+		return err;
+	sim->frozen = 1;
 	return 0;
 }

@@ -52,8 +52,14 @@ static inline uint64_t *table_of_entry(const struct mmsim *sim, uint64_t entry)
 	return table_of_pfn(sim, pte_pfn(entry));
 }
 
-/* a page-table page: a frame plus 512 zeroed entries; returns its pfn or 0 */
-static uint32_t table_alloc(struct mmsim *sim, struct mm_struct *mm, int level, uint64_t addr)
+/*
+ * A page-table page: a frame plus 512 zeroed entries, hooked into its parent
+ * *entry (the PGD has none: pgd_alloc() keeps it in mm->pgd) before the
+ * event, so that a walk at mm_pgtable_alloc goes through it. Returns its
+ * pfn or 0.
+ */
+static uint32_t table_alloc(struct mmsim *sim, struct mm_struct *mm, int level, uint64_t addr,
+			    uint64_t *entry)
 {
 	uint32_t pfn, tid;
 	struct page *p;
@@ -72,37 +78,42 @@ static uint32_t table_alloc(struct mmsim *sim, struct mm_struct *mm, int level, 
 	p->private = tid;
 	mod_node_page_state(sim, MMSIM_NR_PAGE_TABLE_PAGES, 1);
 	mm->rss[MMSIM_MM_PGTABLES]++;
+	if (entry)
+		*entry = ((uint64_t)pfn << PAGE_SHIFT) | _PAGE_TABLE;
 	trace(sim, MMSIM_EV_PGTABLE_ALLOC, addr, level, pfn, 0, 0);
 	return pfn;
 }
 
+/* the caller unhooked it already; the event once the table is gone, before its frame is freed */
 static void table_free(struct mmsim *sim, struct mm_struct *mm, uint32_t pfn, int level,
 		       uint64_t addr)
 {
 	struct page *p = pfn_to_page(sim, pfn);
 
-	trace(sim, MMSIM_EV_PGTABLE_FREE, addr, level, pfn, 0, 0);
 	pool_free(sim, POOL_PGTABLE, p->private);
 	p->flags = 0;
 	p->private = 0;
 	mod_node_page_state(sim, MMSIM_NR_PAGE_TABLE_PAGES, -1);
 	mm->rss[MMSIM_MM_PGTABLES]--;
 	mm_flush_walk_cache(mm);
+	trace(sim, MMSIM_EV_PGTABLE_FREE, addr, level, pfn, 0, 0);
 	free_pages(sim, pfn, 0);
 }
 
 int pgd_alloc(struct mmsim *sim, struct mm_struct *mm)
 {
-	mm->pgd = table_alloc(sim, mm, MMSIM_PGT_PGD, 0);
+	mm->pgd = table_alloc(sim, mm, MMSIM_PGT_PGD, 0, NULL);
 	mm_flush_walk_cache(mm);
 	return mm->pgd ? 0 : MMSIM_EOOM;
 }
 
 void pgd_free(struct mmsim *sim, struct mm_struct *mm)
 {
-	if (mm->pgd)
-		table_free(sim, mm, mm->pgd, MMSIM_PGT_PGD, 0);
+	uint32_t pgd = mm->pgd;
+
 	mm->pgd = 0;
+	if (pgd)
+		table_free(sim, mm, pgd, MMSIM_PGT_PGD, 0);
 }
 
 /* the PTE for addr, or NULL if a table on the way is missing */
@@ -169,13 +180,8 @@ static uint64_t *pmd_alloc_walk(struct mmsim *sim, struct mm_struct *mm, uint64_
 	for (int level = MMSIM_PGT_PGD; level < MMSIM_PGT_PMD; level++) {
 		uint64_t *e = &pgt_table(sim, tid)[pgt_index(addr, level)];
 
-		if (!*e) {
-			uint32_t pfn = table_alloc(sim, mm, level + 1, addr);
-
-			if (!pfn)
-				return NULL;
-			*e = ((uint64_t)pfn << PAGE_SHIFT) | _PAGE_TABLE;
-		}
+		if (!*e && !table_alloc(sim, mm, level + 1, addr, e))
+			return NULL;
 		tid = pfn_to_page(sim, pte_pfn(*e))->private;
 	}
 	mm->pmc_addr = base;
@@ -186,13 +192,9 @@ static uint64_t *pmd_alloc_walk(struct mmsim *sim, struct mm_struct *mm, uint64_
 /* pte_alloc(): install the PTE table under vmf->pmd if missing; its table id, 0 on OOM */
 uint32_t pte_alloc(struct mmsim *sim, struct vm_fault *vmf)
 {
-	if (!*vmf->pmd) {
-		uint32_t pfn = table_alloc(sim, mm_ptr(sim, vmf->mm), MMSIM_PGT_PTE, vmf->address);
-
-		if (!pfn)
-			return 0;
-		*vmf->pmd = ((uint64_t)pfn << PAGE_SHIFT) | _PAGE_TABLE;
-	}
+	if (!*vmf->pmd &&
+	    !table_alloc(sim, mm_ptr(sim, vmf->mm), MMSIM_PGT_PTE, vmf->address, vmf->pmd))
+		return 0;
 	return pfn_to_page(sim, pte_pfn(*vmf->pmd))->private;
 }
 
@@ -707,23 +709,32 @@ uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t 
 
 			if (!pte_present(*pte))
 				continue;
-			ptent = ptep_get_and_clear(sim, vma->vm_mm, addr, pte);
 			cleared++;
-			if (ptent & MMSIM_PTE_SPECIAL)
-				continue; /* the zero page */
-			pfn = pte_pfn(ptent);
+			if (*pte & MMSIM_PTE_SPECIAL) {
+				ptep_get_and_clear(sim, vma->vm_mm, addr, pte); /* the zero page */
+				continue;
+			}
+			pfn = pte_pfn(*pte);
 			head = compound_head(sim, pfn);
 			folio = pfn_to_page(sim, head);
+			/*
+			 * RSS and the mapcount (nr_mapped) before mmsim_pte_clear
+			 * (the kernel drops them just after clearing, with no one
+			 * looking in between), so that a host stopped at the event
+			 * finds the page unmapped everywhere.
+			 */
+			if (folio_test_anon(folio))
+				mm->rss[MMSIM_MM_ANONPAGES]--;
+			else
+				mm->rss[mm_counter_file(folio)]--;
+			folio_remove_rmap_pte(sim, pfn);
+			ptent = ptep_get_and_clear(sim, vma->vm_mm, addr, pte);
 			if (!folio_test_anon(folio)) {
 				if (ptent & MMSIM_PTE_DIRTY)
 					folio_mark_dirty(sim, head);
 				if ((ptent & MMSIM_PTE_ACCESSED) && vma_has_recency(vma))
 					folio_mark_accessed(sim, head);
-				mm->rss[mm_counter_file(folio)]--;
-			} else {
-				mm->rss[MMSIM_MM_ANONPAGES]--;
 			}
-			folio_remove_rmap_pte(sim, pfn);
 			if (folio->_refcount == 1)
 				nfreed++;
 			folio_put(sim, head);
@@ -767,8 +778,10 @@ static void free_level(struct mmsim *sim, struct mm_struct *mm, uint64_t *t, int
 		if (level < MMSIM_PGT_PMD)
 			free_level(sim, mm, table_of_entry(sim, *e), level + 1, s, start, end);
 		if (!span_has_vma(sim, mm, s, size)) {
-			table_free(sim, mm, pte_pfn(*e), level + 1, s);
-			*e = 0;
+			uint32_t pfn = pte_pfn(*e);
+
+			*e = 0; /* unhooked before mm_pgtable_free: no walk reaches a freed table */
+			table_free(sim, mm, pfn, level + 1, s);
 		}
 	}
 }
@@ -809,13 +822,8 @@ int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_are
 		dpmd = pmd_alloc_walk(sim, dst_mm, addr);
 		if (!dpmd)
 			return MMSIM_EOOM;
-		if (!*dpmd) {
-			uint32_t tpfn = table_alloc(sim, dst_mm, MMSIM_PGT_PTE, addr);
-
-			if (!tpfn)
-				return MMSIM_EOOM;
-			*dpmd = ((uint64_t)tpfn << PAGE_SHIFT) | _PAGE_TABLE;
-		}
+		if (!*dpmd && !table_alloc(sim, dst_mm, MMSIM_PGT_PTE, addr, dpmd))
+			return MMSIM_EOOM;
 		dpte = &table_of_entry(sim, *dpmd)[pgt_index(addr, MMSIM_PGT_PTE)];
 		if (ptent & MMSIM_PTE_SPECIAL) {
 			*dpte = ptent & ~MMSIM_PTE_ACCESSED;

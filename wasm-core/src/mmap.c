@@ -88,16 +88,18 @@ static uint32_t vma_new(struct mmsim *sim, uint32_t mmid, uint64_t start, uint64
 static void vma_remove(struct mmsim *sim, struct mm_struct *mm, uint32_t id)
 {
 	struct vm_area_struct *v = vma_ptr(sim, id);
+	uint64_t start = v->vm_start, end = v->vm_end;
+	uint32_t mmid = v->vm_mm, end_hi = (uint32_t)vma_end_hi(v);
 
-	trace(sim, MMSIM_EV_VMA_REMOVE, v->vm_start, v->vm_mm, id, (uint32_t)v->vm_end,
-	      (uint32_t)vma_end_hi(v));
 	vma_rb_erase(sim, mm, id);
 	vmacache_invalidate(mm);
 	/* a gap opened: get_unmapped_area() must look below its cache again */
 	for (int c = 0; c < 2; c++)
-		if (v->vm_start < mm->free_area_cache[c])
+		if (start < mm->free_area_cache[c])
 			mm->free_area_cache[c] = mm->cached_hole_size[c] = 0;
 	pool_free(sim, POOL_VMA, id);
+	/* once it is gone (trace.c) */
+	trace(sim, MMSIM_EV_VMA_REMOVE, start, mmid, id, (uint32_t)end, end_hi);
 }
 
 /*

@@ -191,10 +191,10 @@ static void __free_one_page(struct mmsim *sim, uint32_t pfn, unsigned order)
 void free_pages(struct mmsim *sim, uint32_t pfn, unsigned order)
 {
 	VM_BUG_ON(pfn == 0);
-	trace(sim, MMSIM_EV_PAGE_FREE, 0, pfn, order, 0, 0);
 	mod_node_page_state(sim, MMSIM_NR_FREE_PAGES, 1u << order);
 	count_vm_events(sim, MMSIM_PGFREE, 1u << order);
 	for (uint32_t i = 0; i < (1u << order); i++)
 		memset(pfn_to_page(sim, pfn + i), 0, sizeof(struct page));
 	__free_one_page(sim, pfn, order);
+	trace(sim, MMSIM_EV_PAGE_FREE, 0, pfn, order, 0, 0); /* once it is free (trace.c) */
 }

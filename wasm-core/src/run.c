@@ -526,6 +526,11 @@ int mmsim_run(struct mmsim *sim, uint64_t work_budget, uint64_t stop_event)
 
 	if (!s->loaded)
 		return MMSIM_RUN_ERROR;
+	/* a restored capture: half an operation done, and its rest is not in the state */
+	if (unlikely(sim->frozen)) {
+		sim->load_msg = mmsim_frozen_msg;
+		return MMSIM_RUN_ERROR;
+	}
 	if (s->err.code)
 		return MMSIM_RUN_ERROR;
 	budget_end = s->work_done + work_budget < s->work_done ? UINT64_MAX : s->work_done + work_budget;

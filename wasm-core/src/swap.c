@@ -133,8 +133,8 @@ static void folio_activate(struct mmsim *sim, uint32_t pfn)
 	lruvec_del_folio(sim, pfn);
 	folio_set(folio, active);
 	lruvec_add_folio(sim, pfn, folio_lru_list(folio));
-	trace(sim, MMSIM_EV_LRU_ACTIVATE, 0, pfn, folio_lru_list(folio), 0, 0);
 	count_vm_events(sim, MMSIM_PGACTIVATE, 1u << folio_order(sim, pfn));
+	trace(sim, MMSIM_EV_LRU_ACTIVATE, 0, pfn, folio_lru_list(folio), 0, 0);
 }
 
 /*

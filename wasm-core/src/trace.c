@@ -13,6 +13,13 @@
  * counts in the model counter events_dropped, and mmsim_run() stops at the
  * next operation boundary with MMSIM_ENOMEM (detail: events lost), so a host
  * never shows a stream with holes in it as if it were whole.
+ *
+ * Captures: a host that shows the machine between two events of one
+ * operation arms mmsim_capture_at(e); the state is saved right after event
+ * e - 1 is recorded (mem.c), before the code goes on. The mm code emits each
+ * event once the change it reports is made (a PTE set, a table installed,
+ * a page freed), so that saved state is the state event e - 1 describes:
+ * the views at cursor e agree with the log.
  */
 #include "internal.h"
 
@@ -80,6 +87,8 @@ void trace_emit(struct mmsim *sim, uint32_t type, uint64_t addr, uint32_t a, uin
 	e->d = d;
 	sim->op_start = 0;
 	sim->s.events_total++;
+	if (unlikely(sim->s.events_total == sim->capture_at))
+		capture_now(sim);
 }
 
 /*

@@ -127,13 +127,14 @@ describe('engine: time travel', () => {
     expect(done.walk?.pte[32]).toBe(1 | 4 | 8);
     expect(done.walk?.pte[47]).toBe(1 | 4);
     expect(done.walk?.pte[48]).toBe(0);
-    /* counters change when the operation completes */
+    /* the counters are the core's at the cursor: the fault counts at its end (mm_account_fault) */
     const pgfault = COUNTERS.indexOf('pgfault');
     expect(fw.counters[pgfault]).toBe(2);
+    expect(f5.counters[COUNTERS.indexOf('nr_mapped')]).toBe(32 + 5);
     expect(done.counters[pgfault]).toBe(3);
     expect(done.event?.text).toBe('app.0: read fault at 0x7f0000020000 done, minor: fault-around mapped the page and 15 neighbours');
-    /* ... and every touch before the fault is counted while it is in progress: pages 0..31 */
-    expect(fw.counters[COUNTERS.indexOf('touches')]).toBe(32);
+    /* ... and the touch that faulted counts from its start: pages 0..31, then 32 */
+    expect(fw.counters[COUNTERS.indexOf('touches')]).toBe(33);
     expect(eng.event(pf - 1).type).toBe(EV.mmsim_access);
     expect(eng.opOf(pf)[0]).toBe(pf);
     eng.destroy();
@@ -228,5 +229,120 @@ steps:
     expect(end.slice(0, 16)).toEqual(Array(16).fill(1));
     expect(end.slice(32)).toEqual(Array(32).fill(1));
     eng.destroy();
+  });
+});
+
+describe('engine: every view is the core at the cursor, also inside a fault', () => {
+  const count = (f: Frame, name: (typeof COUNTERS)[number]) => f.counters[COUNTERS.indexOf(name)];
+
+  /** every cursor of the operations of these faults, in order: [opStart, opEnd] each */
+  function cursorsOf(eng: Engine, faults: number[]): number[] {
+    const out = new Set<number>();
+    for (const pf of faults) {
+      const [s, e] = eng.opOf(pf);
+      for (let c = s; c <= e; c++) out.add(c);
+    }
+    return [...out].sort((a, b) => a - b);
+  }
+
+  /**
+   * At each cursor c, what the log 0 .. c-1 says against what the frame
+   * shows: the counters the events account for, the walk through every
+   * table the operation allocated so far, nr_mapped against the present
+   * file PTEs of the page grid, every mapped file page cached and uptodate,
+   * the readahead window of the last readahead event; and the same frame
+   * when another engine jumps to c from far away (time travel is
+   * deterministic).
+   */
+  function checkAgreement(eng: Engine, jumper: Engine, cursors: number[]) {
+    const nFiles = eng.program.files.length;
+    const t = { pgfault: 0, pgmajfault: 0, tables: 0, filePages: 0 };
+    const ra: ({ start: number; size: number; async: number } | null)[] = Array(nFiles).fill(null);
+    let i = 0, opStart = 0, opAlloc: number[] = [], opSet: number[] = [], midOp = 0;
+    const tl = eng.timeline();
+    for (const c of cursors) {
+      for (; i < c; i++) {
+        const e = eng.event(i);
+        if (e.opStart) { opStart = i; opAlloc = []; opSet = []; }
+        if (e.type === EV.mm_fault_done && e.b !== FaultKind.Retry) t.pgfault++;
+        else if (e.type === EV.mm_filemap_fault && e.c === 0) t.pgmajfault++;
+        else if (e.type === EV.mm_pgtable_alloc) { t.tables++; opAlloc.push(e.a); }
+        else if (e.type === EV.mm_pgtable_free) t.tables--;
+        else if (e.type === EV.mm_filemap_add_to_page_cache) t.filePages++;
+        else if (e.type === EV.mm_filemap_delete_from_page_cache) t.filePages--;
+        else if (e.type === EV.mmsim_file_preload) t.filePages += e.b;
+        else if (e.type === EV.mm_set_pte) opSet.push(e.addr);
+        /* d = 0: a small random read, which leaves the readahead state alone */
+        else if ((e.type === EV.page_cache_sync_ra || e.type === EV.page_cache_async_ra) && e.d) ra[e.a] = { start: e.b, size: e.c, async: e.d };
+      }
+      const f = eng.frame(c);
+      const at = `cursor ${c} (after ${c > 0 ? eng.event(c - 1).name : 'nothing'})`;
+      if (c > f.opStart && c < f.opEnd) midOp++;
+      expect(count(f, 'pgfault'), at).toBe(t.pgfault);
+      expect(count(f, 'pgmajfault'), at).toBe(t.pgmajfault);
+      expect(count(f, 'nr_page_table_pages'), at).toBe(t.tables);
+      expect(count(f, 'nr_file_pages'), at).toBe(t.filePages);
+      /* nr_mapped counts file pages mapped (by one process here: one PTE each) */
+      let fileMapped = 0;
+      for (const mm of f.mms)
+        for (const v of mm.vmas) for (const p of v.pages!) if ((p & 3) && !(p & 12)) fileMapped++;
+      expect(count(f, 'nr_mapped'), at).toBe(fileMapped);
+      /* the walk goes through every table this operation allocated so far, and to every PTE it set */
+      if (f.fault && c > opStart) {
+        const w = f.walk!;
+        for (const level of opAlloc) {
+          expect(w.present[level - 1], `${at}: level ${level} allocated`).toBe(true);
+          expect(w.allocated[level - 1], at).toBe(true);
+        }
+        if (opSet.includes(f.fault.addr - (f.fault.addr % 4096))) expect(w.present[3], at).toBe(true);
+        for (let k = 0; k < 512; k++) if (w.pte[k] & 4) expect(w.pte[k] & 3, `${at}: PTE ${k} set by this operation`).not.toBe(0);
+        expect(w.pte.filter((p) => p & 4).length, at).toBe(opSet.filter((a) => a >= w.pteBase && a < w.pteBase + 2 ** 21).length);
+      }
+      /* the page cache and readahead state, from the core too */
+      const fa = faultAroundOf(f);
+      expect(fa.files.map((x) => x.ra), at).toEqual(ra);
+      expect(fa.files.reduce((a, x) => a + x.nrpages, 0), at).toBe(t.filePages);
+      for (const mm of f.mms)
+        for (const v of mm.vmas) {
+          if (v.file === null) continue;
+          const cache = fa.cache[cacheKey(mm.id, v.id)];
+          v.pages!.forEach((p, k) => { if (p & 3) expect(cache[k] & PC_STATE_MASK, `${at}: page ${k} mapped`).toBe(PC.uptodate); });
+        }
+      /* time travel: the same frame when jumping here from far away */
+      jumper.frame((c + (tl.nEvents >> 1)) % tl.nEvents);
+      expect(comparable(jumper.frame(c)), at).toEqual(comparable(f));
+    }
+    return midOp;
+  }
+
+  it('sequential.yaml: the first faults, event by event', async () => {
+    const core = await loadCore(), prog = programOf('scenarios/fault-around/sequential.yaml');
+    const eng = new Engine(core, prog, {}, FRAME_PROVIDERS), jumper = new Engine(core, prog, {}, FRAME_PROVIDERS);
+    const tl = eng.recordAll();
+    jumper.recordAll();
+    /* the first fault allocates the PUD, PMD and PTE tables; the next ones map a window each */
+    const cursors = cursorsOf(eng, tl.faultEvents.slice(0, 4));
+    expect(checkAgreement(eng, jumper, cursors)).toBeGreaterThan(60);
+    eng.destroy();
+    jumper.destroy();
+  });
+
+  it('cold-sequential.yaml and readahead-in-flight.yaml: major faults, reads, retries and waits', async () => {
+    const core = await loadCore();
+    for (const file of ['scenarios/fault-around/cold-sequential.yaml', 'scenarios/fault-around/readahead-in-flight.yaml']) {
+      const prog = programOf(file);
+      const eng = new Engine(core, prog, {}, FRAME_PROVIDERS), jumper = new Engine(core, prog, {}, FRAME_PROVIDERS);
+      const tl = eng.recordAll();
+      jumper.recordAll();
+      const events = Array.from({ length: tl.nEvents }, (_, k) => eng.event(k));
+      /* the first faults (a major one among them), and the first that waits for a read in flight */
+      const faults = tl.faultEvents.slice(0, 3);
+      const wait = events.findIndex((e) => e.type === EV.mmsim_folio_wait);
+      if (wait >= 0) faults.push(eng.opOf(wait)[0]);
+      expect(tl.majorEvents[0]).toBeLessThan(eng.opOf(faults[2])[1]);
+      expect(checkAgreement(eng, jumper, cursorsOf(eng, faults)), file).toBeGreaterThan(100);
+      eng.destroy();
+      jumper.destroy();
+    }
   });
 });

@@ -1429,6 +1429,122 @@ TEST(pause_and_snapshot_do_not_change_the_stream)
 	mmsim_destroy(sim);
 }
 
+TEST(capture_between_events_of_a_fault)
+{
+	/*
+	 * The first fault (page 21) allocates the PUD, PMD and PTE tables and
+	 * maps the 16 pages of its window; a capture stops inside it:
+	 *
+	 *     page_fault_user pgtable_alloc x2 map_pages pgtable_alloc(PTE) set_pte x16 fault_done
+	 *                                                                 ^A          ^B after 5
+	 *
+	 * A: the PTE table is hooked in, empty; B: pages 16..20 mapped. Neither
+	 * counts the fault yet (mm_account_fault runs at its end).
+	 */
+	struct prog p;
+	uint64_t t[] = { 21, 0 };
+	struct mmsim *sim;
+	struct mmsim_event *ref;
+	struct mmsim_walk w;
+	size_t pf = 0, alloc_pte = 0, set5 = 0, done = 0, nset = 0, total;
+	uint64_t whole, start_addr, snap_len;
+	uint8_t st[64];
+	void *snap, *frozen_snap;
+	uint32_t present = 0;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 256 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	prog_touch(&p, 0, 0, 0, t, 2);
+
+	/* the whole stream, for reference */
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	whole = fnv(evs, nevs);
+	total = nevs;
+	ref = malloc(total * sizeof(*ref));
+	memcpy(ref, evs, total * sizeof(*ref));
+	for (size_t i = 0; i < total && !done; i++) {
+		uint32_t type = ref[i].type & MMSIM_EV_TYPE_MASK;
+
+		if (type == MMSIM_EV_PAGE_FAULT && !pf)
+			pf = i;
+		else if (type == MMSIM_EV_PGTABLE_ALLOC && ref[i].a == MMSIM_PGT_PTE)
+			alloc_pte = i;
+		else if (type == MMSIM_EV_SET_PTE && ++nset == 5)
+			set5 = i;
+		else if (type == MMSIM_EV_FAULT_DONE)
+			done = i;
+	}
+	CHECK(ref[pf].type & MMSIM_EVF_OP_START);
+	CHECK(pf < alloc_pte && alloc_pte < set5 && set5 < done);
+	mmsim_destroy(sim);
+
+	/* to the boundary before the fault; keep a snapshot there */
+	sim = start(&p);
+	CHECK_EQ(mmsim_run(sim, MMSIM_UNLIMITED, pf), MMSIM_RUN_STOP_EVENT);
+	collect(sim);
+	CHECK_EQ(mmsim_events_total(sim), pf);
+	start_addr = map0(sim, 0, 0)->start;
+	snap_len = mmsim_snapshot_size(sim);
+	snap = malloc(snap_len);
+	CHECK_EQ(mmsim_snapshot_save(sim, snap, snap_len), 0);
+	CHECK_EQ(mmsim_capture_restore(sim), MMSIM_EINVAL); /* nothing captured */
+	CHECK_EQ(mmsim_capture_at(sim, pf), MMSIM_EINVAL);  /* recorded already */
+
+	/* A: arm, run the fault's operation to its end, put the capture in place */
+	CHECK_EQ(mmsim_capture_at(sim, alloc_pte + 1), 0);
+	CHECK_EQ(mmsim_run(sim, 1, MMSIM_UNLIMITED), MMSIM_RUN_WORK);
+	collect(sim);
+	/* the capture changed no event */
+	CHECK(nevs > done && memcmp(evs, ref, nevs * sizeof(*evs)) == 0);
+	CHECK_EQ(mmsim_capture_restore(sim), 0);
+	CHECK_EQ(mmsim_events_total(sim), alloc_pte + 1);
+	CHECK_EQ(mmsim_walk(sim, 0, start_addr + 21 * PAGE_SIZE, &w), 0);
+	CHECK(w.entry[MMSIM_PGT_PUD] & MMSIM_PTE_PRESENT);
+	CHECK(w.entry[MMSIM_PGT_PMD] & MMSIM_PTE_PRESENT); /* hooked in before its event */
+	CHECK_EQ(w.entry[MMSIM_PGT_PTE], 0);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_PAGE_TABLE_PAGES), 4);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_MAPPED), 0);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 0);
+
+	/* frozen: half a fault cannot be resumed, nor snapshotted as if it could */
+	CHECK_EQ(mmsim_run(sim, MMSIM_UNLIMITED, MMSIM_UNLIMITED), MMSIM_RUN_ERROR);
+	CHECK_EQ(mmsim_last_error(sim)->code, 0);
+	CHECK(strstr(mmsim_load_message(sim), "inside an operation") != NULL);
+	frozen_snap = malloc(mmsim_snapshot_size(sim));
+	CHECK_EQ(mmsim_snapshot_save(sim, frozen_snap, mmsim_snapshot_size(sim)), MMSIM_ESTATE);
+	free(frozen_snap);
+
+	/* B: from the snapshot again, five PTEs into the window */
+	CHECK_EQ(mmsim_snapshot_restore(sim, snap, snap_len), 0);
+	CHECK_EQ(mmsim_capture_at(sim, set5 + 1), 0);
+	CHECK_EQ(mmsim_run(sim, 1, MMSIM_UNLIMITED), MMSIM_RUN_WORK);
+	CHECK_EQ(mmsim_capture_restore(sim), 0);
+	CHECK_EQ(mmsim_capture_restore(sim), 0); /* as often as asked */
+	CHECK_EQ(mmsim_pte_states(sim, 0, start_addr, 64, st), 64);
+	for (int i = 0; i < 64; i++) {
+		present += st[i] != 0;
+		CHECK_EQ(st[i] != 0, i >= 16 && i < 21);
+	}
+	CHECK_EQ(present, 5);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_MAPPED), 5);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 0);
+
+	/* a snapshot thaws it, and the run goes on as if nothing had happened */
+	nevs = pf;
+	CHECK_EQ(mmsim_snapshot_restore(sim, snap, snap_len), 0);
+	CHECK_EQ(mmsim_load_message(sim)[0], 0);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(nevs, total);
+	CHECK_EQ(fnv(evs, nevs), whole);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 2);
+	free(snap);
+	free(ref);
+	mmsim_destroy(sim);
+}
+
 TEST(checker_catches_corruption)
 {
 	struct prog p;

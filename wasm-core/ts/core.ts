@@ -44,6 +44,8 @@ export interface PageInfo {
 }
 export interface TaskInfo { mm: number; alive: boolean; counters: Record<string, number> }
 export interface MmInfo { alive: boolean; nrVmas: number; pgdPfn: number; counters: Record<string, number> }
+/** a snapshot kept in the core's own memory (Sim.snapshotInCore) */
+export interface CoreSnapshot { ptr: Ptr; len: number; cap: number }
 export interface FileInfo {
   size: bigint; nrpages: number; mmapMiss: number; raStart: bigint; raSize: number; raAsyncSize: number;
 }
@@ -370,6 +372,60 @@ export class Sim {
     const rc = this.ex.mmsim_snapshot_restore(this.ptr, p, BigInt(snap.length));
     this.core.ex.free(p);
     if (rc) throw new CoreError(`restore failed (${ERROR_NAMES[rc]})`, rc);
+  }
+
+  /**
+   * Like snapshot(), but the bytes stay in the core's memory, with no copy
+   * out to JavaScript and back in (half the cost): for a state the host
+   * returns to again and again. Reuses `into`'s memory when it is large
+   * enough; free it with freeSnapshot().
+   */
+  snapshotInCore(into: CoreSnapshot | null = null): CoreSnapshot {
+    const len = Number(this.ex.mmsim_snapshot_size(this.ptr));
+    let s = into;
+    if (!s || s.cap < len) {
+      if (s) this.freeSnapshot(s);
+      const cap = len + (len >> 3);
+      s = { ptr: this.core.malloc(cap), len: 0, cap };
+    }
+    const rc = this.ex.mmsim_snapshot_save(this.ptr, s.ptr, BigInt(s.cap));
+    if (rc) {
+      this.freeSnapshot(s);
+      throw new CoreError(`snapshot failed (${ERROR_NAMES[rc]})`, rc);
+    }
+    s.len = len;
+    return s;
+  }
+
+  restoreInCore(s: CoreSnapshot): void {
+    const rc = this.ex.mmsim_snapshot_restore(this.ptr, s.ptr, BigInt(s.len));
+    if (rc) throw new CoreError(`restore failed (${ERROR_NAMES[rc]})`, rc);
+  }
+
+  freeSnapshot(s: CoreSnapshot): void {
+    if (s.ptr) this.core.ex.free(s.ptr);
+    s.ptr = 0;
+    s.len = s.cap = 0;
+  }
+
+  /**
+   * Arm a capture: the core saves its whole state when the event count
+   * reaches `event` (right after event `event - 1` is recorded), even in the
+   * middle of an operation. Drops the previous capture.
+   */
+  captureAt(event: number): void {
+    const rc = this.ex.mmsim_capture_at(this.ptr, BigInt(event));
+    if (rc) throw new CoreError(`cannot capture at event ${event} (${ERROR_NAMES[rc]})`, rc);
+  }
+
+  /**
+   * Put the captured state in place. The machine then stands inside an
+   * operation and answers queries, but run() refuses until a snapshot is
+   * restored (half an operation cannot be resumed).
+   */
+  captureRestore(): void {
+    const rc = this.ex.mmsim_capture_restore(this.ptr);
+    if (rc) throw new CoreError(`no capture to restore (${ERROR_NAMES[rc]}): the run did not reach it, or the host refused the memory`, rc);
   }
 
   /** The invariant checker: null if sound, else its message. */

@@ -1,12 +1,17 @@
 /**
  * The engine behind the playground: a Recorder (recorder.ts: the run, its
  * events and snapshots, time travel) that answers "what is on screen at
- * event k?" for any k: a Frame, computed from the core's state at the
- * operation boundary before k and the operation's events up to k. The views
- * draw frames; no view keeps a second model of kernel state.
+ * cursor k?" for any k: a Frame. Every piece of state in it (counters,
+ * tasks, VMAs and PTEs, the page-table walk, the page cache) is read from
+ * the core standing exactly at k, after event k - 1, even in the middle of
+ * a fault (seekCursor: a capture inside the operation). The operation's
+ * events so far add only the narrative: which fault is in progress, its
+ * window and skips, which tables and PTEs *this operation* made, and why
+ * each page was mapped. The views draw frames; no view, and nothing here,
+ * keeps a second model of kernel state.
  *
  * Mechanisms add their own data to a frame through frame providers (their
- * folder in web/src/mechanisms/): each gets the core at the boundary and the
+ * folder in web/src/mechanisms/): each gets the core at the cursor and the
  * partial operation's events, and its result goes in frame.mech[id].
  */
 import { EV, FaultKind, MM_COUNTERS, SetHow } from './abi.js';
@@ -129,12 +134,13 @@ function causeOf(how: number, major: boolean): number {
       : how === SetHow.Zero ? CAUSE.zero : how === SetHow.Anon ? CAUSE.anon : how === SetHow.Cow ? CAUSE.cow : CAUSE.unknown;
 }
 
-/** what a frame provider sees: the core at the boundary, and the operation's events so far */
+/** what a frame provider sees: the core at the cursor, and the operation's events so far */
 export interface FrameContext {
+  /** the core at the cursor; inside an operation a restored capture: query it, do not run it */
   sim: Sim;
   program: Program;
   cursor: number;
-  /** the events of the operation shown that have happened, when it is not complete */
+  /** the events of the operation shown that have happened, when it is not complete (narrative only: the state is the core's) */
   partial: SimEvent[];
   mms: MmView[];
 }
@@ -159,9 +165,8 @@ export class Engine extends Recorder {
   /**
    * Per page: every mm_set_pte that mapped it, with how (one pass over all
    * events). Only *why* a page was mapped comes from here: *whether* it is
-   * mapped at the cursor comes from the core (its page tables at the
-   * boundary, then the partial operation's mm_set_pte and mmsim_pte_clear
-   * events), so no unmapping is re-derived here.
+   * mapped at the cursor comes from the core's page tables, so no unmapping
+   * is re-derived here.
    */
   private pageHistory(): FlatHistory {
     if (this.history) return this.history;
@@ -212,14 +217,14 @@ export class Engine extends Recorder {
     const ops: SimEvent[] = [];
     for (let i = opStart; i < c; i++) ops.push(this.event(i));
 
-    /* the core at the boundary before the operation, or after it when it is complete */
-    this.seek(complete ? c : opStart);
+    /* the core at the cursor: after the operation when it is complete, else between two of its events */
+    this.seekCursor(c);
     const focusTask = ops.find((e) => e.task !== null)?.task ?? this.lastTaskBefore(c);
     const focusMm = this.mmOfTask(focusTask);
     const fault = this.faultView(ops);
     const walk = fault ? this.walkView(focusMm, fault.addr, ops) : null;
     const partial = complete ? [] : ops;
-    const mms = this.mmViews(c, partial);
+    const mms = this.mmViews(c);
     const mech: Record<string, unknown> = {};
     for (const p of this.providers) mech[p.id] = p.frame({ sim: this.sim, program: this.program, cursor: c, partial, mms });
     const { tasks } = collectCounters(this.program, this.sim);
@@ -282,51 +287,37 @@ export class Engine extends Recorder {
       const e = entries[i];
       if (e & 1n) pte[i] = e & 2n ? 2 : 1;
     }
+    /* which of the present PTEs this operation set (the narrative; whether they are present is the core's) */
     for (const e of ops)
       if (e.type === EV.mm_set_pte && e.addr >= base && e.addr < base + 2 ** 21) {
         const i = (e.addr - base) / 4096;
-        pte[i] = (pte[i] & ~3) | (e.d & 2 ? 2 : 1) | 4;
+        if (pte[i] & 3) pte[i] |= 4;
       }
     pte[Math.floor((addr - base) / 4096)] |= 8;
-    const entry = [...w.entry];
-    /* the leaf as the operation left it so far (the core stands before the operation) */
-    const page = addr - (addr % 4096);
-    for (const e of ops)
-      if (e.type === EV.mm_set_pte && e.addr === page) entry[3] = (BigInt(e.a) << 12n) | BigInt(e.d);
     return {
-      addr, entry: entry.map((e) => `0x${e.toString(16).padStart(16, '0')}`),
-      present: entry.map((e) => (e & 1n) === 1n), allocated,
+      addr, entry: w.entry.map((e) => `0x${e.toString(16).padStart(16, '0')}`),
+      present: w.entry.map((e) => (e & 1n) === 1n), allocated,
       tablePfn: w.tablePfn, index: w.index, pte, ptePfn: pfn, pteBase: base,
     };
   }
 
   /**
-   * VMAs (from the core) and per-page states of every process at cursor c.
-   * The core gives which pages are mapped at the boundary it stands at; the
-   * partial operation's mm_set_pte / mmsim_pte_clear events move that to the
-   * exact cursor; each mapped page is coloured by the last mm_set_pte that
-   * mapped it before the cursor.
+   * VMAs and per-page states of every process at cursor c, from the core
+   * (which stands at c); each mapped page is coloured by the last
+   * mm_set_pte that mapped it before the cursor.
    */
-  private mmViews(cursor: number, partial: SimEvent[]): MmView[] {
+  private mmViews(cursor: number): MmView[] {
     const hist = this.pageHistory();
     const out: MmView[] = [];
     for (let mm = 0; mm < this.program.procs.length; mm++) {
       const mi = this.sim.mmInfo(mm);
       const vmas: VmaView[] = [];
-      const mine = partial.filter((e) => (e.type === EV.mm_set_pte && this.mmOfTask(e.task) === mm) || (e.type === EV.mmsim_pte_clear && e.b === mm));
       if (mi.alive)
         for (const v of this.sim.vmas(mm)) {
           const start = Number(v.vmStart), end = Number(v.vmEnd), n = (end - start) / 4096;
           const vv: VmaView = { id: v.id, start, end, pgoff: Number(v.vmPgoff), flags: v.vmFlags, file: v.file, map: v.map };
           if (n <= MAX_CELLS) {
             const st = this.sim.pteStates(mm, v.vmStart, n);
-            /* the partial operation, in order: PTEs set and cleared since the boundary */
-            for (const e of mine) {
-              if (e.addr < start || e.addr >= end) continue;
-              const p = (e.addr - start) / 4096;
-              if (e.type === EV.mmsim_pte_clear) st[p] = 0;
-              else st[p] = (e.d & 2 ? 2 : 1) | (e.c === SetHow.Zero ? 8 : e.c === SetHow.Anon || e.c === SetHow.Cow ? 4 : st[p] & 4);
-            }
             /* the cause of each mapped page: its last mm_set_pte before the cursor */
             const base = mm * 2 ** 36 + start / 4096;
             for (let i = lowerBound(hist.keys, base); i < hist.keys.length && hist.keys[i] < base + n; i++) {

@@ -7,11 +7,18 @@
  * its fault, or a step), and its whole state is a snapshot. While recording,
  * the engine keeps a snapshot every `interval` events (at an operation
  * boundary) within a memory budget, halving their number and doubling the
- * interval when the budget is exceeded. To show event k it seeks the core to
- * the boundary before the operation that contains event k - 1 (restore the
- * nearest snapshot, replay forward; or just run forward when that is short)
- * and overlays the events of that operation up to k. The views are a
- * function of (core state at that boundary, those events): pixels out.
+ * interval when the budget is exceeded. seek(b) puts the core at boundary b
+ * (restore the nearest snapshot, replay forward; or just run forward when
+ * that is short). seekCursor(c) puts it at any cursor, also between two
+ * events of one operation: from the operation's start it runs the operation
+ * to its end with a capture armed at c (the core saves its state right after
+ * event c - 1) and puts the capture in place. That machine can be queried
+ * but not run (it is frozen: half an operation's progress is not in the
+ * state), so the next seek restores a snapshot before running anything. The
+ * start of that operation is kept as a snapshot in the core's memory, so
+ * that stepping through the operation costs three copies of the state
+ * (back to its start, the capture, the capture put in place), not a replay
+ * from the last periodic snapshot each time.
  *
  * Cursor convention: cursor c means "events 0 .. c-1 have happened"; the
  * current event is events[c - 1]; c ranges over [0, nEvents].
@@ -22,7 +29,7 @@
  */
 import { COUNTERS, EVF_OP_START, EV_TYPE_MASK, EV, RunStatus } from './abi.js';
 import { buildOpIndex, type OpIndex } from './align.js';
-import type { Core, Sim } from './core.js';
+import type { Core, CoreSnapshot, Sim } from './core.js';
 import type { Program } from './compile.js';
 import { decodeEvent, type SimEvent } from './events.js';
 import { explainError, explainFailure, startProgram } from './runner.js';
@@ -118,8 +125,12 @@ export class Recorder {
   private cancelled = false;
   private t0 = performance.now();
   private recordSeconds = 0;
-  /** the sim stands at this event boundary */
+  /** the sim stands at this event boundary (unless frozen) */
   protected at = 0;
+  /** the sim holds a restored capture, the state at this cursor inside an operation; null if not */
+  private frozenAt: number | null = null;
+  /** the boundary where the operation last shown from inside starts, kept in the core's memory */
+  private kept: { event: number; snap: CoreSnapshot } | null = null;
   private info: TimelineInfo | null = null;
 
   constructor(
@@ -243,6 +254,7 @@ export class Recorder {
           this.snaps = [];
           this.snapBytes = 0;
           this.samples = { x: [], values: COUNTERS.map(() => []) };
+          this.dropKept();
           this.sim = this.start();
           return this.recordSome(Math.max(1, tEnd - performance.now()));
         }
@@ -302,6 +314,7 @@ export class Recorder {
   }
 
   destroy(): void {
+    this.dropKept();
     this.sim.destroy();
     this.snaps = [];
     this.events = new Uint8Array(0);
@@ -346,19 +359,35 @@ export class Recorder {
     return this.sim.counters();
   }
 
-  /** put the core at boundary b (state after events 0 .. b-1) */
+  /** put the core at boundary b (state after events 0 .. b-1); never runs a frozen core forward */
   seek(b: number): void {
     if (this.big) return;
     if (!this.isBoundary(b)) throw new Error(`event ${b} is not an operation boundary`);
-    if (b === this.at) return;
-    if (b < this.at || b - this.at > this.interval) {
+    const frozen = this.frozenAt !== null;
+    if (b === this.at && !frozen) return;
+    if (frozen || b < this.at || b - this.at > this.interval) {
       let k = this.snaps.length - 1;
       while (k > 0 && this.snaps[k].event > b) k--;
-      if (this.snaps[k].event > this.at || b < this.at) {
-        this.sim.restore(this.snaps[k].bytes);
-        this.at = this.snaps[k].event;
+      /* the kept operation start, if it is at least as close (and it is cheaper to restore) */
+      const kept = this.kept && this.kept.event <= b && this.kept.event >= this.snaps[k].event ? this.kept : null;
+      const from = kept ? kept.event : this.snaps[k].event;
+      if (frozen || from > this.at || b < this.at) {
+        if (kept) this.sim.restoreInCore(kept.snap);
+        else this.sim.restore(this.snaps[k].bytes);
+        this.at = from;
+        this.frozenAt = null;
       }
     }
+    this.runTo(b);
+  }
+
+  private dropKept(): void {
+    if (this.kept) this.sim.freeSnapshot(this.kept.snap);
+    this.kept = null;
+  }
+
+  /** run the core forward from where it stands to boundary b */
+  private runTo(b: number): void {
     while (this.at < b) {
       const st = this.sim.run(Infinity, b);
       this.sim.clearEvents(); /* recorded already */
@@ -366,6 +395,31 @@ export class Recorder {
       if (st !== RunStatus.EventsFull && st !== RunStatus.StopEvent) break;
     }
     if (this.at !== b) throw new Error(`seek to ${b} stopped at ${this.at}`);
+  }
+
+  /**
+   * Put the core at cursor c (the state after events 0 .. c-1), even inside
+   * an operation, for queries: a boundary is a seek; otherwise run the
+   * operation from its start with a capture armed at c, and put the capture
+   * in place (the core is then frozen until the next seek).
+   */
+  seekCursor(c: number): void {
+    if (this.big) return;
+    if (this.isBoundary(c)) return this.seek(c);
+    /* events of mmsim_load (the first processes' PGDs) come before any operation: show the state it left */
+    if (c < (this.opStarts[0] ?? this.nEvents)) return this.seek(0);
+    if (this.frozenAt === c) return;
+    const [start, end] = this.opOf(c - 1);
+    this.seek(start);
+    if (this.kept?.event !== start) {
+      const reuse = this.kept?.snap ?? null;
+      this.kept = null;
+      this.kept = { event: start, snap: this.sim.snapshotInCore(reuse) };
+    }
+    this.sim.captureAt(c);
+    this.runTo(end); /* the operation itself: seek(end) could restore a snapshot taken at its end */
+    this.sim.captureRestore();
+    this.frozenAt = c;
   }
 
 }

@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0x7fffa02a;
+export const INTERFACE_HASH = 0xa2623881;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -727,6 +727,8 @@ export const EXPORTS: readonly { name: string; params: readonly { name: string; 
   {"name":"mmsim_snapshot_size","params":[{"name":"sim","wasm":"i32"}],"ret":"i64","doc":""},
   {"name":"mmsim_snapshot_save","params":[{"name":"sim","wasm":"i32"},{"name":"buf","wasm":"i32"},{"name":"len","wasm":"i64"}],"ret":"i32","doc":""},
   {"name":"mmsim_snapshot_restore","params":[{"name":"sim","wasm":"i32"},{"name":"buf","wasm":"i32"},{"name":"len","wasm":"i64"}],"ret":"i32","doc":""},
+  {"name":"mmsim_capture_at","params":[{"name":"sim","wasm":"i32"},{"name":"event","wasm":"i64"}],"ret":"i32","doc":"arm a capture: save the whole state when the event count reaches event (right after event - 1 is recorded), even inside an operation; drops the previous capture"},
+  {"name":"mmsim_capture_restore","params":[{"name":"sim","wasm":"i32"}],"ret":"i32","doc":"put the captured state in place: the machine stands inside an operation, for queries only (mmsim_run refuses until a snapshot is restored); MMSIM_EINVAL if nothing was captured"},
   {"name":"mmsim_mem_bytes","params":[{"name":"sim","wasm":"i32"}],"ret":"i64","doc":"host memory the core holds (bytes), now"},
   {"name":"mmsim_mem_peak","params":[{"name":"sim","wasm":"i32"}],"ret":"i64","doc":"and at most"},
   {"name":"mmsim_check","params":[{"name":"sim","wasm":"i32"},{"name":"msg","wasm":"i32"},{"name":"msg_len","wasm":"i32"}],"ret":"i32","doc":"CONFIG_DEBUG_VM-style invariant check; 0 if sound, else < 0 and a message"},
@@ -782,6 +784,8 @@ export interface CoreExports {
   mmsim_snapshot_size(sim: number): bigint;
   mmsim_snapshot_save(sim: number, buf: number, len: bigint): number;
   mmsim_snapshot_restore(sim: number, buf: number, len: bigint): number;
+  mmsim_capture_at(sim: number, event: bigint): number;
+  mmsim_capture_restore(sim: number): number;
   mmsim_mem_bytes(sim: number): bigint;
   mmsim_mem_peak(sim: number): bigint;
   mmsim_check(sim: number, msg: number, msg_len: number): number;
