@@ -62,18 +62,21 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
   if (!mm) return <div className="placeholder">No process.</div>;
   return (
     <div className="as">
-      {frame.mms.length > 1 && (
-        <div className="as-strip" role="tablist" aria-label="Processes">
-          {frame.mms.map((m) => (
-            <button key={m.id} role="tab" aria-selected={m.id === mmId} className={`btn ${m.id === mmId ? 'active' : ''}`}
-              onClick={() => { setMmSel(m.id === frame.focusMm ? null : m.id); setVmaSel(null); }}>
-              {m.name}{m.alive ? '' : ' (exited)'}
-            </button>
-          ))}
-        </div>
-      )}
-      <VmaStrip frame={frame} vmas={mm.vmas} selected={vma?.id ?? null} maps={program.maps} files={program.files}
-        onSelect={(id) => setVmaSel(id === faultVma?.id ? null : id)} />
+      {/* one row of fixed height: the processes (when there are several), then the VMAs of the one shown */}
+      <div className="as-row">
+        {frame.mms.length > 1 && (
+          <div className="as-procs" role="tablist" aria-label="Processes">
+            {frame.mms.map((m) => (
+              <button key={m.id} role="tab" aria-selected={m.id === mmId} className={`btn ${m.id === mmId ? 'active' : ''}`}
+                onClick={() => { setMmSel(m.id === frame.focusMm ? null : m.id); setVmaSel(null); }}>
+                {m.name}{m.alive ? '' : ' (exited)'}
+              </button>
+            ))}
+          </div>
+        )}
+        <VmaStrip frame={frame} vmas={mm.vmas} selected={vma?.id ?? null} maps={program.maps} files={program.files}
+          onSelect={(id) => setVmaSel(id === faultVma?.id ? null : id)} />
+      </div>
       {!mm.alive && <div className="placeholder as-fill"><p>Process {mm.name} has exited: it has no mappings.</p></div>}
       {mm.alive && !vma && <div className="placeholder as-fill"><p>Nothing is mapped yet. Step forward to the first <code>mmap</code>.</p></div>}
       {vma && (
