@@ -137,6 +137,22 @@ describe('engine: time travel', () => {
     expect(fw.counters[COUNTERS.indexOf('touches')]).toBe(33);
     expect(eng.event(pf - 1).type).toBe(EV.mmsim_access);
     expect(eng.opOf(pf)[0]).toBe(pf);
+
+    /* the next operation is a touch that does not fault: the walk keeps the third fault, marked stale,
+       walked in the tables as they are then (its 16 PTEs still marked as set by it) */
+    const next = eng.opOf(c)[1];
+    expect(eng.event(next).type).not.toBe(EV.page_fault_user);
+    const between = eng.frame(next + 1);
+    expect(between.fault).toBeNull();
+    expect(between.walk?.stale).toBe(true);
+    expect(between.walk?.faultEvent).toBe(pf);
+    expect(between.walk?.addr).toBe(0x7f0000000000 + 32 * 4096);
+    expect(between.walk?.pte[32]).toBe(1 | 4 | 8);
+    expect(between.walk?.pte[48]).toBe(0);
+    expect(done.walk?.stale).toBe(false);
+    expect(done.walk?.faultEvent).toBe(pf);
+    /* before the first fault there is nothing to show */
+    expect(eng.frame(tl.faultEvents[0]).walk).toBeNull();
     eng.destroy();
   });
 

@@ -63,6 +63,10 @@ export interface WalkView {
   pte: Uint8Array;
   ptePfn: number;
   pteBase: number;
+  /** the page_fault_user event of the fault walked */
+  faultEvent: number;
+  /** true between faults: the last fault before the operation shown, walked in the tables as they are now */
+  stale: boolean;
 }
 
 export interface LogLine { index: number; type: number; text: string; fn: string | null; label: string; task: number | null; opStart: boolean }
@@ -222,7 +226,8 @@ export class Engine extends Recorder {
     const focusTask = ops.find((e) => e.task !== null)?.task ?? this.lastTaskBefore(c);
     const focusMm = this.mmOfTask(focusTask);
     const fault = this.faultView(ops);
-    const walk = fault ? this.walkView(focusMm, fault.addr, ops) : null;
+    const walk = fault ? { ...this.walkView(focusMm, fault.addr, ops), faultEvent: ops.findIndex((e) => e.type === EV.page_fault_user) + opStart, stale: false }
+      : this.lastWalk(info.faultEvents, opStart);
     const partial = complete ? [] : ops;
     const mms = this.mmViews(c);
     const mech: Record<string, unknown> = {};
@@ -276,7 +281,30 @@ export class Engine extends Recorder {
     return f;
   }
 
-  private walkView(mm: number, addr: number, ops: SimEvent[]): WalkView {
+  /**
+   * Between faults the walk keeps showing the last fault before the
+   * operation (marked stale): its address walked through the page tables as
+   * they are now, with what that fault allocated and set. The view keeps its
+   * content, and its size, while the steps between faults play.
+   */
+  private lastWalk(faults: number[], before: number): WalkView | null {
+    let lo = 0, hi = faults.length;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (faults[m] < before) lo = m + 1; else hi = m;
+    }
+    if (lo === 0) return null;
+    const at = faults[lo - 1];
+    const pf = this.event(at);
+    const mm = this.mmOfTask(pf.task);
+    if (!this.sim.mmInfo(mm).alive) return null;
+    const [s, e] = this.opOf(at);
+    const ops: SimEvent[] = [];
+    for (let i = s; i < e; i++) ops.push(this.event(i));
+    return { ...this.walkView(mm, pf.addr, ops), faultEvent: at, stale: true };
+  }
+
+  private walkView(mm: number, addr: number, ops: SimEvent[]): Omit<WalkView, 'faultEvent' | 'stale'> {
     const w = this.sim.walk(mm, BigInt(addr));
     const allocated = [false, false, false, false];
     for (const e of ops) if (e.type === EV.mm_pgtable_alloc && e.a >= 1) allocated[e.a - 1] = true;
