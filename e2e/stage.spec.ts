@@ -187,6 +187,11 @@ for (const size of SIZES)
     const grid = (await page.locator('.as-canvas-wrap').boundingBox())!;
     expect(grid.y + grid.height).toBeGreaterThan(size.height * 0.8);
     expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= innerWidth)).toBe(true);
+    /* nothing cut at the edges: the legend under the grid and the transport's last button are on screen */
+    const legend = (await page.locator('[data-view="address"] .legend').boundingBox())!;
+    expect(legend.y + legend.height).toBeLessThanOrEqual(size.height);
+    const exit = (await page.getByTestId('leave-present').boundingBox())!;
+    expect(exit.x + exit.width).toBeLessThanOrEqual(size.width);
     const caption = await page.getByTestId('caption').textContent();
     const c0 = await cursorOf(page);
     await page.keyboard.press('PageDown');
@@ -216,6 +221,58 @@ for (const size of SIZES)
     await expect(page.getByTestId('cursor')).toHaveText(/^event 61 \//);
     await shot(page, info, `embed-${size.width}x${size.height}`);
   });
+
+/** no element of the views area overlaps another panel, and nothing is wider than the window */
+async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const app = document.querySelector('.app')!;
+    if (document.scrollingElement!.scrollWidth > innerWidth) out.push(`the page is ${document.scrollingElement!.scrollWidth} px wide`);
+    if (app.scrollWidth > app.clientWidth) out.push(`the player is ${app.scrollWidth} px wide`);
+    const panels = [...document.querySelectorAll<HTMLElement>('[data-view]')].map((el) => ({ id: el.dataset.view!, r: el.getBoundingClientRect() }));
+    for (const a of panels)
+      for (const b of panels)
+        if (a.id < b.id && a.r.left < b.r.right - 1 && b.r.left < a.r.right - 1 && a.r.top < b.r.bottom - 1 && b.r.top < a.r.bottom - 1)
+          out.push(`${a.id} overlaps ${b.id}`);
+    /* a panel's drawing stays inside its panel */
+    for (const { id, r } of panels) {
+      const body = document.querySelector(`[data-view="${id}"] .panel-body`)!;
+      const c = body.getBoundingClientRect();
+      if (c.bottom > r.bottom + 1 || c.right > r.right + 1) out.push(`${id}'s body spills out of its panel`);
+    }
+    return out;
+  });
+}
+
+test('narrow windows: no horizontal scroll from 1280 down, read-only stepping at 768 and 375', async ({ page }) => {
+  for (const [width, height] of [[1280, 720], [1024, 768], [800, 600], [768, 1024], [375, 812]]) {
+    await page.setViewportSize({ width, height });
+    await open(page, 'scenario=fault-around/sequential&cursor=30');
+    expect(await layoutProblems(page), `${width}x${height}`).toEqual([]);
+    /* the transport fits: its last control is on screen */
+    const where = (await page.getByTestId('cursor').boundingBox())!;
+    expect(where.x + where.width, `the event counter at ${width}`).toBeLessThanOrEqual(width);
+    await page.getByTestId('step').click();
+    await expect(page.getByTestId('cursor')).toHaveText(/^event 31 \//);
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('cursor')).toHaveText(/^event 32 \//);
+    expect(await layoutProblems(page), `${width}x${height} after stepping`).toEqual([]);
+  }
+});
+
+test('between faults the walk keeps the last fault, marked as such, and leads back to it', async ({ page }) => {
+  await open(page, 'scenario=fault-around/sequential&cursor=s5:0.5');
+  const walk = page.locator('[data-view="walk"]');
+  await expect(walk.locator('.walk-head')).toContainText('last fault');
+  await expect(walk.locator('.walk-wrap.stale')).toHaveCount(1);
+  /* the same walk as at its fault, the tables read now */
+  await expect(walk.locator('.walk [role="row"]')).toHaveCount(4);
+  const at = Number((await walk.locator('.walk-head').textContent())!.match(/event ([\d,]+)/)![1].replace(/,/g, ''));
+  await walk.getByRole('button', { name: 'Go to it' }).click();
+  await expect(page.getByTestId('cursor')).toHaveText(new RegExp(`^event ${at.toLocaleString('en-US')} /`));
+  await expect(walk.locator('.walk-head')).toContainText('this fault');
+  await expect(walk.locator('.walk-wrap.stale')).toHaveCount(0);
+});
 
 test('the exports download what they say', async ({ page }) => {
   await page.setViewportSize({ width: 1920, height: 1080 });

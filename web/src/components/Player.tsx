@@ -47,6 +47,7 @@ export function Player() {
   const present = useStore((s) => s.present);
   const embed = useStore((s) => s.embed);
   const group = scenario?.name?.split('/')[0] ?? 'fault-around';
+  const compare = useStore((s) => s.compare !== null);
   const sweep = useStore((s) => s.sweep !== null);
   if (sweep && !present && !embed) {
     return (
@@ -76,11 +77,12 @@ export function Player() {
     <main className="player" aria-label="Scenario player">
       <Caption />
       <Transport group={group} />
-      <div className="topline">
+      <div className={`topline ${compare ? '' : 'with-actions'}`}>
         <Figures />
         <QuickTunables group={group} />
+        {!compare && <CompareBar />}
       </div>
-      <CompareBar />
+      {compare && <CompareBar />}
       <Banners />
       {views}
     </main>
@@ -152,7 +154,7 @@ function Figures() {
           const d = v !== undefined && w !== undefined ? w - v : undefined;
           return (
             <div className="figure" key={key} data-testid={`figure-${key}`}>
-              <div className="k">{label} <code>{key}</code></div>
+              <div className="k" title={`${label} (${key})`}>{label} <code>{key}</code></div>
               <div className="ab">
                 <span className="run-a" data-run="a" data-counter={key} data-value={v ?? ''} title="run A">{v !== undefined ? fmt(v) : '–'}</span>
                 <span className="run-b" data-run="b" data-counter={key} data-value={w ?? ''} title="run B">{w !== undefined ? fmt(w) : '–'}</span>
@@ -168,7 +170,7 @@ function Figures() {
         const ratio = before && end !== undefined && before !== end ? end / before : null;
         return (
           <div className="figure" key={key} data-testid={`figure-${key}`}>
-            <div className="k">{label} <code>{key}</code></div>
+            <div className="k" title={`${label} (${key})`}>{label} <code>{key}</code></div>
             <div className="v" data-testid={`value-${key}`} data-run="a" data-counter={key} data-value={v ?? ''}>{v !== undefined ? fmt(v) : '–'}</div>
             <div className="was">
               {end !== undefined && <>whole run <b>{fmt(end)}</b></>}
@@ -198,8 +200,11 @@ function CompareBar() {
     if (changedTunables(scenario, b).length) naturalLabel = runLabels(scenario, b).b; else naturalSet = null;
   }
   const quick = scenario ? Object.keys(naturalSet ?? {})[0] ?? 'fault_around_bytes' : null;
+  /* beside the quick tunables the button names only the value ("Compare with 4 KiB"); its title says all */
+  const shortLabel = naturalSet && quick && Object.keys(naturalSet).length === 1 && naturalLabel.startsWith(`${quick} `)
+    ? naturalLabel.slice(quick.length + 1) : naturalLabel;
   return (
-    <div className="comparebar" data-testid="comparebar">
+    <div className={`comparebar ${compare ? '' : 'actions'}`} data-testid="comparebar">
       {compare ? (
         <>
           <span className="run-label a" data-testid="run-label-a"><b>A</b> {labels?.a}</span>
@@ -210,19 +215,19 @@ function CompareBar() {
           <button className="btn" onClick={() => dispatch({ type: 'setCompare', set: null })} data-testid="stop-compare">Stop comparing</button>
         </>
       ) : (
-        <>
-          <span className="spacer" />
-          {naturalSet && (
-            <button className="btn" onClick={() => dispatch({ type: 'setCompare', set: naturalSet })} data-testid="compare-natural"
-              title="Run the scenario a second time with these tunables, side by side, stepped together">
-              Compare with {naturalLabel}
-            </button>
-          )}
-        </>
+        naturalSet && (
+          <button className="btn" onClick={() => dispatch({ type: 'setCompare', set: naturalSet })} data-testid="compare-natural"
+            aria-label={`Compare with ${naturalLabel}`}
+            title={`Compare with ${naturalLabel}: run the scenario a second time with it, side by side, stepped together`}>
+            Compare with {shortLabel}
+          </button>
+        )
       )}
       {quick && (
         <button className="btn" onClick={() => dispatch({ type: 'openSweep', key: quick, values: null, y: 'pgfault' })} data-testid="open-sweep"
-          title={`Run the scenario once per value of ${quick} and chart pgfault`}>Sweep {quick}</button>
+          aria-label={`Sweep ${quick}`} title={`Sweep ${quick}: run the scenario once per value and chart pgfault`}>
+          {compare ? `Sweep ${quick}` : 'Sweep every value'}
+        </button>
       )}
     </div>
   );
@@ -413,7 +418,7 @@ function Panel({ def }: { def: ViewDef }) {
           <button className="btn icon" onClick={() => dispatch({ type: 'toggleView', id: def.id })} aria-label={`Hide ${def.title}`} title="Hide">✕</button>
         </>}
       </div>
-      <div tabIndex={def.id === 'walk' || (compare && def.id === 'counters') ? 0 : undefined} className={`panel-body ${def.id === 'address' ? 'fit' : ''} ${compare && def.id !== 'counters' ? `ab-grid ${def.column === 'side' ? 'stacked' : ''}` : ''}`}>
+      <div tabIndex={def.id === 'walk' || (compare && def.id === 'counters') ? 0 : undefined} className={`panel-body ${def.fit ? 'fit' : ''} ${compare && def.id !== 'counters' ? `ab-grid ${def.column === 'side' ? 'stacked' : ''}` : ''}`}>
         {compare && def.id === 'counters' ? (
           <CompareCounters a={frame} b={b?.frame ?? null} labels={labels} />
         ) : compare ? (

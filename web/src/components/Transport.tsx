@@ -95,7 +95,8 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
           onChange={(e) => dispatch({ type: 'seek', cursor: Number(e.target.value) })} />
         {marks}
       </div>
-      <div className="where num" aria-live="off" data-testid="cursor">
+      <div className="where num" aria-live="off" data-testid="cursor"
+        style={{ minWidth: `${(big ? 20 : `event ${fmt(n)} / ${fmt(n)}`.length) + 1}ch` }}>
         {big ? 'big run: final state' : `event ${fmt(cursor)} / ${fmt(n)}`}
       </div>
       {thin && counters && (

@@ -11,7 +11,8 @@
  * large to draw page by page (big runs) are heat strips.
  */
 import { select, zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useBoxSize } from './useBoxSize.js';
 import { PC, PC_READAHEAD, PC_STATE_MASK, SKIP_REASONS, SkipReason, VM } from '../../../wasm-core/ts/abi.js';
 import { CAUSE, CAUSE_NAMES, type Frame, type VmaView as CoreVma } from '../../../wasm-core/ts/engine.js';
 import { cacheKey, faultAroundOf, type FileView } from '../mechanisms/fault-around/frame.js';
@@ -153,10 +154,9 @@ interface Hover { x: number; y: number; page: number }
 function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
   vma: VmaView; frame: Frame; theme: string; following: boolean; label: string; onFollow: () => void;
 }) {
-  const wrap = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
-  const [width, setWidth] = useState(800);
-  const [height, setHeight] = useState(320);
+  const [wrap, box] = useBoxSize<HTMLDivElement>();
+  const width = box?.w ?? 800, height = Math.max(120, box?.h ?? 320);
   const [transform, setTransform] = useState<ZoomTransform>(zoomIdentity);
   const zoomRef = useRef<ZoomBehavior<HTMLCanvasElement, unknown> | null>(null);
   const [hover, setHover] = useState<Hover | null>(null);
@@ -172,19 +172,6 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
   const gridH = heat ? 96 : rows * cell;
   /* the zoom that shows the whole mapping */
   const fitK = Math.min(1, (height - 8) / (gridH + 8));
-
-  /* the canvas takes the space the panel gives it (never the other way round: stepping moves nothing) */
-  useLayoutEffect(() => {
-    const el = wrap.current;
-    if (!el) return;
-    /* the observer's reports (the first at once) come after layout: no layout forced inside React's commit */
-    const ro = new ResizeObserver(([e]) => {
-      setWidth(Math.round(e.contentRect.width));
-      setHeight(Math.max(120, Math.round(e.contentRect.height)));
-    });
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
 
   /* d3-zoom on the canvas: scale from the whole VMA down to single pages; a wheel notch is about 1.15x */
   useEffect(() => {

@@ -7,7 +7,8 @@
  * counters go in the share link.
  */
 import { line, scaleLinear } from 'd3';
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useBoxSize } from './useBoxSize.js';
 import { COUNTERS, FIRST_MODEL_COUNTER, REQUIRED_COUNTERS } from '../../../wasm-core/ts/abi.js';
 import { fmt } from '../lib/format.js';
 import { dispatch, useStore } from '../store/store.js';
@@ -78,18 +79,9 @@ const H = 86, L = 4, R = 76, T = 24, B = 22;
 
 /** the charted counters over the run, one under the other, in one SVG at its on-screen size */
 function Charts({ chart, frame, timeline }: { chart: string[]; frame: ViewProps['frame']; timeline: ViewProps['timeline'] }) {
-  const box = useRef<HTMLDivElement>(null);
   /* null until measured: the lines are drawn once, at the size they are shown */
-  const [W, setW] = useState<number | null>(null);
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    /* the observer reports the width after layout (its first report comes at once): reading clientWidth
-       here would force a layout of the whole page inside React's commit */
-    const ro = new ResizeObserver(([e]) => setW(Math.max(200, Math.round(e.contentRect.width))));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+  const [box, size] = useBoxSize<HTMLDivElement>();
+  const W = size ? Math.max(200, size.w) : null;
   /* the lines depend on the run and the size, not on the cursor: stepping redraws only the cursor */
   const xs = timeline.samples.x;
   const xmax = Math.max(1, xs[xs.length - 1] ?? 1);

@@ -6,69 +6,105 @@
  */
 import { PGT_LEVELS } from '../../../wasm-core/ts/abi.js';
 import { fmt, hex } from '../lib/format.js';
+import { dispatch } from '../store/store.js';
+import { useBoxSize, type BoxSize } from './useBoxSize.js';
+
+/**
+ * The 512 slots laid out to fill the space left: the column count (16 to
+ * 128) that gives the largest square cells in that box.
+ */
+function pteLayout(box: BoxSize | null): { cols: number; cell: number; gap: number } {
+  let best = { cols: 32, cell: 6, gap: 1 };
+  if (!box) return best;
+  let bestCell = -1;
+  for (const cols of [16, 32, 64, 128]) {
+    const rows = 512 / cols;
+    const gap = Math.min(box.w / cols, box.h / rows) >= 10 ? 2 : 1;
+    const cell = Math.floor(Math.min((box.w + gap) / cols - gap, (box.h + gap) / rows - gap));
+    if (cell > bestCell) { bestCell = cell; best = { cols, cell: Math.max(2, Math.min(cell, 28)), gap }; }
+  }
+  return best;
+}
 import type { ViewProps } from './registry.js';
 
 const SHIFT = ['bits 47-39', 'bits 38-30', 'bits 29-21', 'bits 20-12'];
 
 export function PageTableWalk({ frame }: ViewProps) {
   const w = frame.walk;
+  const [gridBox, box] = useBoxSize<HTMLDivElement>();
   if (!w && frame.big) {
     return <div className="placeholder">A big run records no events, so there is no single fault to follow. Open a smaller scenario to watch walks.</div>;
   }
   if (!w) {
     return (
       <div className="placeholder">
-        No page fault in this operation. Press <kbd>F</kbd> to jump to the next fault and see its walk.
+        No page fault yet. Press <kbd>F</kbd> to jump to the next fault and see its walk.
       </div>
     );
   }
+  const by = w.stale ? 'by that fault' : 'by this fault';
+  const lay = pteLayout(box);
   let filled = 0, present = 0;
   for (let i = 0; i < 512; i++) {
     if (w.pte[i] & 4) filled++;
     if (w.pte[i] & 3) present++;
   }
   return (
-    <div>
-      <div className="walk" aria-label={`Page-table walk of ${hex(w.addr)}`}>
+    <div className={w.stale ? 'walk-wrap stale' : 'walk-wrap'}>
+      <div className="walk-head">
+        {w.stale ? (
+          <>
+            <span className="badge stale">last fault</span>
+            <span className="what" title="No fault in this operation: the last one, walked in the page tables as they are now">
+              <b>{hex(w.addr)}</b>, event {fmt(w.faultEvent + 1)}: its tables as they are now
+            </span>
+            <button type="button" className="link" onClick={() => dispatch({ type: 'seek', cursor: w.faultEvent + 1 })}>Go to it</button>
+          </>
+        ) : (
+          <>
+            <span className="badge now">this fault</span>
+            <span className="what"><b>{hex(w.addr)}</b>, event {fmt(w.faultEvent + 1)}</span>
+          </>
+        )}
+      </div>
+      <div className="walk" role="table" aria-label={`Page-table walk of ${hex(w.addr)}`}>
         {PGT_LEVELS.map((name, l) => {
           const allocated = l > 0 && w.allocated[l - 1];
           const ok = l === 0 ? true : w.present[l - 1];
-          const leaf = l === 3;
           const entryPresent = w.present[l];
           return (
-            <div className="lvl" key={name}>
-              <h3>{name}</h3>
-              <div className="idx">index {w.index[l]} <span title={SHIFT[l]}>({SHIFT[l]})</span></div>
-              {ok ? (
-                <>
-                  <div className="ent" title={`entry ${w.index[l]} of the ${name} table at pfn ${w.tablePfn[l]}`}>
-                    {entryPresent ? w.entry[l].replace(/^0x0+(?=.)/, '0x') : 'none'}
-                  </div>
-                  {allocated ? <span className="badge new">table allocated by this fault</span>
-                    : <span className="badge present" title="the table page that holds this entry">in table pfn {fmt(w.tablePfn[l])}</span>}
-                  {leaf && <div className="ent">{entryPresent ? 'maps the page' : 'not mapped yet'}</div>}
-                </>
-              ) : (
-                <span className="badge none">no table yet</span>
-              )}
+            <div className="lvl" key={name} role="row">
+              <h3 role="rowheader">{name}</h3>
+              <span className="idx" role="cell" title={`${SHIFT[l]} of the address`}>[{w.index[l]}]</span>
+              <span className="ent" role="cell" title={ok ? `entry ${w.index[l]} of the ${name} table at pfn ${fmt(w.tablePfn[l])}${l === 3 ? (entryPresent ? ': maps the page' : ': not mapped yet') : ''}` : undefined}>
+                {!ok ? '' : entryPresent ? w.entry[l].replace(/^0x0+(?=.)/, '0x') : 'none'}
+              </span>
+              <span role="cell">
+                {!ok ? <span className="badge none">no table yet</span>
+                  : allocated ? <span className="badge new" title={`the ${name} table (pfn ${fmt(w.tablePfn[l])}) was allocated ${by}`}>new table, pfn {fmt(w.tablePfn[l])}</span>
+                  : <span className="badge present" title={`the ${name} table page, pfn ${fmt(w.tablePfn[l])}, holds this entry`}>in pfn {fmt(w.tablePfn[l])}</span>}
+              </span>
             </div>
           );
         })}
       </div>
-      <div className="pte-grid" role="img"
-        aria-label={`The PTE page: ${present} of 512 entries present, ${filled} filled by this fault`}>
-        {Array.from(w.pte, (s, i) => (
-          <i key={i} className={`${s & 2 ? 'p2' : s & 1 ? 'p1' : ''} ${s & 4 ? 'new' : ''} ${s & 8 ? 'cur' : ''}`}
-            title={`${hex(w.pteBase + i * 4096)}: ${s & 3 ? (s & 2 ? 'present, writable' : 'present, read-only') : 'none'}${s & 4 ? ', set by this fault' : ''}`} />
-        ))}
+      <div className="pte-box" ref={gridBox}>
+        <div className="pte-grid" role="img"
+          style={{ gridTemplateColumns: `repeat(${lay.cols}, ${lay.cell}px)`, gridAutoRows: `${lay.cell}px`, gap: `${lay.gap}px` }}
+          aria-label={`The PTE page: ${present} of 512 entries present, ${filled} filled ${by}`}>
+          {Array.from(w.pte, (s, i) => (
+            <i key={i} className={`${s & 2 ? 'p2' : s & 1 ? 'p1' : ''} ${s & 4 ? 'new' : ''} ${s & 8 ? 'cur' : ''}`}
+              title={`${hex(w.pteBase + i * 4096)}: ${s & 3 ? (s & 2 ? 'present, writable' : 'present, read-only') : 'none'}${s & 4 ? `, set ${by}` : ''}`} />
+          ))}
+        </div>
       </div>
       <div className="pte-legend" aria-hidden>
         <span><i /> none</span><span><i className="p1" /> present, read-only</span><span><i className="p2" /> present, writable</span>
-        <span><i className="new" /> set by this fault</span><span><i className="cur" /> the faulting address</span>
+        <span><i className="new" /> set {by}</span><span><i className="cur" /> the faulting address</span>
       </div>
       <div className="pte-caption">
         The PTE page {w.ptePfn ? <>(pfn {fmt(w.ptePfn)})</> : '(not allocated yet)'} maps {hex(w.pteBase)}–{hex(w.pteBase + 2 ** 21)}:{' '}
-        <b>{present}</b> of 512 entries present, <b>{filled}</b> set by this fault.
+        <b>{present}</b> of 512 entries present, <b>{filled}</b> set {by}.
       </div>
     </div>
   );

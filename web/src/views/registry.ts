@@ -29,15 +29,17 @@ export interface ViewDef {
   column: 'main' | 'side';
   /** its share of its column's height (the panels of a column split it: sizes never follow the content) */
   grow?: number;
+  /** the view sizes its drawing to the panel body (a flex column it fills) instead of scrolling */
+  fit?: boolean;
   /** the view draws a chart in SVG (marked data-export): Export offers it as SVG too */
   svg?: boolean;
   component: ComponentType<ViewProps>;
 }
 
 export const VIEWS: ViewDef[] = [
-  { id: 'address', title: 'Address space', description: 'VMAs and their pages; the fault-around window', column: 'main', grow: 1.75, component: AddressSpace },
+  { id: 'address', title: 'Address space', description: 'VMAs and their pages; the fault-around window', column: 'main', grow: 1.75, fit: true, component: AddressSpace },
   { id: 'counters', title: 'Counters', description: 'vmstat counters at the cursor and over the run', column: 'main', svg: true, component: Counters },
-  { id: 'walk', title: 'Page-table walk', description: 'PGD, PUD, PMD and PTE of the current fault', column: 'side', grow: 1.35, component: PageTableWalk },
+  { id: 'walk', title: 'Page-table walk', description: 'PGD, PUD, PMD and PTE of the current fault', column: 'side', grow: 2, fit: true, component: PageTableWalk },
   { id: 'log', title: 'Event log', description: 'what happened, one sentence per event', column: 'side', component: EventLog },
   { id: 'steps', title: 'Steps', description: 'the scenario\u2019s steps', column: 'side', grow: 0.65, component: Steps },
 ];
