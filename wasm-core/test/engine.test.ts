@@ -103,6 +103,34 @@ describe('engine: time travel', () => {
     b.destroy();
   });
 
+  it('shows the state before the operation, flagged, when the host refuses a capture\'s memory', async () => {
+    const prog = programOf('scenarios/fault-around/sequential.yaml');
+    const probe = new Engine(await loadCore(), prog);
+    probe.recordAll();
+    const peak = (probe as unknown as { sim: { memPeak: number } }).sim.memPeak;
+    probe.destroy();
+    /* room to record, not for the capture (a whole copy of the state, about 175 KB here, and a quarter more to grow into) */
+    const eng = new Engine(await loadCore(), prog, { maxBytes: peak + 150_000 });
+    const tl = eng.recordAll();
+    expect(tl.status).toBe('ok');
+    const pf = tl.faultEvents[2];
+    const [start, end] = eng.opOf(pf);
+    const mid = eng.frame(pf + 3);
+    expect(mid.inexact).toBe(true);
+    const before = eng.frame(start);
+    expect(before.inexact).toBeUndefined();
+    expect(mid.counters).toEqual(before.counters);
+    expect(mid.mms).toEqual(before.mms);
+    /* the narrative is still the cursor's */
+    expect(mid.cursor).toBe(pf + 3);
+    expect(mid.fault?.addr).toBe(0x7f0000000000 + 32 * 4096);
+    /* and the machine goes on: the end of the operation, and the run's end, are exact */
+    expect(eng.frame(end).inexact).toBeUndefined();
+    expect(eng.frame(end).counters[COUNTERS.indexOf('pgfault')]).toBe(3);
+    expect(eng.frame(tl.nEvents).counters[COUNTERS.indexOf('pgfault')]).toBe(256);
+    eng.destroy();
+  });
+
   it('shows a fault-around window being mapped, event by event', async () => {
     const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/sequential.yaml'));
     const tl = eng.recordAll();

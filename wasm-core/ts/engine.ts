@@ -90,6 +90,9 @@ export interface Frame {
   log: LogLine[];
   /** what each mechanism's frame provider added, by mechanism id */
   mech: Record<string, unknown>;
+  /** set when the state inside the operation could not be captured (the host refused the memory): the
+      views show the state before the operation, the log and the narrative the cursor's */
+  inexact?: true;
 }
 
 /** the largest mapping drawn page by page; larger ones are heat strips */
@@ -222,7 +225,7 @@ export class Engine extends Recorder {
     for (let i = opStart; i < c; i++) ops.push(this.event(i));
 
     /* the core at the cursor: after the operation when it is complete, else between two of its events */
-    this.seekCursor(c);
+    const exact = this.seekCursor(c);
     const focusTask = ops.find((e) => e.task !== null)?.task ?? this.lastTaskBefore(c);
     const focusMm = this.mmOfTask(focusTask);
     const fault = this.faultView(ops);
@@ -244,7 +247,7 @@ export class Engine extends Recorder {
       cursor: c, nEvents: info.nEvents, big: false, opStart, opEnd, event: c > 0 ? this.logLine(c - 1) : null,
       step, say, counters: this.sim.counters(),
       tasks: this.program.tasks.map((name, i) => ({ name, alive: this.sim.taskInfo(i).alive, counters: tasks[name] })),
-      focusMm, mms, fault, walk, log, mech,
+      focusMm, mms, fault, walk, log, mech, ...(exact ? {} : { inexact: true }),
     };
   }
 

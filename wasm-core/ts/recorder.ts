@@ -27,9 +27,9 @@
  * the engine runs the core with tracing off, in slices for progress and
  * cancel, and the views show aggregates (heat strips) of the final state.
  */
-import { COUNTERS, EVF_OP_START, EV_TYPE_MASK, EV, RunStatus } from './abi.js';
+import { COUNTERS, EVF_OP_START, EV_TYPE_MASK, EV, ErrorCode, RunStatus } from './abi.js';
 import { buildOpIndex, type OpIndex } from './align.js';
-import type { Core, CoreSnapshot, Sim } from './core.js';
+import { CoreError, ERROR_NAMES, type Core, type CoreSnapshot, type Sim } from './core.js';
 import type { Program } from './compile.js';
 import { decodeEvent, type SimEvent } from './events.js';
 import { explainError, explainFailure, startProgram } from './runner.js';
@@ -394,7 +394,11 @@ export class Recorder {
       this.at = this.sim.eventsTotal;
       if (st !== RunStatus.EventsFull && st !== RunStatus.StopEvent) break;
     }
-    if (this.at !== b) throw new Error(`seek to ${b} stopped at ${this.at}`);
+    if (this.at !== b) {
+      /* a replay that fails where the recording did not: say what the core said */
+      const e = this.sim.lastError();
+      throw new CoreError(`going to event ${b} stopped at event ${this.at}: ${e.code ? `${ERROR_NAMES[e.code] ?? e.code} in step ${e.step}` : 'the core stopped early'}${e.code === ErrorCode.ENOMEM ? ' (the host refused memory: the scenario is at its memory limit)' : ''}`, e.code || ErrorCode.ESTATE, e.step);
+    }
   }
 
   /**
@@ -403,23 +407,37 @@ export class Recorder {
    * operation from its start with a capture armed at c, and put the capture
    * in place (the core is then frozen until the next seek).
    */
-  seekCursor(c: number): void {
-    if (this.big) return;
-    if (this.isBoundary(c)) return this.seek(c);
+  seekCursor(c: number): boolean {
+    if (this.big) return true;
+    if (this.isBoundary(c)) { this.seek(c); return true; }
     /* events of mmsim_load (the first processes' PGDs) come before any operation: show the state it left */
-    if (c < (this.opStarts[0] ?? this.nEvents)) return this.seek(0);
-    if (this.frozenAt === c) return;
+    if (c < (this.opStarts[0] ?? this.nEvents)) { this.seek(0); return true; }
+    if (this.frozenAt === c) return true;
     const [start, end] = this.opOf(c - 1);
     this.seek(start);
     if (this.kept?.event !== start) {
       const reuse = this.kept?.snap ?? null;
       this.kept = null;
-      this.kept = { event: start, snap: this.sim.snapshotInCore(reuse) };
+      try {
+        this.kept = { event: start, snap: this.sim.snapshotInCore(reuse) };
+      } catch (e) {
+        /* only a shortcut for the next step inside this operation: go on without it */
+        if (!(e instanceof CoreError)) throw e;
+      }
     }
     this.sim.captureAt(c);
     this.runTo(end); /* the operation itself: seek(end) could restore a snapshot taken at its end */
-    this.sim.captureRestore();
+    try {
+      this.sim.captureRestore();
+    } catch (e) {
+      /* the host refused the capture's memory: show the state before the operation rather than fail the
+         frame (false: the caller says the views are not exact) */
+      if (!(e instanceof CoreError)) throw e;
+      this.seek(start);
+      return false;
+    }
     this.frozenAt = c;
+    return true;
   }
 
 }

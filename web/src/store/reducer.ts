@@ -208,6 +208,10 @@ export function reducer(state: AppState, action: Action): AppState {
     case 'frame':
       return {
         ...state,
+        /* said once per cursor that needs it (the toast stays until dismissed or replaced) */
+        ...(action.frame.inexact && !state.frame?.inexact ? {
+          toast: { text: 'Not enough memory to capture the state inside this operation: the views show it as it was before the operation.', id: (state.toast?.id ?? 0) + 1 },
+        } : {}),
         prevCounters: state.frame && state.frame.cursor !== action.frame.cursor ? state.frame.counters : state.prevCounters,
         frame: action.frame,
       };
