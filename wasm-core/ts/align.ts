@@ -16,6 +16,7 @@
  * operation, or at its end when A's operation is complete.
  */
 import { EV, EV_TYPE_MASK, EVF_OP_START } from './abi.js';
+import { lowerBound, upperBound } from './search.js';
 
 export interface OpIndex {
   nEvents: number;
@@ -63,12 +64,7 @@ export function buildOpIndex(events: Uint8Array, nEvents: number): OpIndex {
 
 /** the operation containing event i */
 export function opAt(idx: OpIndex, i: number): number {
-  let lo = 0, hi = idx.start.length - 1, k = 0;
-  while (lo <= hi) {
-    const m = (lo + hi) >> 1;
-    if (idx.start[m] <= i) { k = m; lo = m + 1; } else hi = m - 1;
-  }
-  return k;
+  return Math.max(0, upperBound(idx.start, i) - 1);
 }
 
 const opEnd = (idx: OpIndex, k: number) => (k + 1 < idx.start.length ? idx.start[k + 1] : idx.nEvents);
@@ -77,8 +73,7 @@ const opEnd = (idx: OpIndex, k: number) => (k + 1 < idx.start.length ? idx.start
 export function matchOp(a: OpIndex, k: number, b: OpIndex): number {
   const step = a.step[k];
   /* B's operations of that step: a contiguous range, found by binary search */
-  let lo = 0, hi = b.start.length;
-  while (lo < hi) { const m = (lo + hi) >> 1; if (b.step[m] < step) lo = m + 1; else hi = m; }
+  const lo = lowerBound(b.step, step);
   const p = a.touchEnd[k];
   let last = -1;
   for (let j = lo; j < b.start.length && b.step[j] === step; j++) {

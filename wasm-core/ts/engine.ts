@@ -17,6 +17,7 @@
 import { EV, FaultKind, MM_COUNTERS, SetHow } from './abi.js';
 import type { Core, Sim } from './core.js';
 import type { Program, StepInfo } from './compile.js';
+import { lowerBound } from './search.js';
 import { describeEvent, type SimEvent } from './events.js';
 import { Recorder, findInIndex, type EngineOptions } from './recorder.js';
 import { collectCounters } from './runner.js';
@@ -124,15 +125,6 @@ function flatten(h: Map<number, Interval[]>): FlatHistory {
   return { keys, start, from, to, cause };
 }
 
-/** the index of the first key >= k */
-function lowerBound(keys: Float64Array, k: number): number {
-  let lo = 0, hi = keys.length;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (keys[m] < k) lo = m + 1; else hi = m;
-  }
-  return lo;
-}
 
 /** how a mm_set_pte mapped its page, for colouring (CAUSE) */
 function causeOf(how: number, major: boolean): number {
@@ -205,10 +197,7 @@ export class Engine extends Recorder {
   logLine(i: number): LogLine {
     const e = this.event(i);
     let before: SimEvent[] | undefined;
-    if (e.type === EV.mm_fault_done) {
-      before = [];
-      for (let k = this.opOf(i)[0]; k < i; k++) before.push(this.event(k));
-    }
+    if (e.type === EV.mm_fault_done) before = this.eventsIn(this.opOf(i)[0], i);
     const d = describeEvent(e, this.program, before);
     return { index: i, type: e.type, text: d.text, fn: d.fn, label: d.label, task: e.task, opStart: e.opStart };
   }
@@ -221,15 +210,14 @@ export class Engine extends Recorder {
     const [opStart, opEnd] = c > 0 ? this.opOf(c - 1) : [0, 0];
     const complete = c === opEnd || c === 0;
     /* the operation's events that have happened */
-    const ops: SimEvent[] = [];
-    for (let i = opStart; i < c; i++) ops.push(this.event(i));
+    const ops = this.eventsIn(opStart, c);
 
     /* the core at the cursor: after the operation when it is complete, else between two of its events */
     const exact = this.seekCursor(c);
     const focusTask = ops.find((e) => e.task !== null)?.task ?? this.lastTaskBefore(c);
     const focusMm = this.mmOfTask(focusTask);
     const fault = this.faultView(ops);
-    const walk = fault ? { ...this.walkView(focusMm, fault.addr, ops), faultEvent: ops.findIndex((e) => e.type === EV.page_fault_user) + opStart, stale: false }
+    const walk = fault ? this.walkView(focusMm, fault.addr, ops, opStart + ops.findIndex((e) => e.type === EV.page_fault_user), false)
       : this.lastWalk(info.faultEvents, opStart);
     const partial = complete ? [] : ops;
     const mms = this.mmViews(c);
@@ -291,23 +279,25 @@ export class Engine extends Recorder {
    * content, and its size, while the steps between faults play.
    */
   private lastWalk(faults: number[], before: number): WalkView | null {
-    let lo = 0, hi = faults.length;
-    while (lo < hi) {
-      const m = (lo + hi) >> 1;
-      if (faults[m] < before) lo = m + 1; else hi = m;
-    }
-    if (lo === 0) return null;
-    const at = faults[lo - 1];
+    const k = lowerBound(faults, before);
+    if (k === 0) return null;
+    const at = faults[k - 1];
     const pf = this.event(at);
     const mm = this.mmOfTask(pf.task);
     if (!this.sim.mmInfo(mm).alive) return null;
     const [s, e] = this.opOf(at);
-    const ops: SimEvent[] = [];
-    for (let i = s; i < e; i++) ops.push(this.event(i));
-    return { ...this.walkView(mm, pf.addr, ops), faultEvent: at, stale: true };
+    return this.walkView(mm, pf.addr, this.eventsIn(s, e), at, true);
   }
 
-  private walkView(mm: number, addr: number, ops: SimEvent[]): Omit<WalkView, 'faultEvent' | 'stale'> {
+  /** events [from, to) */
+  private eventsIn(from: number, to: number): SimEvent[] {
+    const out: SimEvent[] = [];
+    for (let i = from; i < to; i++) out.push(this.event(i));
+    return out;
+  }
+
+  /** the walk of addr in mm's tables now; ops: the fault's events (what it allocated and set) */
+  private walkView(mm: number, addr: number, ops: SimEvent[], faultEvent: number, stale: boolean): WalkView {
     const w = this.sim.walk(mm, BigInt(addr));
     const allocated = [false, false, false, false];
     for (const e of ops) if (e.type === EV.mm_pgtable_alloc && e.a >= 1) allocated[e.a - 1] = true;
@@ -328,7 +318,7 @@ export class Engine extends Recorder {
     return {
       addr, entry: w.entry.map((e) => `0x${e.toString(16).padStart(16, '0')}`),
       present: w.entry.map((e) => (e & 1n) === 1n), allocated,
-      tablePfn: w.tablePfn, index: w.index, pte, ptePfn: pfn, pteBase: base,
+      tablePfn: w.tablePfn, index: w.index, pte, ptePfn: pfn, pteBase: base, faultEvent, stale,
     };
   }
 

@@ -29,6 +29,7 @@
  */
 import { COUNTERS, EVF_OP_START, EV_TYPE_MASK, EV, ErrorCode, RunStatus } from './abi.js';
 import { buildOpIndex, type OpIndex } from './align.js';
+import { upperBound } from './search.js';
 import { CoreError, ERROR_NAMES, type Core, type CoreSnapshot, type Sim } from './core.js';
 import type { Program } from './compile.js';
 import { decodeEvent, type SimEvent } from './events.js';
@@ -337,11 +338,7 @@ export class Recorder {
   /** the operation containing event i: [start, end) */
   opOf(i: number): [number, number] {
     const s = this.opStarts;
-    let lo = 0, hi = s.length - 1, k = -1;
-    while (lo <= hi) {
-      const m = (lo + hi) >> 1;
-      if (s[m] <= i) { k = m; lo = m + 1; } else hi = m - 1;
-    }
+    const k = upperBound(s, i) - 1;
     const start = k < 0 ? 0 : s[k];
     const end = k + 1 < s.length ? s[k + 1] : this.nEvents;
     return [start, end];

@@ -133,6 +133,12 @@ function backgroundOf(el: Element): string {
   return varLookup(el)('--panel') || '#ffffff';
 }
 
+/** a deep clone of `el`, and the elements of both in document order: dst[i] is the copy of src[i] */
+function deepClone<T extends Element>(el: T): { clone: T; src: Element[]; dst: Element[] } {
+  const clone = el.cloneNode(true) as T;
+  return { clone, src: [el, ...Array.from(el.querySelectorAll('*'))], dst: [clone, ...Array.from(clone.querySelectorAll('*'))] };
+}
+
 /**
  * The rendered `svg` as a standalone SVG document: every element gets the
  * computed look inlined (colours, strokes, fonts) with CSS variables
@@ -141,9 +147,7 @@ function backgroundOf(el: Element): string {
  * Elements marked `data-export-skip` (hover hit areas) are left out.
  */
 export function svgText(svg: SVGSVGElement): string {
-  const clone = svg.cloneNode(true) as SVGSVGElement;
-  const src = [svg, ...Array.from(svg.querySelectorAll('*'))];
-  const dst = [clone, ...Array.from(clone.querySelectorAll('*'))];
+  const { clone, src, dst } = deepClone(svg);
   src.forEach((el, i) => {
     const out = dst[i] as SVGElement;
     const lookup = varLookup(el);
@@ -244,9 +248,7 @@ const HTML_PROPS = [
 export async function elementToPng(el: HTMLElement, scale = 2): Promise<Blob> {
   const r = el.getBoundingClientRect();
   const w = Math.ceil(r.width), h = Math.ceil(r.height);
-  const clone = el.cloneNode(true) as HTMLElement;
-  const src = [el, ...Array.from(el.querySelectorAll('*'))];
-  const dst = [clone, ...Array.from(clone.querySelectorAll('*'))];
+  const { clone, src, dst } = deepClone(el);
   src.forEach((s, i) => {
     const d = dst[i] as HTMLElement;
     const cs = getComputedStyle(s);

@@ -2,11 +2,12 @@
  * The page-table walk of the current fault: PGD -> PUD -> PMD -> PTE, each
  * level's index and entry, whether it was present or allocated by this
  * fault; and the PTE page as a 512-slot grid showing which slots this fault
- * filled.
+ * filled. Between faults it keeps the last fault, marked as such.
  */
 import { PGT_LEVELS } from '../../../wasm-core/ts/abi.js';
 import { fmt, hex } from '../lib/format.js';
 import { dispatch } from '../store/store.js';
+import type { ViewProps } from './registry.js';
 import { useBoxSize, type BoxSize } from './useBoxSize.js';
 
 /**
@@ -25,7 +26,6 @@ function pteLayout(box: BoxSize | null): { cols: number; cell: number; gap: numb
   }
   return best;
 }
-import type { ViewProps } from './registry.js';
 
 const SHIFT = ['bits 47-39', 'bits 38-30', 'bits 29-21', 'bits 20-12'];
 

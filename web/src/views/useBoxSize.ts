@@ -11,7 +11,7 @@ import { useCallback, useLayoutEffect, useState } from 'react';
 
 export interface BoxSize { w: number; h: number }
 
-export function useBoxSize<T extends HTMLElement>(): [(el: T | null) => void, BoxSize | null, T | null] {
+export function useBoxSize<T extends HTMLElement>(): [(el: T | null) => void, BoxSize | null] {
   const [el, setEl] = useState<T | null>(null);
   const [size, setSize] = useState<BoxSize | null>(null);
   const ref = useCallback((e: T | null) => setEl(e), []);
@@ -24,5 +24,5 @@ export function useBoxSize<T extends HTMLElement>(): [(el: T | null) => void, Bo
     ro.observe(el);
     return () => ro.disconnect();
   }, [el]);
-  return [ref, size, el];
+  return [ref, size];
 }
