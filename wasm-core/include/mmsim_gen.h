@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0xa2623881u
+#define MMSIM_INTERFACE_HASH 0x3f501a11u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -334,7 +334,7 @@ enum mmsim_mm_counter {
 	X(STEP, "mmsim_step") \
 	/* touches that hit present PTEs, coalesced: addr=first, a=count, b=op (0 read, 1 write), c:d=last addr */ \
 	X(ACCESS, "mmsim_access") \
-	/* a user page fault (x86 trace point): a=error_code (1 present, 2 write, 4 user), b=fault flags (FAULT_FLAG_*), c=vma id, d=attempt (0, or 1.. for a retry) */ \
+	/* a user page fault (x86 trace point): a=error_code (1 present, 2 write, 4 user), b=fault flags (FAULT_FLAG_*), c=0 (it fires before find_vma), d=attempt (0, or 1.. for a retry) */ \
 	X(PAGE_FAULT, "page_fault_user") \
 	/* handle_mm_fault returned: a=vm_fault_t, b=kind (MMSIM_FK_*), c=pages mapped */ \
 	X(FAULT_DONE, "mm_fault_done") \
@@ -401,7 +401,17 @@ enum mmsim_mm_counter {
 	/* PG_readahead set on a page (readahead) or cleared (the mark was reached): a=file, b=pgoff, c=1 set / 0 cleared */ \
 	X(RA_MARK, "mmsim_readahead_mark") \
 	/* a present PTE cleared (zap_pte_range: munmap, madvise(DONTNEED), exit; later reclaim and splits): addr, a=pfn, b=mm */ \
-	X(PTE_CLEAR, "mmsim_pte_clear")
+	X(PTE_CLEAR, "mmsim_pte_clear") \
+	/* find_vma() asked the cache: addr, a=vma id found (0 miss), b=slot (MMSIM_NONE on a miss), c=miss reason (0 hit, 1 not in the slots, 2 seqnum mismatch: the task's slots flushed), d=mm */ \
+	X(VMACACHE_FIND, "mmsim_vmacache_find") \
+	/* the rb-tree walk of a miss, one event per VMA visited: addr, a=vma id, b=depth (0 root), c=1 if vm_end > addr (the candidate, walk goes left), d=mm */ \
+	X(FIND_VMA_WALK, "mmsim_find_vma_walk") \
+	/* vmacache_update() (or mm->mmap_cache = vma): addr, a=vma id stored, b=slot, c=vma id it replaced (0 empty), d=mm */ \
+	X(VMACACHE_UPDATE, "mmsim_vmacache_update") \
+	/* vmacache_invalidate(): a=mm, b=mm seqnum after, c=1 if it wrapped to 0 (vmacache_flush_all follows); mm-wide: b=mmap_cache after, c=2 */ \
+	X(VMACACHE_INVALIDATE, "mmsim_vmacache_invalidate") \
+	/* vmacache_flush_all() on a seqnum wrap: a=mm, b=threads whose slots were cleared */ \
+	X(VMACACHE_FLUSH_ALL, "mmsim_vmacache_flush_all")
 enum mmsim_event_type {
 #define MMSIM_X_ENUM(id, name) MMSIM_EV_##id,
 	MMSIM_EVENTS(MMSIM_X_ENUM)
@@ -450,7 +460,7 @@ struct mmsim_prog_proc { /* 16 bytes */
 	uint32_t threads;
 	uint32_t first_task; /* task ids first_task .. first_task+threads-1 */
 	uint32_t flags; /* MMSIM_PROC_* */
-	uint32_t reserved;
+	uint32_t vmacache_seqnum; /* the mm's initial vmacache_seqnum (0 unless the scenario sets it) */
 };
 struct mmsim_step { /* 64 bytes: 64 bytes, one program step */
 	uint8_t op; /* enum mmsim_op */

@@ -226,7 +226,7 @@ export const mmCounters = [
 export const events = [
   ['STEP', 'mmsim_step', 'step boundary: a=op b=step index (same as .step)'],
   ['ACCESS', 'mmsim_access', 'touches that hit present PTEs, coalesced: addr=first, a=count, b=op (0 read, 1 write), c:d=last addr'],
-  ['PAGE_FAULT', 'page_fault_user', 'a user page fault (x86 trace point): a=error_code (1 present, 2 write, 4 user), b=fault flags (FAULT_FLAG_*), c=vma id, d=attempt (0, or 1.. for a retry)'],
+  ['PAGE_FAULT', 'page_fault_user', 'a user page fault (x86 trace point): a=error_code (1 present, 2 write, 4 user), b=fault flags (FAULT_FLAG_*), c=0 (it fires before find_vma), d=attempt (0, or 1.. for a retry)'],
   ['FAULT_DONE', 'mm_fault_done', 'handle_mm_fault returned: a=vm_fault_t, b=kind (MMSIM_FK_*), c=pages mapped'],
   ['PGTABLE_ALLOC', 'mm_pgtable_alloc', 'a page-table page allocated: addr=address being faulted, a=level of the new table (MMSIM_PGT_*), b=pfn'],
   ['PGTABLE_FREE', 'mm_pgtable_free', 'a page-table page freed: addr=start of the span it mapped, a=level, b=pfn'],
@@ -296,7 +296,7 @@ export const structs = [
   { name: 'prog_file', fields: [['size', 'u64', 'bytes'], ['flags', 'u32', 'MMSIM_FILE_*'], ['reserved', 'u32']] },
   { name: 'prog_proc', fields: [
     ['threads', 'u32'], ['first_task', 'u32', 'task ids first_task .. first_task+threads-1'],
-    ['flags', 'u32', 'MMSIM_PROC_*'], ['reserved', 'u32'],
+    ['flags', 'u32', 'MMSIM_PROC_*'], ['vmacache_seqnum', 'u32', 'the mm\'s initial vmacache_seqnum (0 unless the scenario sets it)'],
   ] },
   { name: 'step', doc: '64 bytes, one program step', fields: [
     ['op', 'u8', 'enum mmsim_op'], ['flags', 'u8', 'MMSIM_STEPF_*'],

@@ -177,6 +177,27 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 			err = -1;
 			goto out;
 		}
+		/*
+		 * The VMA cache (vmacache.c): a slot a lookup may trust (its
+		 * task's seqnum is the mm's) or mm->mmap_cache holds a live VMA
+		 * of this mm; stale slots are unreachable until flushed.
+		 */
+		if (mm->mmap_cache && (mm->mmap_cache >= s->pools[POOL_VMA].nr ||
+				       !vma_ptr(sim, mm->mmap_cache)->alive || vma_ptr(sim, mm->mmap_cache)->vm_mm != m))
+			FAIL("mm %u: mmap_cache holds VMA %u, not a live VMA of this mm", m, mm->mmap_cache);
+		for (uint32_t t = 0; t < mm->nr_threads; t++) {
+			const struct task_struct *tk = task_ptr(sim, mm->first_task + t);
+
+			if (!tk->alive || tk->vmacache_seqnum != mm->vmacache_seqnum)
+				continue;
+			for (int i = 0; i < VMACACHE_SIZE; i++) {
+				uint32_t id = tk->vmacache[i];
+
+				if (id && (id >= s->pools[POOL_VMA].nr || !vma_ptr(sim, id)->alive || vma_ptr(sim, id)->vm_mm != m))
+					FAIL("task %u: vmacache slot %d holds VMA %u, not a live VMA of mm %u, and its seqnum %u is current",
+					     mm->first_task + t, i, id, m, tk->vmacache_seqnum);
+			}
+		}
 		{
 			uint64_t before = 0, after = 0;
 

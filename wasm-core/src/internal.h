@@ -648,7 +648,10 @@ static inline uint64_t ptep_get_and_clear(struct mmsim *sim, uint32_t mm, uint64
 #define MAP_SHARED 0x01u
 #define MAP_PRIVATE 0x02u
 #define MAP_FIXED 0x10u
-uint32_t find_vma(struct mmsim *sim, struct mm_struct *mm, uint64_t addr);
+/* vmacache.c: find_vma() by `task` for its own mm, through the VMA cache */
+uint32_t find_vma(struct mmsim *sim, uint32_t task, uint64_t addr);
+void vmacache_unlinked(struct mmsim *sim, uint32_t mmid, uint32_t removed, uint32_t prev);
+void vmacache_task_init(struct mmsim *sim, uint32_t task, uint32_t from);
 uint32_t find_vma_noacct(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr);
 int do_mmap(struct mmsim *sim, uint32_t mm, uint32_t file, uint64_t addr, uint64_t len,
 	    uint32_t prot, uint32_t flags, uint64_t offset, uint32_t map);

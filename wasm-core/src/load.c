@@ -455,6 +455,7 @@ int mmsim_load(struct mmsim *sim, const void *prog, size_t len)
 				if (procs[i].flags & MMSIM_PROC_FORKED)
 					continue;
 				err = mm_init_one(sim, i);
+				mm->vmacache_seqnum = procs[i].vmacache_seqnum;
 				for (uint32_t t = 0; t < procs[i].threads; t++)
 					task_ptr(sim, procs[i].first_task + t)->alive = 1;
 			}

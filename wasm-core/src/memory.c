@@ -559,17 +559,20 @@ static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, b
 	bool vma_locked = true;
 	uint32_t attempt = 0;
 	struct task_struct *t = task_ptr(sim, task);
-	struct mm_struct *mm = mm_ptr(sim, t->mm);
+
 	uint32_t flags = MMSIM_FAULT_FLAG_ALLOW_RETRY | MMSIM_FAULT_FLAG_USER |
 			 (write ? MMSIM_FAULT_FLAG_WRITE : 0);
 	uint32_t error_code = 4u | (write ? 2u : 0u) | (present ? 1u : 0u);
 	uint32_t ret;
 
 	for (;;) {
-		uint32_t vma_id = find_vma(sim, mm, addr);
+		/* the trace point fires as the CPU traps, before any lookup (c: unused, 0) */
+		trace(sim, MMSIM_EV_PAGE_FAULT, addr, error_code, flags, 0, attempt);
+
+		/* 3.15's __do_page_fault: find_vma() at every attempt (a retry goes back to `retry:`) */
+		uint32_t vma_id = find_vma(sim, task, addr);
 		struct vm_area_struct *vma = vma_id ? vma_ptr(sim, vma_id) : NULL;
 
-		trace(sim, MMSIM_EV_PAGE_FAULT, addr, error_code, flags, vma_id, attempt);
 		/* bad_area / access_error: SIGSEGV, not a completed fault */
 		if (!vma || vma->vm_start > addr)
 			return sim_error(sim, MMSIM_ESEGV, addr, 0);

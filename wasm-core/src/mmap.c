@@ -17,8 +17,10 @@
  * arch_mmap_rnd()), so a tmpfs mapping usually starts inside a 64 KiB block,
  * as it does on the real kernel, and identically in every run.
  *
- * vmacache_invalidate() is where the per-thread VMA cache issue plugs in;
- * here it bumps mm->vmacache_seqnum, as 3.15 does on every unlink.
+ * find_vma() itself, with the VMA cache in front of the tree, is in
+ * vmacache.c; here, vmacache_unlinked() is called where 3.15 invalidates
+ * the cache: once per munmap (detach_vmas_to_be_unmapped) and for each VMA
+ * a merge unlinks (__vma_unlink), never for a split.
  */
 #include "internal.h"
 
@@ -47,17 +49,6 @@ uint32_t find_vma_noacct(const struct mmsim *sim, const struct mm_struct *mm, ui
 		}
 	}
 	return vma;
-}
-
-/* find_vma() as the fault path calls it (the vmacache issue adds the cache lookup here) */
-uint32_t find_vma(struct mmsim *sim, struct mm_struct *mm, uint64_t addr)
-{
-	return find_vma_noacct(sim, mm, addr);
-}
-
-static void vmacache_invalidate(struct mm_struct *mm)
-{
-	mm->vmacache_seqnum++;
 }
 
 static uint64_t vma_end_hi(const struct vm_area_struct *v)
@@ -92,7 +83,6 @@ static void vma_remove(struct mmsim *sim, struct mm_struct *mm, uint32_t id)
 	uint32_t mmid = v->vm_mm, end_hi = (uint32_t)vma_end_hi(v);
 
 	vma_rb_erase(sim, mm, id);
-	vmacache_invalidate(mm);
 	/* a gap opened: get_unmapped_area() must look below its cache again */
 	for (int c = 0; c < 2; c++)
 		if (start < mm->free_area_cache[c])
@@ -137,8 +127,13 @@ static bool can_merge(const struct vm_area_struct *a, const struct vm_area_struc
 	       (!a->anon_vma || !b->anon_vma || a->anon_vma == b->anon_vma);
 }
 
-/* a absorbs its successor b (vma_merge case: b is unlinked, the cache invalidated) */
-static void merge_next(struct mmsim *sim, struct mm_struct *mm, uint32_t a, uint32_t b)
+/*
+ * a absorbs its successor b (vma_merge: b is unlinked and the cache
+ * invalidated). unlinked false: b is the VMA mmap is creating, which the
+ * kernel never allocates when it merges (vma_merge expands prev before
+ * any new VMA exists), so nothing was unlinked and no lookup can hold it.
+ */
+static void merge_next(struct mmsim *sim, struct mm_struct *mm, uint32_t a, uint32_t b, bool unlinked)
 {
 	struct vm_area_struct *va = vma_ptr(sim, a), *vb = vma_ptr(sim, b);
 	uint64_t end = vb->vm_end;
@@ -146,23 +141,57 @@ static void merge_next(struct mmsim *sim, struct mm_struct *mm, uint32_t a, uint
 	if (!va->anon_vma)
 		va->anon_vma = vb->anon_vma;
 	vma_rb_erase(sim, mm, b);
-	vmacache_invalidate(mm);
+	if (unlinked)
+		vmacache_unlinked(sim, va->vm_mm, b, a);
 	pool_free(sim, POOL_VMA, b);
+	va = vma_ptr(sim, a);
 	va->vm_end = end;
 	trace(sim, MMSIM_EV_VMA_MERGE, va->vm_start, va->vm_mm, a, (uint32_t)end,
 	      (uint32_t)(end >> 32));
 }
 
-/* merge id with its neighbours where the rules allow; returns the surviving id */
-static uint32_t vma_try_merge(struct mmsim *sim, struct mm_struct *mm, uint32_t id)
+/*
+ * merge id with its neighbours where the rules allow; returns the surviving
+ * id. fresh: id is the VMA mmap just made, and vma_merge's cases apply as
+ * the kernel runs them before allocating one: prev expands over it (no
+ * unlink), or next expands down over it (next survives, no unlink), or
+ * prev expands over both and next is unlinked.
+ */
+static uint32_t vma_try_merge(struct mmsim *sim, struct mm_struct *mm, uint32_t id, bool fresh)
 {
 	struct vm_area_struct *v = vma_ptr(sim, id);
 	uint32_t prev = v->vm_prev, next = v->vm_next;
+	bool with_prev = prev && can_merge(vma_ptr(sim, prev), v);
+	bool with_next = next && can_merge(v, vma_ptr(sim, next));
 
-	if (next && can_merge(v, vma_ptr(sim, next)))
-		merge_next(sim, mm, id, next);
+	if (fresh && with_next && !with_prev) {
+		/* vma_adjust(next, addr, ...): next grows down, keeping its identity */
+		struct vm_area_struct *n = vma_ptr(sim, next);
+		uint64_t start = v->vm_start, pgoff = v->vm_pgoff;
+
+		if (!n->anon_vma)
+			n->anon_vma = v->anon_vma;
+		vma_rb_erase(sim, mm, id);
+		pool_free(sim, POOL_VMA, id);
+		vma_rb_erase(sim, mm, next);
+		n = vma_ptr(sim, next);
+		n->vm_start = start;
+		n->vm_pgoff = pgoff;
+		vma_rb_insert(sim, mm, next);
+		n = vma_ptr(sim, next);
+		trace(sim, MMSIM_EV_VMA_MERGE, n->vm_start, n->vm_mm, next, (uint32_t)n->vm_end,
+		      (uint32_t)(n->vm_end >> 32));
+		return next;
+	}
+	if (with_prev && with_next && fresh) {
+		merge_next(sim, mm, prev, id, false);
+		merge_next(sim, mm, prev, next, true);
+		return prev;
+	}
+	if (with_next)
+		merge_next(sim, mm, id, next, true);
 	if (prev && can_merge(vma_ptr(sim, prev), vma_ptr(sim, id))) {
-		merge_next(sim, mm, prev, id);
+		merge_next(sim, mm, prev, id, !fresh);
 		id = prev;
 	}
 	return id;
@@ -443,18 +472,23 @@ int do_mmap(struct mmsim *sim, uint32_t mmid, uint32_t file, uint64_t addr, uint
 	vma_rb_insert(sim, mm, id);
 	trace(sim, MMSIM_EV_VMA_ADD, addr, mmid, id, (uint32_t)(addr + len),
 	      (uint32_t)((addr + len) >> 32));
-	vma_try_merge(sim, mm, id);
+	vma_try_merge(sim, mm, id, true);
 	err = maprec_add(sim, mmid, map, addr, len, file, pgoff);
 	if (err)
 		return sim_error(sim, err, 0, 0);
 	return 0;
 }
 
-/* do_munmap(): split at the edges, zap, unlink, free page tables */
+/*
+ * do_munmap() as 3.15 runs it: find_vma(start) (through the cache, by the
+ * current task), split at start, find_vma(end) and split there, then
+ * detach the VMAs (the cache invalidated once: "Kill the cache"), zap,
+ * free page tables.
+ */
 int do_munmap(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t len)
 {
 	uint64_t end = start + len;
-	uint32_t id = find_vma_noacct(sim, mm, start), mmid;
+	uint32_t id = find_vma(sim, sim->s.cur_task, start), mmid, last;
 
 	if (!id || vma_ptr(sim, id)->vm_start >= end)
 		return 0;
@@ -464,13 +498,12 @@ int do_munmap(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t 
 		if (!id)
 			return sim_error(sim, MMSIM_ELIMIT, start, MAX_MAP_COUNT);
 	}
-	{
-		uint32_t last = find_vma_noacct(sim, mm, end - 1);
-
-		if (last && vma_ptr(sim, last)->vm_start < end && vma_ptr(sim, last)->vm_end > end &&
-		    !split_vma(sim, mm, last, end))
-			return sim_error(sim, MMSIM_ELIMIT, end, MAX_MAP_COUNT);
-	}
+	/* "Does it split the last one?" */
+	last = find_vma(sim, sim->s.cur_task, end);
+	if (last && end > vma_ptr(sim, last)->vm_start && !split_vma(sim, mm, last, end))
+		return sim_error(sim, MMSIM_ELIMIT, end, MAX_MAP_COUNT);
+	/* detach_vmas_to_be_unmapped(): the cache goes before anything is freed */
+	vmacache_unlinked(sim, mmid, 0, 0);
 	while (id && vma_ptr(sim, id)->vm_start < end) {
 		struct vm_area_struct *v = vma_ptr(sim, id);
 		uint32_t next = v->vm_next;
@@ -489,7 +522,8 @@ int do_madvise(struct mmsim *sim, uint32_t mmid, uint64_t start, uint64_t len, u
 {
 	struct mm_struct *mm = mm_ptr(sim, mmid);
 	uint64_t end = start + len;
-	uint32_t id = find_vma_noacct(sim, mm, start);
+	/* sys_madvise(): find_vma_prev(), which is find_vma() (through the cache) */
+	uint32_t id = find_vma(sim, sim->s.cur_task, start);
 	uint32_t set = 0, clear = 0;
 
 	switch (advice) {
@@ -526,7 +560,7 @@ int do_madvise(struct mmsim *sim, uint32_t mmid, uint64_t start, uint64_t len, u
 		v = vma_ptr(sim, id);
 		v->vm_flags = flags;
 		trace(sim, MMSIM_EV_VMA_FLAGS, v->vm_start, v->vm_mm, id, flags, 0);
-		id = vma_try_merge(sim, mm, id);
+		id = vma_try_merge(sim, mm, id, false);
 		id = vma_ptr(sim, id)->vm_next;
 	}
 	return 0;
@@ -552,7 +586,8 @@ int dup_mm(struct mmsim *sim, uint32_t parent, uint32_t child)
 	if (err)
 		return err;
 	cmm = mm_ptr(sim, child);
-	cmm->vmacache_seqnum = 0;
+	cmm->vmacache_seqnum = 0; /* VC-7: dup_mmap() */
+	cmm->mmap_cache = 0;
 	cmm->mmap_base = pmm->mmap_base; /* the child keeps the parent's layout */
 	for (uint32_t id = pmm->mmap; id; id = vma_ptr(sim, id)->vm_next) {
 		struct vm_area_struct *v = vma_ptr(sim, id);

@@ -441,6 +441,8 @@ static int step_op(struct mmsim *sim)
 		if (err)
 			return sim_error(sim, err, 0, child);
 		task_ptr(sim, cmm->first_task)->alive = 1;
+		/* VC-7: copy_mm() flushes the child's slots; its seqnum is the forking task's (dup_task_struct) */
+		vmacache_task_init(sim, cmm->first_task, st->task);
 		trace(sim, MMSIM_EV_FORK, 0, parent, child, 0, 0);
 		break;
 	}

@@ -1755,3 +1755,6 @@ int main(int argc, char **argv)
 	printf("%d tests, %d checks, %d failures\n", ntests, checks, failures);
 	return failures ? 1 : 0;
 }
+
+/* the mechanisms' own tests */
+#include "vmacache.c"

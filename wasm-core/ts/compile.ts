@@ -24,7 +24,7 @@ export interface StepInfo {
   items?: { label: string; at: At }[];
 }
 
-export interface ProcInfo { name: string; threads: number; firstTask: number; forked: boolean }
+export interface ProcInfo { name: string; threads: number; firstTask: number; forked: boolean; vmacacheSeqnum: number }
 
 export interface Program {
   bytes: Uint8Array;
@@ -97,11 +97,11 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
   const files = s.files.map((f) => f.name);
   const procs: ProcInfo[] = [];
   let nextTask = 0;
-  const addProc = (name: string, threads: number, forked: boolean) => {
-    procs.push({ name, threads, firstTask: nextTask, forked });
+  const addProc = (name: string, threads: number, forked: boolean, vmacacheSeqnum = 0) => {
+    procs.push({ name, threads, firstTask: nextTask, forked, vmacacheSeqnum });
     nextTask += threads;
   };
-  for (const p of s.processes) addProc(p.name, p.threads, false);
+  for (const p of s.processes) addProc(p.name, p.threads, false, p.vmacacheSeqnum ?? 0);
   const maps: string[] = [];
   const mapIds = new Map<string, number>();
   const mapId = (n: string) => {
@@ -251,7 +251,7 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
     o += S.prog_file.size;
   }
   for (const p of procs) {
-    writeStruct(v, o, 'prog_proc', { threads: p.threads, first_task: p.firstTask, flags: p.forked ? PROC_FORKED : 0 });
+    writeStruct(v, o, 'prog_proc', { threads: p.threads, first_task: p.firstTask, flags: p.forked ? PROC_FORKED : 0, vmacache_seqnum: p.vmacacheSeqnum });
     o += S.prog_proc.size;
   }
   for (const r of out) {

@@ -59,7 +59,11 @@ export { DEFAULT_MACHINE };
  */
 export type FileSystem = 'disk' | 'tmpfs';
 export interface FileDef { name: string; size: number; cached: boolean; fs: FileSystem; at: At; cachedAt: At }
-export interface ProcDef { name: string; threads: number; at: At }
+export interface ProcDef {
+  name: string; threads: number; at: At;
+  /** format extension (the VMA cache): the mm's initial vmacache_seqnum, so that a run can reach its 32-bit wrap */
+  vmacacheSeqnum?: number;
+}
 
 interface StepBase { at: At }
 export type Step = StepBase & (
@@ -288,9 +292,12 @@ const SCHEMA: SchemaObject = {
       propertyNames: { type: 'string', pattern: NAME_PATTERN, 'x-expected': NAME_EXPECTED },
       additionalProperties: {
         type: ['object', 'null'], 'x-what': 'process {name}', additionalProperties: false,
-        properties: { threads: int(1, 1024, 'threads (default 1)') },
+        properties: {
+          threads: int(1, 1024, 'threads (default 1)'),
+          vmacache_seqnum: int(0, 2 ** 32 - 1, 'the mm\'s initial vmacache_seqnum (default 0; an extension: start near 4294967295 to reach the wrap)'),
+        },
       },
-      description: 'the processes that exist before step 1: name: { threads }',
+      description: 'the processes that exist before step 1: name: { threads, vmacache_seqnum }',
     },
     steps: { $ref: '#/$defs/steps' },
     compare: mapping('compare', SETTINGS, [], {
@@ -544,7 +551,8 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
   if (root.processes && typeof root.processes === 'object' && !Array.isArray(root.processes))
     for (const [name, def] of Object.entries(root.processes as Record<string, Obj | null>)) {
       if (!NAME_RE.test(name) || bad(['processes', name])) continue;
-      processes.push({ name, threads: (def?.threads as number | undefined) ?? 1, at: b.at(['processes', name], 'key') });
+      const seq = def?.vmacache_seqnum as number | undefined;
+      processes.push({ name, threads: (def?.threads as number | undefined) ?? 1, at: b.at(['processes', name], 'key'), ...(seq !== undefined ? { vmacacheSeqnum: seq } : {}) });
     }
 
   const steps = Array.isArray(root.steps) ? b.steps(root.steps, ['steps']) : [];

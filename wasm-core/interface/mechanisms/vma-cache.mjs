@@ -5,9 +5,16 @@ export default {
   seed: '001_23caa608daf6b6b9.txt',
   tunables: [
     { key: 'vmacache', type: 'choice', choices: ['per-thread', 'mm-wide'], default: 'per-thread',
-      cEnum: 'mmsim_vmacache_mode', cPrefix: 'MMSIM_VMACACHE_', kernel: '3.15 / 3.14', status: 'later',
+      cEnum: 'mmsim_vmacache_mode', cPrefix: 'MMSIM_VMACACHE_', kernel: '3.15 / 3.14', status: 'modelled',
       desc: '3.15 per-thread VMA cache (4 slots, seqnum invalidation) or the 3.14 single mm->mmap_cache.' },
   ],
   counters: [],
-  events: [],
+  /* no kernel tracepoints exist for the cache: model events, named for the functions (mm/vmacache.c, 3.15) */
+  events: [
+    ['VMACACHE_FIND', 'mmsim_vmacache_find', 'find_vma() asked the cache: addr, a=vma id found (0 miss), b=slot (MMSIM_NONE on a miss), c=miss reason (0 hit, 1 not in the slots, 2 seqnum mismatch: the task\'s slots flushed), d=mm'],
+    ['FIND_VMA_WALK', 'mmsim_find_vma_walk', 'the rb-tree walk of a miss, one event per VMA visited: addr, a=vma id, b=depth (0 root), c=1 if vm_end > addr (the candidate, walk goes left), d=mm'],
+    ['VMACACHE_UPDATE', 'mmsim_vmacache_update', 'vmacache_update() (or mm->mmap_cache = vma): addr, a=vma id stored, b=slot, c=vma id it replaced (0 empty), d=mm'],
+    ['VMACACHE_INVALIDATE', 'mmsim_vmacache_invalidate', 'vmacache_invalidate(): a=mm, b=mm seqnum after, c=1 if it wrapped to 0 (vmacache_flush_all follows); mm-wide: b=mmap_cache after, c=2'],
+    ['VMACACHE_FLUSH_ALL', 'mmsim_vmacache_flush_all', 'vmacache_flush_all() on a seqnum wrap: a=mm, b=threads whose slots were cleared'],
+  ],
 };

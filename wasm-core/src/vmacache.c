@@ -1,0 +1,206 @@
+/*
+ * vmacache.c - the cache in front of find_vma(): 3.15's per-thread VMA
+ * cache (Davidlohr Bueso) and, for comparison, 3.14's single
+ * mm->mmap_cache.
+ *
+ * find_vma(mm, addr) returns the first VMA with vm_end > addr (it may not
+ * contain addr). Every page fault calls it, as do munmap, madvise and mmap
+ * with a hint, so a tree walk per call is the thing to avoid.
+ *
+ * Up to 3.14 one pointer per address space, mm->mmap_cache, remembered the
+ * last VMA found (rule VC-0 of kernel-mechanisms.md): a hit iff it contains
+ * addr; on a miss the rb-tree walk's result replaces it, even when that VMA
+ * does not contain addr. Threads of one process share the pointer, so
+ * threads working in different VMAs evict each other's entry on every
+ * lookup: the seed's ebizzy run hit 1.06% of the time.
+ *
+ * 3.15 moved the cache into the task: four slots per thread
+ * (VMACACHE_SIZE), written at slot VMACACHE_HASH(addr) = page number & 3 and
+ * searched in order 0..3 (VC-3, VC-4). Nothing tracks which slot holds what;
+ * instead a sequence number says whether any of them may still be trusted:
+ * the mm's vmacache_seqnum is bumped whenever a VMA leaves the tree
+ * (vmacache_invalidate(): every munmap, and a merge that unlinks a VMA;
+ * not a split, since the cached pointers stay valid and lookups test the
+ * live vm_start/vm_end), and a thread whose own copy differs flushes its
+ * four slots on its next lookup (VC-2), which is then a miss. The count
+ * is 32 bits; when it wraps to 0, vmacache_flush_all() clears the slots
+ * of every thread of that mm, since a thread last seen 2^32 bumps ago
+ * would otherwise trust stale pointers (VC-6).
+ *
+ * What the model leaves out, and why: VC-1 (current->mm == mm, not a
+ * kernel thread) always holds, since every lookup here is made by a task of
+ * that mm for itself (there is no GUP on a foreign mm, ptrace or aio); and
+ * the cache stores VMA ids, which are reused after a free like the kernel's
+ * slab reuses vm_area_structs, so an id in a slot is trusted exactly when
+ * the kernel would trust the pointer.
+ *
+ * Counting (vmacache_find_calls and _hits, global and per task): the >= 4.9
+ * placement, calls on every lookup, before the validity check, and hits
+ * when a slot answered (3.16 counted calls only after the check); 3.14 had
+ * no such counters, and the mm-wide mode counts the same way, so the two
+ * compare. vmacache_full_flushes counts vmacache_flush_all() calls.
+ *
+ * Events: mmsim_vmacache_find for each lookup, then on a miss one
+ * mmsim_find_vma_walk per VMA the rb-tree walk visits and
+ * mmsim_vmacache_update when it found one; mmsim_vmacache_invalidate and
+ * mmsim_vmacache_flush_all as the cache is invalidated.
+ */
+#include "internal.h"
+
+#define VMACACHE_HASH(addr) ((uint32_t)((addr) >> PAGE_SHIFT) & (VMACACHE_SIZE - 1))
+
+static bool mm_wide(const struct mmsim *sim)
+{
+	return sim->s.hdr.vmacache == MMSIM_VMACACHE_MM_WIDE;
+}
+
+static bool vma_contains(const struct mmsim *sim, uint32_t id, uint64_t addr)
+{
+	const struct vm_area_struct *v = vma_ptr(sim, id);
+
+	return v->vm_start <= addr && addr < v->vm_end;
+}
+
+/* vmacache_flush(): the task's four slots emptied (its seqnum stays) */
+static void vmacache_flush(struct task_struct *t)
+{
+	for (int i = 0; i < VMACACHE_SIZE; i++)
+		t->vmacache[i] = 0;
+}
+
+/* VC-2 vmacache_valid(): a task whose seqnum is behind flushes its slots, and this lookup misses */
+static bool vmacache_valid(struct task_struct *t, const struct mm_struct *mm)
+{
+	if (mm->vmacache_seqnum != t->vmacache_seqnum) {
+		t->vmacache_seqnum = mm->vmacache_seqnum;
+		vmacache_flush(t);
+		return false;
+	}
+	return true;
+}
+
+/* the rb-tree walk (the kernel's loop in find_vma), each VMA visited an event */
+static uint32_t find_vma_rb(struct mmsim *sim, const struct mm_struct *mm, uint32_t mmid, uint64_t addr)
+{
+	uint32_t node = mm->mm_rb, vma = 0, depth = 0;
+
+	while (node) {
+		const struct vm_area_struct *v = vma_ptr(sim, node);
+		bool above = v->vm_end > addr;
+
+		trace(sim, MMSIM_EV_FIND_VMA_WALK, addr, node, depth++, above, mmid);
+		if (above) {
+			vma = node;
+			if (v->vm_start <= addr)
+				break;
+			node = v->rb_left;
+		} else {
+			node = v->rb_right;
+		}
+	}
+	return vma;
+}
+
+/*
+ * find_vma() of 3.15 (VC-5) or 3.14 (VC-0) as task `task` calls it for
+ * its own mm: the cache, then on a miss the tree and the cache updated.
+ */
+uint32_t find_vma(struct mmsim *sim, uint32_t task, uint64_t addr)
+{
+	struct task_struct *t = task_ptr(sim, task);
+	uint32_t mmid = t->mm, vma = 0, slot = MMSIM_NONE, why = 1, old;
+	struct mm_struct *mm = mm_ptr(sim, mmid);
+
+	count_vm_event(sim, MMSIM_VMACACHE_FIND_CALLS);
+	count_task_event(sim, task, MMSIM_T_VMACACHE_FIND_CALLS);
+	if (mm_wide(sim)) {
+		if (mm->mmap_cache && vma_contains(sim, mm->mmap_cache, addr)) {
+			vma = mm->mmap_cache;
+			slot = 0;
+		}
+	} else if (!vmacache_valid(t, mm)) {
+		why = 2;
+	} else {
+		/* VC-3: every slot, in order; the hash only chose where each was written */
+		for (uint32_t i = 0; i < VMACACHE_SIZE; i++)
+			if (t->vmacache[i] && vma_contains(sim, t->vmacache[i], addr)) {
+				vma = t->vmacache[i];
+				slot = i;
+				break;
+			}
+	}
+	if (vma) {
+		/* CONFIG_DEBUG_VM: a hit is what the tree would have answered */
+		if (unlikely(sim->debug_vm) && vma != find_vma_noacct(sim, mm, addr))
+			sim_error(sim, MMSIM_EINVARIANT, addr, vma);
+		count_vm_event(sim, MMSIM_VMACACHE_FIND_HITS);
+		count_task_event(sim, task, MMSIM_T_VMACACHE_FIND_HITS);
+		trace(sim, MMSIM_EV_VMACACHE_FIND, addr, vma, slot, 0, mmid);
+		return vma;
+	}
+	trace(sim, MMSIM_EV_VMACACHE_FIND, addr, 0, MMSIM_NONE, why, mmid);
+	vma = find_vma_rb(sim, mm, mmid, addr);
+	if (!vma)
+		return 0;
+	/* VC-4 vmacache_update(), or 3.14's mm->mmap_cache = vma (even if it does not contain addr) */
+	if (mm_wide(sim)) {
+		slot = 0;
+		old = mm->mmap_cache;
+		mm->mmap_cache = vma;
+	} else {
+		slot = VMACACHE_HASH(addr);
+		old = t->vmacache[slot];
+		t->vmacache[slot] = vma;
+	}
+	trace(sim, MMSIM_EV_VMACACHE_UPDATE, addr, vma, slot, old, mmid);
+	return vma;
+}
+
+/* vmacache_flush_all(): every thread of the mm (the model's tasks are all threads there are) */
+static void vmacache_flush_all(struct mmsim *sim, uint32_t mmid)
+{
+	uint32_t n = 0;
+
+	count_vm_event(sim, MMSIM_VMACACHE_FULL_FLUSHES);
+	for (uint32_t i = 0; i < sim->s.hdr.nr_tasks; i++) {
+		struct task_struct *t = task_ptr(sim, i);
+
+		if (t->alive && t->mm == mmid) {
+			vmacache_flush(t);
+			n++;
+		}
+	}
+	trace(sim, MMSIM_EV_VMACACHE_FLUSH_ALL, 0, mmid, n, 0, 0);
+}
+
+/*
+ * A VMA left the tree: 3.15's vmacache_invalidate() (VC-6), or 3.14's
+ * cache maintenance: __vma_unlink() hands the cache to prev when it held
+ * the VMA unlinked by a merge (prev: the VMA that absorbed it), and
+ * detach_vmas_to_be_unmapped() kills it (prev 0).
+ */
+void vmacache_unlinked(struct mmsim *sim, uint32_t mmid, uint32_t removed, uint32_t prev)
+{
+	struct mm_struct *mm = mm_ptr(sim, mmid);
+
+	if (mm_wide(sim)) {
+		if (!removed || mm->mmap_cache == removed) {
+			mm->mmap_cache = prev;
+			trace(sim, MMSIM_EV_VMACACHE_INVALIDATE, 0, mmid, prev, 2, 0);
+		}
+		return;
+	}
+	mm->vmacache_seqnum++;
+	trace(sim, MMSIM_EV_VMACACHE_INVALIDATE, 0, mmid, mm->vmacache_seqnum, mm->vmacache_seqnum == 0, 0);
+	if (unlikely(mm->vmacache_seqnum == 0))
+		vmacache_flush_all(sim, mmid);
+}
+
+/* VC-7: a new task (fork's copy_mm, or a thread) starts with empty slots; its seqnum is copied from `from` */
+void vmacache_task_init(struct mmsim *sim, uint32_t task, uint32_t from)
+{
+	struct task_struct *t = task_ptr(sim, task);
+
+	t->vmacache_seqnum = from == MMSIM_NONE ? 0 : task_ptr(sim, from)->vmacache_seqnum;
+	vmacache_flush(t);
+}
