@@ -420,6 +420,15 @@ static int maprec_each(struct mmsim *sim, uint32_t r, uint32_t child)
 	return err;
 }
 
+/* find_vma_links()'s question: does any VMA overlap [addr, addr + len)? */
+static bool span_overlaps(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr,
+			  uint64_t len)
+{
+	uint32_t id = find_vma_noacct(sim, mm, addr);
+
+	return id && vma_ptr(sim, id)->vm_start < addr + len;
+}
+
 /*
  * do_mmap() + mmap_region(): map [offset, offset + len) of file (file id + 1,
  * 0 anonymous) into mm, at addr if MAP_FIXED. map is the scenario's name for
@@ -454,10 +463,19 @@ int do_mmap(struct mmsim *sim, uint32_t mmid, uint32_t file, uint64_t addr, uint
 	if (flags & MAP_FIXED) {
 		if (addr + len > TASK_SIZE || addr + len < addr)
 			return sim_error(sim, MMSIM_EINVAL, addr, len);
-		/* MAP_FIXED replaces whatever was mapped there */
-		err = do_munmap(sim, mm, addr, len);
-		if (err)
-			return err;
+		/*
+		 * MAP_FIXED replaces whatever was mapped there. 3.15's
+		 * mmap_region() asks find_vma_links() (a plain tree walk, not
+		 * find_vma, so not counted) whether anything overlaps, and only
+		 * then calls do_munmap() - whose find_vma() calls are counted and
+		 * whose detach invalidates the VMA cache. get_unmapped_area()
+		 * returns a MAP_FIXED address without looking (no find_vma).
+		 */
+		if (span_overlaps(sim, mm, addr, len)) {
+			err = do_munmap(sim, mm, addr, len);
+			if (err)
+				return err;
+		}
 	} else {
 		bool tmpfs = file && shmem_file(file_ptr(sim, file - 1));
 

@@ -4,8 +4,9 @@
  * mm->mmap_cache.
  *
  * find_vma(mm, addr) returns the first VMA with vm_end > addr (it may not
- * contain addr). Every page fault calls it, as do munmap, madvise and mmap
- * with a hint, so a tree walk per call is the thing to avoid.
+ * contain addr). Every page fault calls it, as do munmap (and a MAP_FIXED
+ * mmap over a mapping, through do_munmap) and madvise, so a tree walk per
+ * call is the thing to avoid.
  *
  * Up to 3.14 one pointer per address space, mm->mmap_cache, remembered the
  * last VMA found (rule VC-0 of kernel-mechanisms.md): a hit iff it contains

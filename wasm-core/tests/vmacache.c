@@ -337,3 +337,135 @@ TEST(vmacache_fork_resets)
 	CHECK_EQ(vc_hits(sim, 1), 0);
 	mmsim_destroy(sim);
 }
+
+TEST(vmacache_mm_wide_caches_any_found_vma_and_unlink_hands_to_prev)
+{
+	/*
+	 * 3.14's VC-0 rules that the per-thread cache does not have.
+	 *
+	 *   maps A B C (2 MiB each, writable: they merge into one VMA)   mmap_cache
+	 *   munmap B: splits, detaches B                                  0   "Kill the cache"
+	 *   munmap A: find_vma(A.start) miss                              A
+	 *             find_vma(A.end) miss                                C   A.end lies in B's old hole: C
+	 *                                                                     does not contain it, cached anyway
+	 *             detach A                                            0   killed again
+	 *   C page 0 (fault): miss                                        C
+	 *   madvise random, C's lower 1 MiB: hit; split_vma(C, end, 0):   C   C keeps the lower half, U is
+	 *     [C lo random][U]                                                the new upper one (no invalidation)
+	 *   madvise random, C's upper 1 MiB: find_vma(U.start) miss       U
+	 *     vma_merge: prev C expands over U, __vma_unlink(U, prev C)   C   the cache held U: handed to prev
+	 */
+	struct prog p;
+	struct mmsim *sim;
+	struct mmsim_step *s;
+	uint32_t C;
+
+	prog_init(&p, 64 * MiB);
+	p.h.vmacache = MMSIM_VMACACHE_MM_WIDE;
+	prog_proc(&p, 1, 0);
+	for (uint32_t i = 0; i < 3; i++)
+		prog_mmap(&p, 0, i, -1, 0, 2 * MiB, 0, 1);
+	s = prog_step(&p, MMSIM_OP_MUNMAP); /* step 3 */
+	s->map = 1;
+	s = prog_step(&p, MMSIM_OP_MUNMAP); /* step 4 */
+	s->map = 0;
+	vc_touch(&p, 0, 2, 0); /* step 5 */
+	for (int half = 0; half < 2; half++) { /* steps 6, 7 */
+		s = prog_step(&p, MMSIM_OP_MADVISE);
+		s->map = 2;
+		s->kind = MMSIM_ADV_RANDOM;
+		s->offset = (uint64_t)half * MiB;
+		s->length = 1 * MiB;
+		s->flags = MMSIM_STEPF_LENGTH;
+	}
+	sim = start(&p);
+	run_to_step(sim, 3);
+	CHECK_EQ(mm_ptr(sim, 0)->map_count, 1);
+	run_to_step(sim, 4);
+	CHECK_EQ(mm_ptr(sim, 0)->map_count, 2);
+	CHECK_EQ(mm_ptr(sim, 0)->mmap_cache, 0);
+	C = vc_vma(sim, 0, 2);
+	nevs = 0;
+	run_to_step(sim, 5);
+	/* munmap A: two updates, the second to C for an address C does not contain */
+	{
+		uint32_t upd[2] = { 0, 0 }, n = 0;
+		uint64_t at[2] = { 0, 0 };
+
+		for (size_t i = 0; i < nevs; i++)
+			if ((evs[i].type & MMSIM_EV_TYPE_MASK) == MMSIM_EV_VMACACHE_UPDATE && n < 2) {
+				at[n] = evs[i].addr;
+				upd[n++] = evs[i].a;
+			}
+		CHECK_EQ(n, 2);
+		CHECK_EQ(upd[1], C);
+		CHECK(at[1] < vma_ptr(sim, C)->vm_start);
+	}
+	CHECK_EQ(mm_ptr(sim, 0)->mmap_cache, 0);
+	run_to_step(sim, 7);
+	CHECK_EQ(mm_ptr(sim, 0)->map_count, 2);
+	CHECK_EQ(mm_ptr(sim, 0)->mmap_cache, C);
+	CHECK_EQ(vma_ptr(sim, C)->vm_end - vma_ptr(sim, C)->vm_start, 1 * MiB);
+	nevs = 0;
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mm_ptr(sim, 0)->map_count, 1);
+	CHECK_EQ(vma_ptr(sim, C)->vm_end - vma_ptr(sim, C)->vm_start, 2 * MiB);
+	CHECK_EQ(mm_ptr(sim, 0)->mmap_cache, C);
+	/* and the unlink said so: mmsim_vmacache_invalidate with the mm-wide reason and prev */
+	{
+		size_t n = 0;
+
+		for (size_t i = 0; i < nevs; i++)
+			if ((evs[i].type & MMSIM_EV_TYPE_MASK) == MMSIM_EV_VMACACHE_INVALIDATE) {
+				CHECK_EQ(evs[i].b, C);
+				CHECK_EQ(evs[i].c, 2);
+				n++;
+			}
+		CHECK_EQ(n, 1);
+	}
+	mmsim_destroy(sim);
+}
+
+TEST(vmacache_map_fixed_looks_up_only_over_a_mapping)
+{
+	/*
+	 * mmap_region() asks find_vma_links() (not counted) whether a
+	 * MAP_FIXED range overlaps anything, and only then runs do_munmap():
+	 *   map A; MAP_FIXED B into the free space above A   calls 0, seq 0
+	 *   MAP_FIXED C over A's first page                  calls 2 (do_munmap's start and end), seq 1
+	 */
+	struct prog p;
+	struct mmsim *sim;
+	struct mmsim_step *s;
+	uint64_t a;
+
+	/* where A lands (placement is deterministic): a first run with A alone */
+	prog_init(&p, 64 * MiB);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, -1, 0, 2 * MiB, 0, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	a = map0(sim, 0, 0)->start;
+	mmsim_destroy(sim);
+
+	prog_init(&p, 64 * MiB);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, -1, 0, 2 * MiB, 0, 1);
+	s = prog_mmap(&p, 0, 1, -1, 0, 2 * MiB, 0, 0); /* step 1 */
+	s->flags |= MMSIM_STEPF_FIXED;
+	s->addr = a + 8 * MiB;
+	s = prog_mmap(&p, 0, 2, -1, 0, 4 * KiB, 0, 0); /* step 2 */
+	s->flags |= MMSIM_STEPF_FIXED;
+	s->addr = a;
+	sim = start(&p);
+	run_to_step(sim, 2);
+	CHECK_EQ(map0(sim, 0, 0)->start, a);
+	CHECK_EQ(mm_ptr(sim, 0)->map_count, 2);
+	CHECK_EQ(vc_calls(sim, 0), 0);
+	CHECK_EQ(mm_ptr(sim, 0)->vmacache_seqnum, 0);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mm_ptr(sim, 0)->map_count, 3);
+	CHECK_EQ(vc_calls(sim, 0), 2);
+	CHECK_EQ(mm_ptr(sim, 0)->vmacache_seqnum, 1);
+	mmsim_destroy(sim);
+}
