@@ -74,7 +74,8 @@ export async function resolve() {
 
   /* structs, laid out */
   const expand = (f) => (typeof f[3] === 'string' ? { taskCounters: core.taskCounters.length, mmCounters: core.mmCounters.length }[f[3]] : f[3] ?? 1);
-  const structs = core.structs.map((s) => {
+  /* the core's structs and exports, then each mechanism's (its queries), in registry order */
+  const structs = [...core.structs, ...mechanisms.flatMap((m) => m.structs ?? [])].map((s) => {
     let fields = [];
     for (const f of s.fields) {
       if (f.tunables) {
@@ -99,7 +100,7 @@ export async function resolve() {
   });
 
   /* exports, parsed from their prototypes */
-  const exportsList = core.exports.map(([proto, doc, opts]) => {
+  const exportsList = [...core.exports, ...mechanisms.flatMap((m) => m.exports ?? [])].map(([proto, doc, opts]) => {
     const m = /^(.*?)\b(\w+)\((.*)\)$/.exec(proto);
     if (!m) fail(`export: cannot parse '${proto}'`);
     const wasm = (t) => (/\*/.test(t) || /\b(size_t|int|u?int(8|16|32)_t|char)\b/.test(t) && !/int64_t/.test(t) ? 'i32' : /int64_t/.test(t) ? 'i64' : t.trim() === 'void' ? 'void' : fail(`export ${m[2]}: type '${t}'`));

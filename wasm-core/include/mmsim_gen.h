@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x3f501a11u
+#define MMSIM_INTERFACE_HASH 0xa5e4e628u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -540,6 +540,20 @@ struct mmsim_file_info { /* 32 bytes */
 	uint32_t ra_size;
 	uint32_t ra_async_size;
 };
+struct mmsim_vmacache_info { /* 32 bytes: one task's cache and its mm's */
+	uint32_t mm; /* process id */
+	uint32_t seqnum; /* the task's vmacache_seqnum */
+	uint32_t mm_seqnum; /* the mm's vmacache_seqnum */
+	uint32_t mmap_cache; /* 3.14's mm->mmap_cache (vma id, 0 none) */
+	uint32_t slot[4]; /* the task's four slots (vma id, 0 empty) */
+};
+struct mmsim_vma_node { /* 16 bytes: one node of an mm's VMA rb-tree */
+	uint32_t id; /* vma id */
+	uint32_t left; /* vma id, 0 none */
+	uint32_t right; /* vma id, 0 none */
+	uint16_t depth; /* 0 at the root */
+	uint16_t red; /* 1 red, 0 black */
+};
 
 struct mmsim;
 
@@ -618,6 +632,10 @@ const char *mmsim_load_message(const struct mmsim *sim);
 const uint32_t *mmsim_layout(void);
 /* rows in the layout table */
 uint32_t mmsim_layout_len(void);
+/* a task's four VMA-cache slots and seqnum, its mm's seqnum and mmap_cache; MMSIM_EINVAL for no such task */
+int mmsim_vmacache_info(const struct mmsim *sim, uint32_t task, struct mmsim_vmacache_info *out);
+/* the mm's VMA rb-tree, breadth first from the root, nodes at most max_depth deep, at most max of them; returns how many */
+uint32_t mmsim_vma_tree(const struct mmsim *sim, uint32_t mm, uint32_t max_depth, struct mmsim_vma_node *out, uint32_t max);
 /* the tunables' ranges, from the description: NULL if the header is sound, else why not */
 const char *mmsim_tunables_check(const struct mmsim_prog_header *h);
 

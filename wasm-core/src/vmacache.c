@@ -112,6 +112,10 @@ uint32_t find_vma(struct mmsim *sim, uint32_t task, uint64_t addr)
 	uint32_t mmid = t->mm, vma = 0, slot = MMSIM_NONE, why = 1, old;
 	struct mm_struct *mm = mm_ptr(sim, mmid);
 
+#ifdef MMSIM_BENCH_NO_VMACACHE
+	/* npm run bench's baseline (make bench-baseline): no cache, the tree every time, nothing counted */
+	return find_vma_noacct(sim, mm, addr);
+#endif
 	count_vm_event(sim, MMSIM_VMACACHE_FIND_CALLS);
 	count_task_event(sim, task, MMSIM_T_VMACACHE_FIND_CALLS);
 	if (mm_wide(sim)) {
@@ -204,4 +208,54 @@ void vmacache_task_init(struct mmsim *sim, uint32_t task, uint32_t from)
 
 	t->vmacache_seqnum = from == MMSIM_NONE ? 0 : task_ptr(sim, from)->vmacache_seqnum;
 	vmacache_flush(t);
+}
+
+/* ------------------------------------------------------------- queries (the view's) */
+
+int mmsim_vmacache_info(const struct mmsim *sim, uint32_t task, struct mmsim_vmacache_info *out)
+{
+	const struct task_struct *t;
+	const struct mm_struct *mm;
+
+	memset(out, 0, sizeof(*out));
+	if (task >= sim->s.hdr.nr_tasks)
+		return MMSIM_EINVAL;
+	t = task_ptr(sim, task);
+	mm = mm_ptr(sim, t->mm);
+	out->mm = t->mm;
+	out->seqnum = t->vmacache_seqnum;
+	out->mm_seqnum = mm->vmacache_seqnum;
+	out->mmap_cache = mm->mmap_cache;
+	for (int i = 0; i < VMACACHE_SIZE; i++)
+		out->slot[i] = t->vmacache[i];
+	return 0;
+}
+
+/*
+ * The tree breadth first, down to max_depth: the view draws the top of the
+ * tree and a miss's path (mmsim_find_vma_walk), which never goes deeper
+ * than the tree's height (2 log2(n + 1) for a red-black tree).
+ */
+uint32_t mmsim_vma_tree(const struct mmsim *sim, uint32_t mm, uint32_t max_depth, struct mmsim_vma_node *out,
+			uint32_t max)
+{
+	uint32_t n = 0, head = 0;
+
+	if (mm >= sim->s.hdr.nr_procs || !mm_ptr(sim, mm)->alive || !mm_ptr(sim, mm)->mm_rb || !max)
+		return 0;
+	out[n++] = (struct mmsim_vma_node){ .id = mm_ptr(sim, mm)->mm_rb };
+	/* the output array is the queue */
+	while (head < n) {
+		struct mmsim_vma_node *x = &out[head++];
+		const struct vm_area_struct *v = vma_ptr(sim, x->id);
+		uint32_t kid[2] = { v->rb_left, v->rb_right };
+
+		x->left = v->rb_left;
+		x->right = v->rb_right;
+		x->red = v->rb_color == RB_RED;
+		for (int k = 0; k < 2; k++)
+			if (kid[k] && x->depth < max_depth && n < max)
+				out[n++] = (struct mmsim_vma_node){ .id = kid[k], .depth = (uint16_t)(x->depth + 1) };
+	}
+	return n;
 }

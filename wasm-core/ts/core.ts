@@ -11,10 +11,13 @@ import {
   ABI_VERSION, COUNTERS, EVENTS, ErrorCode, INTERFACE_HASH, MM_COUNTERS, NONE, RunStatus, STRUCTS, TASK_COUNTERS,
   type CoreExports,
 } from './abi.js';
-import { readStruct } from './layout.js';
+import { readStruct, type StructValue } from './layout.js';
+import type { StructName } from './gen/interface.js';
 
 type Ptr = number;
 type Exports = CoreExports;
+/** the name of a query export (every argument and the result a 32-bit number) */
+export type QueryFn = Extract<keyof Exports, `mmsim_${string}`>;
 
 export class CoreError extends Error {
   constructor(
@@ -279,6 +282,28 @@ export class Sim {
       size: r.size, nrpages: r.nrpages, mmapMiss: r.mmap_miss, raStart: r.ra_start, raSize: r.ra_size,
       raAsyncSize: r.ra_async_size,
     };
+  }
+
+  /**
+   * A mechanism's own query (described in its interface file, so no wrapper
+   * here): `fn(sim, ...args, out)` filling one struct `name`; null when the
+   * core says no (a non-zero return).
+   */
+  query<N extends StructName>(fn: QueryFn, name: N, ...args: number[]): StructValue<N> | null {
+    const p = this.scratchFor(STRUCTS[name].size);
+    const f = this.ex[fn] as unknown as (...a: number[]) => number;
+    if (f(this.ptr, ...args, p)) return null;
+    return readStruct(this.core.view(), p, name);
+  }
+
+  /** a mechanism's query `fn(sim, ...args, out, max)` filling up to max structs `name`, returning how many */
+  queryMany<N extends StructName>(fn: QueryFn, name: N, max: number, ...args: number[]): StructValue<N>[] {
+    const size = STRUCTS[name].size;
+    const p = this.scratchFor(max * size);
+    const f = this.ex[fn] as unknown as (...a: number[]) => number;
+    const n = f(this.ptr, ...args, p, max) >>> 0;
+    const v = this.core.view();
+    return Array.from({ length: Math.min(n, max) }, (_, i) => readStruct(v, p + i * size, name));
   }
 
   vmas(mm: number, max = 1024): VmaInfo[] {

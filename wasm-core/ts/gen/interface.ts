@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0x3f501a11;
+export const INTERFACE_HASH = 0xa5e4e628;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -435,6 +435,20 @@ export const STRUCTS = {
     ra_size: { offset: 24, type: 'u32', n: 1 },
     ra_async_size: { offset: 28, type: 'u32', n: 1 },
   } },
+  vmacache_info: { size: 32, fields: {
+    mm: { offset: 0, type: 'u32', n: 1 },
+    seqnum: { offset: 4, type: 'u32', n: 1 },
+    mm_seqnum: { offset: 8, type: 'u32', n: 1 },
+    mmap_cache: { offset: 12, type: 'u32', n: 1 },
+    slot: { offset: 16, type: 'u32', n: 4 },
+  } },
+  vma_node: { size: 16, fields: {
+    id: { offset: 0, type: 'u32', n: 1 },
+    left: { offset: 4, type: 'u32', n: 1 },
+    right: { offset: 8, type: 'u32', n: 1 },
+    depth: { offset: 12, type: 'u16', n: 1 },
+    red: { offset: 14, type: 'u16', n: 1 },
+  } },
 } as const satisfies Record<string, StructLayout>;
 export type StructName = keyof typeof STRUCTS;
 
@@ -681,7 +695,7 @@ export interface MachineSettings {
 export const MECHANISMS = [{"id":"fault-around","title":"Fault-around","seed":"000_5be6f15bf6d77b56.txt"},{"id":"vma-cache","title":"VMA cache","seed":"001_23caa608daf6b6b9.txt"},{"id":"lru","title":"LRU and fadvise","seed":"003_cd405e1935ce943b.txt"},{"id":"large-folios","title":"Large folios","seed":"002_5fbf5eac29a528d4.txt"},{"id":"prefault","title":"Anticipatory prefault","seed":"004_09eed2baa7b6139a.txt"}] as const;
 
 /** the order of the layout table's rows (interface_gen.c), for the drift test */
-export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info"],"enums":["ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Op","Pattern","Advice","ExpectKind","FolioField","PG","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT"]} as const;
+export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info","vmacache_info","vma_node"],"enums":["ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Op","Pattern","Advice","ExpectKind","FolioField","PG","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT"]} as const;
 
 export type WasmType = 'i32' | 'i64' | 'void';
 export const EXPORTS: readonly { name: string; params: readonly { name: string; wasm: WasmType }[]; ret: WasmType; doc: string }[] = [
@@ -736,6 +750,8 @@ export const EXPORTS: readonly { name: string; params: readonly { name: string; 
   {"name":"mmsim_load_message","params":[{"name":"sim","wasm":"i32"}],"ret":"i32","doc":"why mmsim_load() refused a program (a short English phrase)"},
   {"name":"mmsim_layout","params":[],"ret":"i32","doc":"the layout table (interface_gen.c): what the compiler made of this description, for the drift test"},
   {"name":"mmsim_layout_len","params":[],"ret":"i32","doc":"rows in the layout table"},
+  {"name":"mmsim_vmacache_info","params":[{"name":"sim","wasm":"i32"},{"name":"task","wasm":"i32"},{"name":"out","wasm":"i32"}],"ret":"i32","doc":"a task's four VMA-cache slots and seqnum, its mm's seqnum and mmap_cache; MMSIM_EINVAL for no such task"},
+  {"name":"mmsim_vma_tree","params":[{"name":"sim","wasm":"i32"},{"name":"mm","wasm":"i32"},{"name":"max_depth","wasm":"i32"},{"name":"out","wasm":"i32"},{"name":"max","wasm":"i32"}],"ret":"i32","doc":"the mm's VMA rb-tree, breadth first from the root, nodes at most max_depth deep, at most max of them; returns how many"},
 ];
 
 /** The wasm exports, typed: i32 as number (pointers too), i64 as bigint. */
@@ -793,4 +809,6 @@ export interface CoreExports {
   mmsim_load_message(sim: number): number;
   mmsim_layout(): number;
   mmsim_layout_len(): number;
+  mmsim_vmacache_info(sim: number, task: number, out: number): number;
+  mmsim_vma_tree(sim: number, mm: number, max_depth: number, out: number, max: number): number;
 }
