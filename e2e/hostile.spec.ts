@@ -7,7 +7,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { compressSource } from '../web/src/store/url.js';
+import { compressSource } from '../web/src/store/compress.js';
 import { failOnPageProblems } from './problems.js';
 
 test.describe.configure({ mode: 'serial' }); /* one at a time: the heartbeat measures the page, not the machine */

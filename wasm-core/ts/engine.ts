@@ -141,6 +141,8 @@ export interface FrameContext {
   cursor: number;
   /** the events of the operation shown that have happened, when it is not complete (narrative only: the state is the core's) */
   partial: SimEvent[];
+  /** the events of the operation shown that have happened, complete or not (the operation's story: a lookup and its walk) */
+  ops: SimEvent[];
   mms: MmView[];
 }
 
@@ -148,6 +150,11 @@ export interface FrameProvider {
   /** the mechanism's id: its result goes in frame.mech[id] */
   id: string;
   frame(ctx: FrameContext): unknown;
+  /**
+   * Once per recorded run, in one pass over its events: data for charts over
+   * the whole run (the worker sends it with the timeline, as timeline.series[id]).
+   */
+  series?(nEvents: number, event: (i: number) => SimEvent, program: Program): unknown;
 }
 
 export class Engine extends Recorder {
@@ -222,7 +229,7 @@ export class Engine extends Recorder {
     const partial = complete ? [] : ops;
     const mms = this.mmViews(c);
     const mech: Record<string, unknown> = {};
-    for (const p of this.providers) mech[p.id] = p.frame({ sim: this.sim, program: this.program, cursor: c, partial, mms });
+    for (const p of this.providers) mech[p.id] = p.frame({ sim: this.sim, program: this.program, cursor: c, partial, ops, mms });
     const { tasks } = collectCounters(this.program, this.sim);
 
     let step: number | null = null, say: string | null = null;

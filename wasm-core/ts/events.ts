@@ -227,6 +227,8 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
       return { text: `VMAs merged: [${hex(e.addr)}, ${hex(u64(e.c, e.d))})`, fn: 'vma_merge_existing_range', label: 'VMA merge' };
     case EV.mmsim_vma_flags:
       return { text: `VMA at ${hex(e.addr)} gets new flags (${hex(e.c)})`, fn: 'madvise_update_vma', label: 'VMA flags' };
+    case EV.mmsim_pte_clear:
+      return { text: `PTE for ${hex(e.addr)} cleared (it mapped pfn ${e.a})`, fn: 'zap_pte_range', label: 'PTE cleared' };
     case EV.mmsim_zap_range:
       return { text: `unmapped ${plural(e.a, 'PTE')} in [${hex(e.addr)}, ${hex(u64(e.c, e.d))}), ${plural(e.b, 'page')} freed`, fn: 'zap_pte_range', label: `zap ${e.a}` };
     case EV.mm_page_alloc:

@@ -13,6 +13,7 @@ import { findScenario } from './scenarios.js';
 import type { Store } from './store/store.js';
 import { DEFAULT_CHART, FONT_SCALES, type AppState } from './store/state.js';
 import { decodeUrl, encodeUrl, UrlError } from './store/url.js';
+import { groupOf, shownViews } from './views/registry.js';
 
 /** the address of what state s shows (path and query) */
 export function urlFor(s: AppState): string {
@@ -22,7 +23,7 @@ export function urlFor(s: AppState): string {
     src: s.scenario.edited ? s.scenario.source : undefined,
     set: s.overrides,
     cursor: s.load.status === 'ready' ? (s.timeline && s.cursor === s.timeline.nEvents && s.cursor > 0 ? 'end' : s.cursor) : s.pendingCursor ?? undefined,
-    views: (Object.keys(s.views) as (keyof AppState['views'])[]).filter((k) => s.views[k]),
+    views: shownViews(s.views, groupOf(s.scenario.name)).map((v) => v.id),
     enlarged: s.enlarged ?? undefined,
     compare: s.compare?.set,
     sweep: s.sweep ? { key: s.sweep.key, values: s.sweep.asked, y: s.sweep.y } : undefined,

@@ -11,7 +11,7 @@ import { exportRun, urlFor, workerId } from '../controller.js';
 import { download, elementToPng, plainCsv, svgText } from '../lib/export.js';
 import { copyText } from '../lib/keyboard.js';
 import { stageViews } from './Player.js';
-import { VIEWS } from '../views/registry.js';
+import { ALL_VIEW_IDS, groupOf, shownViews } from '../views/registry.js';
 import { store, useStore } from '../store/store.js';
 import type { AppState } from '../store/state.js';
 
@@ -23,8 +23,8 @@ function base(s: AppState): string {
 
 /** the <iframe> that embeds this scenario at this cursor, showing these views */
 export function embedSnippet(s: AppState): string {
-  const views = stageViews(s.views, s.enlarged).map((v) => v.id);
-  const url = new URL(urlFor({ ...s, embed: true, present: false, views: Object.fromEntries(VIEWS.map((v) => [v.id, views.includes(v.id)])) as AppState['views'], enlarged: null }), location.href).href;
+  const views = stageViews(s.views, s.enlarged, groupOf(s.scenario?.name)).map((v) => v.id);
+  const url = new URL(urlFor({ ...s, embed: true, present: false, views: Object.fromEntries(ALL_VIEW_IDS.map((id) => [id, views.includes(id)])), enlarged: null }), location.href).href;
   const title = (s.program?.scenario.name ?? s.scenario?.file ?? 'a scenario').replace(/[<>&"]/g, '');
   const esc = (x: string) => x.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
   return `<iframe src="${esc(url)}" title="mmplay: ${esc(title)}" width="960" height="600" style="border:0;max-width:100%" loading="lazy"></iframe>`;
@@ -77,7 +77,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
     if (!r || r.error || r.log === undefined) throw new Error(r?.error ?? 'the run was replaced');
     download(`${name}-events.jsonl`, new Blob([r.log], { type: 'application/x-ndjson' }));
   });
-  const visible = VIEWS.filter((v) => s.views[v.id]);
+  const visible = shownViews(s.views, groupOf(s.scenario?.name));
   return (
     <div className="overlay" role="dialog" aria-modal="true" aria-labelledby="export-title" onClick={onClose} data-testid="export">
       <div className="dialog wide" onClick={(e) => e.stopPropagation()}>

@@ -15,7 +15,7 @@ import type { AppState, ViewId } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
 import { mechanismOf } from '../mechanisms/registry.js';
 import { CompareCounters } from '../views/CompareCounters.js';
-import { VIEWS, type ViewDef } from '../views/registry.js';
+import { groupOf, isShown, shownViews, viewsFor, type ViewDef } from '../views/registry.js';
 import { SweepPanel } from './SweepPanel.js';
 import { Transport } from './Transport.js';
 import { QuickTunables } from './Tunables.js';
@@ -337,29 +337,37 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
   return null;
 }
 
-/** presenter mode and embeds show at most two views, in this order of preference */
+/**
+ * Presenter mode and embeds show at most two views, in this order of
+ * preference: the mechanism's own views, the address space, then the walk,
+ * the log, the counters and the steps.
+ */
 const STAGE_ORDER: ViewId[] = ['address', 'walk', 'log', 'counters', 'steps'];
 
-export function stageViews(views: Record<ViewId, boolean>, enlarged: ViewId | null): ViewDef[] {
-  if (enlarged) return VIEWS.filter((v) => v.id === enlarged);
-  const ids = STAGE_ORDER.filter((id) => views[id]).slice(0, 2);
-  return (ids.length ? ids : ['address' as ViewId]).map((id) => VIEWS.find((v) => v.id === id)!);
+export function stageViews(views: Record<ViewId, boolean>, enlarged: ViewId | null, group: string | null): ViewDef[] {
+  const all = viewsFor(group);
+  if (enlarged) return all.filter((v) => v.id === enlarged);
+  const rank = (v: ViewDef) => (STAGE_ORDER.includes(v.id) ? STAGE_ORDER.indexOf(v.id) : -1);
+  const shown = shownViews(views, group).sort((a, b) => rank(a) - rank(b)).slice(0, 2);
+  return shown.length ? shown : all.filter((v) => v.id === 'address');
 }
 
 function Views() {
   const views = useStore((s) => s.views);
   const enlarged = useStore((s) => s.enlarged);
   const stage = useStore((s) => s.present || s.embed);
+  const group = useStore((s) => groupOf(s.scenario?.name));
+  const all = viewsFor(group);
   if (stage) {
-    const chosen = stageViews(views, enlarged);
+    const chosen = stageViews(views, enlarged, group);
     return (
       <div className={`views stage-views n${chosen.length}`} data-testid="views">
         {chosen.map((v) => <Panel key={v.id} def={v} />)}
       </div>
     );
   }
-  const hidden = VIEWS.filter((v) => !views[v.id]);
-  const visible = (col: ViewDef['column']) => VIEWS.filter((v) => views[v.id] && v.column === col);
+  const hidden = all.filter((v) => !isShown(views, v.id, group));
+  const visible = (col: ViewDef['column']) => all.filter((v) => isShown(views, v.id, group) && v.column === col);
   return (
     <>
       {hidden.length > 0 && (
@@ -370,7 +378,7 @@ function Views() {
         </div>
       )}
       {enlarged ? (
-        <div className="views one" data-testid="views"><Panel def={VIEWS.find((v) => v.id === enlarged)!} /></div>
+        <div className="views one" data-testid="views"><Panel def={all.find((v) => v.id === enlarged) ?? all[0]} /></div>
       ) : (
         <div className={`views ${!visible('main').length || !visible('side').length ? 'one' : ''}`} data-testid="views">
           {visible('main').length > 0 && <div className="col">{visible('main').map((v) => <Panel key={v.id} def={v} />)}</div>}
@@ -418,9 +426,12 @@ function Panel({ def }: { def: ViewDef }) {
           <button className="btn icon" onClick={() => dispatch({ type: 'toggleView', id: def.id })} aria-label={`Hide ${def.title}`} title="Hide">✕</button>
         </>}
       </div>
-      <div tabIndex={def.id === 'walk' || (compare && def.id === 'counters') ? 0 : undefined} className={`panel-body ${def.fit ? 'fit' : ''} ${compare && def.id !== 'counters' ? `ab-grid ${def.column === 'side' ? 'stacked' : ''}` : ''}`}>
+      <div tabIndex={def.id === 'walk' || (compare && def.id === 'counters') ? 0 : undefined} className={`panel-body ${def.fit ? 'fit' : ''} ${compare && def.id !== 'counters' && !def.overlay ? `ab-grid ${def.column === 'side' ? 'stacked' : ''}` : ''}`}>
         {compare && def.id === 'counters' ? (
           <CompareCounters a={frame} b={b?.frame ?? null} labels={labels} />
+        ) : compare && def.overlay ? (
+          <C frame={frame} program={program} timeline={timeline} prevCounters={prevCounters} theme={theme} label={labels?.a ?? 'A'}
+            other={b ? { frame: b.frame!, program: b.program!, timeline: b.timeline!, label: labels?.b ?? 'B' } : null} />
         ) : compare ? (
           <>
             <div className="ab-run" data-run-view="a">

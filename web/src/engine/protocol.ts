@@ -77,4 +77,5 @@ export type FromWorker =
   | { t: 'exported'; seq: number; log?: string; steps?: StepCounters[]; error?: string };
 
 /** a recorded run's timeline, plus per jump target the events it stops after (mechanisms/registry.ts) */
-export type Timeline = TimelineInfo & { marks?: Record<string, number[]> };
+/** marks: each jump target's events; series: each frame provider's data over the whole run (FrameProvider.series) */
+export type Timeline = TimelineInfo & { marks?: Record<string, number[]>; series?: Record<string, unknown> };

@@ -63,7 +63,10 @@ function pump(id: number) {
     return;
   }
   const timeline = engine.timeline();
-  post({ t: 'loaded', id, timeline: { ...timeline, marks: computeMarks(timeline.nEvents, (i) => engine.event(i)) } });
+  const event = (i: number) => engine.event(i);
+  const series: Record<string, unknown> = {};
+  if (!timeline.big) for (const p of FRAME_PROVIDERS) if (p.series) series[p.id] = p.series(timeline.nEvents, event, engine.program);
+  post({ t: 'loaded', id, timeline: { ...timeline, marks: computeMarks(timeline.nEvents, event), series } });
 }
 
 /** the event log as JSON lines: one object per event, with the sentence the log shows */

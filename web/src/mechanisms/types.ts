@@ -7,7 +7,6 @@
  * player's figures, the quick tunables and the URL derive from that list.
  */
 import type { SimEvent } from '../../../wasm-core/ts/events.js';
-import type { ViewDef } from '../views/registry.js';
 
 /**
  * A place the cursor can jump to: just after each event of one type (and
@@ -27,8 +26,10 @@ export interface JumpDef {
 }
 
 export interface MechanismDef {
-  /** the description's mechanism id (wasm-core/interface/mechanisms/<id>.mjs) and the scenarios/<id>/ folder */
+  /** the description's mechanism id (wasm-core/interface/mechanisms/<id>.mjs) */
   id: string;
+  /** its gallery folder, scenarios/<folder>/ (default: the id) */
+  folder?: string;
   title: string;
   blurb: string;
   /** the counters shown as key figures, with their labels */
@@ -39,6 +40,9 @@ export interface MechanismDef {
   valueLabel?: (key: string, value: number) => string | null;
   /** jump targets of its own (the shared ones are in registry.ts) */
   jumps?: JumpDef[];
-  /** views of its own (the shared ones are in views/registry.ts) */
-  views?: ViewDef[];
+  /** shared views its scenarios open hidden (the user can show them): e.g. the page-table walk, where the walk is not the point */
+  hides?: string[];
+  /** a shared view's share of its column in this mechanism's scenarios, where its own views need the room */
+  grow?: Record<string, number>;
+  /* its views (React components) are listed in ../mechanisms/views.ts, page side: the worker imports this file */
 }

@@ -6,6 +6,7 @@ import { DEFAULT_LIMITS } from '../../../wasm-core/ts/limits.js';
 import { findInIndex, type TimelineInfo } from '../../../wasm-core/ts/engine.js';
 import type { Timeline } from '../engine/protocol.js';
 import { FONT_SCALES, type Action, type AppState, type CursorTarget } from './state.js';
+import { ALL_VIEW_IDS, groupOf, isShown } from '../views/registry.js';
 
 export const clamp = (x: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, x));
 
@@ -115,7 +116,7 @@ export function reducer(state: AppState, action: Action): AppState {
         cursor: 0,
         pendingCursor: action.cursor ?? 0,
         playing: false,
-        views: action.views ? Object.fromEntries(Object.keys(state.views).map((k) => [k, action.views!.includes(k as never)])) as AppState['views'] : state.views,
+        views: action.views ? Object.fromEntries(ALL_VIEW_IDS.map((k) => [k, action.views!.includes(k)])) : state.views,
         enlarged: action.enlarged ?? null,
         theme: action.theme ?? state.theme,
         mmSel: action.mmSel ?? null,
@@ -227,7 +228,7 @@ export function reducer(state: AppState, action: Action): AppState {
     case 'setSpeed':
       return { ...state, speed: action.speed };
     case 'toggleView': {
-      const views = { ...state.views, [action.id]: !state.views[action.id] };
+      const views = { ...state.views, [action.id]: !isShown(state.views, action.id, groupOf(state.scenario?.name)) };
       return { ...state, views, enlarged: state.enlarged === action.id ? null : state.enlarged };
     }
     case 'enlarge':

@@ -8,8 +8,9 @@ import type { Frame } from '../../../wasm-core/ts/engine.js';
 import { DEFAULT_LIMITS, type Limits } from '../../../wasm-core/ts/limits.js';
 import type { Timeline, WorkerLimit } from '../engine/protocol.js';
 
-export type ViewId = 'address' | 'walk' | 'counters' | 'log' | 'steps';
-export const VIEW_IDS: ViewId[] = ['address', 'walk', 'counters', 'log', 'steps'];
+import type { ViewId } from '../views/registry.js';
+/** a view's id: the shared views' and the mechanisms' (views/registry.ts) */
+export type { ViewId };
 
 export interface Issue {
   line: number | null;
@@ -96,6 +97,7 @@ export interface AppState {
   /** run B, when comparing */
   compare: CompareState | null;
   sweep: SweepState | null;
+  /** the user's choices, view by view (a view without one follows its group's default: views/registry.ts isShown) */
   views: Record<ViewId, boolean>;
   enlarged: ViewId | null;
   drawer: 'tunables' | 'editor' | 'about' | null;
@@ -203,7 +205,7 @@ export function initialState(theme: AppState['theme'] = 'light'): AppState {
     page: 'gallery', scenario: null, draft: null, overrides: {}, limits: DEFAULT_LIMITS, runId: 0, load: { status: 'idle' },
     program: null, running: null, own: null, timeline: null, cursor: 0, pendingCursor: null, playing: false, speed: 30, frame: null,
     prevCounters: null, previous: null, compare: null, sweep: null,
-    views: { address: true, walk: true, counters: true, log: true, steps: true }, enlarged: null,
+    views: {}, enlarged: null,
     drawer: null, theme, help: false, toast: null,
     mmSel: null, chart: DEFAULT_CHART, present: false, embed: false, fontScale: 1, blank: false,
   };

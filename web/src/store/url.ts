@@ -9,11 +9,12 @@
  *   ?scenario=fault-around/sequential&sweep=fault_around_bytes&y=pgfault  one run per value
  *   ?scenario=...&sweep=readahead_kb:0,64,128                            the values given
  */
-import { deflateSync, Inflate, strFromU8, strToU8 } from 'fflate';
-import { DEFAULT_LIMITS } from '../../../wasm-core/ts/limits.js';
-import { formatSize } from '../../../wasm-core/ts/units.js';
+import { compressSource, decompressSource, UrlError } from './compress.js';
+
+export { compressSource, decompressSource, UrlError };
 import { splitValues } from '../../../wasm-core/ts/multirun.js';
-import { VIEW_IDS, type CursorTarget, type ViewId } from './state.js';
+import type { CursorTarget, ViewId } from './state.js';
+import { ALL_VIEW_IDS, groupOf, shownViews } from '../views/registry.js';
 
 export interface UrlState {
   scenario?: string;
@@ -38,51 +39,6 @@ export interface UrlState {
   ignored?: string[];
 }
 
-function b64url(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function unb64url(s: string): Uint8Array {
-  const b = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
-  const out = new Uint8Array(b.length);
-  for (let i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
-  return out;
-}
-
-/* the last text compressed: the URL is rewritten on every cursor move, the text rarely changes */
-let memo: { text: string; packed: string } | null = null;
-
-export function compressSource(text: string): string {
-  if (memo?.text !== text) memo = { text, packed: b64url(deflateSync(strToU8(text), { level: 9 })) };
-  return memo.packed;
-}
-
-/**
- * Inflate a link's text, refusing (UrlError, before allocating it) one that
- * inflates to more than maxBytes: a 1.9 MB link can hold 1.45 GB of YAML.
- */
-export function decompressSource(s: string, maxBytes = DEFAULT_LIMITS.source_bytes): string {
-  const chunks: Uint8Array[] = [];
-  let total = 0, over = false;
-  const inf = new Inflate((chunk) => {
-    total += chunk.length;
-    if (total > maxBytes) over = true;
-    else chunks.push(chunk);
-  });
-  const bytes = unb64url(s);
-  for (let i = 0; i < bytes.length && !over; i += 16384) inf.push(bytes.subarray(i, i + 16384), i + 16384 >= bytes.length);
-  if (over)
-    throw new UrlError(`The link holds an edited scenario of more than ${formatSize(maxBytes)} (the limit source_bytes): it was not opened. Open the file with the CLI and --limit source_bytes=..., or trim it.`);
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) { out.set(c, o); o += c.length; }
-  const text = strFromU8(out);
-  memo = { text, packed: s }; /* the URL keeps this text: do not compress it again */
-  return text;
-}
-
 /**
  * The query, and the fragment for an edited scenario's text (`#src=`): a
  * fragment is never sent to a server, so a long scenario cannot get a link
@@ -93,7 +49,9 @@ export function encodeUrl(u: UrlState): string {
   if (u.src === undefined && u.scenario) p.set('scenario', u.scenario);
   for (const [k, v] of Object.entries(u.set)) p.append('set', `${k}=${v}`);
   if (u.cursor !== undefined && u.cursor !== 0) p.set('cursor', typeof u.cursor === 'number' ? String(u.cursor) : u.cursor === 'end' ? 'end' : `s${u.cursor.step}:${u.cursor.frac.toFixed(4)}`);
-  if (u.views && u.views.length !== VIEW_IDS.length) p.set('views', u.views.join(','));
+  /* views: only when they are not the scenario's group's default set */
+  const usual = shownViews({}, groupOf(u.scenario)).map((v) => v.id);
+  if (u.views && (u.views.length !== usual.length || u.views.some((v) => !usual.includes(v)))) p.set('views', u.views.join(','));
   if (u.enlarged) p.set('enlarged', u.enlarged);
   for (const [k, v] of Object.entries(u.compare ?? {})) p.append('compare', `${k}=${v}`);
   if (u.sweep) {
@@ -110,7 +68,6 @@ export function encodeUrl(u: UrlState): string {
   return `${s ? `?${s}` : ''}${u.src !== undefined ? `#src=${compressSource(u.src)}` : ''}`;
 }
 
-export class UrlError extends Error {}
 
 /** search (`?…`) and hash (`#src=…`); `?src=` of older links is read too */
 export function decodeUrl(search: string, hash?: string): UrlState {
@@ -148,8 +105,8 @@ export function decodeUrl(search: string, hash?: string): UrlState {
   const views = p.get('views');
   if (views !== null) {
     const asked = views.split(',').filter(Boolean);
-    const known = asked.filter((v): v is ViewId => (VIEW_IDS as string[]).includes(v));
-    for (const v of asked) if (!known.includes(v as ViewId)) ignored.push(`views=${v} (the views are ${VIEW_IDS.join(', ')})`);
+    const known = asked.filter((v): v is ViewId => ALL_VIEW_IDS.includes(v));
+    for (const v of asked) if (!known.includes(v)) ignored.push(`views=${v} (the views are ${ALL_VIEW_IDS.join(', ')})`);
     /* a link that names no view we have shows them all rather than none */
     if (known.length) out.views = known;
   }
@@ -182,6 +139,6 @@ export function decodeUrl(search: string, hash?: string): UrlState {
     out.sweep = { key: m[1], values: m[2] ? splitValues(m[2]).filter(Boolean) : null, y: p.get('y') };
   }
   const en = p.get('enlarged');
-  if (en && (VIEW_IDS as string[]).includes(en)) out.enlarged = en as ViewId;
+  if (en && ALL_VIEW_IDS.includes(en)) out.enlarged = en;
   return out;
 }
