@@ -6,7 +6,7 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { compressSource } from '../web/src/store/url.js';
+import { compressSource } from '../web/src/store/compress.js';
 import { failOnPageProblems } from './problems.js';
 
 const SHOTS = 'test-results/screenshots';
@@ -35,7 +35,9 @@ test('the gallery lists every scenario, grouped by mechanism', async ({ page }, 
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Fault-around' })).toBeVisible();
   expect(shipped('fault-around').length).toBeGreaterThanOrEqual(12);
-  await expect(page.locator('.card')).toHaveCount(shipped('fault-around').length);
+  await expect(page.getByRole('heading', { name: 'VMA cache' })).toBeVisible();
+  expect(shipped('vmacache').length).toBeGreaterThanOrEqual(6);
+  await expect(page.locator('.card')).toHaveCount(shipped('fault-around').length + shipped('vmacache').length);
   await expect(page.locator('.seed-table a[data-scenario]')).toHaveCount(shipped('fault-around/seed').length);
   await expect(page.locator('.seed-table a[data-sweep]')).toHaveCount(shipped('fault-around/seed').length);
   await expect(page.locator('.card').first()).toContainText('Sequential read of a cached file');
@@ -278,7 +280,7 @@ test('every shipped scenario opens and steps without errors', async ({ page }) =
   test.setTimeout(300_000);
   await page.goto('/');
   const names = await page.locator('[data-scenario]').evaluateAll((els) => els.map((e) => e.getAttribute('data-scenario')!));
-  expect(names.length).toBe(shipped('fault-around').length + shipped('fault-around/seed').length);
+  expect(names.length).toBe(shipped('fault-around').length + shipped('fault-around/seed').length + shipped('vmacache').length);
   for (const name of names) {
     await page.goto(`/?scenario=${name}`);
     const big = name.includes('/seed/');
@@ -374,3 +376,35 @@ async function download(page: Page, label: string): Promise<string> {
   const { readFileSync } = await import('node:fs');
   return readFileSync(path!, 'utf8');
 }
+
+test('VMA cache: a miss walks the tree; ebizzy per-thread near 100% against mm-wide near 0%', async ({ page }, info) => {
+  await page.goto('/?scenario=vmacache/ebizzy');
+  await expect(page.locator('[data-view="vmacache"]')).toBeVisible({ timeout: 30_000 });
+  /* the walk is hidden in this group, the cache's views shown */
+  await expect(page.locator('[data-view="walk"]')).toHaveCount(0);
+  await expect(page.locator('[data-view="vma-tree"]')).toBeVisible();
+  await expect(page.locator('[data-view="vmacache-rate"]')).toBeVisible();
+  /* the first miss (C), then the end of its fault (J): the walk is drawn, node by node */
+  await page.keyboard.press('c');
+  await expect(page.getByTestId('vc-outcome')).toContainText('miss');
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('vc-tree-caption')).toContainText(/a miss walked \d+ nodes? and found c0/);
+  expect(await page.getByTestId('vc-walked').count()).toBeGreaterThanOrEqual(1);
+  await expect(page.getByTestId('vc-thread-ebizzy.0').locator('.vc-slot.written')).toHaveCount(1);
+  await shot(page, info, 'vmacache-miss');
+  /* the next hit of the same thread: no walk */
+  for (let i = 0; i < 4; i++) await page.keyboard.press('f');
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('vc-tree-caption')).toContainText('the cache answered');
+  /* the scenario's own comparison, one click: mm-wide */
+  await page.getByTestId('compare-natural').click();
+  await expect(page.getByTestId('run-label-b')).toContainText('mm-wide');
+  const b = page.locator('[data-run="b"][data-counter="vmacache_find_hits"]');
+  await expect(b).not.toHaveText('–', { timeout: 30_000 });
+  await page.keyboard.press('End');
+  await expect(page.locator('[data-run-view="a"]').getByTestId('vc-total')).toContainText('28,648 hits in 28,736 lookups · 99.69%');
+  await expect(page.locator('[data-run-view="b"]').getByTestId('vc-total')).toContainText('0 hits in 28,736 lookups · 0.00%');
+  /* the chart overlays both runs; its legend reads each thread's rate in A and B */
+  await expect(page.locator('[data-view="vmacache-rate"] .vc-rate-legend')).toContainText('ebizzy.1 99.67% / 0.00%');
+  await shot(page, info, 'vmacache-compare');
+});

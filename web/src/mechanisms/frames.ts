@@ -4,5 +4,6 @@
  */
 import type { FrameProvider } from '../../../wasm-core/ts/engine.js';
 import { faultAroundFrames } from './fault-around/frame.js';
+import { vmaCacheFrames } from './vma-cache/frame.js';
 
-export const FRAME_PROVIDERS: FrameProvider[] = [faultAroundFrames];
+export const FRAME_PROVIDERS: FrameProvider[] = [faultAroundFrames, vmaCacheFrames];

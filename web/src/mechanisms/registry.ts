@@ -1,16 +1,21 @@
 /**
  * The mechanisms, in gallery order: the only list. Adding a mechanism is
- * adding its folder and one line here.
+ * adding its folder and one line here (and in frames.ts and views.ts when it
+ * has frame data or views of its own).
  */
 import { EV, FaultKind } from '../../../wasm-core/ts/abi.js';
 import type { SimEvent } from '../../../wasm-core/ts/events.js';
 import { faultAround } from './fault-around/index.js';
+import { vmaCache } from './vma-cache/index.js';
 import type { JumpDef, MechanismDef } from './types.js';
 
-export const MECHANISM_DEFS: MechanismDef[] = [faultAround];
+export const MECHANISM_DEFS: MechanismDef[] = [faultAround, vmaCache];
+
+/** a mechanism's gallery folder (scenarios/<folder>/), the group of its scenarios */
+export const folderOf = (m: MechanismDef): string => m.folder ?? m.id;
 
 export const mechanismOf = (group: string | null | undefined): MechanismDef =>
-  MECHANISM_DEFS.find((m) => m.id === group) ?? MECHANISM_DEFS[0];
+  MECHANISM_DEFS.find((m) => folderOf(m) === group) ?? MECHANISM_DEFS[0];
 
 /** a tunable value's label in the controls, by whichever mechanism knows better */
 export function valueLabel(key: string, value: number): string | null {

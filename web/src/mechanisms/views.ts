@@ -1,0 +1,13 @@
+/**
+ * Every mechanism's views (React components), page side: the worker imports
+ * registry.ts, which must stay free of them. Adding a mechanism with views
+ * adds one line here; views/registry.ts shows a mechanism's views in its
+ * gallery group's scenarios, after the shared ones.
+ */
+import type { ViewDef } from '../views/registry.js';
+import { VMA_CACHE } from './vma-cache/index.js';
+import { VMA_CACHE_VIEWS } from './vma-cache/views.js';
+
+export const MECHANISM_VIEWS: Record<string, ViewDef[]> = {
+  [VMA_CACHE]: VMA_CACHE_VIEWS,
+};

@@ -1,0 +1,34 @@
+/**
+ * The VMA cache (Linux 3.15's per-thread cache against 3.14's single
+ * mm->mmap_cache): the gallery group (scenarios/vmacache/), key figures and
+ * jump targets. Its frame data (every thread's four slots and seqnum, the
+ * mm's seqnum or mmap_cache, the rb-tree and the lookup at the cursor) is
+ * frame.ts, in the worker; its views (the slots, the tree with a miss's
+ * walk, the hit rate over the run) are views.tsx, listed in ../views.ts.
+ */
+import type { MechanismDef } from '../types.js';
+
+export const VMA_CACHE = 'vma-cache';
+
+export const vmaCache: MechanismDef = {
+  id: VMA_CACHE,
+  folder: 'vmacache',
+  title: 'VMA cache',
+  blurb: 'find_vma() answered from four slots per thread instead of one per process (vmacache; Linux 3.15).',
+  figures: [
+    { key: 'vmacache_find_calls', label: 'find_vma calls' },
+    { key: 'vmacache_find_hits', label: 'Cache hits' },
+    { key: 'pgfault', label: 'Page faults' },
+    { key: 'vmacache_full_flushes', label: 'Full flushes' },
+  ],
+  teachingOrder: ['ebizzy', 'single-thread', 'invalidation', 'hash-collision', 'boot', 'seqnum-wrap'],
+  /* the walk, the counters table and the steps make room for the cache's views (the figures above carry its counters) */
+  hides: ['walk', 'counters', 'steps'],
+  grow: { address: 1.3, log: 0.8 },
+  jumps: [
+    { id: 'vmacache-miss', label: 'Miss', key: 'C', event: 'mmsim_vmacache_find', where: (e) => e.a === 0,
+      title: 'the next VMA-cache miss: find_vma() walks the rb-tree' },
+    { id: 'vmacache-flush', label: 'Flush', key: 'H', event: 'mmsim_vmacache_find', where: (e) => e.c === 2,
+      title: 'the next flush: a thread\u2019s seqnum is behind its mm\u2019s, its four slots are emptied and the lookup misses' },
+  ],
+};
