@@ -173,6 +173,17 @@ interface Run {
 
 const n = (x: number) => x.toLocaleString('en-US');
 
+/**
+ * The VMA cache's hit rate, vmacache_find_hits / vmacache_find_calls, for
+ * the run and per task (null where no find_vma was called): the seed's
+ * figure, counted the >= 4.9 way (every call).
+ */
+function hitRates(res: RunResult): { all: number | null; tasks: Record<string, number | null> } {
+  const rate = (c: Record<string, number>) => (c.vmacache_find_calls ? c.vmacache_find_hits / c.vmacache_find_calls : null);
+  return { all: rate(res.counters), tasks: Object.fromEntries(Object.entries(res.tasks).map(([t, c]) => [t, rate(c)])) };
+}
+const pct = (r: number | null) => (r === null ? '-' : `${(100 * r).toFixed(2)}%`);
+
 function table(res: RunResult, s: Scenario): string {
   const lines: string[] = [];
   lines.push(s.name);
@@ -191,6 +202,11 @@ function table(res: RunResult, s: Scenario): string {
   const cols = Object.keys(tasks[0]?.[1] ?? {});
   lines.push(`${'task'.padEnd(12)}${cols.map((c) => c.padStart(21)).join('')}`);
   for (const [t, c] of tasks) lines.push(`${t.padEnd(12)}${cols.map((x) => n(c[x]).padStart(21)).join('')}`);
+  const r = hitRates(res);
+  if (r.all !== null) {
+    lines.push('', `VMA-cache hit rate (vmacache_find_hits / vmacache_find_calls): ${pct(r.all)}`);
+    for (const [t, x] of Object.entries(r.tasks)) if (x !== null) lines.push(`  ${t.padEnd(12)}${pct(x).padStart(9)}`);
+  }
   return lines.join('\n');
 }
 
@@ -211,6 +227,8 @@ function runJson(r: Run) {
     /* a run that changed a tunable: what the scenario expects with its own tunables */
     expect_notes: r.notes.map((f) => locate(prog, f.at, f.message)),
     error: res.error ? locate(prog, res.error.at, res.error.message) : null,
+    /* derived: the VMA cache's hit rate, run and tasks (null: no find_vma call) */
+    vmacache_hit_rate: hitRates(res),
   };
 }
 
@@ -282,6 +300,14 @@ function compareTable(a: Run, b: Run, label: { a: string; b: string }): string {
     }
     if (!rows.length) continue;
     lines.push(`${g.padEnd(w)}  ${'A'.padStart(cw)}  ${'B'.padStart(cw)}  ${'B-A'.padStart(cw)}`, ...rows, '');
+  }
+  const ra = hitRates(a.res), rb = hitRates(b.res);
+  if (ra.all !== null || rb.all !== null) {
+    const g = 'VMA-cache hit rate (hits / calls)';
+    lines.push(`${g.padEnd(w)}  ${'A'.padStart(cw)}  ${'B'.padStart(cw)}`, `${'all tasks'.padEnd(w)}  ${pct(ra.all).padStart(cw)}  ${pct(rb.all).padStart(cw)}`);
+    for (const t of Object.keys(ra.tasks))
+      if (ra.tasks[t] !== null || rb.tasks[t] != null) lines.push(`${t.padEnd(w)}  ${pct(ra.tasks[t]).padStart(cw)}  ${pct(rb.tasks[t] ?? null).padStart(cw)}`);
+    lines.push('');
   }
   lines.push(`* B differs from A${folded ? `; ${folded} counter${folded > 1 ? 's' : ''} 0 in both runs not shown` : ''}`);
   return lines.join('\n');

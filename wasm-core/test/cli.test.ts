@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -299,5 +299,46 @@ describe('npm run sim --compare / --sweep', () => {
     expect(both.err).toContain('--compare and --sweep do not go together');
     expect(sim(SEQ, '--csv').code).toBe(2);
     expect(sim(SEQ, '--sweep', 'seed').err).toContain('seed has no default sweep domain');
+  });
+});
+
+describe('npm run sim: the VMA cache', () => {
+  it('ebizzy --json --compare vmacache=mm-wide: per-task calls and hits of both runs, the seed\'s contrast', () => {
+    const r = sim('scenarios/vmacache/ebizzy.yaml', '--json', '--compare', 'vmacache=mm-wide');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.a.kernel.vmacache).toBe('per-thread');
+    expect(j.b.kernel.vmacache).toBe('mm-wide');
+    const tasks = Object.keys(j.a.tasks);
+    expect(tasks).toEqual(['ebizzy.0', 'ebizzy.1', 'ebizzy.2', 'ebizzy.3']);
+    for (const t of tasks) {
+      /* the same lookups in both runs (the fault path and munmap do not depend on the cache) */
+      expect(j.a.tasks[t].vmacache_find_calls).toBe(7184);
+      expect(j.b.tasks[t].vmacache_find_calls).toBe(7184);
+      /* per-thread: one miss per thread per round, plus munmap's; mm-wide: every lookup misses */
+      expect(j.a.tasks[t].vmacache_find_hits).toBeGreaterThanOrEqual(7160);
+      expect(j.b.tasks[t].vmacache_find_hits).toBe(0);
+      expect(j.a.vmacache_hit_rate.tasks[t]).toBeGreaterThan(0.995);
+    }
+    expect(j.a.vmacache_hit_rate.all).toBeCloseTo(28648 / 28736, 6);
+    expect(j.b.vmacache_hit_rate.all).toBe(0);
+    expect(j.diff.vmacache_find_hits).toBe(-28648);
+    const table = sim('scenarios/vmacache/ebizzy.yaml', '--compare', 'vmacache=mm-wide');
+    expect(table.out).toMatch(/^all tasks +99\.69% +0\.00%$/m);
+  });
+
+  it('the README\'s table gives every vmacache scenario\'s counts under both settings', () => {
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const dir = join(repo, 'scenarios/vmacache');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+    expect(files.length).toBeGreaterThanOrEqual(6);
+    for (const f of files) {
+      const j = JSON.parse(sim(`scenarios/vmacache/${f}`, '--json', '--compare', 'vmacache=mm-wide').out);
+      const pctOf = (r: { counters: Record<string, number> }) => `${((100 * r.counters.vmacache_find_hits) / r.counters.vmacache_find_calls).toFixed(2)}%`;
+      const cells = [j.a.counters.vmacache_find_calls, j.b.counters.vmacache_find_hits, pctOf(j.b), j.a.counters.vmacache_find_hits, pctOf(j.a)]
+        .map((x) => (typeof x === 'number' ? x.toLocaleString('en-US') : x));
+      const row = `| [\`${f.replace(/\.yaml$/, '')}\`](scenarios/vmacache/${f}) | ${cells.join(' | ')} |`;
+      expect(readme, `README row for ${f}`).toContain(row);
+    }
   });
 });
