@@ -53,8 +53,8 @@ function programFile(p: Program, name: string): string {
   return bin;
 }
 
-function nativeWarm(p: Program, bin: string): Figures {
-  const j = JSON.parse(execFileSync(native, ['--repeat', String(REPEAT), '--split', String(cachedPages(p)), bin], { encoding: 'utf8' }));
+function nativeWarm(p: Program, bin: string, runner = native, repeat = REPEAT): Figures {
+  const j = JSON.parse(execFileSync(runner, ['--repeat', String(repeat), '--split', String(cachedPages(p)), bin], { encoding: 'utf8' }));
   return {
     preloadS: j.runs.map((r: { preload_seconds: number }) => r.preload_seconds),
     runS: j.runs.map((r: { run_seconds: number }) => r.run_seconds),
@@ -63,9 +63,9 @@ function nativeWarm(p: Program, bin: string): Figures {
   };
 }
 
-function wasmWarm(core: Core, p: Program): Figures {
+function wasmWarm(core: Core, p: Program, repeat = REPEAT): Figures {
   const f: Figures = { preloadS: [], runS: [], touches: 0, faults: 0, mapped: 0, simBytes: 0, simPeak: 0, rss: 0 };
-  for (let r = 0; r < REPEAT; r++) {
+  for (let r = 0; r < repeat; r++) {
     const sim = core.createSim({ trace: false });
     sim.load(p.bytes);
     const t0 = performance.now();
@@ -139,6 +139,15 @@ async function main() {
   row('wasm linear memory', '-', MiB(on.w.wasmMemory ?? 0));
   console.log('');
 
+  const vc = await vmacacheCost(core);
+  console.log('the VMA cache on the fault path: the 16 GiB read with fault-around off (4 Mi faults, one find_vma each),');
+  console.log('against the same core built without the cache (make bench-baseline: find_vma a plain tree walk); runs alternate');
+  row('', 'native', 'wasm');
+  row('page touches per second, with the cache', withRange(vc.n.with, M), withRange(vc.w.with, M));
+  row('page touches per second, without', withRange(vc.n.without, M), withRange(vc.w.without, M));
+  row('the cache\'s cost (slower by)', pctCost(vc.n), pctCost(vc.w));
+  console.log('');
+
   /* cold: a fresh process per run */
   const file = 'scenarios/fault-around/seed/sequential-16g.yaml';
   const bin = programFile(program(file), 'cold');
@@ -184,6 +193,36 @@ async function main() {
   console.log(`  cold CLI within 2x of native           ${check(coldCli.median <= 2 * coldNative.median)}  (${(coldCli.median / coldNative.median).toFixed(2)}x)`);
   console.log(`  <= 64 bytes per cached, mapped page     ${check(perPage <= 64)}  (${perPage.toFixed(1)} B)`);
   console.log(`  step back < 50 ms, up to 1 M events     ${check(backWorst < 50)}  (worst ${backWorst.toFixed(1)} ms)`);
+  const vcWorst = Math.max(cost(vc.n), cost(vc.w));
+  console.log(`  VMA cache costs the fault path <= 5%   ${check(vcWorst <= 0.05)}  (worst ${(100 * vcWorst).toFixed(1)}%)`);
+}
+
+interface CostPair { with: Stat; without: Stat }
+/** how much slower the fault path is with the cache: 1 - with/without, on medians */
+const cost = (c: CostPair) => 1 - c.with.median / c.without.median;
+const pctCost = (c: CostPair) => `${(100 * cost(c)).toFixed(1)}%`;
+
+/**
+ * The VMA cache's cost: the seed row with fault-around off (every touch a
+ * fault, every fault a find_vma through the cache) on this core and on one
+ * built without the cache, native and wasm, alternating run by run so that
+ * the machine's drift falls on both.
+ */
+async function vmacacheCost(core: Core): Promise<{ n: CostPair; w: CostPair }> {
+  execFileSync('make', ['-s', '-C', `${repo}wasm-core`, 'bench-baseline'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const nocacheRunner = `${repo}wasm-core/build/bench/mmsim-run-nocache`;
+  const nocache = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/bench/mmsim-nocache.wasm`));
+  const p = program('scenarios/fault-around/seed/sequential-16g.yaml', { fault_around_bytes: '4096' });
+  const bin = programFile(p, 'vmacache');
+  const rate = (f: Figures) => f.touches / f.runS[0];
+  const r = { nw: [] as number[], nwo: [] as number[], ww: [] as number[], wwo: [] as number[] };
+  for (let i = 0; i < REPEAT; i++) {
+    r.nw.push(rate(nativeWarm(p, bin, native, 1)));
+    r.nwo.push(rate(nativeWarm(p, bin, nocacheRunner, 1)));
+    r.ww.push(rate(wasmWarm(core, p, 1)));
+    r.wwo.push(rate(wasmWarm(nocache, p, 1)));
+  }
+  return { n: { with: stat(r.nw), without: stat(r.nwo) }, w: { with: stat(r.ww), without: stat(r.wwo) } };
 }
 
 /** wasm linear memory with one run and with two runs loaded (a fresh core each, so that growth shows) */
