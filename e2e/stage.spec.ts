@@ -87,6 +87,28 @@ for (const size of SIZES)
       expect(await cursorOf(page)).toBeGreaterThan(200);
     });
 
+for (const [size, theme] of [[SIZES[0], 'light'], [SIZES[SIZES.length - 1], 'dark']] as const)
+  test(`the VMA cache's views do not move either: ebizzy, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(size);
+    await open(page, 'scenario=vmacache/ebizzy', theme);
+    await expect(page.locator('[data-view="vmacache"]')).toBeVisible();
+    const first = await boxes(page);
+    for (let i = 1; i <= 40; i++) {
+      await page.keyboard.press('ArrowRight');
+      await expect(page.getByTestId('cursor')).toHaveText(new RegExp(`^event ${i} /`));
+      expect(moved(first, await boxes(page)), `after step ${i}`).toEqual([]);
+    }
+    /* a miss, the end of its fault, the first flush (after the first munmap), back to a miss */
+    for (const k of ['c', 'j', 'h', 'j', 'Shift+C']) {
+      const c0 = await cursorOf(page);
+      await page.keyboard.press(k);
+      await expect.poll(() => cursorOf(page), { message: k }).not.toBe(c0);
+      expect(moved(first, await boxes(page)), `after ${k}`).toEqual([]);
+    }
+    await axe(page, `the VMA cache (${theme})`);
+  });
+
 /** the player's keys, checked: → steps, F jumps to a fault, Space plays and pauses */
 async function keysWork(page: Page, after: string) {
   const c0 = await cursorOf(page);
@@ -173,6 +195,15 @@ for (const theme of THEMES)
     await axe(page, 'compare');
     await open(page, 'scenario=fault-around/sequential&cursor=40&present=1', theme);
     await axe(page, 'presenter mode');
+    await open(page, 'scenario=vmacache/ebizzy&cursor=s6:0.01&compare=vmacache=mm-wide', theme);
+    await expect(page.locator('[data-run-view="b"] .vc').first()).toBeVisible();
+    await axe(page, 'the VMA cache, compared');
+    /* on stage this group shows its own two views, not the address space */
+    await page.goto(`/?scenario=vmacache/ebizzy&cursor=s6:0.01&present=1&theme=${theme}`);
+    await expect(page.locator('[data-view="vmacache"]')).toBeVisible();
+    await expect(page.locator('[data-view="vma-tree"]')).toBeVisible();
+    await expect(page.getByTestId('cursor')).toHaveText(/^event /);
+    await axe(page, 'the VMA cache on stage');
   });
 
 for (const size of SIZES)

@@ -84,7 +84,8 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
         <VmaGrid key={`${mmId}:${vma.id}`} vma={vma} frame={frame} theme={theme} following={following}
           label={vmaName(vma, program.maps, program.files)} onFollow={() => setVmaSel(null)} />
       )}
-      <Legend file={vma ? vma.file !== null : true} />
+      {/* before the first mapping, the legend of the kind the scenario will map (it does not change size when one appears) */}
+      <Legend file={vma ? vma.file !== null : program.files.length > 0} />
     </div>
   );
 }

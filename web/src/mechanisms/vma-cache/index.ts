@@ -24,7 +24,7 @@ export const vmaCache: MechanismDef = {
   teachingOrder: ['ebizzy', 'single-thread', 'invalidation', 'hash-collision', 'boot', 'seqnum-wrap'],
   /* the walk, the counters table and the steps make room for the cache's views (the figures above carry its counters) */
   hides: ['walk', 'counters', 'steps'],
-  grow: { address: 1.3, log: 0.8 },
+  grow: { address: 1.4, log: 0.7 },
   jumps: [
     { id: 'vmacache-miss', label: 'Miss', key: 'C', event: 'mmsim_vmacache_find', where: (e) => e.a === 0,
       title: 'the next VMA-cache miss: find_vma() walks the rb-tree' },

@@ -131,7 +131,8 @@ export function CacheSlots({ frame, program }: ViewProps) {
         {vc.lookup && <span className="num">find_vma({hex(vc.lookup.addr)}){vc.lookup.of.n > 1 ? ` (${vc.lookup.of.i + 1} of ${vc.lookup.of.n} in this step)` : ''}{vc.mode === 'per-thread' ? `, hash slot ${hashOf(vc.lookup.addr)}` : ''}</span>}
         {inv && <span className="vc-tag flush" data-testid="vc-invalidate">{inv.mmWide ? <>mmap_cache {inv.value ? 'handed to prev' : 'killed'}</> : <>seqnum → {fmt(inv.value)}{inv.wrapped ? `: wrapped, flush_all cleared ${inv.flushed ?? 0} threads` : ''}</>}</span>}
       </div>
-      <div className="vc-cards">
+      {/* the cards scroll inside the panel (many threads): focusable, so the keyboard can scroll them too */}
+      <div className="vc-cards" tabIndex={0} role="group" aria-label={vc.mode === 'per-thread' ? 'each thread\u2019s VMA cache' : 'each process\u2019s mmap_cache'}>
         {vc.mode === 'per-thread'
           ? alive.map((t) => <ThreadCard key={t.task} t={t} vc={vc} frame={frame} program={program} />)
           : <MmWide vc={vc} frame={frame} program={program} />}
@@ -165,31 +166,48 @@ function layoutTree(tree: TreeNode[], frame: Frame, program: Program, mm: number
   };
 }
 
-export function VmaTree({ frame, program }: ViewProps) {
+/** a lookup's caption, as one sentence */
+function treeCaption(l: Lookup | null, frame: Frame, program: Program, mm: number): string {
+  const found = l?.update?.vma ?? 0;
+  return !l ? 'no find_vma() in this step'
+    : l.hit ? `find_vma(${hex(l.addr)}): the cache answered, no walk`
+      : l.walk.length ? `find_vma(${hex(l.addr)}): a miss walked ${l.walk.length} node${l.walk.length > 1 ? 's' : ''}${found ? ` and found ${vmaLabel(frame, program, mm, found).name}` : ''}`
+        : `find_vma(${hex(l.addr)}): a miss; the walk follows`;
+}
+
+/*
+ * The tree. Comparing, both runs have the same VMAs (the cache changes no
+ * mapping), so one tree is drawn with both runs' walks: A's numbered in
+ * solid blue, B's dashed with a B badge.
+ */
+export function VmaTree({ frame, program, other, label }: ViewProps) {
   const vc = vmaCacheOf(frame);
+  const vb = other ? vmaCacheOf(other.frame) : null;
   const [ref, box] = useBoxSize<HTMLDivElement>();
   const mm = vc?.lookup?.mm ?? frame.focusMm;
   const m = vc?.mms.find((x) => x.mm === mm) ?? vc?.mms[0] ?? null;
   const { nodes, levels } = useMemo(() => (m ? layoutTree(m.tree, frame, program, m.mm) : { nodes: [], levels: 1 }), [m, frame, program]);
   const l = vc?.lookup && m && vc.lookup.mm === m.mm ? vc.lookup : null;
+  const lb = vb?.lookup && m && vb.lookup.mm === m.mm ? vb.lookup : null;
   const step = new Map(l?.walk.map((w, i) => [w.vma, i + 1]) ?? []);
+  const stepB = new Map(lb?.walk.map((w, i) => [w.vma, i + 1]) ?? []);
   const found = l?.update?.vma ?? (l?.hit || null);
   const task = l ? vc!.tasks.find((t) => t.task === l.task) : null;
   const cached = new Set(vc?.mode === 'mm-wide' ? [m?.mmapCache ?? 0] : task?.slots ?? []);
   const W = box?.w ?? 0, H = box?.h ?? 0;
   const pad = H < 120 ? 4 : 12, cols = Math.max(1, nodes.length);
   /* nodes shrink to fit the levels in the height; below 26 px the colour line goes */
-  const nodeH = Math.max(11, Math.min(30, (H - 2 * pad - 4) / levels - 4));
+  const nodeH = Math.max(11, Math.min(30, (H - 2 * pad - 10) / levels - 4));
   const nodeW = Math.max(36, Math.min(120, (W - 2 * pad) / cols - 8));
   const x = (i: number) => pad + ((W - 2 * pad) * (i + 0.5)) / cols;
   /* levels spread over the height, each at least a node high, plus a little (the walk's badges sit on the corners) */
-  const y = (d: number) => pad + 4 + ((H - 2 * pad - nodeH - 4) * d) / Math.max(1, levels - 1) + nodeH / 2;
+  /* 10 px above the root for the walk's badges */
+  const y = (d: number) => pad + 10 + ((H - 2 * pad - nodeH - 10) * d) / Math.max(1, levels - 1) + nodeH / 2;
   const pos = new Map(nodes.map((n) => [n.id, n]));
+  const cap = (x: Lookup | null) => (m ? treeCaption(x, frame, program, m.mm) : '');
   const caption = !m || !nodes.length ? 'No VMAs in this process.'
-    : !l ? 'No find_vma() in this step: the tree as it stands.'
-      : l.hit ? `find_vma(${hex(l.addr)}): the cache answered, no walk.`
-        : l.walk.length ? `find_vma(${hex(l.addr)}): a miss walked ${l.walk.length} node${l.walk.length > 1 ? 's' : ''}${found ? ` and found ${vmaLabel(frame, program, m.mm, found).name}` : ''}.`
-          : `find_vma(${hex(l.addr)}): a miss; the walk follows.`;
+    : other ? `A: ${cap(l)}. B: ${cap(lb)}.`
+      : !l ? 'No find_vma() in this step: the tree as it stands.' : `${cap(l)[0].toUpperCase()}${cap(l).slice(1)}.`;
   return (
     <div className="vc-tree">
       <div className="vc-tree-cap" data-testid="vc-tree-caption">{caption}</div>
@@ -199,18 +217,24 @@ export function VmaTree({ frame, program }: ViewProps) {
             {nodes.map((n) => [n.left, n.right].map((k) => {
               const c = pos.get(k);
               if (!c) return null;
-              const onPath = step.has(n.id) && step.has(k);
-              return <line key={`${n.id}-${k}`} x1={x(n.x)} y1={y(n.y)} x2={x(c.x)} y2={y(c.y)} className={`vc-edge ${onPath ? 'path' : ''}`} />;
+              const onPath = step.has(n.id) && step.has(k), onB = stepB.has(n.id) && stepB.has(k);
+              return (
+                <g key={`${n.id}-${k}`}>
+                  <line x1={x(n.x)} y1={y(n.y)} x2={x(c.x)} y2={y(c.y)} className={`vc-edge ${onPath ? 'path' : ''}`} />
+                  {onB && <line x1={x(n.x)} y1={y(n.y)} x2={x(c.x)} y2={y(c.y)} className="vc-edge path-b" />}
+                </g>
+              );
             }))}
             {nodes.map((n) => {
-              const s = step.get(n.id);
-              const isFound = found === n.id;
+              const s = step.get(n.id), sb = stepB.get(n.id);
+              const isFound = found === n.id || (!!lb?.update && lb.update.vma === n.id);
               return (
-                <g key={n.id} transform={`translate(${x(n.x) - nodeW / 2},${y(n.y) - nodeH / 2})`} className={`vc-node ${s ? 'visited' : ''} ${isFound ? 'found' : ''}`} data-testid={s ? 'vc-walked' : undefined}>
+                <g key={n.id} transform={`translate(${x(n.x) - nodeW / 2},${y(n.y) - nodeH / 2})`} className={`vc-node ${s ? 'visited' : ''} ${sb && !s ? 'visited-b' : ''} ${isFound ? 'found' : ''}`} data-testid={s ? 'vc-walked' : undefined}>
                   <rect width={nodeW} height={nodeH} rx={6} />
                   <text x={nodeW / 2} y={nodeH >= 26 ? 14 : nodeH / 2 + Math.min(12, nodeH - 1) / 3} textAnchor="middle" className="vc-node-name" style={{ fontSize: Math.min(12, nodeH - 1) }}>{n.name.length * 7 > nodeW ? `${n.name.slice(0, Math.max(1, Math.floor(nodeW / 7) - 1))}…` : n.name}</text>
                   {nodeH >= 26 && <text x={nodeW / 2} y={26} textAnchor="middle" className="vc-node-sub">{n.red ? 'red' : 'black'}{cached.has(n.id) ? ' · cached' : ''}</text>}
                   {s && <g transform={`translate(${nodeW - 4},-6)`}><circle r={9} className="vc-badge" /><text textAnchor="middle" y={4} className="vc-badge-t">{s}</text></g>}
+                  {sb && <g transform={`translate(4,-6)`}><rect x={-11} y={-8} width={22} height={16} rx={4} className="vc-badge-b" /><text textAnchor="middle" y={4} className="vc-badge-t">B{sb}</text></g>}
                 </g>
               );
             })}
@@ -218,9 +242,10 @@ export function VmaTree({ frame, program }: ViewProps) {
         )}
       </div>
       <div className="legend">
-        <span><i className="vc-li visited" />visited by the walk (numbered)</span>
+        <span title={label}><i className="vc-li visited" />{other ? 'A’s walk 1, 2…' : 'visited by the walk (numbered)'}</span>
+        {other && <span title={other.label}><i className="vc-li visited-b" />B’s walk B1, B2…</span>}
         <span><i className="vc-li found" />found</span>
-        <span>left to right: low to high addresses{m && m.tree.some((n) => n.depth === TREE_DEPTH && (n.left || n.right)) ? `; the top ${TREE_DEPTH + 1} levels` : ''}</span>
+        {!other && <span>left to right: low to high addresses{m && m.tree.some((n) => n.depth === TREE_DEPTH && (n.left || n.right)) ? `; the top ${TREE_DEPTH + 1} levels` : ''}</span>}
       </div>
     </div>
   );
@@ -286,7 +311,7 @@ export function HitRate({ frame, timeline, other, label }: ViewProps) {
 }
 
 export const VMA_CACHE_VIEWS: ViewDef[] = [
-  { id: 'vmacache', title: 'VMA cache', description: 'every thread\u2019s four slots (or the one mm->mmap_cache), the lookup at the cursor', column: 'main', grow: 1.5, order: 5, component: CacheSlots },
-  { id: 'vma-tree', title: 'VMA tree', description: 'the rb-tree find_vma() walks on a miss, with the path', column: 'side', grow: 1.4, fit: true, svg: true, order: 25, component: VmaTree },
+  { id: 'vmacache', title: 'VMA cache', description: 'every thread\u2019s four slots (or the one mm->mmap_cache), the lookup at the cursor', column: 'main', grow: 1.5, order: 5, fit: true, component: CacheSlots },
+  { id: 'vma-tree', title: 'VMA tree', description: 'the rb-tree find_vma() walks on a miss, with the path', column: 'side', grow: 1.4, fit: true, svg: true, overlay: true, order: 25, component: VmaTree },
   { id: 'vmacache-rate', title: 'Hit rate', description: 'each thread\u2019s find_vma hit rate over the run', column: 'side', grow: 1.2, fit: true, svg: true, overlay: true, order: 35, component: HitRate },
 ];
