@@ -34,20 +34,10 @@ uint64_t vma_pages(const struct vm_area_struct *vma)
 
 uint32_t find_vma_noacct(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr)
 {
-	uint32_t node = mm->mm_rb, vma = 0;
+	uint32_t vma = 0;
 
-	while (node) {
-		const struct vm_area_struct *v = vma_ptr(sim, node);
-
-		if (v->vm_end > addr) {
-			vma = node;
-			if (v->vm_start <= addr)
-				break;
-			node = v->rb_left;
-		} else {
-			node = v->rb_right;
-		}
-	}
+	for (uint32_t node = mm->mm_rb; node; node = find_vma_step(sim, node, addr, &vma))
+		;
 	return vma;
 }
 

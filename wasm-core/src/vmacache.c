@@ -86,18 +86,8 @@ static uint32_t find_vma_rb(struct mmsim *sim, const struct mm_struct *mm, uint3
 	uint32_t node = mm->mm_rb, vma = 0, depth = 0;
 
 	while (node) {
-		const struct vm_area_struct *v = vma_ptr(sim, node);
-		bool above = v->vm_end > addr;
-
-		trace(sim, MMSIM_EV_FIND_VMA_WALK, addr, node, depth++, above, mmid);
-		if (above) {
-			vma = node;
-			if (v->vm_start <= addr)
-				break;
-			node = v->rb_left;
-		} else {
-			node = v->rb_right;
-		}
+		trace(sim, MMSIM_EV_FIND_VMA_WALK, addr, node, depth++, vma_ptr(sim, node)->vm_end > addr, mmid);
+		node = find_vma_step(sim, node, addr, &vma);
 	}
 	return vma;
 }
