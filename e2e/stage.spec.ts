@@ -116,8 +116,13 @@ async function keysWork(page: Page, after: string) {
   await expect(page.getByTestId('cursor'), `→ after ${after}`).toHaveText(new RegExp(`^event ${(c0 + 1).toLocaleString('en-US')} /`));
   await page.keyboard.press('f');
   await expect.poll(() => cursorOf(page), { message: `F after ${after}` }).toBeGreaterThan(c0 + 1);
+  /* where the focus is when Space goes in: a failure says which element kept it */
+  const focused = await page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return el ? `${el.tagName.toLowerCase()}${el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : ''} ${el.getAttribute('aria-label') ?? ''}` : 'none';
+  });
   await page.keyboard.press(' ');
-  await expect(page.getByTestId('play'), `Space after ${after}`).toContainText('Pause');
+  await expect(page.getByTestId('play'), `Space after ${after} (focus on ${focused})`).toContainText('Pause');
   await page.keyboard.press(' ');
   await expect(page.getByTestId('play'), `Space after ${after}`).toContainText('Play');
   expect(await page.evaluate(() => document.activeElement?.tagName), `focus after ${after}`).not.toBe('SELECT');
@@ -151,6 +156,32 @@ test('every shortcut works after using each control', async ({ page }) => {
     await use();
     await keysWork(page, name);
   }
+});
+
+test('Space plays while a button holds a pointer focus, and does not press it', async ({ page }) => {
+  await open(page, 'scenario=fault-around/sequential&cursor=20');
+  /* pressed on the button, released off it: no click, so nothing hands the focus back */
+  const box = (await page.getByTestId('jump-fault').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + 300);
+  await page.mouse.up();
+  expect(await page.evaluate(() => document.activeElement?.matches('[data-testid=jump-fault]:not(:focus-visible)'))).toBe(true);
+  const c0 = await cursorOf(page);
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('play')).toContainText('Pause');
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('play')).toContainText('Play');
+  /* Space did not also press the button (a jump would have stopped the play at the next fault) */
+  expect(await cursorOf(page)).toBeLessThan(c0 + 200);
+  /* the same button focused with the keyboard keeps Space: it is pressed (a jump), nothing plays */
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Shift+Tab');
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('jump-fault');
+  const c1 = await cursorOf(page);
+  await page.keyboard.press(' ');
+  await expect.poll(() => cursorOf(page)).toBeGreaterThan(c1);
+  await expect(page.getByTestId('play')).toContainText('Play');
 });
 
 test('Ctrl+Enter runs the editor, Esc closes it', async ({ page }) => {

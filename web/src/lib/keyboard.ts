@@ -54,6 +54,9 @@ export const KEYS: [string, string][] = [
 const TEXT = 'textarea, [contenteditable=""], [contenteditable=true], .cm-editor, input:not([type]), ' +
   'input[type=text], input[type=search], input[type=number], input[type=email], input[type=url], input[type=password]';
 
+/** controls whose activation keys (Space, Enter) are their own when the keyboard focused them */
+const CONTROL = 'button, summary, a[href], [role=tab], input[type=checkbox], input[type=radio]';
+
 /** composite widgets that move a cursor of their own with these keys while focused */
 const OWN_KEYS: [string, string[]][] = [
   ['[data-rows]', ['ArrowUp', 'ArrowDown', 'Enter']],
@@ -65,22 +68,26 @@ const OWN_KEYS: [string, string[]][] = [
  * ticked checkbox, a dragged slider, an option chosen in a select.
  */
 function handBack(): () => void {
-  const blurLater = (el: Element | null) => {
-    if (el instanceof HTMLElement && el.closest('.app') && !el.closest('.cm-editor')) setTimeout(() => el.blur(), 0);
+  /*
+   * At once, in the event's capture phase (the control's own handler still runs): a blur left to a
+   * timer ran, on a loaded machine, only after the next key presses had found the focus still there.
+   */
+  const blurNow = (el: Element | null) => {
+    if (el instanceof HTMLElement && el.closest('.app') && !el.closest('.cm-editor')) el.blur();
   };
   const onClick = (e: MouseEvent) => {
     /* detail 0: a click made with the keyboard (Enter, Space): the focus stays where the user put it */
     if (e.detail === 0) return;
     const el = (e.target as Element | null)?.closest('button, [role=tab], input[type=checkbox], input[type=radio], summary');
-    if (el) blurLater(el);
+    if (el) blurNow(el);
   };
   const onPointerUp = (e: PointerEvent) => {
     const el = (e.target as Element | null)?.closest('input[type=range]');
-    if (el) blurLater(el);
+    if (el) blurNow(el);
   };
   const onChange = (e: Event) => {
     const el = e.target as Element | null;
-    if (el instanceof HTMLSelectElement) blurLater(el);
+    if (el instanceof HTMLSelectElement) blurNow(el);
   };
   addEventListener('click', onClick, true);
   addEventListener('pointerup', onPointerUp, true);
@@ -93,14 +100,27 @@ function handBack(): () => void {
 }
 
 export function installKeyboard(store: Store, onExport?: () => void): () => void {
+  /* the control a pointer press focused last (until Tab moves the focus) */
+  let pointerFocused: Element | null = null;
+  const onPointerDown = (e: PointerEvent) => { pointerFocused = (e.target as Element | null)?.closest(CONTROL) ?? null; };
+  /* a Space the player took from a pointer-focused button: a button activates on the key's release (keyup) */
+  let spaceTaken = false;
   const onKey = (e: KeyboardEvent) => {
     if (e.metaKey || e.ctrlKey || e.altKey) return;
     const t = e.target as HTMLElement | null;
     if (t?.closest(TEXT)) return;
     const k = e.key;
     for (const [sel, keys] of OWN_KEYS) if (t?.closest(sel) && keys.includes(k)) return;
-    /* a control the keyboard focused keeps activation: Space and Enter press a button, Space ticks a box */
-    if ((k === ' ' || k === 'Enter') && t?.closest('button, summary, a[href], [role=tab], input[type=checkbox], input[type=radio]')) return;
+    /*
+     * A control the keyboard focused keeps activation: Space and Enter press a button, Space ticks a
+     * box. One the pointer focused and that kept the focus (pressed, then released off it: no click
+     * to hand it back) leaves Space to the player, and the key's release must not press it (onKeyUp).
+     * (:focus-visible cannot tell them apart: Chromium turns it on at the first key press.)
+     */
+    if (k === 'Tab') pointerFocused = null;
+    const control = t?.closest(CONTROL);
+    if ((k === ' ' || k === 'Enter') && control && control !== pointerFocused) return;
+    if (k === ' ' && control) spaceTaken = true;
     if (k === 'Enter') return;
     if (k === 'Tab') return;
     const s = store.get();
@@ -145,10 +165,18 @@ export function installKeyboard(store: Store, onExport?: () => void): () => void
     store.dispatch({ type: 'jump', kind: target.id, dir: shift ? -1 : 1 });
     return true;
   };
+  const onKeyUp = (e: KeyboardEvent) => {
+    if (e.key === ' ' && spaceTaken) e.preventDefault();
+    if (e.key === ' ') spaceTaken = false;
+  };
   addEventListener('keydown', onKey);
+  addEventListener('keyup', onKeyUp);
+  addEventListener('pointerdown', onPointerDown, true);
   const undo = handBack();
   return () => {
     removeEventListener('keydown', onKey);
+    removeEventListener('keyup', onKeyUp);
+    removeEventListener('pointerdown', onPointerDown, true);
     undo();
   };
 }
