@@ -106,8 +106,9 @@ uint32_t find_vma(struct mmsim *sim, uint32_t task, uint64_t addr)
 	/* npm run bench's baseline (make bench-baseline): no cache, the tree every time, nothing counted */
 	return find_vma_noacct(sim, mm, addr);
 #endif
+	/* the task's counters through t, already looked up (this runs on every fault) */
 	count_vm_event(sim, MMSIM_VMACACHE_FIND_CALLS);
-	count_task_event(sim, task, MMSIM_T_VMACACHE_FIND_CALLS);
+	t->counters[MMSIM_T_VMACACHE_FIND_CALLS]++;
 	if (mm_wide(sim)) {
 		if (mm->mmap_cache && vma_contains(sim, mm->mmap_cache, addr)) {
 			vma = mm->mmap_cache;
@@ -129,7 +130,7 @@ uint32_t find_vma(struct mmsim *sim, uint32_t task, uint64_t addr)
 		if (unlikely(sim->debug_vm) && vma != find_vma_noacct(sim, mm, addr))
 			sim_error(sim, MMSIM_EINVARIANT, addr, vma);
 		count_vm_event(sim, MMSIM_VMACACHE_FIND_HITS);
-		count_task_event(sim, task, MMSIM_T_VMACACHE_FIND_HITS);
+		t->counters[MMSIM_T_VMACACHE_FIND_HITS]++;
 		trace(sim, MMSIM_EV_VMACACHE_FIND, addr, vma, slot, 0, mmid);
 		return vma;
 	}
