@@ -93,46 +93,36 @@ static uint32_t find_vma_rb(struct mmsim *sim, const struct mm_struct *mm, uint3
 }
 
 /*
- * find_vma() of 3.15 (VC-5) or 3.14 (VC-0) as task `task` calls it for
- * its own mm: the cache, then on a miss the tree and the cache updated.
+ * A lookup the cache answered: counted (hits), checked under debug_vm (a
+ * hit is what the tree would have answered: CONFIG_DEBUG_VM_VMACACHE's
+ * spirit), traced.
  */
-uint32_t find_vma(struct mmsim *sim, uint32_t task, uint64_t addr)
+static inline __attribute__((always_inline)) uint32_t vmacache_hit(struct mmsim *sim, struct task_struct *t, const struct mm_struct *mm,
+			     uint32_t vma, uint32_t slot, uint64_t addr)
 {
-	struct task_struct *t = task_ptr(sim, task);
-	uint32_t mmid = t->mm, vma = 0, slot = MMSIM_NONE, why = 1, old;
-	struct mm_struct *mm = mm_ptr(sim, mmid);
+	if (unlikely(sim->debug_vm) && vma != find_vma_noacct(sim, mm, addr))
+		sim_error(sim, MMSIM_EINVARIANT, addr, vma);
+	count_vm_event(sim, MMSIM_VMACACHE_FIND_HITS);
+	t->counters[MMSIM_T_VMACACHE_FIND_HITS]++;
+	trace(sim, MMSIM_EV_VMACACHE_FIND, addr, vma, slot, 0, t->mm);
+	return vma;
+}
 
-#ifdef MMSIM_BENCH_NO_VMACACHE
-	/* npm run bench's baseline (make bench-baseline): no cache, the tree every time, nothing counted */
-	return find_vma_noacct(sim, mm, addr);
-#endif
-	/* the task's counters through t, already looked up (this runs on every fault) */
-	count_vm_event(sim, MMSIM_VMACACHE_FIND_CALLS);
-	t->counters[MMSIM_T_VMACACHE_FIND_CALLS]++;
+/*
+ * Everything but a per-thread hit (out of line, so that the fault path's
+ * find_vma() stays a few instructions): 3.14's mm->mmap_cache, VC-2's
+ * flush on a seqnum mismatch, and a miss: the tree walk and the update.
+ */
+static __attribute__((noinline)) uint32_t find_vma_slow(struct mmsim *sim, struct task_struct *t,
+							 struct mm_struct *mm, uint64_t addr)
+{
+	uint32_t mmid = t->mm, vma, slot, why = 1, old;
+
 	if (mm_wide(sim)) {
-		if (mm->mmap_cache && vma_contains(sim, mm->mmap_cache, addr)) {
-			vma = mm->mmap_cache;
-			slot = 0;
-		}
+		if (mm->mmap_cache && vma_contains(sim, mm->mmap_cache, addr))
+			return vmacache_hit(sim, t, mm, mm->mmap_cache, 0, addr);
 	} else if (!vmacache_valid(t, mm)) {
 		why = 2;
-	} else {
-		/* VC-3: every slot, in order; the hash only chose where each was written */
-		for (uint32_t i = 0; i < VMACACHE_SIZE; i++)
-			if (t->vmacache[i] && vma_contains(sim, t->vmacache[i], addr)) {
-				vma = t->vmacache[i];
-				slot = i;
-				break;
-			}
-	}
-	if (vma) {
-		/* CONFIG_DEBUG_VM: a hit is what the tree would have answered */
-		if (unlikely(sim->debug_vm) && vma != find_vma_noacct(sim, mm, addr))
-			sim_error(sim, MMSIM_EINVARIANT, addr, vma);
-		count_vm_event(sim, MMSIM_VMACACHE_FIND_HITS);
-		t->counters[MMSIM_T_VMACACHE_FIND_HITS]++;
-		trace(sim, MMSIM_EV_VMACACHE_FIND, addr, vma, slot, 0, mmid);
-		return vma;
 	}
 	trace(sim, MMSIM_EV_VMACACHE_FIND, addr, 0, MMSIM_NONE, why, mmid);
 	vma = find_vma_rb(sim, mm, mmid, addr);
@@ -150,6 +140,31 @@ uint32_t find_vma(struct mmsim *sim, uint32_t task, uint64_t addr)
 	}
 	trace(sim, MMSIM_EV_VMACACHE_UPDATE, addr, vma, slot, old, mmid);
 	return vma;
+}
+
+/*
+ * find_vma() of 3.15 (VC-5) or 3.14 (VC-0) as task `task` calls it for
+ * its own mm: the cache, then on a miss the tree and the cache updated.
+ * Every fault runs it: the per-thread hit is the inlined path, the rest
+ * find_vma_slow().
+ */
+uint32_t find_vma(struct mmsim *sim, uint32_t task, uint64_t addr)
+{
+	struct task_struct *t = task_ptr(sim, task);
+	struct mm_struct *mm = mm_ptr(sim, t->mm);
+
+#ifdef MMSIM_BENCH_NO_VMACACHE
+	/* npm run bench's baseline (make bench-baseline): no cache, the tree every time, nothing counted */
+	return find_vma_noacct(sim, mm, addr);
+#endif
+	count_vm_event(sim, MMSIM_VMACACHE_FIND_CALLS);
+	t->counters[MMSIM_T_VMACACHE_FIND_CALLS]++;
+	/* VC-2 (the seqnums agree) and VC-3: every slot, in order; the hash only chose where each was written */
+	if (likely(!mm_wide(sim) && mm->vmacache_seqnum == t->vmacache_seqnum))
+		for (uint32_t i = 0; i < VMACACHE_SIZE; i++)
+			if (t->vmacache[i] && vma_contains(sim, t->vmacache[i], addr))
+				return vmacache_hit(sim, t, mm, t->vmacache[i], i, addr);
+	return find_vma_slow(sim, t, mm, addr);
 }
 
 /* vmacache_flush_all(): every thread of the mm (the model's tasks are all threads there are) */
