@@ -47,6 +47,9 @@ export async function resolve() {
   for (const m of mechanisms)
     for (const t of m.tunables ?? []) tunables.push({ ...t, scope: 'kernel', mechanism: m.id, seed: m.seed, field: t.field ?? t.key, ctype: t.ctype ?? 'u32' });
   for (const t of core.machine) tunables.push({ ...t, scope: 'machine', mechanism: 'core', seed: null, ctype: t.ctype ?? 'u32' });
+  /* a mechanism's machine settings (e.g. the LRU's writeback time) follow the core's */
+  for (const m of mechanisms)
+    for (const t of m.machine ?? []) tunables.push({ ...t, scope: 'machine', mechanism: m.id, seed: null, ctype: t.ctype ?? 'u32' });
   for (const t of tunables) {
     if (!['size', 'int', 'bool', 'choice', 'sizes'].includes(t.type)) fail(`tunable ${t.key}: unknown type ${t.type}`);
     if (!t.desc) fail(`tunable ${t.key}: no desc`);
@@ -59,7 +62,8 @@ export async function resolve() {
   }
 
   /* enums: the core's and one per choice tunable */
-  const enums = core.enums.map((e) => ({
+  /* the core's enums, then each mechanism's own (its event fields' values) */
+  const enums = [...core.enums, ...mechanisms.flatMap((m) => m.enums ?? [])].map((e) => ({
     ...e,
     members: e.members.map(([name, value, doc, cname]) => ({
       name, value, doc: doc ?? '',
@@ -112,7 +116,8 @@ export async function resolve() {
   });
 
   const desc = {
-    abi: ABI_VERSION, constants: core.constants, enums, flags: core.flags, counters,
+    abi: ABI_VERSION, constants: [...core.constants, ...mechanisms.flatMap((m) => m.constants ?? [])], enums,
+    flags: [...core.flags, ...mechanisms.flatMap((m) => m.flags ?? [])], counters,
     taskCounters: core.taskCounters, mmCounters: core.mmCounters, events, tunables, structs,
     exports: exportsList, mechanisms: mechanisms.map((m) => ({ id: m.id, title: m.title, seed: m.seed })),
   };
@@ -172,6 +177,12 @@ function genHeader(d) {
   }
   L.push('/* the tunables\' ranges, from the description: NULL if the header is sound, else why not */');
   L.push('const char *mmsim_tunables_check(const struct mmsim_prog_header *h);');
+  /* every tunable's default as the header stores it (native tests and tools build headers with it) */
+  const cDefault = (t) => (t.type === 'choice' ? t.choices.indexOf(t.default) : t.type === 'bool' ? (t.default ? 1 : 0)
+    : t.type === 'sizes' ? t.default.reduce((m, sz) => m | (1 << Math.log2(sz / 4096)), 0) : t.default);
+  L.push('/* the header\'s tunables at their defaults */', '#define MMSIM_HEADER_DEFAULTS(h) do { \\');
+  for (const t of d.tunables) L.push(`\t(h)->${t.field} = ${cDefault(t)}${t.ctype === 'u64' ? 'ull' : 'u'}; \\`);
+  L.push('} while (0)');
   L.push('', '#endif /* MMSIM_GEN_H */', '');
   return L.join('\n');
 }

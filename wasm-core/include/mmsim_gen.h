@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0xa5e4e628u
+#define MMSIM_INTERFACE_HASH 0xb29e29fbu
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -23,6 +23,9 @@
 #define MMSIM_MAX_DATA 0x1000000u /* u64 words in a program's data table (page and map lists) */
 #define MMSIM_MAX_LOOPS 8 /* repeats nested in one another (the interpreter's loop stack) */
 #define MMSIM_MAX_MAP_COUNT 65530 /* VMAs per process: the kernel's default vm.max_map_count */
+#define MMSIM_PAGEVEC_SIZE 14 /* pages per pagevec (2.6.39) */
+#define MMSIM_LRU_TAIL 256 /* mmsim_lru_move.c: list | LRU_TAIL when the folio went to the tail */
+#define MMSIM_WB_QUEUE 256 /* writeback requests in flight at most (the oldest completes early beyond) */
 #define MMSIM_UNLIMITED UINT64_MAX
 
 enum mmsim_error {
@@ -185,6 +188,57 @@ enum mmsim_pageflags {
 	MMSIM_PG_tail = 26, /* the kernel marks tails in compound_head bit 0 */
 	MMSIM_PG_anon = 27, /* the kernel marks anon in page->mapping bit 0 */
 };
+/* 2.6.39's per-CPU pagevecs: lru_add_pvecs[lru] (same numbers as enum mmsim_lru_list), then rotate and deactivate */
+enum mmsim_pagevec {
+	MMSIM_PVEC_LRU_ADD_INACTIVE_ANON = 0,
+	MMSIM_PVEC_LRU_ADD_ACTIVE_ANON = 1,
+	MMSIM_PVEC_LRU_ADD_INACTIVE_FILE = 2,
+	MMSIM_PVEC_LRU_ADD_ACTIVE_FILE = 3,
+	MMSIM_PVEC_LRU_ADD_UNEVICTABLE = 4,
+	MMSIM_PVEC_ROTATE = 5, /* lru_rotate_pvecs: PG_reclaim folios whose writeback ended */
+	MMSIM_PVEC_DEACTIVATE = 6, /* lru_deactivate_pvecs: folios fadvise(DONTNEED) could not drop */
+	MMSIM_NR_PVECS
+};
+/* mmsim_lru_move.d: why a folio moved */
+enum mmsim_lru_move {
+	MMSIM_LRUMV_ISOLATE = 0, /* taken off its list by a scan */
+	MMSIM_LRUMV_PUTBACK = 1, /* a scan put it back at the head of its list */
+	MMSIM_LRUMV_ACTIVATE = 2, /* a scan found it referenced: to the active list */
+	MMSIM_LRUMV_DEACTIVATE = 3, /* shrink_active_list: to the inactive head */
+	MMSIM_LRUMV_DEACTIVATE_FILE = 4, /* fadvise could not drop it and it is dirty or under writeback: inactive head, PG_reclaim */
+	MMSIM_LRUMV_DEACTIVATE_CLEAN = 5, /* fadvise could not drop it, clean: to the inactive tail */
+	MMSIM_LRUMV_ROTATE = 6, /* its writeback ended with PG_reclaim: to the inactive tail */
+};
+/* mmsim_shrink_page.b: what shrink_page_list() did with a folio */
+enum mmsim_shrink_verdict {
+	MMSIM_SHRINK_RECLAIMED = 0, /* freed (a clean file page: __remove_mapping) */
+	MMSIM_SHRINK_LOCKED = 1, /* locked (read I/O in flight): kept */
+	MMSIM_SHRINK_WRITEBACK = 2, /* under writeback: put back unchanged */
+	MMSIM_SHRINK_ACTIVATE = 3, /* referenced again (page_check_references): activated */
+	MMSIM_SHRINK_KEEP = 4, /* mapped and referenced once: PG_referenced, another trip */
+	MMSIM_SHRINK_UNMAP_FAIL = 5, /* a PTE was young again at unmap: activated */
+	MMSIM_SHRINK_KEEP_DIRTY = 6, /* dirty and only PG_referenced: kept for writeback to clean it */
+	MMSIM_SHRINK_PAGEOUT = 7, /* dirty: written out with PG_reclaim, kept until the write ends */
+	MMSIM_SHRINK_BUSY = 8, /* an extra reference (a pagevec, a reader): kept */
+	MMSIM_SHRINK_ANON = 9, /* anonymous without swap: activated */
+};
+/* mmsim_invalidate_page.c: invalidate_mapping_pages() on one folio */
+enum mmsim_inval_result {
+	MMSIM_INVAL_REMOVED = 0, /* dropped from the page cache */
+	MMSIM_INVAL_LOCKED = 1, /* locked (read I/O in flight): skipped, not deactivated */
+	MMSIM_INVAL_DIRTY = 2,
+	MMSIM_INVAL_WRITEBACK = 3,
+	MMSIM_INVAL_MAPPED = 4,
+	MMSIM_INVAL_BUSY = 5, /* an extra reference (in a pagevec): remove_mapping refused */
+};
+/* mmsim_writeback_submit.addr: who started the write */
+enum mmsim_wb_reason {
+	MMSIM_WB_FLUSH = 0, /* filemap_flush (fadvise) */
+	MMSIM_WB_BACKGROUND = 1, /* the flusher, over dirty_background_ratio */
+	MMSIM_WB_FSYNC = 2, /* fsync: write and wait */
+	MMSIM_WB_RECLAIM = 3, /* pageout() from reclaim */
+	MMSIM_WB_BALANCE = 4, /* balance_dirty_pages: the dirtying task, over dirty_ratio */
+};
 enum mmsim_vmacache_mode {
 	MMSIM_VMACACHE_PER_THREAD = 0,
 	MMSIM_VMACACHE_MM_WIDE = 1,
@@ -247,6 +301,7 @@ enum mmsim_prefault_mode {
 /* mmsim_prog_file.flags */
 #define MMSIM_FILE_CACHED 0x1u /* in the page cache before step 1 */
 #define MMSIM_FILE_SHMEM 0x2u /* tmpfs: shmem_fault, no I/O, no write-notify */
+#define MMSIM_FILE_SPARSE 0x4u /* a disk file whose blocks are not written yet: a partial write reads nothing first */
 /* mmsim_prog_proc.flags */
 #define MMSIM_PROC_FORKED 0x1u /* created by a fork step, not present at start */
 /* mmsim_pagecache_states() bits beside enum mmsim_pc_state */
@@ -277,6 +332,15 @@ enum mmsim_prefault_mode {
 	X(PGPGIN, "pgpgin") \
 	X(PGPGOUT, "pgpgout") \
 	X(PGREUSE, "pgreuse") \
+	X(PGSCAN_KSWAPD, "pgscan_kswapd") \
+	X(PGSCAN_DIRECT, "pgscan_direct") \
+	X(KSWAPD_STEAL, "kswapd_steal") \
+	X(PAGEOUTRUN, "pageoutrun") \
+	X(ALLOCSTALL, "allocstall") \
+	X(NR_VMSCAN_WRITE, "nr_vmscan_write") \
+	X(NR_DIRTIED, "nr_dirtied") \
+	X(NR_WRITTEN, "nr_written") \
+	X(WORKINGSET_ACTIVATE, "workingset_activate") \
 	X(NR_FREE_PAGES, "nr_free_pages") \
 	X(NR_INACTIVE_ANON, "nr_inactive_anon") \
 	X(NR_ACTIVE_ANON, "nr_active_anon") \
@@ -296,7 +360,9 @@ enum mmsim_prefault_mode {
 	X(MODEL_FAULT_AROUND_CALLS, "fault_around_calls") \
 	X(MODEL_FAULT_AROUND_MAPPED, "fault_around_mapped") \
 	X(MODEL_FAULT_AROUND_SKIPPED, "fault_around_skipped") \
-	X(MODEL_READAHEAD_PAGES, "readahead_pages")
+	X(MODEL_READAHEAD_PAGES, "readahead_pages") \
+	X(MODEL_KSWAPD_WAKEUPS, "kswapd_wakeups") \
+	X(MODEL_WB_WAITS, "writeback_waits")
 enum mmsim_counter {
 #define MMSIM_X_ENUM(id, name) MMSIM_##id,
 	MMSIM_COUNTERS(MMSIM_X_ENUM)
@@ -356,7 +422,7 @@ enum mmsim_mm_counter {
 	X(ASYNC_RA, "page_cache_async_ra") \
 	/* a folio entered the page cache: a=file, b=pgoff, c=pfn, d=page flags */ \
 	X(ADD_TO_PAGE_CACHE, "mm_filemap_add_to_page_cache") \
-	/* a folio left the page cache: a=file, b=pgoff, c=pfn */ \
+	/* a folio left the page cache: a=file, b=pgoff, c=pfn, d=1 if reclaim left a shadow entry */ \
 	X(DELETE_FROM_PAGE_CACHE, "mm_filemap_delete_from_page_cache") \
 	/* read I/O completed: a=file, b=first pgoff, c=pages, d=request id */ \
 	X(IO_DONE, "mmsim_read_done") \
@@ -380,9 +446,9 @@ enum mmsim_mm_counter {
 	X(PAGE_ALLOC, "mm_page_alloc") \
 	/* a page or folio freed: a=pfn, b=order, c=use */ \
 	X(PAGE_FREE, "mm_page_free") \
-	/* LRU: a=pfn, b=list (MMSIM_LRU_*) */ \
+	/* a folio put on an LRU list (its pagevec drained): a=pfn, b=list (MMSIM_LRU_*) */ \
 	X(LRU_ADD, "mm_lru_insertion") \
-	/* LRU: a=pfn, b=list */ \
+	/* activate_page() (a second access): a=pfn, b=the active list, c=the inactive list it left */ \
 	X(LRU_ACTIVATE, "mm_lru_activate") \
 	/* a file was put in the page cache before step 1: a=file, b=pages */ \
 	X(PRELOAD, "mmsim_file_preload") \
@@ -411,7 +477,49 @@ enum mmsim_mm_counter {
 	/* vmacache_invalidate(): a=mm, b=mm seqnum after, c=1 if it wrapped to 0 (vmacache_flush_all follows); mm-wide: b=mmap_cache after, c=2 */ \
 	X(VMACACHE_INVALIDATE, "mmsim_vmacache_invalidate") \
 	/* vmacache_flush_all() on a seqnum wrap: a=mm, b=threads whose slots were cleared */ \
-	X(VMACACHE_FLUSH_ALL, "mmsim_vmacache_flush_all")
+	X(VMACACHE_FLUSH_ALL, "mmsim_vmacache_flush_all") \
+	/* a folio queued in a pagevec (a reference held): a=pfn, b=pagevec (MMSIM_PVEC_*), c=folios in it now */ \
+	X(PAGEVEC_ADD, "mmsim_pagevec_add") \
+	/* a pagevec drained: a=pagevec, b=folios, c=0 it was full, 1 lru_add_drain() */ \
+	X(PAGEVEC_DRAIN, "mmsim_pagevec_drain") \
+	/* a folio moved between lists: a=pfn, b=from (MMSIM_LRU_*, MMSIM_NONE: off every list), c=to (| MMSIM_LRU_TAIL at the tail; MMSIM_NONE: isolated), d=why (MMSIM_LRUMV_*) */ \
+	X(LRU_MOVE, "mmsim_lru_move") \
+	/* a scan took folios off a list's tail: a=list, b=scanned, c=taken, d=priority */ \
+	X(LRU_ISOLATE, "mm_vmscan_lru_isolate") \
+	/* shrink_page_list() decided: a=pfn, b=verdict (MMSIM_SHRINK_*), c=referencing PTEs, d=page flags before */ \
+	X(SHRINK_PAGE, "mmsim_shrink_page") \
+	/* a=file (1) or anon, b=scanned, c=reclaimed, d=priority */ \
+	X(SHRINK_INACTIVE, "mm_vmscan_lru_shrink_inactive") \
+	/* a=file, b=taken, c=referenced (rotated), d=deactivated */ \
+	X(SHRINK_ACTIVE, "mm_vmscan_lru_shrink_active") \
+	/* kswapd woken: a=free pages, b=low watermark */ \
+	X(KSWAPD_WAKE, "mm_vmscan_kswapd_wake") \
+	/* kswapd sleeps: a=free pages, b=high watermark, c=1 if the zone is all_unreclaimable */ \
+	X(KSWAPD_SLEEP, "mm_vmscan_kswapd_sleep") \
+	/* one priority pass of balance_pgdat(): a=priority, b=reclaimed in this run, c=scanned in this pass, d=free pages after */ \
+	X(KSWAPD_PASS, "mmsim_kswapd_pass") \
+	/* an allocation found free pages at the min watermark: a=free, b=min */ \
+	X(DIRECT_BEGIN, "mm_vmscan_direct_reclaim_begin") \
+	/* a=pages reclaimed, b=scanned */ \
+	X(DIRECT_END, "mm_vmscan_direct_reclaim_end") \
+	/* reclaim wrote a dirty folio out (pageout, PG_reclaim): a=pfn, b=file, c=pgoff */ \
+	X(WRITEPAGE, "mm_vmscan_writepage") \
+	/* writeback started: addr=reason (MMSIM_WB_*), a=file, b=first pgoff, c=pages, d=request id */ \
+	X(WB_SUBMIT, "mmsim_writeback_submit") \
+	/* writeback ended (end_page_writeback on each): a=file, b=first pgoff, c=pages, d=request id */ \
+	X(WB_DONE, "mmsim_writeback_done") \
+	/* fadvise(DONTNEED): a=file, b=first pgoff, c=last pgoff (MMSIM_NONE: to the end), d=1 if it flushed the file (0: congested) */ \
+	X(FADVISE, "mmsim_fadvise_dontneed") \
+	/* invalidate_mapping_pages() on a folio: a=pfn, b=pgoff, c=result (MMSIM_INVAL_*), d=1 if queued for deactivate_page */ \
+	X(INVALIDATE, "mmsim_invalidate_page") \
+	/* a page came back where reclaim left a shadow: a=file, b=pgoff, c=refault distance, d=1 if activated */ \
+	X(REFAULT, "mmsim_workingset_refault") \
+	/* a dirtying task over dirty_ratio: a=dirty pages, b=background threshold, c=dirty threshold, d=pages it wrote */ \
+	X(BALANCE_DIRTY, "mmsim_balance_dirty_pages") \
+	/* read(2) done: a=file, b=first pgoff, c=pages, d=pages that were not cached */ \
+	X(FILE_READ, "mmsim_file_read") \
+	/* write(2) done: a=file, b=first pgoff, c=pages, d=pages newly dirtied */ \
+	X(FILE_WRITE, "mmsim_file_write")
 enum mmsim_event_type {
 #define MMSIM_X_ENUM(id, name) MMSIM_EV_##id,
 	MMSIM_EVENTS(MMSIM_X_ENUM)
@@ -429,7 +537,7 @@ struct mmsim_event { /* 32 bytes: 32 bytes, one trace record */
 	uint32_t c;
 	uint32_t d;
 };
-struct mmsim_prog_header { /* 88 bytes: the program's first record */
+struct mmsim_prog_header { /* 112 bytes: the program's first record */
 	uint32_t magic; /* MMSIM_PROG_MAGIC */
 	uint32_t abi; /* MMSIM_ABI_VERSION */
 	uint64_t seed;
@@ -438,18 +546,24 @@ struct mmsim_prog_header { /* 88 bytes: the program's first record */
 	uint32_t readahead_kb; /* readahead_kb (KiB) */
 	uint32_t vmacache; /* vmacache (enum mmsim_vmacache_mode) */
 	uint32_t fadvise_dontneed; /* fadvise_dontneed (enum mmsim_fadvise_mode) */
+	uint32_t workingset; /* workingset (0/1) */
+	uint32_t min_free_kbytes; /* min_free_kbytes (KiB) */
+	uint32_t dirty_background_ratio; /* dirty_background_ratio (%) */
+	uint32_t dirty_ratio; /* dirty_ratio (%) */
 	uint32_t thp; /* thp (enum mmsim_thp_mode) */
 	uint32_t mthp_orders; /* mthp (bit n: order n enabled) */
 	uint32_t large_mapcount; /* large_mapcount (0/1) */
 	uint32_t anon_prefault; /* anon_prefault (enum mmsim_prefault_mode) */
 	uint32_t anon_prefault_cap; /* anon_prefault_cap (pages) */
-	uint32_t io_latency; /* machine.io_latency (touches) */
+	uint32_t io_latency; /* machine.io_latency (operations) */
+	uint32_t writeback_latency; /* machine.writeback_latency (operations) */
 	uint32_t nr_files;
 	uint32_t nr_procs;
 	uint32_t nr_tasks;
 	uint32_t nr_maps; /* number of distinct map names */
 	uint32_t nr_steps;
 	uint32_t nr_data;
+	uint32_t reserved; /* padding to 8 bytes */
 };
 struct mmsim_prog_file { /* 16 bytes */
 	uint64_t size; /* bytes */
@@ -554,6 +668,36 @@ struct mmsim_vma_node { /* 16 bytes: one node of an mm's VMA rb-tree */
 	uint16_t depth; /* 0 at the root */
 	uint16_t red; /* 1 red, 0 black */
 };
+struct mmsim_lru_info { /* 120 bytes: the zone's LRU, reclaim and writeback state */
+	uint64_t clock; /* operations run so far (the model's clock) */
+	uint64_t inactive_age; /* 3.15 zone->inactive_age (evictions and activations) */
+	uint32_t nr[5]; /* pages on each list, enum mmsim_lru_list order */
+	uint32_t pvec[7]; /* folios in each pagevec, enum mmsim_pagevec order */
+	uint32_t free; /* free pages */
+	uint32_t wmark_min;
+	uint32_t wmark_low;
+	uint32_t wmark_high;
+	uint32_t kswapd; /* 0 sleeping, 1 running */
+	uint32_t kswapd_priority; /* the priority of its next pass */
+	uint32_t all_unreclaimable;
+	uint32_t inactive_ratio; /* the anon inactive ratio (int_sqrt(10 x GB)) */
+	uint32_t dirty; /* nr_dirty */
+	uint32_t writeback; /* nr_writeback */
+	uint32_t bg_thresh; /* pages: the flusher starts above */
+	uint32_t dirty_thresh; /* pages: a dirtier writes back itself above */
+	uint32_t wb_requests; /* writeback requests in flight */
+	uint32_t congested; /* 1: the disk queue is congested */
+};
+struct mmsim_wb_request { /* 40 bytes: one writeback request in flight */
+	uint64_t submitted; /* clock at submission */
+	uint64_t complete_at; /* clock at which it completes */
+	uint32_t file;
+	uint32_t first; /* first pgoff */
+	uint32_t nr; /* pages */
+	uint32_t id;
+	uint32_t reason; /* enum mmsim_wb_reason */
+	uint32_t reserved;
+};
 
 struct mmsim;
 
@@ -636,7 +780,34 @@ uint32_t mmsim_layout_len(void);
 int mmsim_vmacache_info(const struct mmsim *sim, uint32_t task, struct mmsim_vmacache_info *out);
 /* the mm's VMA rb-tree, breadth first from the root, nodes at most max_depth deep, at most max of them; returns how many */
 uint32_t mmsim_vma_tree(const struct mmsim *sim, uint32_t mm, uint32_t max_depth, struct mmsim_vma_node *out, uint32_t max);
+/* the LRU lists, pagevecs, watermarks, kswapd and writeback state */
+int mmsim_lru_info(const struct mmsim *sim, struct mmsim_lru_info *out);
+/* the last max pfns of an LRU list, tail first */
+uint32_t mmsim_lru_tail(const struct mmsim *sim, uint32_t list, uint32_t *out, uint32_t max);
+/* the pfns in a pagevec, oldest first */
+uint32_t mmsim_pagevec(const struct mmsim *sim, uint32_t pvec, uint32_t *out, uint32_t max);
+/* the writeback requests in flight, oldest first */
+uint32_t mmsim_writeback_queue(const struct mmsim *sim, struct mmsim_wb_request *out, uint32_t max);
 /* the tunables' ranges, from the description: NULL if the header is sound, else why not */
 const char *mmsim_tunables_check(const struct mmsim_prog_header *h);
+/* the header's tunables at their defaults */
+#define MMSIM_HEADER_DEFAULTS(h) do { \
+	(h)->fault_around_bytes = 65536u; \
+	(h)->readahead_kb = 128u; \
+	(h)->vmacache = 0u; \
+	(h)->fadvise_dontneed = 0u; \
+	(h)->workingset = 0u; \
+	(h)->min_free_kbytes = 0u; \
+	(h)->dirty_background_ratio = 10u; \
+	(h)->dirty_ratio = 20u; \
+	(h)->thp = 0u; \
+	(h)->mthp_orders = 0u; \
+	(h)->large_mapcount = 1u; \
+	(h)->anon_prefault = 0u; \
+	(h)->anon_prefault_cap = 14u; \
+	(h)->memory = 4294967296ull; \
+	(h)->io_latency = 0u; \
+	(h)->writeback_latency = 20u; \
+} while (0)
 
 #endif /* MMSIM_GEN_H */

@@ -164,6 +164,7 @@ export const flags = [
   { ts: 'FILEF', prefix: 'MMSIM_FILE_', doc: 'mmsim_prog_file.flags', members: [
     ['CACHED', 0x1, 'in the page cache before step 1'],
     ['SHMEM', 0x2, 'tmpfs: shmem_fault, no I/O, no write-notify'],
+    ['SPARSE', 0x4, 'a disk file whose blocks are not written yet: a partial write reads nothing first'],
   ] },
   { ts: 'PROCF', prefix: 'MMSIM_PROC_', doc: 'mmsim_prog_proc.flags', members: [
     ['FORKED', 0x1, 'created by a fork step, not present at start'],
@@ -237,7 +238,7 @@ export const events = [
   ['SYNC_RA', 'page_cache_sync_ra', 'readahead: a=file, b=start pgoff, c=pages, d=async_size; also mmap read-around'],
   ['ASYNC_RA', 'page_cache_async_ra', 'readahead: a=file, b=start pgoff, c=pages, d=async_size'],
   ['ADD_TO_PAGE_CACHE', 'mm_filemap_add_to_page_cache', 'a folio entered the page cache: a=file, b=pgoff, c=pfn, d=page flags'],
-  ['DELETE_FROM_PAGE_CACHE', 'mm_filemap_delete_from_page_cache', 'a folio left the page cache: a=file, b=pgoff, c=pfn'],
+  ['DELETE_FROM_PAGE_CACHE', 'mm_filemap_delete_from_page_cache', 'a folio left the page cache: a=file, b=pgoff, c=pfn, d=1 if reclaim left a shadow entry'],
   ['IO_DONE', 'mmsim_read_done', 'read I/O completed: a=file, b=first pgoff, c=pages, d=request id'],
   ['IO_SUBMIT', 'mmsim_read_submit', 'read I/O submitted: a=file, b=first pgoff, c=pages, d=request id'],
   ['FOLIO_WAIT', 'mmsim_folio_wait', 'a task waited for a locked folio: a=file, b=pgoff, c=request id'],
@@ -249,8 +250,8 @@ export const events = [
   ['ZAP', 'mmsim_zap_range', 'PTEs cleared by munmap/madvise/exit: addr=start, a=PTEs cleared, b=pages freed, c:d=end; one mmsim_pte_clear per cleared PTE precedes it'],
   ['PAGE_ALLOC', 'mm_page_alloc', 'a page or folio allocated: a=pfn, b=order, c=use (MMSIM_USE_*)'],
   ['PAGE_FREE', 'mm_page_free', 'a page or folio freed: a=pfn, b=order, c=use'],
-  ['LRU_ADD', 'mm_lru_insertion', 'LRU: a=pfn, b=list (MMSIM_LRU_*)'],
-  ['LRU_ACTIVATE', 'mm_lru_activate', 'LRU: a=pfn, b=list'],
+  ['LRU_ADD', 'mm_lru_insertion', 'a folio put on an LRU list (its pagevec drained): a=pfn, b=list (MMSIM_LRU_*)'],
+  ['LRU_ACTIVATE', 'mm_lru_activate', 'activate_page() (a second access): a=pfn, b=the active list, c=the inactive list it left'],
   ['PRELOAD', 'mmsim_file_preload', 'a file was put in the page cache before step 1: a=file, b=pages'],
   ['FORK', 'mmsim_fork', 'process life: a=parent mm, b=child mm'],
   ['EXIT', 'mmsim_exit', 'a process exited: a=mm'],
@@ -271,9 +272,9 @@ export const machine = [
   { key: 'machine.memory', field: 'memory', type: 'size', ctype: 'u64', page: true, min: 2 ** 20, max: 2 ** 42,
     default: 4 * 2 ** 30, unit: 'bytes', kernel: '-',
     desc: 'Page frames the simulator may hand out (the machine\'s RAM; at most 4 TiB, so that pfns stay below 2^31).' },
-  { key: 'machine.io_latency', field: 'io_latency', type: 'int', min: 0, max: 1_000_000, default: 0, unit: 'touches',
+  { key: 'machine.io_latency', field: 'io_latency', type: 'int', min: 0, max: 1_000_000, default: 0, unit: 'operations',
     kernel: '-', sweep: [0, 5, 10, 20, 30, 50, 100],
-    desc: 'This model\'s I/O time: a read completes this many touches after it is submitted (0: at once).' },
+    desc: 'This model\'s read I/O time: a read completes this many operations (touches and steps) after it is submitted (0: at once).' },
 ];
 
 /*

@@ -15,7 +15,15 @@
  *  - the LRU lists: links, flags, counts and nr_* counters agree;
  *  - VMAs: rb-tree rules, sorted non-overlapping list, map_count;
  *  - per-task pgfault adds up to the global pgfault;
- *  - every locked page-cache page has a read in flight.
+ *  - every locked page-cache page has a read in flight;
+ *  - the LRU (the LRU issue's rules): every LRU folio on exactly one list
+ *    or in exactly one lru_add pagevec, never both, and no free page in
+ *    either; a folio in a pagevec holds a reference; the rotate and
+ *    deactivate pagevecs hold only LRU folios; no reclaim half done;
+ *  - rmap: every mapped page is found by rmap_walk() exactly as often as
+ *    its _mapcount says, through its file's i_mmap list or its anon_vma;
+ *  - writeback: PG_writeback exactly on the pages of the requests in
+ *    flight, nr_writeback and nr_dirty (and each file's counts) agree.
  */
 #include <stdio.h>
 
@@ -26,6 +34,7 @@
 struct check_ctx {
 	uint32_t *ptes;    /* PTEs mapping each pfn */
 	uint8_t *tables;   /* references to each table page */
+	uint8_t *pvec;     /* per pfn: pagevec slots holding it, | 0x80 if one is an lru_add pagevec */
 	int64_t rss[MMSIM_NR_MM_COUNTERS];
 };
 
@@ -124,6 +133,90 @@ static int walk_tables(struct mmsim *sim, struct check_ctx *c, uint32_t mmid, ui
 	return 0;
 }
 
+static bool count_one(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma, uint64_t addr, uint64_t *pte,
+		      void *arg)
+{
+	(void)sim, (void)pfn, (void)vma, (void)addr, (void)pte;
+	++*(uint32_t *)arg;
+	return true;
+}
+
+/* every page of the folio at head: rmap_walk() finds each mapping _mapcount counts */
+static int rmap_check(struct mmsim *sim, uint32_t head, uint32_t nr, char *msg, uint32_t len)
+{
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct page *pg = pfn_to_page(sim, head + i);
+		uint32_t found = 0;
+
+		if (pg->_mapcount < 0)
+			continue;
+		rmap_walk(sim, head + i, count_one, &found);
+		if ((int32_t)found != pg->_mapcount + 1) {
+			snprintf(msg, len, "pfn %u: _mapcount %d but rmap finds %u mappings", head + i, pg->_mapcount, found);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* PG_writeback, the requests in flight and the dirty and writeback counts agree */
+static int writeback_check(struct mmsim *sim, char *msg, uint32_t len)
+{
+	const struct mmsim_state *s = &sim->s;
+	uint64_t in_flight = 0, writeback = 0, dirty = 0;
+
+	for (uint32_t i = 0; i < s->wb_count; i++) {
+		const struct wb_req *r = &s->wb[i];
+
+		for (uint32_t k = 0; k < r->nr; k++) {
+			uint32_t pfn = filemap_get_folio(sim, r->file, r->first + k);
+
+			if (!pfn || !folio_test(pfn_to_page(sim, pfn), writeback)) {
+				snprintf(msg, len, "writeback request %u: file %u page %u is %s", r->id, r->file, r->first + k,
+					 pfn ? "not PG_writeback" : "not cached");
+				return -1;
+			}
+		}
+		in_flight += r->nr;
+		if (i && r->complete_at < s->wb[i - 1].complete_at) {
+			snprintf(msg, len, "writeback request %u completes before the one submitted before it", r->id);
+			return -1;
+		}
+	}
+	for (uint32_t f = 0; f < s->hdr.nr_files; f++) {
+		const struct file *fp = file_ptr(sim, f);
+		uint64_t end = DIV_ROUND_UP(fp->i_size, PAGE_SIZE), fd = 0, fw = 0;
+
+		for (uint64_t idx = 0; idx < end; idx++) {
+			uint32_t pfn = filemap_get_folio(sim, f, idx);
+			const struct page *pg;
+
+			if (!pfn)
+				continue;
+			pg = pfn_to_page(sim, pfn);
+			if ((pg->flags & PF(dirty)) && !(pg->flags & PF(swapbacked)))
+				fd++;
+			if (pg->flags & PF(writeback))
+				fw++;
+		}
+		if (fd != fp->nrdirty || fw != fp->nrwriteback) {
+			snprintf(msg, len, "file %u: %llu dirty and %llu writeback pages, it counts %u and %u", f,
+				 (unsigned long long)fd, (unsigned long long)fw, fp->nrdirty, fp->nrwriteback);
+			return -1;
+		}
+		writeback += fw;
+		dirty += fd;
+	}
+	if (writeback != in_flight || writeback != s->counters[MMSIM_NR_WRITEBACK]) {
+		snprintf(msg, len, "%llu pages are PG_writeback, requests in flight hold %llu, nr_writeback %llu",
+			 (unsigned long long)writeback, (unsigned long long)in_flight,
+			 (unsigned long long)s->counters[MMSIM_NR_WRITEBACK]);
+		return -1;
+	}
+	(void)dirty;
+	return 0;
+}
+
 int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 {
 	struct mmsim_state *s = &sim->s;
@@ -139,8 +232,21 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 	memset(&c, 0, sizeof(c));
 	c.ptes = sim_alloc(sim, ptes_bytes);
 	c.tables = sim_alloc(sim, hw);
-	if (!c.ptes || !c.tables)
+	c.pvec = sim_alloc(sim, hw);
+	if (!c.ptes || !c.tables || !c.pvec)
 		FAIL("checker: not enough host memory");
+
+	if (s->reclaiming)
+		FAIL("reclaim is still running at an operation boundary");
+	memset(c.pvec, 0, hw);
+	for (uint32_t v = 0; v < MMSIM_NR_PVECS; v++)
+		for (uint32_t i = 0; i < s->pvecs[v].nr; i++) {
+			uint32_t p = s->pvecs[v].pages[i];
+
+			if (!p || p >= hw || (c.pvec[p] & 0x7f) == 0x7f)
+				FAIL("pagevec %u slot %u holds pfn %u", v, i, p);
+			c.pvec[p] = (uint8_t)(c.pvec[p] + 1) | (v < MMSIM_PVEC_ROTATE ? 0x80 : 0);
+		}
 
 	/* free lists */
 	for (unsigned o = 0; o <= MAX_PAGE_ORDER; o++) {
@@ -287,12 +393,24 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 					if (!inflight)
 						FAIL("pfn %u: locked and not uptodate with no read in flight", p);
 				}
-			} else if (!ptes) {
+			} else if (!ptes && !c.pvec[p]) {
 				FAIL("pfn %u: anonymous folio mapped by no PTE (leaked)", p);
 			}
-			if ((int64_t)pg->_refcount != (int64_t)ptes + (cached ? 1 : 0))
-				FAIL("pfn %u: refcount %d, expected %llu (PTEs) + %d (page cache)", p, pg->_refcount,
-				     (unsigned long long)ptes, cached ? 1 : 0);
+			if ((int64_t)pg->_refcount != (int64_t)ptes + (cached ? 1 : 0) + (c.pvec[p] & 0x7f))
+				FAIL("pfn %u: refcount %d, expected %llu (PTEs) + %d (page cache) + %d (pagevecs)", p,
+				     pg->_refcount, (unsigned long long)ptes, cached ? 1 : 0, c.pvec[p] & 0x7f);
+			if ((pg->flags & PF(lru)) && (c.pvec[p] & 0x80))
+				FAIL("pfn %u: on an LRU list and in an lru_add pagevec", p);
+			if (!(pg->flags & PF(lru)) && !(c.pvec[p] & 0x80))
+				FAIL("pfn %u: a folio on no LRU list and in no lru_add pagevec", p);
+			if ((c.pvec[p] & 0x7f) > 1 + !!(c.pvec[p] & 0x80) || ((c.pvec[p] & 0x80) && (c.pvec[p] & 0x7f) > 1))
+				FAIL("pfn %u: in %u pagevecs", p, c.pvec[p] & 0x7f);
+			if ((c.pvec[p] & 0x7f) && !(c.pvec[p] & 0x80) && !(pg->flags & PF(lru)))
+				FAIL("pfn %u: in a rotate or deactivate pagevec but on no LRU list", p);
+			if (rmap_check(sim, p, nr, msg, len)) {
+				err = -1;
+				goto out;
+			}
 			if (pg->flags & PF(lru))
 				on_lru += nr;
 			p += nr - 1;
@@ -377,6 +495,11 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 			     (unsigned long long)listed);
 	}
 
+	if (writeback_check(sim, msg, len)) {
+		err = -1;
+		goto out;
+	}
+
 	for (uint32_t t = 0; t < s->hdr.nr_tasks; t++)
 		pgfault += task_ptr(sim, t)->counters[MMSIM_T_PGFAULT];
 	if (pgfault != s->counters[MMSIM_PGFAULT])
@@ -385,6 +508,7 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 out:
 	sim_free(sim, c.ptes, ptes_bytes);
 	sim_free(sim, c.tables, hw);
+	sim_free(sim, c.pvec, hw);
 	if (!err && msg && len)
 		msg[0] = 0;
 	return err;

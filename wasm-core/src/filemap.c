@@ -43,14 +43,18 @@ uint32_t filemap_get_folio(const struct mmsim *sim, uint32_t file, uint64_t inde
 }
 
 /*
- * filemap_add_folio(): a new order-0 folio at index, locked and not
- * uptodate (the caller starts the read), on the inactive file LRU; for
- * tmpfs swap-backed (shmem_alloc_and_add_folio), on the inactive anon LRU.
+ * filemap_add_folio() / add_to_page_cache_lru(): a new order-0 folio at
+ * index, locked and not uptodate (the caller starts the read), bound for
+ * the inactive file list through the lru_add pagevec; for tmpfs
+ * swap-backed (shmem_alloc_and_add_folio), for the inactive anon list.
+ * Where reclaim left a shadow, the page is a refault (workingset.c): with
+ * kernel.workingset it goes to the active list instead.
  */
 int filemap_add_folio(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t *pfn)
 {
 	struct file *f = file_ptr(sim, file);
 	struct page *folio;
+	uint32_t old;
 	int err = alloc_page(sim, pfn, MMSIM_USE_PAGECACHE);
 
 	if (err)
@@ -59,6 +63,8 @@ int filemap_add_folio(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t
 	folio->flags |= PF(locked);
 	folio->mapping = file + 1;
 	folio->index = (uint32_t)index;
+	/* the slot, after the allocation (which may have reclaimed, and left a shadow there) */
+	old = xa_load(sim, &f->i_pages, index);
 	err = xa_store(sim, &f->i_pages, index, xa_mk_folio(*pfn));
 	if (err) {
 		folio->_refcount = 0;
@@ -72,25 +78,36 @@ int filemap_add_folio(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t
 		mod_node_page_state(sim, MMSIM_NR_SHMEM, 1);
 	}
 	trace(sim, MMSIM_EV_ADD_TO_PAGE_CACHE, 0, file, (uint32_t)index, *pfn, folio->flags);
+	if (xa_is_value(old) && workingset_refault(sim, file, index, old >> 1)) {
+		folio_set(folio, active);
+		workingset_activation(sim);
+	}
 	folio_add_lru(sim, *pfn);
 	return 0;
 }
 
-/* filemap_remove_folio(): out of the page cache; drops the cache's reference */
-void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn)
+/*
+ * __delete_from_page_cache(): out of the page cache, the slot emptied or
+ * given a shadow (shadow != 0, an xa value entry: reclaim's eviction);
+ * drops the cache's reference.
+ */
+void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn, uint32_t shadow)
 {
 	struct file *f = file_ptr(sim, file);
 	struct page *folio = pfn_to_page(sim, pfn);
 
-	xa_erase(sim, &f->i_pages, folio->index);
+	if (shadow)
+		xa_store(sim, &f->i_pages, folio->index, shadow); /* replaces the folio: no node to allocate */
+	else
+		xa_erase(sim, &f->i_pages, folio->index);
 	f->nrpages--;
 	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, -1);
 	if (folio_test(folio, swapbacked))
 		mod_node_page_state(sim, MMSIM_NR_SHMEM, -1);
 	else if (folio_test(folio, dirty))
-		mod_node_page_state(sim, MMSIM_NR_DIRTY, -1);
+		account_page_cleaned(sim, pfn);
 	folio->mapping = 0;
-	trace(sim, MMSIM_EV_DELETE_FROM_PAGE_CACHE, 0, file, folio->index, pfn, 0);
+	trace(sim, MMSIM_EV_DELETE_FROM_PAGE_CACHE, 0, file, folio->index, pfn, shadow != 0);
 	folio_put(sim, pfn);
 }
 
@@ -112,7 +129,7 @@ int file_preload(struct mmsim *sim, uint32_t file, uint64_t from, uint32_t n)
 		uint32_t pfn;
 		struct page *folio;
 
-		err = alloc_pages(sim, 0, &pfn, MMSIM_USE_PAGECACHE);
+		err = alloc_pages_nowmark(sim, 0, &pfn, MMSIM_USE_PAGECACHE);
 		if (err)
 			return err;
 		folio = pfn_to_page(sim, pfn);
@@ -166,7 +183,7 @@ void io_submit_read(struct mmsim *sim, uint32_t file, uint64_t start, uint32_t n
 		io_complete(sim, 0);
 	sim->s.io[sim->s.io_count++] = (struct io_req){
 		.file = file, .start = (uint32_t)start, .nr = nr, .id = id,
-		.complete_at = sim->s.touch_clock + sim->s.hdr.io_latency,
+		.complete_at = sim->s.clock + sim->s.hdr.io_latency,
 	};
 	if (!sim->s.hdr.io_latency)
 		io_complete(sim, sim->s.io_count - 1);
@@ -178,7 +195,7 @@ void io_advance(struct mmsim *sim)
 	uint32_t i = 0;
 
 	while (i < sim->s.io_count) {
-		if (sim->s.io[i].complete_at <= sim->s.touch_clock)
+		if (sim->s.io[i].complete_at <= sim->s.clock)
 			io_complete(sim, i);
 		else
 			i++;
@@ -280,9 +297,18 @@ uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t sta
 		if (!folio_test(folio, workingset))
 			hits++;
 		if (!ptes) {
-			/* filemap_map_pmd(): install the page table on the first usable folio */
-			uint32_t tid = pte_alloc(sim, vmf);
+			/*
+			 * filemap_map_pmd(): install the page table on the first usable
+			 * folio. Allocating it may reclaim: the folio is held (as
+			 * next_uptodate_folio's folio_try_get holds it) and the slots
+			 * are looked up again after.
+			 */
+			uint32_t tid;
 
+			folio_get(sim, pfn);
+			tid = pte_alloc(sim, vmf);
+			folio_put(sim, pfn);
+			run = 0;
 			if (!tid) {
 				ret = MMSIM_VM_FAULT_OOM;
 				break;
@@ -430,6 +456,8 @@ uint32_t filemap_fault(struct mmsim *sim, struct vm_fault *vmf)
 	}
 	if (fpin)
 		return ret | MMSIM_VM_FAULT_RETRY;
+	/* the folio goes back referenced (filemap_get_folio's reference): the caller maps or puts it */
+	folio_get(sim, pfn);
 	vmf->page = pfn;
 	return ret | MMSIM_VM_FAULT_LOCKED;
 }
@@ -438,4 +466,131 @@ uint32_t filemap_fault(struct mmsim *sim, struct vm_fault *vmf)
 void filemap_page_mkwrite(struct mmsim *sim, uint32_t pfn)
 {
 	folio_mark_dirty(sim, pfn);
+}
+
+/* ------------------------------------------------------------- read(2), write(2) */
+
+/*
+ * do_generic_file_read() (2.6.39) for [offset, offset + len) of file: each
+ * page found in the page cache or read in (page_cache_sync_ra on a miss,
+ * the async window at a PG_readahead page, a wait for a page under read),
+ * then mark_page_accessed() - once per page per call, and not at all for a
+ * page the last read ended in at the same offset (ra->prev_pos). A read
+ * stops at the end of the file. A tmpfs file is read without readahead,
+ * and its holes without allocating (shmem_file_read reads zeros).
+ */
+int generic_file_read(struct mmsim *sim, uint32_t file, uint64_t offset, uint64_t len)
+{
+	struct file *f = file_ptr(sim, file);
+	struct file_ra_state *ra = &f->f_ra;
+	uint64_t isize = f->i_size, pos = offset, end, index, first, last_index, prev_index;
+	uint32_t prev_offset, pages = 0, missing = 0;
+
+	if (!len || pos >= isize)
+		return 0;
+	end = MIN(pos + len, isize);
+	first = pos >> PAGE_SHIFT;
+	last_index = (end + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	prev_index = ra->prev_pos >> PAGE_SHIFT;
+	prev_offset = (uint32_t)(ra->prev_pos & (PAGE_SIZE - 1));
+	for (index = first; pos < end; index++) {
+		uint32_t off = (uint32_t)(pos & (PAGE_SIZE - 1));
+		uint32_t nr = (uint32_t)MIN(PAGE_SIZE - off, end - pos);
+		uint32_t pfn = filemap_get_folio(sim, file, index);
+		struct page *folio;
+
+		if (!pfn && !shmem_file(f)) {
+			missing++;
+			page_cache_sync_ra(sim, file, index, (uint32_t)(last_index - index));
+			pfn = filemap_get_folio(sim, file, index);
+			if (!pfn) {
+				/* no_cached_page: readahead had no room (or ra_pages 0): read it alone */
+				int err = filemap_add_folio(sim, file, index, &pfn);
+
+				if (err)
+					return err;
+				io_submit_read(sim, file, index, 1);
+			}
+		}
+		if (pfn) {
+			folio = pfn_to_page(sim, pfn);
+			if (folio_test(folio, readahead) && !shmem_file(f))
+				page_cache_async_ra(sim, file, pfn, index, (uint32_t)(last_index - index));
+			if (folio_test(folio, locked))
+				io_wait_folio(sim, file, pfn);
+			if (prev_index != index || off != prev_offset)
+				folio_mark_accessed(sim, pfn);
+		}
+		prev_index = index;
+		prev_offset = (off + nr) & (PAGE_SIZE - 1);
+		pos += nr;
+		pages++;
+	}
+	ra->prev_pos = (prev_index << PAGE_SHIFT) | prev_offset;
+	trace(sim, MMSIM_EV_FILE_READ, 0, file, (uint32_t)first, pages, missing);
+	return 0;
+}
+
+/*
+ * generic_perform_write() (2.6.39) of [offset, offset + len): per page,
+ * grab_cache_page_write_begin() (find or add the page; a page under
+ * writeback is waited for), a disk page written only in part is read
+ * first unless it lies beyond the data the file holds (a sparse file's
+ * never-written blocks: block_write_begin reads only a block that exists),
+ * mark_page_accessed() (before write_end, on every page: a page written in
+ * two pieces is touched twice, the seed's use-twice problem), then the
+ * page is dirtied as a block filesystem does (mark_buffer_dirty: PG_reclaim
+ * stays) and balance_dirty_pages_ratelimited(). Files do not grow here:
+ * the loader refuses a write past the end.
+ */
+int generic_file_write(struct mmsim *sim, uint32_t file, uint64_t offset, uint64_t len)
+{
+	struct file *f = file_ptr(sim, file);
+	uint64_t pos = offset, end = offset + len, first = offset >> PAGE_SHIFT;
+	uint32_t pages = 0, dirtied = 0;
+
+	if (end > f->i_size || end < offset)
+		return sim_error(sim, MMSIM_EINVAL, offset, f->i_size); /* files do not grow in this model */
+
+	while (pos < end) {
+		uint64_t index = pos >> PAGE_SHIFT;
+		uint32_t off = (uint32_t)(pos & (PAGE_SIZE - 1));
+		uint32_t nr = (uint32_t)MIN(PAGE_SIZE - off, end - pos);
+		uint32_t pfn = filemap_get_folio(sim, file, index);
+		struct page *folio;
+
+		if (!pfn) {
+			int err = filemap_add_folio(sim, file, index, &pfn);
+
+			if (err)
+				return err;
+			folio = pfn_to_page(sim, pfn);
+			if (nr < PAGE_SIZE && !shmem_file(f) && !(f->flags & MMSIM_FILE_SPARSE)) {
+				/* __block_write_begin(): the rest of the block is on disk: read it and wait */
+				io_submit_read(sim, file, index, 1);
+				io_wait_folio(sim, file, pfn);
+			} else {
+				/* written whole, or a hole (tmpfs, a sparse file): zeroed, no read */
+				folio_set(folio, uptodate);
+				folio_clear(folio, locked);
+			}
+		}
+		folio = pfn_to_page(sim, pfn);
+		if (folio_test(folio, locked))
+			io_wait_folio(sim, file, pfn); /* a read in flight (readahead): lock_page waits */
+		if (folio_test(folio, writeback))
+			writeback_wait_page(sim, pfn); /* grab_cache_page_write_begin(): wait_on_page_writeback */
+		folio_mark_accessed(sim, pfn);
+		if (!folio_test(folio, dirty))
+			dirtied++;
+		if (shmem_file(f))
+			folio_mark_dirty(sim, pfn);
+		else
+			folio_mark_dirty_buffers(sim, pfn);
+		pos += nr;
+		pages++;
+		balance_dirty_pages_ratelimited(sim);
+	}
+	trace(sim, MMSIM_EV_FILE_WRITE, 0, file, (uint32_t)first, pages, dirtied);
+	return 0;
 }

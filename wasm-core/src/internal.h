@@ -71,6 +71,7 @@ enum pool_id {
 	POOL_TASK,      /* struct task_struct, id = task id + 1 */
 	POOL_MM,        /* struct mm_struct, id = process id + 1 */
 	POOL_FILE,      /* struct file, id = file id + 1 */
+	POOL_ANON_VMA,  /* struct anon_vma (rmap.c), id = page->mapping of an anon folio */
 	NR_MUTABLE_POOLS,
 	POOL_STEP = NR_MUTABLE_POOLS, /* the program's steps (immutable once loaded) */
 	POOL_DATA,      /* the program's u64 data table (immutable) */
@@ -183,6 +184,13 @@ struct file {
 	uint32_t nrpages;
 	uint32_t flags;
 	struct file_ra_state f_ra;
+	/* rmap.c: the VMAs that map this file (the kernel's i_mmap tree), linked through vm_area_struct.shared */
+	uint32_t i_mmap;
+	/* writeback.c: dirty and under-writeback pages, when the file went dirty, where writeback resumes */
+	uint32_t nrdirty;
+	uint32_t nrwriteback;
+	uint32_t writeback_index;
+	uint64_t dirtied_when;     /* clock at the clean -> dirty transition */
 };
 
 static inline bool shmem_file(const struct file *f)
@@ -208,6 +216,23 @@ struct vm_area_struct {
 	uint32_t rb_color;
 	uint32_t map;              /* map name id that created it (display only) */
 	uint32_t alive;
+	uint32_t shared_next, shared_prev; /* rmap.c: the file's i_mmap list */
+	uint32_t anon_next, anon_prev;     /* rmap.c: the VMAs of one anon_vma family (its root's list) */
+};
+
+/*
+ * struct anon_vma (rmap.c): the rmap of anonymous folios. A folio's
+ * ->mapping names the anon_vma of the VMA it was faulted in; fork gives
+ * the child's VMA a new anon_vma whose parent is the parent VMA's, so
+ * that the parent's folios (shared after fork) are found in the child
+ * too. Every anon_vma of one family shares a root, and the root keeps the
+ * list of the family's VMAs (the kernel's anon_vma_chain, flattened).
+ */
+struct anon_vma {
+	uint32_t root;
+	uint32_t parent;           /* 0 for a root */
+	uint32_t head;             /* root only: first VMA of the family */
+	uint32_t reserved;
 };
 
 /*
@@ -286,6 +311,22 @@ struct loop_state { uint32_t start, end; uint64_t i, times, stride; };
 
 struct io_req { uint32_t file, start, nr, id; uint64_t complete_at; };
 
+/* writeback.c: one write request in flight, a contiguous run of one file's pages */
+struct wb_req { uint64_t submitted, complete_at; uint32_t file, first, nr, id, reason, reserved; };
+
+/* 2.6.39's per-CPU pagevec (swap.c), one CPU */
+struct pagevec { uint32_t nr; uint32_t pages[MMSIM_PAGEVEC_SIZE]; uint32_t reserved; };
+
+/* kswapd (vmscan.c): asleep, or inside balance_pgdat() at some priority */
+struct kswapd_state {
+	uint32_t running;          /* woken below the low watermark, not yet balanced */
+	uint32_t in_loop;          /* inside balance_pgdat()'s loop_again */
+	uint32_t priority;         /* of its next pass */
+	uint32_t reserved;
+	uint64_t nr_reclaimed;     /* this loop_again */
+	uint64_t total_scanned;
+};
+
 struct lruvec {
 	uint32_t head[MMSIM_NR_LRU_LISTS]; /* pfn of the head (most recently added) */
 	uint32_t nr[MMSIM_NR_LRU_LISTS];
@@ -304,7 +345,8 @@ struct mmsim_state {
 	uint64_t counters[MMSIM_NR_COUNTERS];
 	uint64_t events_total;
 	uint64_t work_done, work_total;
-	uint64_t touch_clock;
+	/* the model's clock: one tick per operation (a touch or a step); read and write I/O complete by it */
+	uint64_t clock;
 
 	/* the interpreter (run.c; load.c starts it at step 0) */
 	uint32_t pc;
@@ -348,7 +390,27 @@ struct mmsim_state {
 	struct free_area free_area[MAX_PAGE_ORDER + 1];
 
 	struct lruvec lruvec;
-	uint32_t next_anon_vma;
+	uint32_t reserved1;
+	/* the per-CPU pagevecs (swap.c) */
+	struct pagevec pvecs[MMSIM_NR_PVECS];
+	/* the zone's reclaim state (vmscan.c), 2.6.39 */
+	uint32_t wmark[3];         /* min, low, high (pages) */
+	uint32_t inactive_ratio;
+	uint64_t recent_scanned[2], recent_rotated[2]; /* [anon, file] */
+	uint64_t nr_saved_scan[MMSIM_NR_LRU_LISTS];
+	uint64_t pages_scanned;    /* since a page was last freed */
+	uint32_t all_unreclaimable;
+	uint32_t reclaiming;       /* reclaim is running: an allocation inside it does not reclaim again (PF_MEMALLOC) */
+	struct kswapd_state kswapd;
+	uint64_t inactive_age;     /* workingset.c (3.15) */
+	/* writeback (writeback.c) */
+	struct wb_req wb[MMSIM_WB_QUEUE];
+	uint32_t wb_count;
+	uint32_t wb_next_id;
+	uint32_t wb_congested;
+	uint32_t flusher_woken;
+	uint32_t dirty_ratelimit;  /* pages dirtied since balance_dirty_pages() last looked */
+	uint32_t ratelimit_pages;
 
 	struct io_req io[MMSIM_IO_QUEUE];
 	uint32_t io_count;
@@ -528,7 +590,10 @@ extern const char mmsim_frozen_msg[];
 
 /* page_alloc.c */
 void page_alloc_init(struct mmsim *sim);
+/* the page allocator with its watermarks: wakes kswapd below low, reclaims directly at min */
 int alloc_pages(struct mmsim *sim, unsigned order, uint32_t *pfn, uint32_t use);
+/* the buddy allocator alone (the page cache filled before step 1) */
+int alloc_pages_nowmark(struct mmsim *sim, unsigned order, uint32_t *pfn, uint32_t use);
 void free_pages(struct mmsim *sim, uint32_t pfn, unsigned order);
 static inline int alloc_page(struct mmsim *sim, uint32_t *pfn, uint32_t use)
 {
@@ -539,15 +604,66 @@ static inline void folio_get(struct mmsim *sim, uint32_t pfn)
 	pfn_to_page(sim, pfn)->_refcount++;
 }
 
-/* swap.c: LRU, and folio_put() (which takes a folio off its LRU before freeing it) */
+/* swap.c: LRU and pagevecs, and folio_put() (which takes a folio off its LRU before freeing it) */
 void folio_put(struct mmsim *sim, uint32_t pfn);
 void lruvec_add_folio(struct mmsim *sim, uint32_t pfn, enum mmsim_lru_list lru);
 void lruvec_add_folio_tail(struct mmsim *sim, uint32_t pfn, enum mmsim_lru_list lru);
 void lruvec_del_folio(struct mmsim *sim, uint32_t pfn);
+uint32_t lru_tail(const struct mmsim *sim, int lru);
 int folio_lru_list(const struct page *folio);
 void folio_add_lru(struct mmsim *sim, uint32_t pfn);
+void lru_cache_add_lru(struct mmsim *sim, uint32_t pfn, enum mmsim_lru_list lru);
+void lru_add_drain(struct mmsim *sim);
 void folio_mark_accessed(struct mmsim *sim, uint32_t pfn);
+void rotate_reclaimable_page(struct mmsim *sim, uint32_t pfn);
+void deactivate_page(struct mmsim *sim, uint32_t pfn);
+void update_page_reclaim_stat(struct mmsim *sim, const struct page *folio, bool rotated);
+void lru_isolate(struct mmsim *sim, uint32_t pfn);
+void lru_putback(struct mmsim *sim, uint32_t pfn, uint32_t from, uint32_t how);
+
+/* writeback.c: dirty accounting, write I/O, the flusher, balance_dirty_pages(), fsync */
 void folio_mark_dirty(struct mmsim *sim, uint32_t pfn);
+void folio_mark_dirty_buffers(struct mmsim *sim, uint32_t pfn);
+void account_page_cleaned(struct mmsim *sim, uint32_t pfn);
+bool clear_page_dirty_for_io(struct mmsim *sim, uint32_t pfn);
+void writeback_submit(struct mmsim *sim, uint32_t file, uint64_t first, uint32_t nr, uint32_t reason);
+uint64_t write_cache_pages(struct mmsim *sim, uint32_t file, uint64_t nr_to_write, bool cyclic, uint32_t reason);
+uint64_t writeback_inodes(struct mmsim *sim, uint64_t nr_pages, uint32_t reason);
+void writeback_advance(struct mmsim *sim);
+void writeback_wait_page(struct mmsim *sim, uint32_t pfn);
+bool writeback_wait_oldest(struct mmsim *sim);
+void balance_dirty_pages_ratelimited(struct mmsim *sim);
+void flusher_run(struct mmsim *sim);
+int do_fsync(struct mmsim *sim, uint32_t file);
+void global_dirty_limits(const struct mmsim *sim, uint64_t *bg, uint64_t *dirty);
+void writeback_init(struct mmsim *sim);
+
+/* vmscan.c: reclaim, kswapd, the watermarks */
+void setup_per_zone_wmarks(struct mmsim *sim);
+bool zone_watermark_ok(const struct mmsim *sim, unsigned order, uint64_t mark);
+void wakeup_kswapd(struct mmsim *sim);
+void kswapd_run(struct mmsim *sim);
+uint64_t try_to_free_pages(struct mmsim *sim);
+bool zone_reclaimable(const struct mmsim *sim);
+
+/* workingset.c (3.15): shadow entries and refault detection */
+uint32_t workingset_eviction(struct mmsim *sim);
+void workingset_activation(struct mmsim *sim);
+bool workingset_refault(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t shadow);
+
+/* truncate.c: invalidate_mapping_pages() and fadvise(DONTNEED) */
+int do_fadvise_dontneed(struct mmsim *sim, uint32_t file, uint64_t offset, uint64_t len);
+
+/* run.c: the machine's work between operations (read and write completions, kswapd, the flusher) */
+void background_work(struct mmsim *sim);
+static inline void sim_tick(struct mmsim *sim)
+{
+	struct mmsim_state *s = &sim->s;
+
+	s->clock++;
+	if (unlikely(s->io_count | s->wb_count | s->kswapd.running | s->flusher_woken))
+		background_work(sim);
+}
 
 /* xarray.c */
 uint32_t xa_load(const struct mmsim *sim, const struct xarray *xa, uint64_t index);
@@ -558,6 +674,16 @@ void xa_erase(struct mmsim *sim, struct xarray *xa, uint64_t index);
 uint32_t *xa_slot(const struct mmsim *sim, const struct xarray *xa, uint64_t index, uint32_t *run);
 
 /* rmap.c */
+typedef bool (*rmap_one_fn)(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma, uint64_t addr,
+			    uint64_t *pte, void *arg);
+void rmap_walk(struct mmsim *sim, uint32_t pfn, rmap_one_fn one, void *arg);
+uint32_t page_referenced(struct mmsim *sim, uint32_t pfn, uint32_t *vm_flags);
+int try_to_unmap(struct mmsim *sim, uint32_t pfn);
+uint32_t page_mkclean(struct mmsim *sim, uint32_t pfn);
+void vma_link_rmap(struct mmsim *sim, uint32_t id);
+void vma_link_anon(struct mmsim *sim, uint32_t id);
+void vma_unlink_rmap(struct mmsim *sim, uint32_t id);
+uint32_t anon_vma_fork(struct mmsim *sim, uint32_t parent_av, uint32_t child_vma);
 void folio_add_file_rmap_pte(struct mmsim *sim, uint32_t pfn);
 void folio_add_new_anon_rmap(struct mmsim *sim, uint32_t pfn, const struct vm_area_struct *vma,
 			     uint64_t addr);
@@ -565,11 +691,13 @@ void folio_remove_rmap_pte(struct mmsim *sim, uint32_t pfn);
 void folio_dup_rmap_pte(struct mmsim *sim, uint32_t pfn);
 int folio_mapcount(const struct mmsim *sim, uint32_t pfn);
 bool folio_likely_mapped_shared(const struct mmsim *sim, uint32_t pfn);
-int anon_vma_prepare(struct mmsim *sim, struct vm_area_struct *vma);
+int anon_vma_prepare(struct mmsim *sim, uint32_t vma_id);
 
 /* filemap.c */
 int filemap_add_folio(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t *pfn);
-void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn);
+void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn, uint32_t shadow);
+int generic_file_read(struct mmsim *sim, uint32_t file, uint64_t offset, uint64_t len);
+int generic_file_write(struct mmsim *sim, uint32_t file, uint64_t offset, uint64_t len);
 uint32_t filemap_get_folio(const struct mmsim *sim, uint32_t file, uint64_t index);
 uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t start_pgoff,
 			   uint64_t end_pgoff);

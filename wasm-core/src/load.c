@@ -70,6 +70,7 @@ struct mmsim *mmsim_create(const struct mmsim_config *cfg)
 	pool_init(sim, POOL_TASK, sizeof(struct task_struct), SMALL_CHUNK_SHIFT);
 	pool_init(sim, POOL_MM, sizeof(struct mm_struct), SMALL_CHUNK_SHIFT);
 	pool_init(sim, POOL_FILE, sizeof(struct file), SMALL_CHUNK_SHIFT);
+	pool_init(sim, POOL_ANON_VMA, sizeof(struct anon_vma), SMALL_CHUNK_SHIFT);
 	pool_init(sim, POOL_STEP, sizeof(struct mmsim_step), STEP_CHUNK_SHIFT);
 	pool_init(sim, POOL_DATA, sizeof(uint64_t), DATA_CHUNK_SHIFT);
 	return sim;
@@ -150,7 +151,7 @@ static int validate(struct mmsim *sim, const struct mmsim_prog_header *h,
 		return load_fail(sim, MMSIM_NONE, "program too large: more than 16777216 data words (page lists)");
 	for (uint32_t i = 0; i < h->nr_files; i++)
 		if (files[i].size > MMSIM_MAX_FILE_SIZE ||
-		    (files[i].flags & ~(MMSIM_FILE_CACHED | MMSIM_FILE_SHMEM)))
+		    (files[i].flags & ~(MMSIM_FILE_CACHED | MMSIM_FILE_SHMEM | MMSIM_FILE_SPARSE)))
 			return load_fail(sim, MMSIM_NONE, "file size out of range");
 	for (uint32_t i = 0; i < h->nr_procs; i++) {
 		if (!procs[i].threads || procs[i].first_task != tasks ||
@@ -219,11 +220,11 @@ static int validate(struct mmsim *sim, const struct mmsim_prog_header *h,
 		case MMSIM_OP_WRITE:
 		case MMSIM_OP_FADVISE:
 		case MMSIM_OP_FSYNC:
-			sim->load_msg = "read, write, fadvise and fsync steps are not modelled yet "
-					"(they arrive with the LRU and writeback issue)";
-			sim->s.err.code = MMSIM_ENOTIMPL;
-			sim->s.err.step = pc;
-			return MMSIM_ENOTIMPL;
+			if (!task_ok(h, st->task, false) || st->file >= h->nr_files)
+				return load_fail(sim, pc, "read, write, fadvise, fsync: bad task or file");
+			if (st->op == MMSIM_OP_FADVISE && st->kind != 0)
+				return load_fail(sim, pc, "fadvise: bad advice");
+			break;
 		case MMSIM_OP_FORK:
 			if (!task_ok(h, st->task, false) || st->file >= h->nr_procs ||
 			    !(procs[st->file].flags & MMSIM_PROC_FORKED) || procs[st->file].threads != 1)
@@ -421,6 +422,8 @@ int mmsim_load(struct mmsim *sim, const void *prog, size_t len)
 		}
 		if (!err) {
 			page_alloc_init(sim);
+			setup_per_zone_wmarks(sim);
+			writeback_init(sim);
 			sim->s.fault_around_pages = h.fault_around_bytes >> PAGE_SHIFT;
 			sim->s.ra_pages = h.readahead_kb / (PAGE_SIZE / 1024);
 			for (uint32_t i = 0; i < h.nr_files && !err; i++) {

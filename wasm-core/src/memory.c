@@ -248,7 +248,7 @@ void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64
 		entry |= MMSIM_PTE_RW;
 	if (write && !(vmf->vma->vm_flags & MMSIM_VM_SHARED)) {
 		folio_add_new_anon_rmap(sim, pfn, vmf->vma, addr);
-		folio_add_lru(sim, pfn);
+		lru_cache_add_lru(sim, pfn, MMSIM_LRU_ACTIVE_ANON); /* page_add_new_anon_rmap(), 2.6.39 */
 	} else {
 		folio_add_file_rmap_pte(sim, pfn);
 	}
@@ -280,12 +280,12 @@ static uint32_t do_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
 		      (uint32_t)(entry & 0xfff));
 		return 0;
 	}
-	anon_vma_prepare(sim, vma);
+	anon_vma_prepare(sim, vmf->vma_id);
 	if (alloc_page(sim, &pfn, MMSIM_USE_ANON))
 		return MMSIM_VM_FAULT_OOM;
 	entry = mk_pte(pfn) | MMSIM_PTE_ACCESSED | MMSIM_PTE_RW | MMSIM_PTE_DIRTY;
 	folio_add_new_anon_rmap(sim, pfn, vma, vmf->address);
-	folio_add_lru(sim, pfn);
+	lru_cache_add_lru(sim, pfn, MMSIM_LRU_ACTIVE_ANON); /* page_add_new_anon_rmap(), 2.6.39 */
 	mm_ptr(sim, vmf->mm)->rss[MMSIM_MM_ANONPAGES]++;
 	*pte = entry;
 	vmf->mapped++;
@@ -328,7 +328,11 @@ static bool should_fault_around(const struct mmsim *sim)
 	return sim->s.fault_around_pages > 1;
 }
 
-/* finish_fault(): map vmf->page (or the COW copy) at the faulting address */
+/*
+ * finish_fault(): map vmf->page (or the COW copy) at the faulting address.
+ * vmf->page comes referenced from ->fault; mapped, that reference is the
+ * PTE's; not mapped, the caller puts it.
+ */
 static uint32_t finish_fault(struct mmsim *sim, struct vm_fault *vmf, bool cow)
 {
 	uint64_t *pte = vmf_pte(sim, vmf);
@@ -340,12 +344,10 @@ static uint32_t finish_fault(struct mmsim *sim, struct vm_fault *vmf, bool cow)
 	if (!pte_none(*pte))
 		return MMSIM_VM_FAULT_NOPAGE; /* somebody else mapped it meanwhile */
 	set_pte_range(sim, vmf, pfn, vmf->address, pte, cow ? MMSIM_SET_COW : MMSIM_SET_FAULT);
-	if (cow) {
+	if (cow)
 		mm->rss[MMSIM_MM_ANONPAGES]++;
-	} else {
-		folio_get(sim, pfn);
+	else
 		mm->rss[mm_counter_file(pfn_to_page(sim, pfn))]++;
-	}
 	return 0;
 }
 
@@ -372,7 +374,10 @@ static uint32_t do_read_fault(struct mmsim *sim, struct vm_fault *vmf)
 	if (ret & (MMSIM_VM_FAULT_ERROR | MMSIM_VM_FAULT_NOPAGE | MMSIM_VM_FAULT_RETRY))
 		return ret;
 	vmf->kind = MMSIM_FK_FILE_READ;
-	return ret | finish_fault(sim, vmf, false);
+	ret |= finish_fault(sim, vmf, false);
+	if (ret & (MMSIM_VM_FAULT_ERROR | MMSIM_VM_FAULT_NOPAGE))
+		folio_put(sim, vmf->page);
+	return ret;
 }
 
 /* do_cow_fault(): a private copy of the page-cache page; no fault-around */
@@ -380,7 +385,7 @@ static uint32_t do_cow_fault(struct mmsim *sim, struct vm_fault *vmf)
 {
 	uint32_t ret;
 
-	anon_vma_prepare(sim, vmf->vma);
+	anon_vma_prepare(sim, vmf->vma_id);
 	if (alloc_page(sim, &vmf->cow_page, MMSIM_USE_ANON))
 		return MMSIM_VM_FAULT_OOM;
 	ret = __do_fault(sim, vmf);
@@ -389,11 +394,12 @@ static uint32_t do_cow_fault(struct mmsim *sim, struct vm_fault *vmf)
 		vmf->cow_page = 0;
 		return ret;
 	}
-	/* copy_mc_user_highpage(): the model keeps no page contents */
+	/* copy_mc_user_highpage(): the model keeps no page contents; then put_page(vmf->page) */
 	folio_set(pfn_to_page(sim, vmf->cow_page), uptodate);
+	folio_put(sim, vmf->page);
 	vmf->kind = MMSIM_FK_FILE_COW;
 	ret |= finish_fault(sim, vmf, true);
-	if (ret & MMSIM_VM_FAULT_NOPAGE)
+	if (ret & (MMSIM_VM_FAULT_ERROR | MMSIM_VM_FAULT_NOPAGE))
 		folio_put(sim, vmf->cow_page);
 	return ret;
 }
@@ -411,7 +417,10 @@ static uint32_t do_shared_fault(struct mmsim *sim, struct vm_fault *vmf)
 		return ret;
 	filemap_page_mkwrite(sim, vmf->page);
 	vmf->kind = MMSIM_FK_FILE_SHARED;
-	return ret | finish_fault(sim, vmf, false);
+	ret |= finish_fault(sim, vmf, false);
+	if (ret & (MMSIM_VM_FAULT_ERROR | MMSIM_VM_FAULT_NOPAGE))
+		folio_put(sim, vmf->page);
+	return ret;
 }
 
 static uint32_t do_fault(struct mmsim *sim, struct vm_fault *vmf)
@@ -447,9 +456,24 @@ static uint32_t wp_page_copy(struct mmsim *sim, struct vm_fault *vmf)
 	uint32_t old_pfn = pte_pfn(old), pfn;
 	bool zero = old & MMSIM_PTE_SPECIAL;
 
-	anon_vma_prepare(sim, vmf->vma);
-	if (alloc_page(sim, &pfn, MMSIM_USE_ANON))
+	anon_vma_prepare(sim, vmf->vma_id);
+	/* the old page is held across the allocation, which may reclaim (and unmap it: then retry) */
+	if (!zero)
+		folio_get(sim, compound_head(sim, old_pfn));
+	if (alloc_page(sim, &pfn, MMSIM_USE_ANON)) {
+		if (!zero)
+			folio_put(sim, compound_head(sim, old_pfn));
 		return MMSIM_VM_FAULT_OOM;
+	}
+	if (*vmf->pte != old) {
+		/* !pte_same(): reclaim took the page out meanwhile; the CPU will fault again */
+		folio_put(sim, pfn);
+		if (!zero)
+			folio_put(sim, compound_head(sim, old_pfn));
+		return 0;
+	}
+	if (!zero)
+		folio_put(sim, compound_head(sim, old_pfn));
 	folio_set(pfn_to_page(sim, pfn), uptodate);
 	if (!zero) {
 		struct page *old_folio = pfn_to_page(sim, compound_head(sim, old_pfn));
@@ -480,7 +504,14 @@ static uint32_t do_wp_page(struct mmsim *sim, struct vm_fault *vmf)
 		uint32_t head = compound_head(sim, pfn);
 		struct page *folio = pfn_to_page(sim, head);
 
-		/* wp_can_reuse_anon_folio() for a small folio: we hold the only reference */
+		/*
+		 * wp_can_reuse_anon_folio() for a small folio: we hold the only
+		 * reference. A folio not yet on an LRU list may be held by a
+		 * pagevec: lru_add_drain() first, as the kernel does.
+		 */
+		if (folio_test_anon(folio) && !folio_test_large(folio) && folio->_refcount > 1 &&
+		    !folio_test(folio, lru))
+			lru_add_drain(sim);
 		if (folio_test_anon(folio) && !folio_test_large(folio) && folio->_refcount == 1) {
 			folio->flags |= PF(anon_exclusive);
 			return wp_page_reuse(sim, vmf, MMSIM_FK_WP_REUSE);
@@ -625,7 +656,8 @@ bool user_access_would_hit(struct mmsim *sim, uint32_t task, uint64_t addr, bool
  * through a present PTE with enough permission is the common case and costs
  * a page-table walk: it sets the accessed (and dirty) bit and returns true.
  * Otherwise it returns false: the CPU raises a page fault, handle_user_fault().
- * Every touch is a tick of the model's clock, which completes read I/O.
+ * Every touch is a tick of the model's clock (sim_tick: read and write I/O
+ * complete by it, kswapd and the flusher work on it).
  */
 bool user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool write)
 {
@@ -633,9 +665,7 @@ bool user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool write)
 	struct mmsim_state *s = &sim->s;
 	uint64_t *pte;
 
-	s->touch_clock++;
-	if (unlikely(s->io_count))
-		io_advance(sim);
+	sim_tick(sim);
 	s->counters[MMSIM_MODEL_TOUCHES]++;
 	t->counters[MMSIM_T_TOUCHES]++;
 
@@ -656,17 +686,25 @@ int handle_user_fault(struct mmsim *sim, uint32_t task, uint64_t addr, bool writ
 {
 	struct mm_struct *mm = mm_ptr(sim, task_ptr(sim, task)->mm);
 	uint64_t *pte = mmu_walk(sim, mm, addr);
-	int err;
 
-	err = do_user_addr_fault(sim, task, addr, write, pte && pte_present(*pte));
-	if (err)
-		return err;
-	/* the CPU retries the access */
-	pte = mmu_walk(sim, mm, addr);
-	if (!pte_allows(pte, write))
-		return sim_error(sim, MMSIM_EINVAL, addr, 3); /* the fault did not resolve it */
-	*pte |= MMSIM_PTE_ACCESSED | (write ? MMSIM_PTE_DIRTY : 0);
-	return 0;
+	/*
+	 * The CPU retries the access after each fault. A fault can end
+	 * without mapping the page (a COW whose old page reclaim took out of
+	 * the page table meanwhile): the access faults again. Never more than
+	 * a few times: the model would be wrong.
+	 */
+	for (int n = 0; n < 4; n++) {
+		int err = do_user_addr_fault(sim, task, addr, write, pte && pte_present(*pte));
+
+		if (err)
+			return err;
+		pte = mmu_walk(sim, mm, addr);
+		if (pte_allows(pte, write)) {
+			*pte |= MMSIM_PTE_ACCESSED | (write ? MMSIM_PTE_DIRTY : 0);
+			return 0;
+		}
+	}
+	return sim_error(sim, MMSIM_EINVAL, addr, 3); /* the faults did not resolve it */
 }
 
 /* ------------------------------------------------------------- unmapping */
@@ -828,6 +866,10 @@ int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_are
 		if (!*dpmd && !table_alloc(sim, dst_mm, MMSIM_PGT_PTE, addr, dpmd))
 			return MMSIM_EOOM;
 		dpte = &table_of_entry(sim, *dpmd)[pgt_index(addr, MMSIM_PGT_PTE)];
+		/* the allocations may have reclaimed: the parent's PTE as it is now */
+		ptent = *spte;
+		if (!pte_present(ptent))
+			continue;
 		if (ptent & MMSIM_PTE_SPECIAL) {
 			*dpte = ptent & ~MMSIM_PTE_ACCESSED;
 			continue;

@@ -73,6 +73,7 @@ static void vma_remove(struct mmsim *sim, struct mm_struct *mm, uint32_t id)
 	uint32_t mmid = v->vm_mm, end_hi = (uint32_t)vma_end_hi(v);
 
 	vma_rb_erase(sim, mm, id);
+	vma_unlink_rmap(sim, id);
 	/* a gap opened: get_unmapped_area() must look below its cache again */
 	for (int c = 0; c < 2; c++)
 		if (start < mm->free_area_cache[c])
@@ -102,6 +103,7 @@ static uint32_t split_vma(struct mmsim *sim, struct mm_struct *mm, uint32_t id, 
 	n = vma_ptr(sim, nid);
 	n->anon_vma = v->anon_vma;
 	v->vm_end = addr;
+	vma_link_rmap(sim, nid);
 	vma_rb_insert(sim, mm, nid);
 	trace(sim, MMSIM_EV_VMA_SPLIT, v->vm_start, v->vm_mm, nid, (uint32_t)addr,
 	      (uint32_t)(addr >> 32));
@@ -128,8 +130,11 @@ static void merge_next(struct mmsim *sim, struct mm_struct *mm, uint32_t a, uint
 	struct vm_area_struct *va = vma_ptr(sim, a), *vb = vma_ptr(sim, b);
 	uint64_t end = vb->vm_end;
 
-	if (!va->anon_vma)
+	vma_unlink_rmap(sim, b);
+	if (!va->anon_vma && vb->anon_vma) {
 		va->anon_vma = vb->anon_vma;
+		vma_link_anon(sim, a);
+	}
 	vma_rb_erase(sim, mm, b);
 	if (unlinked)
 		vmacache_unlinked(sim, va->vm_mm, b, a);
@@ -159,8 +164,11 @@ static uint32_t vma_try_merge(struct mmsim *sim, struct mm_struct *mm, uint32_t 
 		struct vm_area_struct *n = vma_ptr(sim, next);
 		uint64_t start = v->vm_start, pgoff = v->vm_pgoff;
 
-		if (!n->anon_vma)
+		vma_unlink_rmap(sim, id);
+		if (!n->anon_vma && v->anon_vma) {
 			n->anon_vma = v->anon_vma;
+			vma_link_anon(sim, next);
+		}
 		vma_rb_erase(sim, mm, id);
 		pool_free(sim, POOL_VMA, id);
 		vma_rb_erase(sim, mm, next);
@@ -477,6 +485,7 @@ int do_mmap(struct mmsim *sim, uint32_t mmid, uint32_t file, uint64_t addr, uint
 	id = vma_new(sim, mmid, addr, addr + len, pgoff, vm_flags, file, map);
 	if (!id)
 		return sim_error(sim, MMSIM_ENOMEM, 0, 0);
+	vma_link_rmap(sim, id);
 	vma_rb_insert(sim, mm, id);
 	trace(sim, MMSIM_EV_VMA_ADD, addr, mmid, id, (uint32_t)(addr + len),
 	      (uint32_t)((addr + len) >> 32));
@@ -512,6 +521,7 @@ int do_munmap(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t 
 		return sim_error(sim, MMSIM_ELIMIT, end, MAX_MAP_COUNT);
 	/* detach_vmas_to_be_unmapped(): the cache goes before anything is freed */
 	vmacache_unlinked(sim, mmid, 0, 0);
+	lru_add_drain(sim); /* unmap_region() */
 	while (id && vma_ptr(sim, id)->vm_start < end) {
 		struct vm_area_struct *v = vma_ptr(sim, id);
 		uint32_t next = v->vm_next;
@@ -540,6 +550,7 @@ int do_madvise(struct mmsim *sim, uint32_t mmid, uint64_t start, uint64_t len, u
 	case MMSIM_ADV_RANDOM: set = MMSIM_VM_RAND_READ; clear = MMSIM_VM_SEQ_READ; break;
 	case MMSIM_ADV_SEQUENTIAL: set = MMSIM_VM_SEQ_READ; clear = MMSIM_VM_RAND_READ; break;
 	case MMSIM_ADV_DONTNEED:
+		lru_add_drain(sim); /* zap_page_range() */
 		for (; id && vma_ptr(sim, id)->vm_start < end; id = vma_ptr(sim, id)->vm_next) {
 			struct vm_area_struct *v = vma_ptr(sim, id);
 
@@ -605,8 +616,9 @@ int dup_mm(struct mmsim *sim, uint32_t parent, uint32_t child)
 		if (!nid)
 			return MMSIM_ENOMEM;
 		v = vma_ptr(sim, id);
-		if (v->anon_vma)
-			vma_ptr(sim, nid)->anon_vma = ++sim->s.next_anon_vma; /* anon_vma_fork() */
+		vma_link_rmap(sim, nid);
+		if (v->anon_vma && !anon_vma_fork(sim, v->anon_vma, nid))
+			return MMSIM_ENOMEM;
 		vma_rb_insert(sim, cmm, nid);
 		err = copy_page_range(sim, vma_ptr(sim, nid), v);
 		if (err)
@@ -621,6 +633,7 @@ void exit_mmap(struct mmsim *sim, uint32_t mmid)
 	struct mm_struct *mm = mm_ptr(sim, mmid);
 	uint32_t id = mm->mmap;
 
+	lru_add_drain(sim);
 	while (id) {
 		struct vm_area_struct *v = vma_ptr(sim, id);
 		uint32_t next = v->vm_next;

@@ -17,9 +17,19 @@
  * and COW faults: folio_add_lru), and folio_put() (swap.c) takes it off
  * before it hands the frames back here.
  *
- * Not modelled: zones and NUMA nodes (one ZONE_NORMAL), watermarks, per-CPU
- * page lists, migratetypes. When no frame is left, the caller sees
- * MMSIM_EOOM (reclaim arrives with the LRU issue and will be tried first).
+ * Watermarks (vmscan.c sets them, 2.6.39's __alloc_pages_nodemask and
+ * slow path): an allocation that would leave free pages at the low
+ * watermark wakes kswapd; one that would leave them at min reclaims first
+ * (try_to_free_pages) and tries again; when a pass reclaims nothing, it
+ * waits for the oldest write in flight if there is one, and goes on while
+ * the zone is still reclaimable (scanned less than six times over since a
+ * page was last freed); after that the zone is all_unreclaimable and the
+ * caller sees MMSIM_EOOM (the kernel would call the OOM killer). The page
+ * cache a scenario fills before step 1 (cached: all) is taken without
+ * watermarks (alloc_pages_nowmark).
+ *
+ * Not modelled: zones and NUMA nodes (one ZONE_NORMAL), per-CPU page lists,
+ * migratetypes, the reserves of atomic and PF_MEMALLOC allocations.
  */
 #include "internal.h"
 
@@ -139,7 +149,7 @@ static void prep_new_page(struct mmsim *sim, uint32_t pfn, unsigned order)
 	}
 }
 
-int alloc_pages(struct mmsim *sim, unsigned order, uint32_t *pfn, uint32_t use)
+int alloc_pages_nowmark(struct mmsim *sim, unsigned order, uint32_t *pfn, uint32_t use)
 {
 	unsigned o;
 	int err;
@@ -169,6 +179,34 @@ int alloc_pages(struct mmsim *sim, unsigned order, uint32_t *pfn, uint32_t use)
 	return 0;
 }
 
+/*
+ * __alloc_pages_nodemask() + __alloc_pages_slowpath() for one zone: the
+ * fast path against the low watermark, kswapd woken and the min watermark
+ * tried, then direct reclaim until the allocation fits or the zone is
+ * found all_unreclaimable.
+ */
+int alloc_pages(struct mmsim *sim, unsigned order, uint32_t *pfn, uint32_t use)
+{
+	struct mmsim_state *s = &sim->s;
+
+	if (likely(zone_watermark_ok(sim, order, s->wmark[1])) || s->reclaiming)
+		return alloc_pages_nowmark(sim, order, pfn, use);
+	wakeup_kswapd(sim);
+	for (;;) {
+		if (zone_watermark_ok(sim, order, s->wmark[0]))
+			return alloc_pages_nowmark(sim, order, pfn, use);
+		if (try_to_free_pages(sim))
+			continue;
+		/* nothing reclaimed: wait for a write to end (congestion_wait), or scan again while it may help */
+		if (writeback_wait_oldest(sim))
+			continue;
+		if (!s->all_unreclaimable && zone_reclaimable(sim))
+			continue;
+		s->all_unreclaimable = 1;
+		return MMSIM_EOOM;
+	}
+}
+
 /* __free_one_page(): merge with free buddies, then put on a free list */
 static void __free_one_page(struct mmsim *sim, uint32_t pfn, unsigned order)
 {
@@ -191,6 +229,9 @@ static void __free_one_page(struct mmsim *sim, uint32_t pfn, unsigned order)
 void free_pages(struct mmsim *sim, uint32_t pfn, unsigned order)
 {
 	VM_BUG_ON(pfn == 0);
+	/* free_one_page(): a freed page makes the zone reclaimable again */
+	sim->s.all_unreclaimable = 0;
+	sim->s.pages_scanned = 0;
 	mod_node_page_state(sim, MMSIM_NR_FREE_PAGES, 1u << order);
 	count_vm_events(sim, MMSIM_PGFREE, 1u << order);
 	for (uint32_t i = 0; i < (1u << order); i++)

@@ -11,6 +11,17 @@
  * This issue maps only order-0 folios; the large-folio branches follow
  * __folio_add_rmap()/__folio_remove_rmap() for PTE-level mappings and are
  * exercised by the mapcount issue's scenarios (fork, COW, THP, mTHP).
+ *
+ * The reverse map (rmap_walk below) finds every PTE that maps a page, for
+ * reclaim: page_referenced() samples and clears the young bits,
+ * try_to_unmap() takes a page out of every page table, page_mkclean()
+ * write-protects a shared file page before writeback. A file page is
+ * found through its file's i_mmap list of VMAs (the kernel keeps an
+ * interval tree; a list gives the same answers), an anonymous page
+ * through its anon_vma: the anon_vma of the VMA it was faulted in, whose
+ * family (one root per anon_vma_prepare(), grown by fork) lists the VMAs
+ * that may map it - the kernel's anon_vma_chain, kept as one list per
+ * family and an ancestor test per VMA.
  */
 #include "internal.h"
 
@@ -168,10 +179,281 @@ bool folio_likely_mapped_shared(const struct mmsim *sim, uint32_t pfn)
 	return folio->_mapcount + 1 + folio_page1(sim, head)->_entire_mapcount + 1 > 1;
 }
 
-/* anon_vma_prepare(): give the VMA an anon_vma before its first anon page */
-int anon_vma_prepare(struct mmsim *sim, struct vm_area_struct *vma)
+/* ------------------------------------------------------------- the reverse map */
+
+static struct anon_vma *av_ptr(const struct mmsim *sim, uint32_t id)
 {
-	if (!vma->anon_vma)
-		vma->anon_vma = ++sim->s.next_anon_vma;
+	return POOL_ELEM(sim, POOL_ANON_VMA, struct anon_vma, SMALL_CHUNK_SHIFT, id);
+}
+
+/* a VMA joins its family's list (the root's); the caller set vma->anon_vma */
+void vma_link_anon(struct mmsim *sim, uint32_t id)
+{
+	struct vm_area_struct *v = vma_ptr(sim, id);
+	struct anon_vma *root = av_ptr(sim, av_ptr(sim, v->anon_vma)->root);
+
+	v->anon_prev = 0;
+	v->anon_next = root->head;
+	if (root->head)
+		vma_ptr(sim, root->head)->anon_prev = id;
+	root->head = id;
+}
+
+/* anon_vma_prepare(): give the VMA an anon_vma (a new family) before its first anon page */
+int anon_vma_prepare(struct mmsim *sim, uint32_t vma_id)
+{
+	struct vm_area_struct *vma = vma_ptr(sim, vma_id);
+	uint32_t av;
+
+	if (vma->anon_vma)
+		return 0;
+	av = pool_alloc(sim, POOL_ANON_VMA);
+	if (!av)
+		return MMSIM_ENOMEM;
+	av_ptr(sim, av)->root = av;
+	vma = vma_ptr(sim, vma_id);
+	vma->anon_vma = av;
+	vma_link_anon(sim, vma_id);
 	return 0;
+}
+
+/*
+ * anon_vma_fork(): the child's copy of a VMA with an anon_vma gets one of
+ * its own, a child of the parent's, in the same family; returns it.
+ */
+uint32_t anon_vma_fork(struct mmsim *sim, uint32_t parent_av, uint32_t child_vma)
+{
+	uint32_t av = pool_alloc(sim, POOL_ANON_VMA);
+
+	if (!av)
+		return 0;
+	av_ptr(sim, av)->root = av_ptr(sim, parent_av)->root;
+	av_ptr(sim, av)->parent = parent_av;
+	vma_ptr(sim, child_vma)->anon_vma = av;
+	vma_link_anon(sim, child_vma);
+	return av;
+}
+
+/* a new VMA (mmap, split, fork) enters its file's i_mmap list and its anon_vma family's */
+void vma_link_rmap(struct mmsim *sim, uint32_t id)
+{
+	struct vm_area_struct *v = vma_ptr(sim, id);
+
+	if (v->vm_file) {
+		struct file *f = file_ptr(sim, v->vm_file - 1);
+
+		v->shared_prev = 0;
+		v->shared_next = f->i_mmap;
+		if (f->i_mmap)
+			vma_ptr(sim, f->i_mmap)->shared_prev = id;
+		f->i_mmap = id;
+	}
+	if (v->anon_vma)
+		vma_link_anon(sim, id);
+}
+
+/* a VMA about to be freed leaves both lists */
+void vma_unlink_rmap(struct mmsim *sim, uint32_t id)
+{
+	struct vm_area_struct *v = vma_ptr(sim, id);
+
+	if (v->vm_file) {
+		struct file *f = file_ptr(sim, v->vm_file - 1);
+
+		if (v->shared_prev)
+			vma_ptr(sim, v->shared_prev)->shared_next = v->shared_next;
+		else
+			f->i_mmap = v->shared_next;
+		if (v->shared_next)
+			vma_ptr(sim, v->shared_next)->shared_prev = v->shared_prev;
+	}
+	if (v->anon_vma) {
+		struct anon_vma *root = av_ptr(sim, av_ptr(sim, v->anon_vma)->root);
+
+		if (v->anon_prev)
+			vma_ptr(sim, v->anon_prev)->anon_next = v->anon_next;
+		else
+			root->head = v->anon_next;
+		if (v->anon_next)
+			vma_ptr(sim, v->anon_next)->anon_prev = v->anon_prev;
+	}
+	v->shared_next = v->shared_prev = v->anon_next = v->anon_prev = 0;
+}
+
+/* is av the anon_vma of the VMA or one of its ancestors (the VMA's anon_vma_chain holds it)? */
+static bool anon_vma_chained(const struct mmsim *sim, uint32_t vma_av, uint32_t av)
+{
+	for (uint32_t a = vma_av; a; a = av_ptr(sim, a)->parent)
+		if (a == av)
+			return true;
+	return false;
+}
+
+/* the PTE that maps pfn at addr in vma's mm, if any */
+static uint64_t *vma_pte_of(struct mmsim *sim, const struct vm_area_struct *vma, uint64_t addr, uint32_t pfn)
+{
+	uint64_t *pte = walk_pte(sim, mm_ptr(sim, vma->vm_mm), addr);
+
+	if (!pte || !pte_present(*pte) || (*pte & MMSIM_PTE_SPECIAL) || pte_pfn(*pte) != pfn)
+		return NULL;
+	return pte;
+}
+
+/*
+ * rmap_walk(): every PTE that maps the page pfn. A file page is looked up
+ * in each VMA of its file's i_mmap list whose range covers its index
+ * (rmap_walk_file); an anon page in each VMA of its anon_vma's family
+ * that chains its anon_vma (rmap_walk_anon: the VMA it was faulted in and
+ * the copies fork made of it). one() returns false to stop the walk.
+ */
+void rmap_walk(struct mmsim *sim, uint32_t pfn, rmap_one_fn one, void *arg)
+{
+	uint32_t head = compound_head(sim, pfn);
+	const struct page *folio = pfn_to_page(sim, head);
+	/* page->index is 32 bits here (an anon page's linear index may not fit): compare modulo 2^32 */
+	uint32_t index = folio->index + (pfn - head);
+	uint32_t id;
+
+	if (folio_test_anon(folio)) {
+		uint32_t av = folio->mapping;
+
+		for (id = av_ptr(sim, av_ptr(sim, av)->root)->head; id;) {
+			struct vm_area_struct *v = vma_ptr(sim, id);
+			uint32_t next = v->anon_next;
+
+			uint32_t off = index - (uint32_t)v->vm_pgoff;
+
+			if (anon_vma_chained(sim, v->anon_vma, av) && off < vma_pages(v)) {
+				uint64_t addr = v->vm_start + ((uint64_t)off << PAGE_SHIFT);
+				uint64_t *pte = vma_pte_of(sim, v, addr, pfn);
+
+				if (pte && !one(sim, pfn, v, addr, pte, arg))
+					return;
+			}
+			id = next;
+		}
+		return;
+	}
+	if (!folio->mapping)
+		return;
+	for (id = file_ptr(sim, folio->mapping - 1)->i_mmap; id;) {
+		struct vm_area_struct *v = vma_ptr(sim, id);
+		uint32_t next = v->shared_next;
+
+		uint32_t off = index - (uint32_t)v->vm_pgoff;
+
+		if (off < vma_pages(v)) {
+			uint64_t addr = v->vm_start + ((uint64_t)off << PAGE_SHIFT);
+			uint64_t *pte = vma_pte_of(sim, v, addr, pfn);
+
+			if (pte && !one(sim, pfn, v, addr, pte, arg))
+				return;
+		}
+		id = next;
+	}
+}
+
+struct referenced_arg { uint32_t referenced; uint32_t vm_flags; };
+
+/*
+ * page_referenced_one() (2.6.39 mm/rmap.c): test and clear the PTE's
+ * accessed (young) bit; a young PTE counts unless the VMA is
+ * MADV_SEQUENTIAL; the VMA's flags are passed up when it counted.
+ */
+static bool page_referenced_one(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma, uint64_t addr,
+				uint64_t *pte, void *arg)
+{
+	struct referenced_arg *r = arg;
+
+	(void)sim;
+	(void)pfn;
+	(void)addr;
+	if (*pte & MMSIM_PTE_ACCESSED) {
+		*pte &= ~MMSIM_PTE_ACCESSED;
+		if (!(vma->vm_flags & MMSIM_VM_SEQ_READ)) {
+			r->referenced++;
+			r->vm_flags |= vma->vm_flags;
+		}
+	}
+	return true;
+}
+
+/* page_referenced(): how many mapping PTEs were young (each cleared on the way) */
+uint32_t page_referenced(struct mmsim *sim, uint32_t pfn, uint32_t *vm_flags)
+{
+	struct referenced_arg r = { 0, 0 };
+
+	if (folio_mapcount(sim, pfn))
+		rmap_walk(sim, pfn, page_referenced_one, &r);
+	if (vm_flags)
+		*vm_flags = r.vm_flags;
+	return r.referenced;
+}
+
+/*
+ * try_to_unmap_one() (2.6.39): a PTE young again since page_referenced()
+ * means the page is in use (SWAP_FAIL: reclaim activates it); otherwise
+ * clear the PTE, move its dirty bit to the page (set_page_dirty), and drop
+ * the mapping's rss, mapcount and reference.
+ */
+static bool try_to_unmap_one(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma, uint64_t addr,
+			     uint64_t *pte, void *arg)
+{
+	int *ret = arg;
+	struct mm_struct *mm = mm_ptr(sim, vma->vm_mm);
+	uint32_t head = compound_head(sim, pfn);
+	const struct page *folio = pfn_to_page(sim, head);
+	uint64_t pteval;
+
+	if (*pte & MMSIM_PTE_ACCESSED) {
+		*pte &= ~MMSIM_PTE_ACCESSED;
+		*ret = -1;
+		return false;
+	}
+	mm->rss[folio_test_anon(folio) ? MMSIM_MM_ANONPAGES : mm_counter_file(folio)]--;
+	folio_remove_rmap_pte(sim, pfn);
+	pteval = ptep_get_and_clear(sim, vma->vm_mm, addr, pte);
+	if (pteval & MMSIM_PTE_DIRTY)
+		folio_mark_dirty(sim, head);
+	folio_put(sim, head);
+	return folio_mapcount(sim, head) != 0;
+}
+
+/* try_to_unmap(): 0 when no PTE maps the page any more, -1 (SWAP_FAIL) when one was young */
+int try_to_unmap(struct mmsim *sim, uint32_t pfn)
+{
+	int ret = 0;
+
+	rmap_walk(sim, pfn, try_to_unmap_one, &ret);
+	return ret;
+}
+
+/*
+ * page_mkclean_one(): before a shared file page is written back, every
+ * writable or dirty PTE of a VM_SHARED mapping is write-protected and
+ * cleaned, so that the next write faults and dirties the page again.
+ */
+static bool page_mkclean_one(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma, uint64_t addr,
+			     uint64_t *pte, void *arg)
+{
+	uint32_t *cleaned = arg;
+
+	(void)sim;
+	(void)pfn;
+	(void)addr;
+	if ((vma->vm_flags & MMSIM_VM_SHARED) && (*pte & (MMSIM_PTE_RW | MMSIM_PTE_DIRTY))) {
+		*pte &= ~(MMSIM_PTE_RW | MMSIM_PTE_DIRTY);
+		(*cleaned)++;
+	}
+	return true;
+}
+
+/* page_mkclean(): how many PTEs were writable or dirty (the caller then dirties the page, to clean it for I/O) */
+uint32_t page_mkclean(struct mmsim *sim, uint32_t pfn)
+{
+	uint32_t cleaned = 0;
+
+	if (folio_mapcount(sim, pfn))
+		rmap_walk(sim, pfn, page_mkclean_one, &cleaned);
+	return cleaned;
 }

@@ -383,7 +383,9 @@ static int step_op(struct mmsim *sim)
 	const struct mmsim_step *st = step_ptr(sim, pc);
 	uint64_t adj = offset_adjust(s);
 	bool single = st->op == MMSIM_OP_MMAP || st->op == MMSIM_OP_MUNMAP ||
-		      st->op == MMSIM_OP_MADVISE || st->op == MMSIM_OP_FORK || st->op == MMSIM_OP_EXIT;
+		      st->op == MMSIM_OP_MADVISE || st->op == MMSIM_OP_FORK || st->op == MMSIM_OP_EXIT ||
+		      st->op == MMSIM_OP_READ || st->op == MMSIM_OP_WRITE || st->op == MMSIM_OP_FADVISE ||
+		      st->op == MMSIM_OP_FSYNC;
 	int err = 0;
 
 	s->cur_step = pc;
@@ -406,6 +408,9 @@ static int step_op(struct mmsim *sim)
 	s->work_done++;
 	s->pc++;
 	s->steps_executed++;
+	/* a step is a tick of the clock (a touch is one too: user_access) */
+	if (st->op != MMSIM_OP_ACCESS)
+		sim_tick(sim);
 	if (single && (err = check_task(sim, st->task)))
 		return err;
 	switch (st->op) {
@@ -456,6 +461,18 @@ static int step_op(struct mmsim *sim)
 		trace(sim, MMSIM_EV_EXIT, 0, mmid, 0, 0, 0);
 		break;
 	}
+	case MMSIM_OP_READ:
+		err = generic_file_read(sim, st->file, st->offset + adj, st->length);
+		break;
+	case MMSIM_OP_WRITE:
+		err = generic_file_write(sim, st->file, st->offset + adj, st->length);
+		break;
+	case MMSIM_OP_FADVISE:
+		err = do_fadvise_dontneed(sim, st->file, st->offset + adj, st->length);
+		break;
+	case MMSIM_OP_FSYNC:
+		err = do_fsync(sim, st->file);
+		break;
 	case MMSIM_OP_EXPECT:
 		err = do_expect(sim, st, adj);
 		break;
@@ -468,6 +485,30 @@ static int step_op(struct mmsim *sim)
 	if (err)
 		return err;
 	return debug_vm_check(sim);
+}
+
+/*
+ * The machine's own work between operations, at each tick of the clock:
+ * read I/O that is done, writeback that is done (rotating PG_reclaim
+ * pages), one pass of kswapd if it is awake, the flusher if it was woken.
+ * Read completions belong to the operation that ticked (as before the
+ * clock drove anything else); the rest is nobody's task.
+ */
+void background_work(struct mmsim *sim)
+{
+	struct mmsim_state *s = &sim->s;
+	uint32_t task = s->cur_task;
+
+	if (s->io_count)
+		io_advance(sim);
+	s->cur_task = MMSIM_NONE;
+	if (s->wb_count)
+		writeback_advance(sim);
+	if (s->kswapd.running)
+		kswapd_run(sim);
+	if (s->flusher_woken)
+		flusher_run(sim);
+	s->cur_task = task;
 }
 
 static int run_op(struct mmsim *sim)

@@ -48,6 +48,7 @@ uint32_t shmem_fault(struct mmsim *sim, struct vm_fault *vmf)
 		folio_set(pfn_to_page(sim, pfn), uptodate);
 		folio_clear(pfn_to_page(sim, pfn), locked);
 	}
+	folio_get(sim, pfn); /* referenced, as filemap_fault() returns it */
 	vmf->page = pfn;
 	return MMSIM_VM_FAULT_LOCKED;
 }

@@ -150,10 +150,10 @@ steps:
     expect(r.err).toMatch(/oom\.yaml:7: steps\[1\]\.access: out of memory: machine\.memory \(4 MiB\) is exhausted/);
   });
 
-  it('exits 2 for a step the core does not run yet, at its line', () => {
-    const r = sim(scenario('later.yaml', `${OK}  - fsync: { task: app, file: data }\n`));
+  it('exits 2 for a mapping the core does not run yet, at its line', () => {
+    const r = sim(scenario('later.yaml', `${OK}  - mmap: { task: app, name: s, length: 4KiB, prot: read-write, shared: true }\n`));
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/later\.yaml:9: steps\[2\]\.fsync: read, write, fadvise and fsync steps are not modelled yet/);
+    expect(r.err).toMatch(/later\.yaml:9:65: steps\[2\]\.mmap\.shared: shared anonymous mappings are shmem, which the model does not run yet/);
   });
 
   it('exits 2 on a missing file, a bad option or a bad --set', () => {
@@ -174,7 +174,8 @@ steps:
     for (const flag of ['--compare key=value', '--sweep key', '--sweep key=v1,v2,...', '--csv']) expect(r.out).toContain(flag);
     expect(r.out).toMatch(/^ {2}fault_around_bytes +power of two, 4 KiB \.\. 2 MiB +default 64 KiB$/m);
     expect(r.out).toMatch(/^ {2}vmacache +per-thread \| mm-wide +default per-thread$/m);
-    expect(r.out).toMatch(/^ {2}machine\.io_latency +0 \.\. 1000000 touches +default 0 touches$/m);
+    expect(r.out).toMatch(/^ {2}machine\.io_latency +0 \.\. 1000000 operations +default 0 operations$/m);
+    expect(r.out).toMatch(/^ {2}machine\.writeback_latency +1 \.\. 1000000 operations +default 20 operations$/m);
     expect(r.out).toMatch(/^ {2}seed +a whole number +default 1$/m);
   });
 });

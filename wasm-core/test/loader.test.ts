@@ -164,6 +164,8 @@ steps: []
       fault_around_bytes: 65536, vmacache: 'mm-wide', anon_prefault: 'anticipatory', anon_prefault_cap: 14,
       thp: 'madvise', mthp: [16384, 65536], large_mapcount: false, fadvise_dontneed: 'invalidate-only',
       readahead_kb: 256,
+      /* the project's own tunables (the LRU's), at their defaults */
+      workingset: false, min_free_kbytes: 0, dirty_background_ratio: 10, dirty_ratio: 20,
     });
   });
 

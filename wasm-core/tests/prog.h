@@ -25,11 +25,8 @@ static inline void prog_init(struct prog *p, uint64_t memory)
 	p->h.magic = MMSIM_PROG_MAGIC;
 	p->h.abi = MMSIM_ABI_VERSION;
 	p->h.seed = 1;
+	MMSIM_HEADER_DEFAULTS(&p->h);
 	p->h.memory = memory;
-	p->h.fault_around_bytes = 65536;
-	p->h.anon_prefault_cap = 14;
-	p->h.large_mapcount = 1;
-	p->h.readahead_kb = 128;
 }
 
 static inline uint32_t prog_file(struct prog *p, uint64_t size, int cached)

@@ -364,9 +364,8 @@ TEST(skip_hole_shadow_and_not_uptodate)
 	struct mmsim *sim = skip_setup(&p, 0);
 	uint32_t pfn3 = filemap_get_folio(sim, 0, 3), pfn4 = filemap_get_folio(sim, 0, 4);
 
-	filemap_remove_folio(sim, 0, pfn3);
-	filemap_remove_folio(sim, 0, pfn4);
-	xa_store(sim, &file_ptr(sim, 0)->i_pages, 4, xa_mk_value(7));
+	filemap_remove_folio(sim, 0, pfn3, 0);
+	filemap_remove_folio(sim, 0, pfn4, xa_mk_value(7)); /* as reclaim leaves it */
 	folio_clear(pfn_to_page(sim, filemap_get_folio(sim, 0, 5)), uptodate);
 	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
 	CHECK_EQ(count_skip(MMSIM_SKIP_HOLE), 1);
@@ -928,7 +927,14 @@ TEST(anon_zero_page_then_write)
 	CHECK_EQ(mmsim_nr_expect_failures(sim), 0);
 	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 32);
 	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 16);
-	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_INACTIVE_ANON), 16);
+	/*
+	 * 2.6.39: new anon pages go to the active anon list, through the
+	 * lru_add pagevec; the 14th drained it, the last two wait there:
+	 *     active anon [14]    lru_add_pvecs[ACTIVE_ANON] [2]
+	 */
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ACTIVE_ANON), 14);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_INACTIVE_ANON), 0);
+	CHECK_EQ(sim->s.pvecs[MMSIM_PVEC_LRU_ADD_ACTIVE_ANON].nr, 2);
 	mmsim_destroy(sim);
 }
 
@@ -1612,18 +1618,20 @@ TEST(errors)
 	CHECK_EQ(mmsim_last_error(sim)->code, MMSIM_ESEGV);
 	mmsim_destroy(sim);
 
-	/* a step the model does not run yet is refused at load */
+	/* a file step naming a file the program does not have is refused at load */
 	{
 		struct mmsim_config cfg;
+		struct mmsim_step *st;
 
 		prog_init(&p, 64 * MiB);
 		prog_file(&p, 64 * KiB, 1);
 		prog_proc(&p, 1, 0);
-		prog_step(&p, MMSIM_OP_FSYNC);
+		st = prog_step(&p, MMSIM_OP_FSYNC);
+		st->file = 1;
 		prog_build(&p);
 		mmsim_config_default(&cfg);
 		sim = mmsim_create(&cfg);
-		CHECK_EQ(mmsim_load(sim, p.bytes, p.len), MMSIM_ENOTIMPL);
+		CHECK_EQ(mmsim_load(sim, p.bytes, p.len), MMSIM_EINVAL);
 		CHECK_EQ(mmsim_last_error(sim)->step, 0);
 		mmsim_destroy(sim);
 	}

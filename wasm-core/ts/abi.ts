@@ -40,6 +40,7 @@ export const PC_READAHEAD = PC_FLAG.READAHEAD;
 
 export const FILE_CACHED = FILEF.CACHED;
 export const FILE_SHMEM = FILEF.SHMEM;
+export const FILE_SPARSE = FILEF.SPARSE;
 export const PROC_FORKED = PROCF.FORKED;
 
 export const FOLIO_FIELDS = FOLIO_FIELD_NAMES;

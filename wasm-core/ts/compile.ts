@@ -6,7 +6,7 @@
  * expect failures can name the file, line and key path.
  */
 import {
-  ABI_VERSION, Advice, COUNTERS, ExpectKind, FILE_CACHED, FILE_SHMEM, FOLIO_FIELDS, Op, Pattern, PROC_FORKED,
+  ABI_VERSION, Advice, COUNTERS, ExpectKind, FILE_CACHED, FILE_SHMEM, FILE_SPARSE, FOLIO_FIELDS, Op, Pattern, PROC_FORKED,
   PROG_MAGIC, STEPF, STRUCTS, TASK_ALL, TASK_COUNTERS,
 } from './abi.js';
 import { writeStruct } from './layout.js';
@@ -247,7 +247,7 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
   writeStruct(v, 0, 'prog_header', header);
   let o = S.prog_header.size;
   for (const f of s.files) {
-    writeStruct(v, o, 'prog_file', { size: BigInt(f.size), flags: (f.cached ? FILE_CACHED : 0) | (f.fs === 'tmpfs' ? FILE_SHMEM : 0) });
+    writeStruct(v, o, 'prog_file', { size: BigInt(f.size), flags: (f.cached ? FILE_CACHED : 0) | (f.fs === 'tmpfs' ? FILE_SHMEM : 0) | (f.sparse ? FILE_SPARSE : 0) });
     o += S.prog_file.size;
   }
   for (const p of procs) {

@@ -58,7 +58,7 @@ export { DEFAULT_MACHINE };
  * never read from a disk (this project's extension to the format).
  */
 export type FileSystem = 'disk' | 'tmpfs';
-export interface FileDef { name: string; size: number; cached: boolean; fs: FileSystem; at: At; cachedAt: At }
+export interface FileDef { name: string; size: number; cached: boolean; fs: FileSystem; sparse: boolean; at: At; cachedAt: At }
 export interface ProcDef {
   name: string; threads: number; at: At;
   /** format extension (the VMA cache): the mm's initial vmacache_seqnum, so that a run can reach its 32-bit wrap */
@@ -284,6 +284,7 @@ const SCHEMA: SchemaObject = {
         size: BYTES('the file\'s size'),
         cached: choice(['all', 'none'], 'all: every page in the page cache (clean, on the inactive file LRU) before step 1; none (default): empty'),
         fs: choice(['disk', 'tmpfs'], 'disk (default): a page cache filled by read I/O; tmpfs: shmem, pages exist once written'),
+        sparse: withDoc(BOOL, 'extension: a disk file whose blocks are not written yet (a new copy): writing part of a page reads nothing first (default false)'),
       }, ['size']),
       description: 'the files: name: { size, cached }',
     },
@@ -541,8 +542,11 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
         c.err(b.at(['files', name, 'size'], 'key'), `files larger than 1 TiB are not modelled, got ${formatSize(bytes)}`);
         continue;
       }
+      if (def.sparse === true && def.fs === 'tmpfs')
+        c.err(b.at(['files', name, 'sparse'], 'key'), 'sparse is for a disk file; a tmpfs file is sparse already (its holes are never read)');
       files.push({
-        name, size: bytes, cached: def.cached === 'all', fs: (def.fs as FileSystem | undefined) ?? 'disk', at: nat,
+        name, size: bytes, cached: def.cached === 'all', fs: (def.fs as FileSystem | undefined) ?? 'disk',
+        sparse: def.sparse === true, at: nat,
         cachedAt: 'cached' in def ? b.at(['files', name, 'cached'], 'key') : nat,
       });
     }
@@ -715,10 +719,13 @@ function checkSemantics(c: Ctx, s: Scenario): void {
           }
           break;
         }
-        case 'read': case 'write': case 'fadvise': case 'fsync':
+        case 'read': case 'write': case 'fadvise': case 'fsync': {
           proc(st.task, false);
-          fileOf(st.file, fieldAt(st, 'file'));
+          const f = fileOf(st.file, fieldAt(st, 'file'));
+          if (f && st.kind === 'write' && st.offset + st.length > f.size)
+            c.err(st.at, `this write runs past the end of file '${f.name}' (${formatSize(f.size)}): files do not grow in this model; make the file larger`);
           break;
+        }
         case 'fork': {
           const p = proc(st.task, false);
           if (procs.has(st.child)) {

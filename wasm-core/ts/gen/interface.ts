@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0xa5e4e628;
+export const INTERFACE_HASH = 0xb29e29fb;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -32,6 +32,12 @@ export const MAX_DATA = 0x1000000;
 export const MAX_LOOPS = 8;
 /** VMAs per process: the kernel's default vm.max_map_count */
 export const MAX_MAP_COUNT = 65530;
+/** pages per pagevec (2.6.39) */
+export const PAGEVEC_SIZE = 14;
+/** mmsim_lru_move.c: list | LRU_TAIL when the folio went to the tail */
+export const LRU_TAIL = 256;
+/** writeback requests in flight at most (the oldest completes early beyond) */
+export const WB_QUEUE = 256;
 
 export enum ErrorCode {
   OK = 0,
@@ -205,6 +211,61 @@ export const PG = {
   anon: 27, // the kernel marks anon in page->mapping bit 0
 } as const;
 export const PG_DOCS: readonly string[] = ["","","","","","","","","","","== PG_readahead","","","","","","page type (the kernel keeps these in page_type)","page type","the kernel marks tails in compound_head bit 0","the kernel marks anon in page->mapping bit 0"];
+/** 2.6.39's per-CPU pagevecs: lru_add_pvecs[lru] (same numbers as enum mmsim_lru_list), then rotate and deactivate */
+export enum Pagevec {
+  LruAddInactiveAnon = 0,
+  LruAddActiveAnon = 1,
+  LruAddInactiveFile = 2,
+  LruAddActiveFile = 3,
+  LruAddUnevictable = 4,
+  Rotate = 5, // lru_rotate_pvecs: PG_reclaim folios whose writeback ended
+  Deactivate = 6, // lru_deactivate_pvecs: folios fadvise(DONTNEED) could not drop
+}
+export const PAGEVEC_DOCS: readonly string[] = ["","","","","","lru_rotate_pvecs: PG_reclaim folios whose writeback ended","lru_deactivate_pvecs: folios fadvise(DONTNEED) could not drop"];
+/** mmsim_lru_move.d: why a folio moved */
+export enum LruMove {
+  Isolate = 0, // taken off its list by a scan
+  Putback = 1, // a scan put it back at the head of its list
+  Activate = 2, // a scan found it referenced: to the active list
+  Deactivate = 3, // shrink_active_list: to the inactive head
+  DeactivateFile = 4, // fadvise could not drop it and it is dirty or under writeback: inactive head, PG_reclaim
+  DeactivateClean = 5, // fadvise could not drop it, clean: to the inactive tail
+  Rotate = 6, // its writeback ended with PG_reclaim: to the inactive tail
+}
+export const LRU_MOVE_DOCS: readonly string[] = ["taken off its list by a scan","a scan put it back at the head of its list","a scan found it referenced: to the active list","shrink_active_list: to the inactive head","fadvise could not drop it and it is dirty or under writeback: inactive head, PG_reclaim","fadvise could not drop it, clean: to the inactive tail","its writeback ended with PG_reclaim: to the inactive tail"];
+/** mmsim_shrink_page.b: what shrink_page_list() did with a folio */
+export enum ShrinkVerdict {
+  Reclaimed = 0, // freed (a clean file page: __remove_mapping)
+  Locked = 1, // locked (read I/O in flight): kept
+  Writeback = 2, // under writeback: put back unchanged
+  Activate = 3, // referenced again (page_check_references): activated
+  Keep = 4, // mapped and referenced once: PG_referenced, another trip
+  UnmapFail = 5, // a PTE was young again at unmap: activated
+  KeepDirty = 6, // dirty and only PG_referenced: kept for writeback to clean it
+  Pageout = 7, // dirty: written out with PG_reclaim, kept until the write ends
+  Busy = 8, // an extra reference (a pagevec, a reader): kept
+  Anon = 9, // anonymous without swap: activated
+}
+export const SHRINK_VERDICT_DOCS: readonly string[] = ["freed (a clean file page: __remove_mapping)","locked (read I/O in flight): kept","under writeback: put back unchanged","referenced again (page_check_references): activated","mapped and referenced once: PG_referenced, another trip","a PTE was young again at unmap: activated","dirty and only PG_referenced: kept for writeback to clean it","dirty: written out with PG_reclaim, kept until the write ends","an extra reference (a pagevec, a reader): kept","anonymous without swap: activated"];
+/** mmsim_invalidate_page.c: invalidate_mapping_pages() on one folio */
+export enum InvalResult {
+  Removed = 0, // dropped from the page cache
+  Locked = 1, // locked (read I/O in flight): skipped, not deactivated
+  Dirty = 2,
+  Writeback = 3,
+  Mapped = 4,
+  Busy = 5, // an extra reference (in a pagevec): remove_mapping refused
+}
+export const INVAL_RESULT_DOCS: readonly string[] = ["dropped from the page cache","locked (read I/O in flight): skipped, not deactivated","","","","an extra reference (in a pagevec): remove_mapping refused"];
+/** mmsim_writeback_submit.addr: who started the write */
+export enum WbReason {
+  Flush = 0, // filemap_flush (fadvise)
+  Background = 1, // the flusher, over dirty_background_ratio
+  Fsync = 2, // fsync: write and wait
+  Reclaim = 3, // pageout() from reclaim
+  Balance = 4, // balance_dirty_pages: the dirtying task, over dirty_ratio
+}
+export const WB_REASON_DOCS: readonly string[] = ["filemap_flush (fadvise)","the flusher, over dirty_background_ratio","fsync: write and wait","pageout() from reclaim","balance_dirty_pages: the dirtying task, over dirty_ratio"];
 export const VmacacheMode = {
   "per-thread": 0,
   "mm-wide": 1,
@@ -285,6 +346,7 @@ export const STEPF = {
 export const FILEF = {
   CACHED: 0x1, // in the page cache before step 1
   SHMEM: 0x2, // tmpfs: shmem_fault, no I/O, no write-notify
+  SPARSE: 0x4, // a disk file whose blocks are not written yet: a partial write reads nothing first
 } as const;
 /** mmsim_prog_proc.flags */
 export const PROCF = {
@@ -297,17 +359,17 @@ export const PC_FLAG = {
 } as const;
 
 /** Global counters, enum mmsim_counter order. */
-export const COUNTERS = ["pgfault","pgmajfault","pgactivate","pgdeactivate","pgrotated","pgrefill","pgscan","pgsteal","workingset_refault","vmacache_find_calls","vmacache_find_hits","vmacache_full_flushes","thp_fault_alloc","thp_fault_fallback","pginvalidate","pgreclaim","pgalloc_normal","pgfree","pgpgin","pgpgout","pgreuse","nr_free_pages","nr_inactive_anon","nr_active_anon","nr_inactive_file","nr_active_file","nr_unevictable","nr_file_pages","nr_mapped","nr_anon_pages","nr_shmem","nr_dirty","nr_writeback","nr_page_table_pages","touches","fault_retries","events_dropped","fault_around_calls","fault_around_mapped","fault_around_skipped","readahead_pages"] as const;
+export const COUNTERS = ["pgfault","pgmajfault","pgactivate","pgdeactivate","pgrotated","pgrefill","pgscan","pgsteal","workingset_refault","vmacache_find_calls","vmacache_find_hits","vmacache_full_flushes","thp_fault_alloc","thp_fault_fallback","pginvalidate","pgreclaim","pgalloc_normal","pgfree","pgpgin","pgpgout","pgreuse","pgscan_kswapd","pgscan_direct","kswapd_steal","pageoutrun","allocstall","nr_vmscan_write","nr_dirtied","nr_written","workingset_activate","nr_free_pages","nr_inactive_anon","nr_active_anon","nr_inactive_file","nr_active_file","nr_unevictable","nr_file_pages","nr_mapped","nr_anon_pages","nr_shmem","nr_dirty","nr_writeback","nr_page_table_pages","touches","fault_retries","events_dropped","fault_around_calls","fault_around_mapped","fault_around_skipped","readahead_pages","kswapd_wakeups","writeback_waits"] as const;
 export type CounterName = (typeof COUNTERS)[number];
 export interface CounterInfo { name: CounterName; gauge: boolean; model: boolean; required: boolean; doc: string; mechanism: string }
-export const COUNTER_INFO: readonly CounterInfo[] = [{"name":"pgfault","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgmajfault","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgactivate","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgdeactivate","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgrotated","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgrefill","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgscan","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgsteal","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"workingset_refault","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"vmacache_find_calls","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"vmacache_find_hits","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"vmacache_full_flushes","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"thp_fault_alloc","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"thp_fault_fallback","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"pginvalidate","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgreclaim","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgalloc_normal","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"pgfree","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"pgpgin","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"pgpgout","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"pgreuse","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_free_pages","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_inactive_anon","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_active_anon","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_inactive_file","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_active_file","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_unevictable","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_file_pages","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_mapped","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_anon_pages","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_shmem","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_dirty","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_writeback","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_page_table_pages","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"touches","gauge":false,"model":true,"required":false,"doc":"user-space touches run","mechanism":"core"},{"name":"fault_retries","gauge":false,"model":true,"required":false,"doc":"faults that returned VM_FAULT_RETRY","mechanism":"core"},{"name":"events_dropped","gauge":false,"model":true,"required":false,"doc":"events the host could not be given (out of memory for the buffer): never silent","mechanism":"core"},{"name":"fault_around_calls","gauge":false,"model":true,"required":false,"doc":"do_fault_around() calls","mechanism":"fault-around"},{"name":"fault_around_mapped","gauge":false,"model":true,"required":false,"doc":"neighbours map_pages mapped","mechanism":"fault-around"},{"name":"fault_around_skipped","gauge":false,"model":true,"required":false,"doc":"pages map_pages skipped","mechanism":"fault-around"},{"name":"readahead_pages","gauge":false,"model":true,"required":false,"doc":"pages read by readahead and read-around","mechanism":"fault-around"}];
+export const COUNTER_INFO: readonly CounterInfo[] = [{"name":"pgfault","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgmajfault","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgactivate","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgdeactivate","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgrotated","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgrefill","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgscan","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgsteal","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"workingset_refault","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"vmacache_find_calls","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"vmacache_find_hits","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"vmacache_full_flushes","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"thp_fault_alloc","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"thp_fault_fallback","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"pginvalidate","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgreclaim","gauge":false,"model":false,"required":true,"doc":"","mechanism":"core"},{"name":"pgalloc_normal","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"pgfree","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"pgpgin","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"pgpgout","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"pgreuse","gauge":false,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"pgscan_kswapd","gauge":false,"model":false,"required":false,"doc":"pages kswapd scanned on the inactive lists (2.6.39: pgscan_kswapd_normal)","mechanism":"lru"},{"name":"pgscan_direct","gauge":false,"model":false,"required":false,"doc":"pages direct reclaim scanned","mechanism":"lru"},{"name":"kswapd_steal","gauge":false,"model":false,"required":false,"doc":"pages kswapd reclaimed","mechanism":"lru"},{"name":"pageoutrun","gauge":false,"model":false,"required":false,"doc":"kswapd balance_pgdat() runs","mechanism":"lru"},{"name":"allocstall","gauge":false,"model":false,"required":false,"doc":"allocations that entered direct reclaim","mechanism":"lru"},{"name":"nr_vmscan_write","gauge":false,"model":false,"required":false,"doc":"pages reclaim wrote out (pageout)","mechanism":"lru"},{"name":"nr_dirtied","gauge":false,"model":false,"required":false,"doc":"pages that went clean -> dirty","mechanism":"lru"},{"name":"nr_written","gauge":false,"model":false,"required":false,"doc":"pages submitted for writeback","mechanism":"lru"},{"name":"workingset_activate","gauge":false,"model":false,"required":false,"doc":"3.15: refaults activated (workingset: true)","mechanism":"lru"},{"name":"nr_free_pages","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_inactive_anon","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_active_anon","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_inactive_file","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_active_file","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_unevictable","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_file_pages","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_mapped","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_anon_pages","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_shmem","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_dirty","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_writeback","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"nr_page_table_pages","gauge":true,"model":false,"required":false,"doc":"","mechanism":"core"},{"name":"touches","gauge":false,"model":true,"required":false,"doc":"user-space touches run","mechanism":"core"},{"name":"fault_retries","gauge":false,"model":true,"required":false,"doc":"faults that returned VM_FAULT_RETRY","mechanism":"core"},{"name":"events_dropped","gauge":false,"model":true,"required":false,"doc":"events the host could not be given (out of memory for the buffer): never silent","mechanism":"core"},{"name":"fault_around_calls","gauge":false,"model":true,"required":false,"doc":"do_fault_around() calls","mechanism":"fault-around"},{"name":"fault_around_mapped","gauge":false,"model":true,"required":false,"doc":"neighbours map_pages mapped","mechanism":"fault-around"},{"name":"fault_around_skipped","gauge":false,"model":true,"required":false,"doc":"pages map_pages skipped","mechanism":"fault-around"},{"name":"readahead_pages","gauge":false,"model":true,"required":false,"doc":"pages read by readahead and read-around","mechanism":"fault-around"},{"name":"kswapd_wakeups","gauge":false,"model":true,"required":false,"doc":"times kswapd was woken below the low watermark","mechanism":"lru"},{"name":"writeback_waits","gauge":false,"model":true,"required":false,"doc":"times a task waited for a write to end (fsync, write into a page under writeback, reclaim with nothing else to do)","mechanism":"lru"}];
 export const TASK_COUNTERS = ["pgfault","maj_flt","min_flt","vmacache_find_calls","vmacache_find_hits","touches"] as const;
 export type TaskCounterName = (typeof TASK_COUNTERS)[number];
 export const MM_COUNTERS = ["rss_file","rss_anon","rss_shmem","map_count","pgtables"] as const;
 
-export const EVENTS = ["mmsim_step","mmsim_access","page_fault_user","mm_fault_done","mm_pgtable_alloc","mm_pgtable_free","mm_filemap_map_pages","mm_set_pte","mm_filemap_map_skip","mm_filemap_fault","page_cache_sync_ra","page_cache_async_ra","mm_filemap_add_to_page_cache","mm_filemap_delete_from_page_cache","mmsim_read_done","mmsim_read_submit","mmsim_folio_wait","mmsim_vma_add","mmsim_vma_remove","mmsim_vma_split","mmsim_vma_merge","mmsim_vma_flags","mmsim_zap_range","mm_page_alloc","mm_page_free","mm_lru_insertion","mm_lru_activate","mmsim_file_preload","mmsim_fork","mmsim_exit","mmsim_expect","mmsim_say","mmsim_error","mmsim_shmem_fault","mmsim_readahead_mark","mmsim_pte_clear","mmsim_vmacache_find","mmsim_find_vma_walk","mmsim_vmacache_update","mmsim_vmacache_invalidate","mmsim_vmacache_flush_all"] as const;
+export const EVENTS = ["mmsim_step","mmsim_access","page_fault_user","mm_fault_done","mm_pgtable_alloc","mm_pgtable_free","mm_filemap_map_pages","mm_set_pte","mm_filemap_map_skip","mm_filemap_fault","page_cache_sync_ra","page_cache_async_ra","mm_filemap_add_to_page_cache","mm_filemap_delete_from_page_cache","mmsim_read_done","mmsim_read_submit","mmsim_folio_wait","mmsim_vma_add","mmsim_vma_remove","mmsim_vma_split","mmsim_vma_merge","mmsim_vma_flags","mmsim_zap_range","mm_page_alloc","mm_page_free","mm_lru_insertion","mm_lru_activate","mmsim_file_preload","mmsim_fork","mmsim_exit","mmsim_expect","mmsim_say","mmsim_error","mmsim_shmem_fault","mmsim_readahead_mark","mmsim_pte_clear","mmsim_vmacache_find","mmsim_find_vma_walk","mmsim_vmacache_update","mmsim_vmacache_invalidate","mmsim_vmacache_flush_all","mmsim_pagevec_add","mmsim_pagevec_drain","mmsim_lru_move","mm_vmscan_lru_isolate","mmsim_shrink_page","mm_vmscan_lru_shrink_inactive","mm_vmscan_lru_shrink_active","mm_vmscan_kswapd_wake","mm_vmscan_kswapd_sleep","mmsim_kswapd_pass","mm_vmscan_direct_reclaim_begin","mm_vmscan_direct_reclaim_end","mm_vmscan_writepage","mmsim_writeback_submit","mmsim_writeback_done","mmsim_fadvise_dontneed","mmsim_invalidate_page","mmsim_workingset_refault","mmsim_balance_dirty_pages","mmsim_file_read","mmsim_file_write"] as const;
 export type EventName = (typeof EVENTS)[number];
-export const EVENT_DOCS: readonly string[] = ["step boundary: a=op b=step index (same as .step)","touches that hit present PTEs, coalesced: addr=first, a=count, b=op (0 read, 1 write), c:d=last addr","a user page fault (x86 trace point): a=error_code (1 present, 2 write, 4 user), b=fault flags (FAULT_FLAG_*), c=0 (it fires before find_vma), d=attempt (0, or 1.. for a retry)","handle_mm_fault returned: a=vm_fault_t, b=kind (MMSIM_FK_*), c=pages mapped","a page-table page allocated: addr=address being faulted, a=level of the new table (MMSIM_PGT_*), b=pfn","a page-table page freed: addr=start of the span it mapped, a=level, b=pfn","the fault-around window: addr=address of start_pgoff, a=file, b=start_pgoff, c=end_pgoff, d=faulting pgoff","a PTE set: addr, a=pfn, b=pgoff (or anon index), c=how (MMSIM_SET_*), d=the PTE's low 12 bits","map_pages skipped a page: addr, a=pgoff, b=reason (MMSIM_SKIP_*), c=pfn or 0","->fault (filemap_fault): addr, a=file, b=pgoff, c=1 if the page was cached","readahead: a=file, b=start pgoff, c=pages, d=async_size; also mmap read-around","readahead: a=file, b=start pgoff, c=pages, d=async_size","a folio entered the page cache: a=file, b=pgoff, c=pfn, d=page flags","a folio left the page cache: a=file, b=pgoff, c=pfn","read I/O completed: a=file, b=first pgoff, c=pages, d=request id","read I/O submitted: a=file, b=first pgoff, c=pages, d=request id","a task waited for a locked folio: a=file, b=pgoff, c=request id","VMA life: addr=vm_start, a=mm, b=vma id, c:d=vm_end","addr=vm_start, a=mm, b=vma id, c:d=vm_end","addr=vm_start, a=mm, b=new vma id, c:d=vm_end","addr=vm_start, a=mm, b=vma id, c:d=vm_end","addr=vm_start, a=mm, b=vma id, c:d=vm_end","PTEs cleared by munmap/madvise/exit: addr=start, a=PTEs cleared, b=pages freed, c:d=end; one mmsim_pte_clear per cleared PTE precedes it","a page or folio allocated: a=pfn, b=order, c=use (MMSIM_USE_*)","a page or folio freed: a=pfn, b=order, c=use","LRU: a=pfn, b=list (MMSIM_LRU_*)","LRU: a=pfn, b=list","a file was put in the page cache before step 1: a=file, b=pages","process life: a=parent mm, b=child mm","a process exited: a=mm","an expect step: a=1 pass/0 fail, b=items checked, c=items failed","a say step: a=data index of its text (host side)","the run stopped with an error: a=-error, b=step","shmem_fault() (tmpfs; no kernel tracepoint): a=file, b=pgoff, c=1 found, 0 hole","PG_readahead set on a page (readahead) or cleared (the mark was reached): a=file, b=pgoff, c=1 set / 0 cleared","a present PTE cleared (zap_pte_range: munmap, madvise(DONTNEED), exit; later reclaim and splits): addr, a=pfn, b=mm","find_vma() asked the cache: addr, a=vma id found (0 miss), b=slot (MMSIM_NONE on a miss), c=miss reason (0 hit, 1 not in the slots, 2 seqnum mismatch: the task's slots flushed), d=mm","the rb-tree walk of a miss, one event per VMA visited: addr, a=vma id, b=depth (0 root), c=1 if vm_end > addr (the candidate, walk goes left), d=mm","vmacache_update() (or mm->mmap_cache = vma): addr, a=vma id stored, b=slot, c=vma id it replaced (0 empty), d=mm","vmacache_invalidate(): a=mm, b=mm seqnum after, c=1 if it wrapped to 0 (vmacache_flush_all follows); mm-wide: b=mmap_cache after, c=2","vmacache_flush_all() on a seqnum wrap: a=mm, b=threads whose slots were cleared"];
+export const EVENT_DOCS: readonly string[] = ["step boundary: a=op b=step index (same as .step)","touches that hit present PTEs, coalesced: addr=first, a=count, b=op (0 read, 1 write), c:d=last addr","a user page fault (x86 trace point): a=error_code (1 present, 2 write, 4 user), b=fault flags (FAULT_FLAG_*), c=0 (it fires before find_vma), d=attempt (0, or 1.. for a retry)","handle_mm_fault returned: a=vm_fault_t, b=kind (MMSIM_FK_*), c=pages mapped","a page-table page allocated: addr=address being faulted, a=level of the new table (MMSIM_PGT_*), b=pfn","a page-table page freed: addr=start of the span it mapped, a=level, b=pfn","the fault-around window: addr=address of start_pgoff, a=file, b=start_pgoff, c=end_pgoff, d=faulting pgoff","a PTE set: addr, a=pfn, b=pgoff (or anon index), c=how (MMSIM_SET_*), d=the PTE's low 12 bits","map_pages skipped a page: addr, a=pgoff, b=reason (MMSIM_SKIP_*), c=pfn or 0","->fault (filemap_fault): addr, a=file, b=pgoff, c=1 if the page was cached","readahead: a=file, b=start pgoff, c=pages, d=async_size; also mmap read-around","readahead: a=file, b=start pgoff, c=pages, d=async_size","a folio entered the page cache: a=file, b=pgoff, c=pfn, d=page flags","a folio left the page cache: a=file, b=pgoff, c=pfn, d=1 if reclaim left a shadow entry","read I/O completed: a=file, b=first pgoff, c=pages, d=request id","read I/O submitted: a=file, b=first pgoff, c=pages, d=request id","a task waited for a locked folio: a=file, b=pgoff, c=request id","VMA life: addr=vm_start, a=mm, b=vma id, c:d=vm_end","addr=vm_start, a=mm, b=vma id, c:d=vm_end","addr=vm_start, a=mm, b=new vma id, c:d=vm_end","addr=vm_start, a=mm, b=vma id, c:d=vm_end","addr=vm_start, a=mm, b=vma id, c:d=vm_end","PTEs cleared by munmap/madvise/exit: addr=start, a=PTEs cleared, b=pages freed, c:d=end; one mmsim_pte_clear per cleared PTE precedes it","a page or folio allocated: a=pfn, b=order, c=use (MMSIM_USE_*)","a page or folio freed: a=pfn, b=order, c=use","a folio put on an LRU list (its pagevec drained): a=pfn, b=list (MMSIM_LRU_*)","activate_page() (a second access): a=pfn, b=the active list, c=the inactive list it left","a file was put in the page cache before step 1: a=file, b=pages","process life: a=parent mm, b=child mm","a process exited: a=mm","an expect step: a=1 pass/0 fail, b=items checked, c=items failed","a say step: a=data index of its text (host side)","the run stopped with an error: a=-error, b=step","shmem_fault() (tmpfs; no kernel tracepoint): a=file, b=pgoff, c=1 found, 0 hole","PG_readahead set on a page (readahead) or cleared (the mark was reached): a=file, b=pgoff, c=1 set / 0 cleared","a present PTE cleared (zap_pte_range: munmap, madvise(DONTNEED), exit; later reclaim and splits): addr, a=pfn, b=mm","find_vma() asked the cache: addr, a=vma id found (0 miss), b=slot (MMSIM_NONE on a miss), c=miss reason (0 hit, 1 not in the slots, 2 seqnum mismatch: the task's slots flushed), d=mm","the rb-tree walk of a miss, one event per VMA visited: addr, a=vma id, b=depth (0 root), c=1 if vm_end > addr (the candidate, walk goes left), d=mm","vmacache_update() (or mm->mmap_cache = vma): addr, a=vma id stored, b=slot, c=vma id it replaced (0 empty), d=mm","vmacache_invalidate(): a=mm, b=mm seqnum after, c=1 if it wrapped to 0 (vmacache_flush_all follows); mm-wide: b=mmap_cache after, c=2","vmacache_flush_all() on a seqnum wrap: a=mm, b=threads whose slots were cleared","a folio queued in a pagevec (a reference held): a=pfn, b=pagevec (MMSIM_PVEC_*), c=folios in it now","a pagevec drained: a=pagevec, b=folios, c=0 it was full, 1 lru_add_drain()","a folio moved between lists: a=pfn, b=from (MMSIM_LRU_*, MMSIM_NONE: off every list), c=to (| MMSIM_LRU_TAIL at the tail; MMSIM_NONE: isolated), d=why (MMSIM_LRUMV_*)","a scan took folios off a list's tail: a=list, b=scanned, c=taken, d=priority","shrink_page_list() decided: a=pfn, b=verdict (MMSIM_SHRINK_*), c=referencing PTEs, d=page flags before","a=file (1) or anon, b=scanned, c=reclaimed, d=priority","a=file, b=taken, c=referenced (rotated), d=deactivated","kswapd woken: a=free pages, b=low watermark","kswapd sleeps: a=free pages, b=high watermark, c=1 if the zone is all_unreclaimable","one priority pass of balance_pgdat(): a=priority, b=reclaimed in this run, c=scanned in this pass, d=free pages after","an allocation found free pages at the min watermark: a=free, b=min","a=pages reclaimed, b=scanned","reclaim wrote a dirty folio out (pageout, PG_reclaim): a=pfn, b=file, c=pgoff","writeback started: addr=reason (MMSIM_WB_*), a=file, b=first pgoff, c=pages, d=request id","writeback ended (end_page_writeback on each): a=file, b=first pgoff, c=pages, d=request id","fadvise(DONTNEED): a=file, b=first pgoff, c=last pgoff (MMSIM_NONE: to the end), d=1 if it flushed the file (0: congested)","invalidate_mapping_pages() on a folio: a=pfn, b=pgoff, c=result (MMSIM_INVAL_*), d=1 if queued for deactivate_page","a page came back where reclaim left a shadow: a=file, b=pgoff, c=refault distance, d=1 if activated","a dirtying task over dirty_ratio: a=dirty pages, b=background threshold, c=dirty threshold, d=pages it wrote","read(2) done: a=file, b=first pgoff, c=pages, d=pages that were not cached","write(2) done: a=file, b=first pgoff, c=pages, d=pages newly dirtied"];
 
 export type FieldType = 'u8' | 'u16' | 'u32' | 'i32' | 'u64' | 'i64';
 export interface FieldLayout { offset: number; type: FieldType; n: number }
@@ -324,7 +386,7 @@ export const STRUCTS = {
     c: { offset: 24, type: 'u32', n: 1 },
     d: { offset: 28, type: 'u32', n: 1 },
   } },
-  prog_header: { size: 88, fields: {
+  prog_header: { size: 112, fields: {
     magic: { offset: 0, type: 'u32', n: 1 },
     abi: { offset: 4, type: 'u32', n: 1 },
     seed: { offset: 8, type: 'u64', n: 1 },
@@ -333,18 +395,24 @@ export const STRUCTS = {
     readahead_kb: { offset: 28, type: 'u32', n: 1 },
     vmacache: { offset: 32, type: 'u32', n: 1 },
     fadvise_dontneed: { offset: 36, type: 'u32', n: 1 },
-    thp: { offset: 40, type: 'u32', n: 1 },
-    mthp_orders: { offset: 44, type: 'u32', n: 1 },
-    large_mapcount: { offset: 48, type: 'u32', n: 1 },
-    anon_prefault: { offset: 52, type: 'u32', n: 1 },
-    anon_prefault_cap: { offset: 56, type: 'u32', n: 1 },
-    io_latency: { offset: 60, type: 'u32', n: 1 },
-    nr_files: { offset: 64, type: 'u32', n: 1 },
-    nr_procs: { offset: 68, type: 'u32', n: 1 },
-    nr_tasks: { offset: 72, type: 'u32', n: 1 },
-    nr_maps: { offset: 76, type: 'u32', n: 1 },
-    nr_steps: { offset: 80, type: 'u32', n: 1 },
-    nr_data: { offset: 84, type: 'u32', n: 1 },
+    workingset: { offset: 40, type: 'u32', n: 1 },
+    min_free_kbytes: { offset: 44, type: 'u32', n: 1 },
+    dirty_background_ratio: { offset: 48, type: 'u32', n: 1 },
+    dirty_ratio: { offset: 52, type: 'u32', n: 1 },
+    thp: { offset: 56, type: 'u32', n: 1 },
+    mthp_orders: { offset: 60, type: 'u32', n: 1 },
+    large_mapcount: { offset: 64, type: 'u32', n: 1 },
+    anon_prefault: { offset: 68, type: 'u32', n: 1 },
+    anon_prefault_cap: { offset: 72, type: 'u32', n: 1 },
+    io_latency: { offset: 76, type: 'u32', n: 1 },
+    writeback_latency: { offset: 80, type: 'u32', n: 1 },
+    nr_files: { offset: 84, type: 'u32', n: 1 },
+    nr_procs: { offset: 88, type: 'u32', n: 1 },
+    nr_tasks: { offset: 92, type: 'u32', n: 1 },
+    nr_maps: { offset: 96, type: 'u32', n: 1 },
+    nr_steps: { offset: 100, type: 'u32', n: 1 },
+    nr_data: { offset: 104, type: 'u32', n: 1 },
+    reserved: { offset: 108, type: 'u32', n: 1 },
   } },
   prog_file: { size: 16, fields: {
     size: { offset: 0, type: 'u64', n: 1 },
@@ -449,6 +517,36 @@ export const STRUCTS = {
     depth: { offset: 12, type: 'u16', n: 1 },
     red: { offset: 14, type: 'u16', n: 1 },
   } },
+  lru_info: { size: 120, fields: {
+    clock: { offset: 0, type: 'u64', n: 1 },
+    inactive_age: { offset: 8, type: 'u64', n: 1 },
+    nr: { offset: 16, type: 'u32', n: 5 },
+    pvec: { offset: 36, type: 'u32', n: 7 },
+    free: { offset: 64, type: 'u32', n: 1 },
+    wmark_min: { offset: 68, type: 'u32', n: 1 },
+    wmark_low: { offset: 72, type: 'u32', n: 1 },
+    wmark_high: { offset: 76, type: 'u32', n: 1 },
+    kswapd: { offset: 80, type: 'u32', n: 1 },
+    kswapd_priority: { offset: 84, type: 'u32', n: 1 },
+    all_unreclaimable: { offset: 88, type: 'u32', n: 1 },
+    inactive_ratio: { offset: 92, type: 'u32', n: 1 },
+    dirty: { offset: 96, type: 'u32', n: 1 },
+    writeback: { offset: 100, type: 'u32', n: 1 },
+    bg_thresh: { offset: 104, type: 'u32', n: 1 },
+    dirty_thresh: { offset: 108, type: 'u32', n: 1 },
+    wb_requests: { offset: 112, type: 'u32', n: 1 },
+    congested: { offset: 116, type: 'u32', n: 1 },
+  } },
+  wb_request: { size: 40, fields: {
+    submitted: { offset: 0, type: 'u64', n: 1 },
+    complete_at: { offset: 8, type: 'u64', n: 1 },
+    file: { offset: 16, type: 'u32', n: 1 },
+    first: { offset: 20, type: 'u32', n: 1 },
+    nr: { offset: 24, type: 'u32', n: 1 },
+    id: { offset: 28, type: 'u32', n: 1 },
+    reason: { offset: 32, type: 'u32', n: 1 },
+    reserved: { offset: 36, type: 'u32', n: 1 },
+  } },
 } as const satisfies Record<string, StructLayout>;
 export type StructName = keyof typeof STRUCTS;
 
@@ -532,12 +630,74 @@ export const TUNABLES: readonly TunableInfo[] = [
     ],
     "default": "deactivate",
     "kernel": "2.6.39 / 2.6.38",
-    "status": "later",
+    "status": "modelled",
+    "quick": true,
     "desc": "2.6.39 deactivation of pages that could not be invalidated, or the 2.6.38 behaviour.",
     "scope": "kernel",
     "mechanism": "lru",
     "seed": "003_cd405e1935ce943b.txt",
     "field": "fadvise_dontneed",
+    "ctype": "u32"
+  },
+  {
+    "key": "workingset",
+    "type": "bool",
+    "default": false,
+    "kernel": "3.15 / 2.6.39",
+    "status": "modelled",
+    "desc": "3.15 workingset detection: a refaulting page whose refault distance is at most the active file list is activated (false: 2.6.39, which had none; refaults are counted either way).",
+    "scope": "kernel",
+    "mechanism": "lru",
+    "seed": "003_cd405e1935ce943b.txt",
+    "field": "workingset",
+    "ctype": "u32"
+  },
+  {
+    "key": "min_free_kbytes",
+    "type": "int",
+    "min": 0,
+    "max": 4194304,
+    "default": 0,
+    "unit": "KiB",
+    "kernel": "2.6.39",
+    "status": "modelled",
+    "desc": "vm.min_free_kbytes, the min watermark (low = min + min/4, high = min + min/2); 0: int_sqrt(16 x memory in KiB), clamped to 128 .. 65536, as the kernel boots.",
+    "scope": "kernel",
+    "mechanism": "lru",
+    "seed": "003_cd405e1935ce943b.txt",
+    "field": "min_free_kbytes",
+    "ctype": "u32"
+  },
+  {
+    "key": "dirty_background_ratio",
+    "type": "int",
+    "min": 0,
+    "max": 100,
+    "default": 10,
+    "unit": "%",
+    "kernel": "2.6.39",
+    "status": "modelled",
+    "desc": "vm.dirty_background_ratio: the flusher writes back while dirty pages exceed this share of dirtyable memory.",
+    "scope": "kernel",
+    "mechanism": "lru",
+    "seed": "003_cd405e1935ce943b.txt",
+    "field": "dirty_background_ratio",
+    "ctype": "u32"
+  },
+  {
+    "key": "dirty_ratio",
+    "type": "int",
+    "min": 1,
+    "max": 100,
+    "default": 20,
+    "unit": "%",
+    "kernel": "2.6.39",
+    "status": "modelled",
+    "desc": "vm.dirty_ratio: a task dirtying pages above this share of dirtyable memory writes back itself (balance_dirty_pages).",
+    "scope": "kernel",
+    "mechanism": "lru",
+    "seed": "003_cd405e1935ce943b.txt",
+    "field": "dirty_ratio",
     "ctype": "u32"
   },
   {
@@ -644,7 +804,7 @@ export const TUNABLES: readonly TunableInfo[] = [
     "min": 0,
     "max": 1000000,
     "default": 0,
-    "unit": "touches",
+    "unit": "operations",
     "kernel": "-",
     "sweep": [
       0,
@@ -655,9 +815,33 @@ export const TUNABLES: readonly TunableInfo[] = [
       50,
       100
     ],
-    "desc": "This model's I/O time: a read completes this many touches after it is submitted (0: at once).",
+    "desc": "This model's read I/O time: a read completes this many operations (touches and steps) after it is submitted (0: at once).",
     "scope": "machine",
     "mechanism": "core",
+    "seed": null,
+    "ctype": "u32"
+  },
+  {
+    "key": "machine.writeback_latency",
+    "field": "writeback_latency",
+    "type": "int",
+    "min": 1,
+    "max": 1000000,
+    "default": 20,
+    "unit": "operations",
+    "kernel": "-",
+    "sweep": [
+      1,
+      5,
+      10,
+      20,
+      50,
+      100,
+      500
+    ],
+    "desc": "This model's write I/O time: a writeback request completes this many operations (touches and steps) after it is submitted.",
+    "scope": "machine",
+    "mechanism": "lru",
     "seed": null,
     "ctype": "u32"
   }
@@ -673,6 +857,14 @@ export interface KernelTunables {
   vmacache: 'per-thread' | 'mm-wide';
   /** 2.6.39 deactivation of pages that could not be invalidated, or the 2.6.38 behaviour. */
   fadvise_dontneed: 'deactivate' | 'invalidate-only';
+  /** 3.15 workingset detection: a refaulting page whose refault distance is at most the active file list is activated (false: 2.6.39, which had none; refaults are counted either way). */
+  workingset: boolean;
+  /** vm.min_free_kbytes, the min watermark (low = min + min/4, high = min + min/2); 0: int_sqrt(16 x memory in KiB), clamped to 128 .. 65536, as the kernel boots. */
+  min_free_kbytes: number;
+  /** vm.dirty_background_ratio: the flusher writes back while dirty pages exceed this share of dirtyable memory. */
+  dirty_background_ratio: number;
+  /** vm.dirty_ratio: a task dirtying pages above this share of dirtyable memory writes back itself (balance_dirty_pages). */
+  dirty_ratio: number;
   /** PMD-size (2 MiB) anonymous THP on fault. */
   thp: 'never' | 'madvise' | 'always';
   /** Enabled anonymous mTHP sizes (6.8+ alloc_anon_folio); the header holds a bitmask of orders. */
@@ -688,14 +880,16 @@ export interface KernelTunables {
 export interface MachineSettings {
   /** Page frames the simulator may hand out (the machine's RAM; at most 4 TiB, so that pfns stay below 2^31). */
   memory: number;
-  /** This model's I/O time: a read completes this many touches after it is submitted (0: at once). */
+  /** This model's read I/O time: a read completes this many operations (touches and steps) after it is submitted (0: at once). */
   io_latency: number;
+  /** This model's write I/O time: a writeback request completes this many operations (touches and steps) after it is submitted. */
+  writeback_latency: number;
 }
 
 export const MECHANISMS = [{"id":"fault-around","title":"Fault-around","seed":"000_5be6f15bf6d77b56.txt"},{"id":"vma-cache","title":"VMA cache","seed":"001_23caa608daf6b6b9.txt"},{"id":"lru","title":"LRU and fadvise","seed":"003_cd405e1935ce943b.txt"},{"id":"large-folios","title":"Large folios","seed":"002_5fbf5eac29a528d4.txt"},{"id":"prefault","title":"Anticipatory prefault","seed":"004_09eed2baa7b6139a.txt"}] as const;
 
 /** the order of the layout table's rows (interface_gen.c), for the drift test */
-export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info","vmacache_info","vma_node"],"enums":["ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Op","Pattern","Advice","ExpectKind","FolioField","PG","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT"]} as const;
+export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info","vmacache_info","vma_node","lru_info","wb_request"],"enums":["ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Op","Pattern","Advice","ExpectKind","FolioField","PG","Pagevec","LruMove","ShrinkVerdict","InvalResult","WbReason","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT","PAGEVEC_SIZE","LRU_TAIL","WB_QUEUE"]} as const;
 
 export type WasmType = 'i32' | 'i64' | 'void';
 export const EXPORTS: readonly { name: string; params: readonly { name: string; wasm: WasmType }[]; ret: WasmType; doc: string }[] = [
@@ -752,6 +946,10 @@ export const EXPORTS: readonly { name: string; params: readonly { name: string; 
   {"name":"mmsim_layout_len","params":[],"ret":"i32","doc":"rows in the layout table"},
   {"name":"mmsim_vmacache_info","params":[{"name":"sim","wasm":"i32"},{"name":"task","wasm":"i32"},{"name":"out","wasm":"i32"}],"ret":"i32","doc":"a task's four VMA-cache slots and seqnum, its mm's seqnum and mmap_cache; MMSIM_EINVAL for no such task"},
   {"name":"mmsim_vma_tree","params":[{"name":"sim","wasm":"i32"},{"name":"mm","wasm":"i32"},{"name":"max_depth","wasm":"i32"},{"name":"out","wasm":"i32"},{"name":"max","wasm":"i32"}],"ret":"i32","doc":"the mm's VMA rb-tree, breadth first from the root, nodes at most max_depth deep, at most max of them; returns how many"},
+  {"name":"mmsim_lru_info","params":[{"name":"sim","wasm":"i32"},{"name":"out","wasm":"i32"}],"ret":"i32","doc":"the LRU lists, pagevecs, watermarks, kswapd and writeback state"},
+  {"name":"mmsim_lru_tail","params":[{"name":"sim","wasm":"i32"},{"name":"list","wasm":"i32"},{"name":"out","wasm":"i32"},{"name":"max","wasm":"i32"}],"ret":"i32","doc":"the last max pfns of an LRU list, tail first"},
+  {"name":"mmsim_pagevec","params":[{"name":"sim","wasm":"i32"},{"name":"pvec","wasm":"i32"},{"name":"out","wasm":"i32"},{"name":"max","wasm":"i32"}],"ret":"i32","doc":"the pfns in a pagevec, oldest first"},
+  {"name":"mmsim_writeback_queue","params":[{"name":"sim","wasm":"i32"},{"name":"out","wasm":"i32"},{"name":"max","wasm":"i32"}],"ret":"i32","doc":"the writeback requests in flight, oldest first"},
 ];
 
 /** The wasm exports, typed: i32 as number (pointers too), i64 as bigint. */
@@ -811,4 +1009,8 @@ export interface CoreExports {
   mmsim_layout_len(): number;
   mmsim_vmacache_info(sim: number, task: number, out: number): number;
   mmsim_vma_tree(sim: number, mm: number, max_depth: number, out: number, max: number): number;
+  mmsim_lru_info(sim: number, out: number): number;
+  mmsim_lru_tail(sim: number, list: number, out: number, max: number): number;
+  mmsim_pagevec(sim: number, pvec: number, out: number, max: number): number;
+  mmsim_writeback_queue(sim: number, out: number, max: number): number;
 }

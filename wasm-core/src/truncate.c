@@ -1,0 +1,142 @@
+/*
+ * truncate.c - fadvise(POSIX_FADV_DONTNEED) and invalidate_mapping_pages()
+ * (mm/fadvise.c, mm/truncate.c, as in Linux 2.6.39, and 2.6.38 before the
+ * seed's series with kernel.fadvise_dontneed: invalidate-only).
+ *
+ * A backup program reads a file once and writes its copy, and tells the
+ * kernel so: fadvise(DONTNEED) behind itself, on both. 2.6.39 does:
+ *
+ *   1. filemap_flush(): start writeback of every dirty page of the whole
+ *      file (not just the range), unless the disk queue is congested;
+ *   2. the range: first to last page, start = ceil(offset / 4 KiB),
+ *      end = the page of the last byte (len 0: to the end of the file);
+ *   3. invalidate_mapping_pages(start, end): each cached page that can go
+ *      (unlocked, clean, not under writeback, not mapped, no reference but
+ *      the page cache's) leaves the page cache;
+ *   4. 2.6.39: a page that could not go is handed to deactivate_page()
+ *      (swap.c lru_deactivate_fn): a dirty page or one under writeback to
+ *      the inactive head with PG_reclaim, so that its writeback end puts
+ *      it at the tail; a clean one straight to the tail. Either way the
+ *      backup's pages are reclaimed before the working set.
+ *      2.6.38 left such a page where it was - on the active list, if the
+ *      backup had touched it twice (a copy written in small pieces does).
+ *
+ * invalidate_mapping_pages() works through the page cache in batches of up
+ * to 14 pages (pagevec_lookup, each page referenced while in the batch),
+ * and ends each batch with pagevec_release(), which drains this CPU's
+ * pagevecs: so a page still in its lru_add pagevec holds one reference too
+ * many when its batch is looked at (remove_mapping() wants exactly the
+ * page cache's and the batch's), is "busy", and is deactivated instead of
+ * dropped. As in 2.6.38 - 3.0, the batch is not bounded by end: the first
+ * page found at or beyond end is processed too, even when it lies past end
+ * (3.1 added the "index > end" check).
+ *
+ * Pages dropped here leave no shadow entry (3.15's remove_mapping() too).
+ */
+#include "internal.h"
+
+#define PAGEVEC_SIZE MMSIM_PAGEVEC_SIZE
+
+/* pagevec_lookup(): up to 14 cached pages from index on, each referenced; returns how many */
+static uint32_t pagevec_lookup(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t *pages)
+{
+	struct file *f = file_ptr(sim, file);
+	uint64_t end = DIV_ROUND_UP(f->i_size, PAGE_SIZE);
+	uint32_t n = 0, run = 0, *slot = NULL;
+
+	for (; index < end && n < PAGEVEC_SIZE; index++) {
+		uint32_t e;
+
+		if (!run)
+			slot = xa_slot(sim, &f->i_pages, index, &run);
+		e = slot ? *slot++ : 0;
+		run--;
+		if (e && !xa_is_value(e)) {
+			pages[n++] = xa_to_pfn(e);
+			folio_get(sim, xa_to_pfn(e));
+		}
+	}
+	return n;
+}
+
+/*
+ * invalidate_inode_page() + invalidate_complete_page() + remove_mapping():
+ * the verdict for one page of the batch (locked by the caller).
+ */
+static uint32_t invalidate_inode_page(struct mmsim *sim, uint32_t pfn)
+{
+	struct page *folio = pfn_to_page(sim, pfn);
+
+	if (folio_test(folio, dirty))
+		return MMSIM_INVAL_DIRTY;
+	if (folio_test(folio, writeback))
+		return MMSIM_INVAL_WRITEBACK;
+	if (folio_mapcount(sim, pfn))
+		return MMSIM_INVAL_MAPPED;
+	/* page_freeze_refs(page, 2): the page cache's reference and the batch's, nothing else */
+	if (folio->_refcount != 2)
+		return MMSIM_INVAL_BUSY;
+	filemap_remove_folio(sim, folio->mapping - 1, pfn, 0);
+	return MMSIM_INVAL_REMOVED;
+}
+
+/* invalidate_mapping_pages(): returns the pages removed */
+static uint64_t invalidate_mapping_pages(struct mmsim *sim, uint32_t file, uint64_t start, uint64_t end)
+{
+	uint32_t pages[PAGEVEC_SIZE], n;
+	uint64_t next = start, count = 0;
+	bool deactivate = sim->s.hdr.fadvise_dontneed == MMSIM_FADVISE_DEACTIVATE;
+
+	while (next <= end && (n = pagevec_lookup(sim, file, next, pages))) {
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t pfn = pages[i], ret;
+			struct page *folio = pfn_to_page(sim, pfn);
+			uint64_t index = folio->index;
+			bool queued = false;
+
+			if (index > next)
+				next = index;
+			next++;
+			if (folio_test(folio, locked)) {
+				/* trylock_page() failed (read I/O in flight): skipped, not deactivated */
+				trace(sim, MMSIM_EV_INVALIDATE, 0, pfn, (uint32_t)index, MMSIM_INVAL_LOCKED, 0);
+				continue;
+			}
+			ret = invalidate_inode_page(sim, pfn);
+			if (ret == MMSIM_INVAL_REMOVED) {
+				count++;
+			} else if (deactivate) {
+				deactivate_page(sim, pfn);
+				queued = true;
+			}
+			trace(sim, MMSIM_EV_INVALIDATE, 0, pfn, (uint32_t)index, ret, queued);
+			if (next > end)
+				break;
+		}
+		/* pagevec_release(): lru_add_drain(), then the batch's references go */
+		lru_add_drain(sim);
+		for (uint32_t i = 0; i < n; i++)
+			folio_put(sim, pages[i]);
+	}
+	return count;
+}
+
+/* fadvise64(fd, offset, len, POSIX_FADV_DONTNEED) */
+int do_fadvise_dontneed(struct mmsim *sim, uint32_t file, uint64_t offset, uint64_t len)
+{
+	uint64_t endbyte = offset + len, start, end;
+	bool flush = !sim->s.wb_congested;
+
+	if (!len || endbyte < len)
+		endbyte = UINT64_MAX;
+	else
+		endbyte--; /* inclusive */
+	if (flush && !shmem_file(file_ptr(sim, file)))
+		write_cache_pages(sim, file, UINT64_MAX, false, MMSIM_WB_FLUSH);
+	start = (offset + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	end = endbyte >> PAGE_SHIFT;
+	trace(sim, MMSIM_EV_FADVISE, 0, file, (uint32_t)start, end > UINT32_MAX ? MMSIM_NONE : (uint32_t)end, flush);
+	if (end >= start)
+		invalidate_mapping_pages(sim, file, start, end);
+	return 0;
+}
