@@ -645,6 +645,8 @@ void wakeup_kswapd(struct mmsim *sim);
 void kswapd_run(struct mmsim *sim);
 uint64_t try_to_free_pages(struct mmsim *sim);
 bool zone_reclaimable(const struct mmsim *sim);
+uint64_t vmscan_shrink_file_inactive(struct mmsim *sim, uint32_t nr); /* the native tests' */
+void vmscan_shrink_file_active(struct mmsim *sim, uint32_t nr);
 
 /* workingset.c (3.15): shadow entries and refault detection */
 uint32_t workingset_eviction(struct mmsim *sim);

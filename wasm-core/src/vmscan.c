@@ -574,3 +574,21 @@ uint32_t mmsim_pagevec(const struct mmsim *sim, uint32_t pvec, uint32_t *out, ui
 	memcpy(out, sim->s.pvecs[pvec].pages, n * sizeof(*out));
 	return n;
 }
+
+/* ------------------------------------------------------------- the native tests' handles */
+
+/* one shrink_inactive_list() of nr pages of the inactive file list's tail, as kswapd at priority 12 */
+uint64_t vmscan_shrink_file_inactive(struct mmsim *sim, uint32_t nr)
+{
+	struct scan_control sc = { .nr_to_reclaim = UINT64_MAX, .priority = DEF_PRIORITY, .kswapd = true };
+
+	return shrink_inactive_list(sim, &sc, nr, true);
+}
+
+/* one shrink_active_list() of nr pages of the active file list's tail */
+void vmscan_shrink_file_active(struct mmsim *sim, uint32_t nr)
+{
+	struct scan_control sc = { .nr_to_reclaim = UINT64_MAX, .priority = DEF_PRIORITY, .kswapd = true };
+
+	shrink_active_list(sim, &sc, nr, true);
+}

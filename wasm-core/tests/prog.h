@@ -99,6 +99,40 @@ static inline struct mmsim_step *prog_touch(struct prog *p, uint32_t task, uint3
 	return s;
 }
 
+/* read(2), write(2), fadvise(DONTNEED) of [offset, offset + len) of a file, and fsync */
+static inline struct mmsim_step *prog_file_op(struct prog *p, uint8_t op, uint32_t task, uint32_t file,
+					      uint64_t offset, uint64_t len)
+{
+	struct mmsim_step *s = prog_step(p, op);
+
+	s->task = task;
+	s->file = file;
+	s->offset = offset;
+	s->length = len;
+	return s;
+}
+
+/* repeat: the steps added until prog_repeat_end() run `times` times, offsets + i x stride */
+static inline uint32_t prog_repeat(struct prog *p, uint64_t times, uint64_t stride)
+{
+	struct mmsim_step *s = prog_step(p, MMSIM_OP_REPEAT);
+
+	s->count = times;
+	s->stride = stride;
+	return p->h.nr_steps - 1;
+}
+
+static inline void prog_repeat_end(struct prog *p, uint32_t at)
+{
+	p->steps[at].addr = p->h.nr_steps - at - 1;
+}
+
+/* a step that does nothing but tick the clock */
+static inline void prog_tick(struct prog *p)
+{
+	prog_step(p, MMSIM_OP_SAY);
+}
+
 static inline void prog_expect(struct prog *p, uint32_t counter, uint64_t value)
 {
 	struct mmsim_step *s = prog_step(p, MMSIM_OP_EXPECT);

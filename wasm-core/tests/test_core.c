@@ -72,8 +72,10 @@ static int run_all(struct mmsim *sim)
 /* run operations until the interpreter is about to execute step pc */
 static void run_to_step(struct mmsim *sim, uint32_t pc)
 {
+	/* (pc at a loop's end means the interpreter is about to end an iteration, not to run step pc) */
 	while (!sim->s.finished && (sim->s.pc < pc || sim->s.acc_active ||
-				    sim->s.preload_file < sim->s.hdr.nr_files)) {
+				    sim->s.preload_file < sim->s.hdr.nr_files ||
+				    (sim->s.nr_loops && sim->s.pc == sim->s.loops[sim->s.nr_loops - 1].end))) {
 		int st = mmsim_run(sim, 1, MMSIM_UNLIMITED);
 
 		collect(sim);
@@ -1766,3 +1768,4 @@ int main(int argc, char **argv)
 
 /* the mechanisms' own tests */
 #include "vmacache.c"
+#include "lru.c"
