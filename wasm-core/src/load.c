@@ -437,6 +437,7 @@ int mmsim_load(struct mmsim *sim, const void *prog, size_t len)
 				f->i_size = files[i].size;
 				f->flags = files[i].flags;
 				f->f_ra.ra_pages = sim->s.ra_pages;
+				f->f_ra.prev_pos = UINT64_MAX; /* file_ra_state_init(): -1, nothing read yet */
 			}
 			for (uint32_t i = 0; i < h.nr_procs && !err; i++)
 				if (pool_alloc(sim, POOL_MM) != i + 1)
