@@ -49,7 +49,7 @@ export const LIMIT_DEFS: readonly LimitDef[] = [
   { key: 'depth', default: 64, what: 'nesting of mappings and lists', why: 'a repeat nests three levels; the core runs 8 repeats deep' },
   { key: 'list_items', default: 100_000, what: 'items in one list (steps:, pages:, points:)', why: 'keeps parsing and checking under a second' },
   { key: 'text_chars', default: 100_000, what: 'characters in one text (name, about, say)', why: 'the player shows them whole' },
-  { key: 'operations', default: 5e7, what: 'operations (touches, steps, loop iterations, pages a fork copies)', why: 'about 7 s of the CLI; a tab recording events takes two or three times longer' },
+  { key: 'operations', default: 5e7, what: 'operations (touches, steps, loop iterations, pages a fork copies or a read, write, fadvise or fsync goes through)', why: 'about 7 s of the CLI; a tab recording events takes two or three times longer' },
   { key: 'memory', default: 768 * 2 ** 20, max: CORE_MEMORY_LIMIT, bytes: true, what: 'simulator memory', why: 'a browser tab and a laptop stay safe; the core cannot use more than 3.5 GiB' },
   { key: 'processes', default: MAX_PROCS, max: MAX_PROCS, what: 'processes (with forked ones)', why: 'the core holds 1,024' },
   { key: 'threads', default: MAX_TASKS, max: MAX_TASKS, what: 'threads', why: 'the core holds 4,096' },
@@ -267,7 +267,7 @@ export function estimate(s: Scenario): Estimate {
   const perTouch = Math.max(raPages * 2, anonPages) + 1;
 
   const fileSize = new Map(s.files.map((f) => [f.name, f.size]));
-  let ops = 0, touches = 0, steps = 0, forks = 0, forkCopies = 0, forkTables = 0;
+  let ops = 0, touches = 0, steps = 0, forks = 0, forkCopies = 0, forkTables = 0, fileIo = 0;
   const cachedPages = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / PAGE), 0);
   /* per process: its map names' lengths (the first mmap of each name), for access ranges and fork copies */
   const procMaps = new Map<string, Map<string, number>>();
@@ -329,6 +329,19 @@ export function estimate(s: Scenario): Estimate {
           charge(st, (1 + pages) * mult);
           break;
         }
+        case 'read':
+        case 'write': {
+          /* one step, but a page of work per page it reads or writes (each may bring a readahead window) */
+          const pages = Math.ceil((st.length + (st.offset % PAGE)) / PAGE);
+          fileIo += pages * raPages * mult;
+          charge(st, (1 + pages) * mult);
+          break;
+        }
+        case 'fadvise':
+        case 'fsync':
+          /* the flush (and fsync's write) looks at every page of the file */
+          charge(st, (1 + Math.ceil((fileSize.get(st.file) ?? 0) / PAGE)) * mult);
+          break;
         default:
           charge(st, mult);
       }
@@ -342,7 +355,7 @@ export function estimate(s: Scenario): Estimate {
   for (const m of procMaps.values()) for (const len of m.values()) mapped += len / PAGE;
   const filePages = s.files.reduce((a, f) => a + Math.ceil(f.size / PAGE), 0);
   /* frames: the page cache holds at most the files, anonymous memory at most what is mapped; each touch brings at most perTouch */
-  const pages = Math.min(frames, filePages + mapped, cachedPages + touches * perTouch + forkCopies);
+  const pages = Math.min(frames, filePages + mapped, cachedPages + touches * perTouch + forkCopies + fileIo);
   const ptes = Math.min(mapped, cachedPages + touches * perTouch) * 8 + forkTables;
   const evPerOp = 8 + Math.max(raPages * 2, k.fault_around_bytes / PAGE, anonPages);
   const procs = procMaps.size;

@@ -82,14 +82,16 @@ export function generate(seed: number): string {
   const kernel = TUNABLES.filter((t) => t.scope === 'kernel' && r.chance(0.6));
   if (kernel.length) out.push('kernel:', ...kernel.map((t) => `  ${t.key}: ${tunableValue(r, t)}`));
   const memMiB = r.pick([2, 8, 64, 256, 1024]);
-  out.push('machine:', `  memory: ${memMiB}MiB`, `  io_latency: ${r.int(0, 50)}`);
+  out.push('machine:', `  memory: ${memMiB}MiB`, `  io_latency: ${r.int(0, 50)}`, `  writeback_latency: ${r.int(1, 60)}`);
   const files: { name: string; size: number }[] = [];
   const nf = r.int(0, 3);
   if (nf) out.push('files:');
   for (let i = 0; i < nf; i++) {
     const size = r.chance(0.3) ? r.int(1, 40) * PAGE + r.int(0, 4095) : r.int(1, 512) * PAGE;
     files.push({ name: `f${i}`, size });
-    out.push(`  f${i}: { size: ${size}, cached: ${r.chance(0.3) && size < memMiB * 2 ** 19 ? 'all' : 'none'}, fs: ${r.pick(['disk', 'disk', 'tmpfs'])} }`);
+    const fs = r.pick(['disk', 'disk', 'tmpfs']);
+    const sparse = fs === 'disk' && r.chance(0.3) ? ', sparse: true' : '';
+    out.push(`  f${i}: { size: ${size}, cached: ${r.chance(0.3) && size < memMiB * 2 ** 19 ? 'all' : 'none'}, fs: ${fs}${sparse} }`);
   }
   const procs: Proc[] = [];
   const np = r.int(1, 3);
@@ -130,6 +132,17 @@ export function generate(seed: number): string {
         lines.push(`${ind}- munmap: { task: ${task(p)}, map: ${name} }`);
       }
       return lines;
+    }
+    if (files.length && r.chance(0.15)) {
+      /* read(2), write(2) (within the file: files do not grow), fadvise(DONTNEED), fsync */
+      const f = r.pick(files);
+      const off = r.int(0, f.size - 1), n = r.int(1, Math.min(f.size - off, 96 * PAGE));
+      switch (r.pick(['read', 'read', 'write', 'write', 'fadvise', 'fsync'])) {
+        case 'read': return [`${ind}- read: { task: ${task(p)}, file: ${f.name}, offset: ${off}, length: ${n} }`];
+        case 'write': return [`${ind}- write: { task: ${task(p)}, file: ${f.name}, offset: ${inLoop ? 0 : off}, length: ${inLoop ? Math.min(n, 2048) : n} }`];
+        case 'fadvise': return [`${ind}- fadvise: { task: ${task(p)}, file: ${f.name}, advice: dontneed${r.chance(0.5) ? `, offset: ${off}, length: ${r.chance(0.3) ? 0 : n}` : ''} }`];
+        default: return [`${ind}- fsync: { task: ${task(p)}, file: ${f.name} }`];
+      }
     }
     const name = r.pick(names);
     const { len: mlen, rw } = p.maps.get(name)!;
