@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0xb29e29fbu
+#define MMSIM_INTERFACE_HASH 0xf52a9578u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -446,9 +446,9 @@ enum mmsim_mm_counter {
 	X(PAGE_ALLOC, "mm_page_alloc") \
 	/* a page or folio freed: a=pfn, b=order, c=use */ \
 	X(PAGE_FREE, "mm_page_free") \
-	/* a folio put on an LRU list (its pagevec drained): a=pfn, b=list (MMSIM_LRU_*) */ \
+	/* a folio put on an LRU list (its pagevec drained): addr=the page (file id + 1 << 32 | pgoff; 0 anon), a=pfn, b=list (MMSIM_LRU_*) */ \
 	X(LRU_ADD, "mm_lru_insertion") \
-	/* activate_page() (a second access): a=pfn, b=the active list, c=the inactive list it left */ \
+	/* activate_page() (a second access): addr=the page (as mm_lru_insertion), a=pfn, b=the active list, c=the inactive list it left */ \
 	X(LRU_ACTIVATE, "mm_lru_activate") \
 	/* a file was put in the page cache before step 1: a=file, b=pages */ \
 	X(PRELOAD, "mmsim_file_preload") \
@@ -478,15 +478,15 @@ enum mmsim_mm_counter {
 	X(VMACACHE_INVALIDATE, "mmsim_vmacache_invalidate") \
 	/* vmacache_flush_all() on a seqnum wrap: a=mm, b=threads whose slots were cleared */ \
 	X(VMACACHE_FLUSH_ALL, "mmsim_vmacache_flush_all") \
-	/* a folio queued in a pagevec (a reference held): a=pfn, b=pagevec (MMSIM_PVEC_*), c=folios in it now */ \
+	/* a folio queued in a pagevec (a reference held): addr=the page (file id + 1 << 32 | pgoff; 0 anon), a=pfn, b=pagevec (MMSIM_PVEC_*), c=folios in it now */ \
 	X(PAGEVEC_ADD, "mmsim_pagevec_add") \
 	/* a pagevec drained: a=pagevec, b=folios, c=0 it was full, 1 lru_add_drain() */ \
 	X(PAGEVEC_DRAIN, "mmsim_pagevec_drain") \
-	/* a folio moved between lists: a=pfn, b=from (MMSIM_LRU_*, MMSIM_NONE: off every list), c=to (| MMSIM_LRU_TAIL at the tail; MMSIM_NONE: isolated), d=why (MMSIM_LRUMV_*) */ \
+	/* a folio moved between lists: addr=the page (as mmsim_pagevec_add), a=pfn, b=from (MMSIM_LRU_*, MMSIM_NONE: off every list), c=to (| MMSIM_LRU_TAIL at the tail; MMSIM_NONE: isolated), d=why (MMSIM_LRUMV_*) */ \
 	X(LRU_MOVE, "mmsim_lru_move") \
 	/* a scan took folios off a list's tail: a=list, b=scanned, c=taken, d=priority */ \
 	X(LRU_ISOLATE, "mm_vmscan_lru_isolate") \
-	/* shrink_page_list() decided: a=pfn, b=verdict (MMSIM_SHRINK_*), c=referencing PTEs, d=page flags before */ \
+	/* shrink_page_list() decided: addr=the page (as mmsim_pagevec_add), a=pfn, b=verdict (MMSIM_SHRINK_*), c=referencing PTEs, d=page flags before */ \
 	X(SHRINK_PAGE, "mmsim_shrink_page") \
 	/* a=file (1) or anon, b=scanned, c=reclaimed, d=priority */ \
 	X(SHRINK_INACTIVE, "mm_vmscan_lru_shrink_inactive") \
@@ -502,7 +502,7 @@ enum mmsim_mm_counter {
 	X(DIRECT_BEGIN, "mm_vmscan_direct_reclaim_begin") \
 	/* a=pages reclaimed, b=scanned */ \
 	X(DIRECT_END, "mm_vmscan_direct_reclaim_end") \
-	/* reclaim wrote a dirty folio out (pageout, PG_reclaim): a=pfn, b=file, c=pgoff */ \
+	/* reclaim wrote a dirty folio out (pageout, PG_reclaim): addr=the page, a=pfn, b=file, c=pgoff */ \
 	X(WRITEPAGE, "mm_vmscan_writepage") \
 	/* writeback started: addr=reason (MMSIM_WB_*), a=file, b=first pgoff, c=pages, d=request id */ \
 	X(WB_SUBMIT, "mmsim_writeback_submit") \
@@ -510,7 +510,7 @@ enum mmsim_mm_counter {
 	X(WB_DONE, "mmsim_writeback_done") \
 	/* fadvise(DONTNEED): a=file, b=first pgoff, c=last pgoff (MMSIM_NONE: to the end), d=1 if it flushed the file (0: congested) */ \
 	X(FADVISE, "mmsim_fadvise_dontneed") \
-	/* invalidate_mapping_pages() on a folio: a=pfn, b=pgoff, c=result (MMSIM_INVAL_*), d=1 if queued for deactivate_page */ \
+	/* invalidate_mapping_pages() on a folio: addr=the page, a=pfn, b=pgoff, c=result (MMSIM_INVAL_*), d=1 if queued for deactivate_page */ \
 	X(INVALIDATE, "mmsim_invalidate_page") \
 	/* a page came back where reclaim left a shadow: a=file, b=pgoff, c=refault distance, d=1 if activated */ \
 	X(REFAULT, "mmsim_workingset_refault") \

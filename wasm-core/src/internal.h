@@ -533,6 +533,20 @@ static inline uint32_t folio_order(const struct mmsim *sim, uint32_t pfn)
 	return pfn_to_page(sim, pfn + 1)->flags & 0xff;
 }
 
+/*
+ * A page's name in the LRU's events (their addr field): file id + 1 in the
+ * high half and the page index in the low one for a page-cache folio, 0
+ * for an anonymous one (its pfn is in the event too).
+ */
+static inline uint64_t page_tag(const struct mmsim *sim, uint32_t pfn)
+{
+	const struct page *folio = pfn_to_page(sim, compound_head(sim, pfn));
+
+	if ((folio->flags & PF(anon)) || !folio->mapping)
+		return 0;
+	return ((uint64_t)folio->mapping << 32) | (folio->index + (pfn - compound_head(sim, pfn)));
+}
+
 /* mm_counter_file(): tmpfs pages (swap-backed) count in MM_SHMEMPAGES */
 static inline int mm_counter_file(const struct page *folio)
 {

@@ -128,7 +128,7 @@ uint32_t lru_tail(const struct mmsim *sim, int lru)
 
 static void lru_move_event(struct mmsim *sim, uint32_t pfn, uint32_t from, uint32_t to, uint32_t how)
 {
-	trace(sim, MMSIM_EV_LRU_MOVE, 0, pfn, from, to, how);
+	trace(sim, MMSIM_EV_LRU_MOVE, page_tag(sim, pfn), pfn, from, to, how);
 }
 
 /*
@@ -171,7 +171,7 @@ static void pagevec_lru_add_fn(struct mmsim *sim, uint32_t pfn, uint32_t lru)
 		folio_set(folio, active);
 	update_page_reclaim_stat(sim, folio, active);
 	lruvec_add_folio(sim, pfn, lru);
-	trace(sim, MMSIM_EV_LRU_ADD, 0, pfn, lru, 0, 0);
+	trace(sim, MMSIM_EV_LRU_ADD, page_tag(sim, pfn), pfn, lru, 0, 0);
 }
 
 /* pagevec_move_tail_fn(): a rotation to the inactive tail, if the folio is still an inactive LRU folio */
@@ -267,7 +267,7 @@ static void pagevec_add(struct mmsim *sim, uint32_t pv_id, uint32_t pfn)
 
 	folio_get(sim, pfn);
 	pv->pages[pv->nr++] = pfn;
-	trace(sim, MMSIM_EV_PAGEVEC_ADD, 0, pfn, pv_id, pv->nr, 0);
+	trace(sim, MMSIM_EV_PAGEVEC_ADD, page_tag(sim, pfn), pfn, pv_id, pv->nr, 0);
 	if (pv->nr == MMSIM_PAGEVEC_SIZE)
 		pagevec_drain(sim, pv_id, 0);
 }
@@ -316,7 +316,7 @@ static void activate_page(struct mmsim *sim, uint32_t pfn)
 	lruvec_add_folio(sim, pfn, folio_lru_list(folio));
 	count_vm_event(sim, MMSIM_PGACTIVATE);
 	update_page_reclaim_stat(sim, folio, true);
-	trace(sim, MMSIM_EV_LRU_ACTIVATE, 0, pfn, folio_lru_list(folio), from, 0);
+	trace(sim, MMSIM_EV_LRU_ACTIVATE, page_tag(sim, pfn), pfn, folio_lru_list(folio), from, 0);
 }
 
 /*

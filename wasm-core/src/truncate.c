@@ -91,25 +91,25 @@ static uint64_t invalidate_mapping_pages(struct mmsim *sim, uint32_t file, uint6
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t pfn = pages[i], ret;
 			struct page *folio = pfn_to_page(sim, pfn);
-			uint64_t index = folio->index;
-			bool queued = false;
+			uint64_t index = folio->index, tag = page_tag(sim, pfn);
+			bool queued;
 
 			if (index > next)
 				next = index;
 			next++;
 			if (folio_test(folio, locked)) {
 				/* trylock_page() failed (read I/O in flight): skipped, not deactivated */
-				trace(sim, MMSIM_EV_INVALIDATE, 0, pfn, (uint32_t)index, MMSIM_INVAL_LOCKED, 0);
+				trace(sim, MMSIM_EV_INVALIDATE, tag, pfn, (uint32_t)index, MMSIM_INVAL_LOCKED, 0);
 				continue;
 			}
 			ret = invalidate_inode_page(sim, pfn);
-			if (ret == MMSIM_INVAL_REMOVED) {
+			queued = ret != MMSIM_INVAL_REMOVED && deactivate;
+			/* the verdict before deactivate_page(), whose pagevec may drain at once */
+			trace(sim, MMSIM_EV_INVALIDATE, tag, pfn, (uint32_t)index, ret, queued);
+			if (ret == MMSIM_INVAL_REMOVED)
 				count++;
-			} else if (deactivate) {
+			else if (queued)
 				deactivate_page(sim, pfn);
-				queued = true;
-			}
-			trace(sim, MMSIM_EV_INVALIDATE, 0, pfn, (uint32_t)index, ret, queued);
 			if (next > end)
 				break;
 		}

@@ -177,7 +177,7 @@ static bool pageout(struct mmsim *sim, uint32_t pfn)
 		return true; /* PAGE_CLEAN: cleaned meanwhile */
 	folio_set(folio, reclaim);
 	count_vm_event(sim, MMSIM_NR_VMSCAN_WRITE);
-	trace(sim, MMSIM_EV_WRITEPAGE, 0, pfn, folio->mapping - 1, folio->index, 0);
+	trace(sim, MMSIM_EV_WRITEPAGE, page_tag(sim, pfn), pfn, folio->mapping - 1, folio->index, 0);
 	writeback_submit(sim, folio->mapping - 1, folio->index, 1, MMSIM_WB_RECLAIM);
 	return true;
 }
@@ -246,10 +246,11 @@ static uint64_t shrink_page_list(struct mmsim *sim, struct scan_control *sc, con
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t pfn = pages[i], ptes, flags = pfn_to_page(sim, pfn)->flags;
+		uint64_t tag = page_tag(sim, pfn); /* before: a reclaimed page has no name left */
 		uint32_t from = folio_lru_list(pfn_to_page(sim, pfn)), v = shrink_one(sim, sc, pfn, &ptes);
 		bool activate = v == MMSIM_SHRINK_ACTIVATE || v == MMSIM_SHRINK_UNMAP_FAIL || v == MMSIM_SHRINK_ANON;
 
-		trace(sim, MMSIM_EV_SHRINK_PAGE, 0, pfn, v, ptes, flags);
+		trace(sim, MMSIM_EV_SHRINK_PAGE, tag, pfn, v, ptes, flags);
 		if (v == MMSIM_SHRINK_RECLAIMED) {
 			reclaimed++;
 			continue;

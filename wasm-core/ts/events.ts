@@ -8,6 +8,8 @@ import {
   SKIP_REASONS, VM_FAULT, type EventName,
 } from './abi.js';
 import type { Program } from './compile.js';
+import { MECHANISM_DESCRIBERS } from './describe/index.js';
+import { pageName } from './describe/lru.js';
 
 export interface SimEvent {
   index: number;
@@ -39,10 +41,10 @@ export function decodeEvent(buf: Uint8Array, offset: number, index: number): Sim
 
 /** the kernel version the links point at (the model follows v6.19 where kernels differ) */
 export const KERNEL_VERSION = 'v6.19';
-export const elixir = (ident: string) => `https://elixir.bootlin.com/linux/${KERNEL_VERSION}/A/ident/${ident}`;
+export const elixir = (ident: string, version = KERNEL_VERSION) => `https://elixir.bootlin.com/linux/${version}/A/ident/${ident}`;
 
 export const hex = (n: number) => `0x${n.toString(16)}`;
-const plural = (n: number, w: string) => `${n.toLocaleString('en-US')} ${w}${n === 1 ? '' : 's'}`;
+export const plural = (n: number, w: string) => `${n.toLocaleString('en-US')} ${w}${n === 1 ? '' : 's'}`;
 
 export interface Described {
   text: string;
@@ -50,7 +52,15 @@ export interface Described {
   fn: string | null;
   /** a short label for compact lists */
   label: string;
+  /** the kernel version fn links to, where the model follows another than KERNEL_VERSION (the LRU: v2.6.39) */
+  version?: string;
 }
+
+/** what a mechanism's describer gets: the event's task and the program's file names */
+export interface DescribeContext { task: string; file: (i: number) => string; prog?: Program }
+
+/** a mechanism's sentences for its own events (wasm-core/ts/describe/), null for an event not its own */
+export type Describer = (e: SimEvent, ctx: DescribeContext) => Described | null;
 
 const KIND_TEXT: Record<number, string> = {
   [FaultKind.AnonZero]: 'anonymous read: the shared zero page mapped read-only',
@@ -236,9 +246,9 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
     case EV.mm_page_free:
       return { text: `freed pfn ${e.a}${e.b ? ` (order ${e.b})` : ''}`, fn: '__free_pages', label: `free pfn ${e.a}` };
     case EV.mm_lru_insertion:
-      return { text: `pfn ${e.a} added to the ${LRU_LISTS[e.b]} LRU`, fn: 'lru_add', label: `LRU add ${e.a}` };
+      return { text: `${pageName(e, file)} put at the head of the ${LRU_LISTS[e.b].replace('_', ' ')} list (its pagevec drained)`, fn: '____pagevec_lru_add_fn', label: `LRU add ${e.a}`, version: 'v2.6.39' };
     case EV.mm_lru_activate:
-      return { text: `pfn ${e.a} activated (moved to ${LRU_LISTS[e.b]})`, fn: 'folio_activate', label: `activate ${e.a}` };
+      return { text: `${pageName(e, file)} accessed a second time: activated, to the head of the ${LRU_LISTS[e.b].replace('_', ' ')} list`, fn: 'activate_page', label: `activate ${e.a}`, version: 'v2.6.39' };
     case EV.mmsim_file_preload:
       return { text: `${file(e.a)}: ${plural(e.b, 'page')} put in the page cache before step 1 (cached: all)`, fn: null, label: `${file(e.a)} cached` };
     case EV.mmsim_fork:
@@ -260,26 +270,11 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
         : { text: `PG_readahead cleared on page ${e.b} of ${file(e.a)}`, fn: 'page_cache_async_ra', label: `unmark page ${e.b}` };
     case EV.mmsim_error:
       return { text: `the run stopped with an error (${e.a})`, fn: null, label: 'error' };
-    case EV.mmsim_vmacache_find:
-      return e.a
-        ? { text: `${task}: find_vma(${hex(e.addr)}): cache hit in slot ${e.b} (VMA ${e.a})`, fn: 'vmacache_find', label: `vmacache hit ${e.b}` }
-        : e.c === 2
-          ? { text: `${task}: find_vma(${hex(e.addr)}): cache miss: the task's seqnum was behind the mm's, so its 4 slots were flushed`, fn: 'vmacache_valid', label: 'vmacache flush' }
-          : { text: `${task}: find_vma(${hex(e.addr)}): cache miss, walking the VMA tree`, fn: 'vmacache_find', label: 'vmacache miss' };
-    case EV.mmsim_find_vma_walk:
-      return {
-        text: `VMA tree, depth ${e.b}: VMA ${e.a} ${e.c ? `ends above ${hex(e.addr)}: the candidate so far, go left` : `ends at or below ${hex(e.addr)}: go right`}`,
-        fn: 'find_vma', label: `walk VMA ${e.a}`,
-      };
-    case EV.mmsim_vmacache_update:
-      return { text: `cache slot ${e.b} now holds VMA ${e.a}${e.c ? ` (replacing VMA ${e.c})` : ''}`, fn: 'vmacache_update', label: `slot ${e.b} = VMA ${e.a}` };
-    case EV.mmsim_vmacache_invalidate:
-      return e.c === 2
-        ? { text: e.b ? `mm->mmap_cache handed to VMA ${e.b}, the one that absorbed the VMA it held` : 'mm->mmap_cache killed (a VMA was unmapped)', fn: e.b ? '__vma_unlink' : 'detach_vmas_to_be_unmapped', label: 'mmap_cache reset' }
-        : { text: `the mm's vmacache_seqnum is now ${e.b}${e.c ? ': it wrapped, so every thread\'s slots are flushed' : ': each thread flushes its slots at its next lookup'}`, fn: 'vmacache_invalidate', label: `seqnum ${e.b}` };
-    case EV.mmsim_vmacache_flush_all:
-      return { text: `vmacache_flush_all: the slots of ${plural(e.b, 'thread')} cleared`, fn: 'vmacache_flush_all', label: 'flush all' };
     default:
+      for (const d of MECHANISM_DESCRIBERS) {
+        const r = d(e, { task, file, prog });
+        if (r) return r;
+      }
       return { text: e.name, fn: null, label: e.name };
   }
 }
