@@ -434,6 +434,9 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 					n++;
 					if ((pg->flags & PF(dirty)) && !(pg->flags & PF(swapbacked)))
 						dirty_pages++;
+					if (((pg->flags & PF(dirty)) && !(pg->flags & PF(swapbacked))) != xa_get_tag(sim, &fp->i_pages, idx))
+						FAIL("file %u index %llu: PG_dirty and the page cache's dirty tag disagree", f,
+						     (unsigned long long)idx);
 					if (pg->flags & PF(writeback))
 						wb_pages++;
 				}

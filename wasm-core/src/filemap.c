@@ -96,16 +96,17 @@ void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn, uint32
 	struct file *f = file_ptr(sim, file);
 	struct page *folio = pfn_to_page(sim, pfn);
 
+	/* the dirty accounting (and tag) first, while the slot is there */
+	if (folio_test(folio, swapbacked))
+		mod_node_page_state(sim, MMSIM_NR_SHMEM, -1);
+	else if (folio_test(folio, dirty))
+		account_page_cleaned(sim, pfn);
 	if (shadow)
 		xa_store(sim, &f->i_pages, folio->index, shadow); /* replaces the folio: no node to allocate */
 	else
 		xa_erase(sim, &f->i_pages, folio->index);
 	f->nrpages--;
 	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, -1);
-	if (folio_test(folio, swapbacked))
-		mod_node_page_state(sim, MMSIM_NR_SHMEM, -1);
-	else if (folio_test(folio, dirty))
-		account_page_cleaned(sim, pfn);
 	folio->mapping = 0;
 	trace(sim, MMSIM_EV_DELETE_FROM_PAGE_CACHE, 0, file, folio->index, pfn, shadow != 0);
 	folio_put(sim, pfn);

@@ -144,6 +144,8 @@ struct xa_node {
 	uint8_t count;       /* non-empty slots */
 	uint8_t nr_values;   /* value (shadow) entries */
 	uint32_t parent;
+	/* PAGECACHE_TAG_DIRTY: leaf, bit n: slot n's folio is dirty; interior: child n holds a tagged entry */
+	uint64_t tagged;
 	uint32_t slots[XA_CHUNK_SIZE]; /* leaf: entries; interior: node ids */
 };
 
@@ -688,6 +690,11 @@ int xa_store(struct mmsim *sim, struct xarray *xa, uint64_t index, uint32_t entr
 void xa_erase(struct mmsim *sim, struct xarray *xa, uint64_t index);
 /* pointer to the slot for index if its leaf exists, and how many slots follow in that leaf */
 uint32_t *xa_slot(const struct mmsim *sim, const struct xarray *xa, uint64_t index, uint32_t *run);
+/* the dirty tag (PAGECACHE_TAG_DIRTY): set, cleared, and the first tagged index at or after from */
+void xa_set_tag(struct mmsim *sim, struct xarray *xa, uint64_t index);
+void xa_clear_tag(struct mmsim *sim, struct xarray *xa, uint64_t index);
+bool xa_find_tagged(const struct mmsim *sim, const struct xarray *xa, uint64_t from, uint64_t *index);
+bool xa_get_tag(const struct mmsim *sim, const struct xarray *xa, uint64_t index);
 
 /* rmap.c */
 typedef bool (*rmap_one_fn)(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma, uint64_t addr,

@@ -79,6 +79,7 @@ static void account_page_dirtied(struct mmsim *sim, uint32_t pfn)
 	mod_node_page_state(sim, MMSIM_NR_DIRTY, 1);
 	count_vm_event(sim, MMSIM_NR_DIRTIED);
 	file_dirtied(sim, folio->mapping - 1);
+	xa_set_tag(sim, &file_ptr(sim, folio->mapping - 1)->i_pages, folio->index);
 }
 
 /* a dirty page-cache page became clean (written, or dropped): nr_dirty and the file's count */
@@ -89,6 +90,7 @@ void account_page_cleaned(struct mmsim *sim, uint32_t pfn)
 	folio_clear(folio, dirty);
 	mod_node_page_state(sim, MMSIM_NR_DIRTY, -1);
 	file_ptr(sim, folio->mapping - 1)->nrdirty--;
+	xa_clear_tag(sim, &file_ptr(sim, folio->mapping - 1)->i_pages, folio->index);
 }
 
 /*
@@ -243,43 +245,56 @@ bool writeback_wait_oldest(struct mmsim *sim)
 /* ------------------------------------------------------------- write_cache_pages */
 
 /*
- * write_cache_pages() (WB_SYNC_NONE): the file's dirty pages not already
- * under writeback, in index order from writeback_index when cyclic (and
- * around once), at most nr_to_write of them; contiguous ones share a
- * request. Returns the pages written.
+ * write_cache_pages() (WB_SYNC_NONE): the file's dirty pages (found by the
+ * dirty tag, as the kernel walks PAGECACHE_TAG_DIRTY) not already under
+ * writeback, in index order from writeback_index when cyclic (and around
+ * once), at most nr_to_write of them; contiguous ones share a request.
+ * Returns the pages written.
  */
 uint64_t write_cache_pages(struct mmsim *sim, uint32_t file, uint64_t nr_to_write, bool cyclic, uint32_t reason)
 {
 	struct file *f = file_ptr(sim, file);
 	uint64_t end = DIV_ROUND_UP(f->i_size, PAGE_SIZE), written = 0;
 	uint64_t start = cyclic && f->writeback_index < end ? f->writeback_index : 0;
-	uint64_t run_first = 0, index = start, done_index = start;
+	uint64_t index = start, done_index = start, run_first = 0;
 	uint32_t run = 0;
+	bool wrapped = false;
 
-	for (uint64_t n = 0; n < end && written < nr_to_write && f->nrdirty; n++, index++) {
+	while (written < nr_to_write) {
+		uint64_t next;
 		uint32_t pfn;
 		struct page *folio;
 
-		if (index == end)
+		if (!xa_find_tagged(sim, &f->i_pages, index, &next) || next >= end || (wrapped && next >= start)) {
+			if (wrapped || !start)
+				break;
+			/* range_cyclic: around once, from the start of the file up to where it began */
+			wrapped = true;
 			index = 0;
-		if (index == 0 && run) {
+			if (run)
+				writeback_submit(sim, file, run_first, run, reason);
+			run = 0;
+			continue;
+		}
+		if (run && next != run_first + run) {
 			writeback_submit(sim, file, run_first, run, reason);
 			run = 0;
 		}
-		pfn = filemap_get_folio(sim, file, index);
-		folio = pfn ? pfn_to_page(sim, pfn) : NULL;
-		if (!folio || !folio_test(folio, dirty) || folio_test(folio, writeback) || folio_test(folio, locked) ||
-		    !clear_page_dirty_for_io(sim, pfn)) {
+		index = next + 1;
+		pfn = filemap_get_folio(sim, file, next);
+		folio = pfn_to_page(sim, pfn);
+		/* under writeback or locked already: WB_SYNC_NONE skips it (it stays tagged, and dirty) */
+		if (folio_test(folio, writeback) || folio_test(folio, locked) || !clear_page_dirty_for_io(sim, pfn)) {
 			if (run)
 				writeback_submit(sim, file, run_first, run, reason);
 			run = 0;
 			continue;
 		}
 		if (!run)
-			run_first = index;
+			run_first = next;
 		run++;
 		written++;
-		done_index = index + 1;
+		done_index = next + 1;
 		if (run == WB_REQ_MAX_PAGES) {
 			writeback_submit(sim, file, run_first, run, reason);
 			run = 0;

@@ -7,6 +7,11 @@
  * The tree grows in height as larger indices are stored and nodes are freed
  * when they empty. Multi-index entries (large folios) store the head pfn in
  * every slot the folio covers, as the kernel does.
+ *
+ * One tag, PAGECACHE_TAG_DIRTY (writeback.c sets it with PG_dirty): a bit
+ * per leaf slot, and per interior slot a bit saying the subtree holds a
+ * tagged entry, so that writeback finds a file's dirty pages without
+ * visiting its clean ones (xa_find_tagged).
  */
 #include "internal.h"
 
@@ -96,6 +101,7 @@ int xa_store(struct mmsim *sim, struct xarray *xa, uint64_t index, uint32_t entr
 		node = xa_node(sim, id);
 		node->slots[0] = xa->head;
 		node->count = 1;
+		node->tagged = old_head->tagged ? 1 : 0;
 		xa->head = id;
 		xa->height++;
 	}
@@ -186,4 +192,90 @@ uint32_t *xa_slot(const struct mmsim *sim, const struct xarray *xa, uint64_t ind
 		node = xa_node(sim, child);
 	}
 	return &node->slots[index & XA_CHUNK_MASK];
+}
+
+/* the leaf holding index, or NULL */
+static struct xa_node *xa_leaf_of(const struct mmsim *sim, const struct xarray *xa, uint64_t index)
+{
+	struct xa_node *node;
+
+	if (!xa->head || index > xa_max(xa->height))
+		return NULL;
+	node = xa_node(sim, xa->head);
+	while (node->shift) {
+		uint32_t child = node->slots[(index >> node->shift) & XA_CHUNK_MASK];
+
+		if (!child)
+			return NULL;
+		node = xa_node(sim, child);
+	}
+	return node;
+}
+
+void xa_set_tag(struct mmsim *sim, struct xarray *xa, uint64_t index)
+{
+	struct xa_node *node = xa_leaf_of(sim, xa, index);
+	uint32_t off = index & XA_CHUNK_MASK;
+
+	VM_BUG_ON(!node);
+	for (;;) {
+		bool was = node->tagged != 0;
+
+		node->tagged |= 1ull << off;
+		if (was || !node->parent)
+			return;
+		off = node->offset;
+		node = xa_node(sim, node->parent);
+	}
+}
+
+void xa_clear_tag(struct mmsim *sim, struct xarray *xa, uint64_t index)
+{
+	struct xa_node *node = xa_leaf_of(sim, xa, index);
+	uint32_t off = index & XA_CHUNK_MASK;
+
+	if (!node)
+		return;
+	for (;;) {
+		node->tagged &= ~(1ull << off);
+		if (node->tagged || !node->parent)
+			return;
+		off = node->offset;
+		node = xa_node(sim, node->parent);
+	}
+}
+
+bool xa_get_tag(const struct mmsim *sim, const struct xarray *xa, uint64_t index)
+{
+	const struct xa_node *node = xa_leaf_of(sim, xa, index);
+
+	return node && (node->tagged >> (index & XA_CHUNK_MASK) & 1);
+}
+
+/* the first tagged index >= from under node id, whose first index is base */
+static bool find_tagged(const struct mmsim *sim, uint32_t id, uint64_t base, uint64_t from, uint64_t *out)
+{
+	const struct xa_node *n = xa_node(sim, id);
+	uint32_t i = from > base ? (uint32_t)((from - base) >> n->shift) : 0;
+
+	for (; i < XA_CHUNK_SIZE; i++) {
+		uint64_t b = base + ((uint64_t)i << n->shift);
+
+		if (!(n->tagged >> i & 1))
+			continue;
+		if (!n->shift) {
+			*out = b;
+			return true;
+		}
+		if (find_tagged(sim, n->slots[i], b, MAX(from, b), out))
+			return true;
+	}
+	return false;
+}
+
+bool xa_find_tagged(const struct mmsim *sim, const struct xarray *xa, uint64_t from, uint64_t *index)
+{
+	if (!xa->head || from > xa_max(xa->height))
+		return false;
+	return find_tagged(sim, xa->head, 0, from, index);
 }

@@ -338,9 +338,8 @@ export function estimate(s: Scenario): Estimate {
           break;
         }
         case 'fadvise':
-        case 'fsync':
-          /* the flush (and fsync's write) looks at every page of the file */
-          charge(st, (1 + Math.ceil((fileSize.get(st.file) ?? 0) / PAGE)) * mult);
+          /* invalidation walks the range (len 0: to the end of the file); the flush finds dirty pages by their tag */
+          charge(st, (1 + Math.ceil((st.length || Math.max(0, (fileSize.get(st.file) ?? 0) - st.offset)) / PAGE)) * mult);
           break;
         default:
           charge(st, mult);
