@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0xf52a9578u
+#define MMSIM_INTERFACE_HASH 0xdfab515du
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -688,6 +688,16 @@ struct mmsim_lru_info { /* 120 bytes: the zone's LRU, reclaim and writeback stat
 	uint32_t wb_requests; /* writeback requests in flight */
 	uint32_t congested; /* 1: the disk queue is congested */
 };
+struct mmsim_lru_band { /* 32 bytes: one stretch of an LRU list (head to tail), for drawing a long list as bands */
+	uint32_t file; /* the file most of its pages belong to (file id + 1), 0 anonymous */
+	uint32_t pages;
+	uint32_t dirty;
+	uint32_t writeback;
+	uint32_t referenced;
+	uint32_t mapped;
+	uint32_t reclaim; /* PG_reclaim (fadvise's deactivation, pageout) */
+	uint32_t mixed; /* 1 if its pages belong to more than one file */
+};
 struct mmsim_wb_request { /* 40 bytes: one writeback request in flight */
 	uint64_t submitted; /* clock at submission */
 	uint64_t complete_at; /* clock at which it completes */
@@ -786,6 +796,8 @@ int mmsim_lru_info(const struct mmsim *sim, struct mmsim_lru_info *out);
 uint32_t mmsim_lru_tail(const struct mmsim *sim, uint32_t list, uint32_t *out, uint32_t max);
 /* the pfns in a pagevec, oldest first */
 uint32_t mmsim_pagevec(const struct mmsim *sim, uint32_t pvec, uint32_t *out, uint32_t max);
+/* an LRU list head to tail in min(nbands, max, 512) stretches of equal length: what each holds; returns how many */
+uint32_t mmsim_lru_bands(const struct mmsim *sim, uint32_t list, uint32_t nbands, struct mmsim_lru_band *out, uint32_t max);
 /* the writeback requests in flight, oldest first */
 uint32_t mmsim_writeback_queue(const struct mmsim *sim, struct mmsim_wb_request *out, uint32_t max);
 /* the tunables' ranges, from the description: NULL if the header is sound, else why not */

@@ -593,3 +593,41 @@ void vmscan_shrink_file_active(struct mmsim *sim, uint32_t nr)
 
 	shrink_active_list(sim, &sc, nr, true);
 }
+
+#define MAX_BANDS 512
+
+uint32_t mmsim_lru_bands(const struct mmsim *sim, uint32_t list, uint32_t nbands, struct mmsim_lru_band *out,
+			 uint32_t max)
+{
+	uint32_t votes[MAX_BANDS], head, p, n = MIN(MIN(nbands, max), MAX_BANDS), total, i = 0;
+
+	if (list >= MMSIM_NR_LRU_LISTS || !n || !(head = sim->s.lruvec.head[list]))
+		return 0;
+	total = sim->s.lruvec.nr[list];
+	n = MIN(n, total);
+	memset(out, 0, n * sizeof(*out));
+	memset(votes, 0, n * sizeof(votes[0]));
+	p = head;
+	do {
+		const struct page *pg = pfn_to_page(sim, p);
+		uint32_t k = (uint32_t)((uint64_t)i * n / total), file = (pg->flags & PF(anon)) ? 0 : pg->mapping;
+		struct mmsim_lru_band *b = &out[k];
+
+		if (b->pages && b->file != file)
+			b->mixed = 1;
+		/* the majority file by Boyer-Moore's vote (exact when one file holds more than half) */
+		if (!votes[k])
+			b->file = file, votes[k] = 1;
+		else
+			votes[k] += b->file == file ? 1 : -1;
+		b->pages++;
+		b->dirty += (pg->flags & PF(dirty)) != 0;
+		b->writeback += (pg->flags & PF(writeback)) != 0;
+		b->referenced += (pg->flags & PF(referenced)) != 0;
+		b->reclaim += (pg->flags & PF(reclaim)) != 0;
+		b->mapped += pg->_mapcount >= 0;
+		i += 1u << folio_order(sim, p);
+		p = pg->lru_next;
+	} while (p != head && i < total);
+	return n;
+}

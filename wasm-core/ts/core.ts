@@ -306,6 +306,14 @@ export class Sim {
     return Array.from({ length: Math.min(n, max) }, (_, i) => readStruct(v, p + i * size, name));
   }
 
+  /** a mechanism's query `fn(sim, ...args, out, max)` filling up to max u32 words, returning how many */
+  queryWords(fn: QueryFn, max: number, ...args: number[]): Uint32Array {
+    const p = this.scratchFor(max * 4);
+    const f = this.ex[fn] as unknown as (...a: number[]) => number;
+    const n = Math.min(f(this.ptr, ...args, p, max) >>> 0, max);
+    return new Uint32Array(this.core.ex.memory.buffer.slice(p, p + n * 4));
+  }
+
   vmas(mm: number, max = 1024): VmaInfo[] {
     const size = STRUCTS.vma_info.size;
     const p = this.scratchFor(max * size);

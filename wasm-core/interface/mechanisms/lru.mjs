@@ -121,6 +121,11 @@ export default {
       ['bg_thresh', 'u32', 'pages: the flusher starts above'], ['dirty_thresh', 'u32', 'pages: a dirtier writes back itself above'],
       ['wb_requests', 'u32', 'writeback requests in flight'], ['congested', 'u32', '1: the disk queue is congested'],
     ] },
+    { name: 'lru_band', doc: 'one stretch of an LRU list (head to tail), for drawing a long list as bands', fields: [
+      ['file', 'u32', 'the file most of its pages belong to (file id + 1), 0 anonymous'],
+      ['pages', 'u32'], ['dirty', 'u32'], ['writeback', 'u32'], ['referenced', 'u32'], ['mapped', 'u32'],
+      ['reclaim', 'u32', 'PG_reclaim (fadvise\'s deactivation, pageout)'], ['mixed', 'u32', '1 if its pages belong to more than one file'],
+    ] },
     { name: 'wb_request', doc: 'one writeback request in flight', fields: [
       ['submitted', 'u64', 'clock at submission'], ['complete_at', 'u64', 'clock at which it completes'],
       ['file', 'u32'], ['first', 'u32', 'first pgoff'], ['nr', 'u32', 'pages'], ['id', 'u32'],
@@ -131,6 +136,8 @@ export default {
     ['int mmsim_lru_info(const struct mmsim *sim, struct mmsim_lru_info *out)', 'the LRU lists, pagevecs, watermarks, kswapd and writeback state'],
     ['uint32_t mmsim_lru_tail(const struct mmsim *sim, uint32_t list, uint32_t *out, uint32_t max)', 'the last max pfns of an LRU list, tail first'],
     ['uint32_t mmsim_pagevec(const struct mmsim *sim, uint32_t pvec, uint32_t *out, uint32_t max)', 'the pfns in a pagevec, oldest first'],
+    ['uint32_t mmsim_lru_bands(const struct mmsim *sim, uint32_t list, uint32_t nbands, struct mmsim_lru_band *out, uint32_t max)',
+      'an LRU list head to tail in min(nbands, max, 512) stretches of equal length: what each holds; returns how many'],
     ['uint32_t mmsim_writeback_queue(const struct mmsim *sim, struct mmsim_wb_request *out, uint32_t max)', 'the writeback requests in flight, oldest first'],
   ],
 };

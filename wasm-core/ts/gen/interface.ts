@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0xf52a9578;
+export const INTERFACE_HASH = 0xdfab515d;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -537,6 +537,16 @@ export const STRUCTS = {
     wb_requests: { offset: 112, type: 'u32', n: 1 },
     congested: { offset: 116, type: 'u32', n: 1 },
   } },
+  lru_band: { size: 32, fields: {
+    file: { offset: 0, type: 'u32', n: 1 },
+    pages: { offset: 4, type: 'u32', n: 1 },
+    dirty: { offset: 8, type: 'u32', n: 1 },
+    writeback: { offset: 12, type: 'u32', n: 1 },
+    referenced: { offset: 16, type: 'u32', n: 1 },
+    mapped: { offset: 20, type: 'u32', n: 1 },
+    reclaim: { offset: 24, type: 'u32', n: 1 },
+    mixed: { offset: 28, type: 'u32', n: 1 },
+  } },
   wb_request: { size: 40, fields: {
     submitted: { offset: 0, type: 'u64', n: 1 },
     complete_at: { offset: 8, type: 'u64', n: 1 },
@@ -889,7 +899,7 @@ export interface MachineSettings {
 export const MECHANISMS = [{"id":"fault-around","title":"Fault-around","seed":"000_5be6f15bf6d77b56.txt"},{"id":"vma-cache","title":"VMA cache","seed":"001_23caa608daf6b6b9.txt"},{"id":"lru","title":"LRU and fadvise","seed":"003_cd405e1935ce943b.txt"},{"id":"large-folios","title":"Large folios","seed":"002_5fbf5eac29a528d4.txt"},{"id":"prefault","title":"Anticipatory prefault","seed":"004_09eed2baa7b6139a.txt"}] as const;
 
 /** the order of the layout table's rows (interface_gen.c), for the drift test */
-export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info","vmacache_info","vma_node","lru_info","wb_request"],"enums":["ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Op","Pattern","Advice","ExpectKind","FolioField","PG","Pagevec","LruMove","ShrinkVerdict","InvalResult","WbReason","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT","PAGEVEC_SIZE","LRU_TAIL","WB_QUEUE"]} as const;
+export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info","vmacache_info","vma_node","lru_info","lru_band","wb_request"],"enums":["ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Op","Pattern","Advice","ExpectKind","FolioField","PG","Pagevec","LruMove","ShrinkVerdict","InvalResult","WbReason","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT","PAGEVEC_SIZE","LRU_TAIL","WB_QUEUE"]} as const;
 
 export type WasmType = 'i32' | 'i64' | 'void';
 export const EXPORTS: readonly { name: string; params: readonly { name: string; wasm: WasmType }[]; ret: WasmType; doc: string }[] = [
@@ -949,6 +959,7 @@ export const EXPORTS: readonly { name: string; params: readonly { name: string; 
   {"name":"mmsim_lru_info","params":[{"name":"sim","wasm":"i32"},{"name":"out","wasm":"i32"}],"ret":"i32","doc":"the LRU lists, pagevecs, watermarks, kswapd and writeback state"},
   {"name":"mmsim_lru_tail","params":[{"name":"sim","wasm":"i32"},{"name":"list","wasm":"i32"},{"name":"out","wasm":"i32"},{"name":"max","wasm":"i32"}],"ret":"i32","doc":"the last max pfns of an LRU list, tail first"},
   {"name":"mmsim_pagevec","params":[{"name":"sim","wasm":"i32"},{"name":"pvec","wasm":"i32"},{"name":"out","wasm":"i32"},{"name":"max","wasm":"i32"}],"ret":"i32","doc":"the pfns in a pagevec, oldest first"},
+  {"name":"mmsim_lru_bands","params":[{"name":"sim","wasm":"i32"},{"name":"list","wasm":"i32"},{"name":"nbands","wasm":"i32"},{"name":"out","wasm":"i32"},{"name":"max","wasm":"i32"}],"ret":"i32","doc":"an LRU list head to tail in min(nbands, max, 512) stretches of equal length: what each holds; returns how many"},
   {"name":"mmsim_writeback_queue","params":[{"name":"sim","wasm":"i32"},{"name":"out","wasm":"i32"},{"name":"max","wasm":"i32"}],"ret":"i32","doc":"the writeback requests in flight, oldest first"},
 ];
 
@@ -1012,5 +1023,6 @@ export interface CoreExports {
   mmsim_lru_info(sim: number, out: number): number;
   mmsim_lru_tail(sim: number, list: number, out: number, max: number): number;
   mmsim_pagevec(sim: number, pvec: number, out: number, max: number): number;
+  mmsim_lru_bands(sim: number, list: number, nbands: number, out: number, max: number): number;
   mmsim_writeback_queue(sim: number, out: number, max: number): number;
 }
