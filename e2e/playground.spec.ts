@@ -37,7 +37,9 @@ test('the gallery lists every scenario, grouped by mechanism', async ({ page }, 
   expect(shipped('fault-around').length).toBeGreaterThanOrEqual(12);
   await expect(page.getByRole('heading', { name: 'VMA cache' })).toBeVisible();
   expect(shipped('vmacache').length).toBeGreaterThanOrEqual(6);
-  await expect(page.locator('.card')).toHaveCount(shipped('fault-around').length + shipped('vmacache').length);
+  await expect(page.getByRole('heading', { name: 'LRU and fadvise' })).toBeVisible();
+  expect(shipped('lru').length).toBeGreaterThanOrEqual(7);
+  await expect(page.locator('.card')).toHaveCount(shipped('fault-around').length + shipped('vmacache').length + shipped('lru').length);
   await expect(page.locator('.seed-table a[data-scenario]')).toHaveCount(shipped('fault-around/seed').length);
   await expect(page.locator('.seed-table a[data-sweep]')).toHaveCount(shipped('fault-around/seed').length);
   await expect(page.locator('.card').first()).toContainText('Sequential read of a cached file');
@@ -280,11 +282,12 @@ test('every shipped scenario opens and steps without errors', async ({ page }) =
   test.setTimeout(300_000);
   await page.goto('/');
   const names = await page.locator('[data-scenario]').evaluateAll((els) => els.map((e) => e.getAttribute('data-scenario')!));
-  expect(names.length).toBe(shipped('fault-around').length + shipped('fault-around/seed').length + shipped('vmacache').length);
+  expect(names.length).toBe(shipped('fault-around').length + shipped('fault-around/seed').length + shipped('vmacache').length + shipped('lru').length);
   for (const name of names) {
     await page.goto(`/?scenario=${name}`);
     const big = name.includes('/seed/');
-    await expect(page.getByTestId('value-pgfault'), name).not.toHaveText('–', { timeout: 60_000 });
+    /* every group's first key figure has a value once the run is recorded */
+    await expect(page.locator('.figure .v').first(), name).not.toHaveText('–', { timeout: 60_000 });
     await expect(page.locator('[data-view="address"]'), name).toBeVisible({ timeout: 60_000 });
     if (!big || (await page.getByTestId('cursor').textContent()) !== 'big run: final state') {
       await page.keyboard.press('f');
@@ -407,4 +410,33 @@ test('VMA cache: a miss walks the tree; ebizzy per-thread near 100% against mm-w
   /* the chart overlays both runs; its legend reads each thread's rate in A and B */
   await expect(page.locator('[data-view="vmacache-rate"] .vc-rate-legend')).toContainText('ebizzy.1 99.67% / 0.00%');
   await shot(page, info, 'vmacache-compare');
+});
+
+test('LRU: the backup deactivates what fadvise cannot drop; 2.6.38 loses the working set', async ({ page }, info) => {
+  await page.goto('/?scenario=lru/backup');
+  await expect(page.locator('[data-view="lru"]')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('[data-view="walk"]')).toHaveCount(0);
+  await expect(page.locator('[data-view="lru-memory"]')).toBeVisible();
+  await expect(page.locator('[data-view="lru-residency"]')).toBeVisible();
+  /* the first deactivation (N): fadvise hands a dirty copy page to the inactive list with PG_reclaim */
+  await page.keyboard.press('n');
+  await expect(page.getByTestId('caption')).toContainText('fadvise');
+  await expect(page.locator('[data-view="lru"] svg[role="img"]')).toHaveAttribute('aria-label', /fadvise: dirty, PG_reclaim/);
+  await expect(page.getByTestId('lru-row-inactive_file')).toBeVisible();
+  await shot(page, info, 'lru-deactivation');
+  /* the next reclaim (R): kswapd frees pages from the inactive tail */
+  await page.keyboard.press('r');
+  await expect(page.getByTestId('lru-kswapd')).toContainText(/kswapd|direct reclaim/);
+  /* the scenario's own comparison, one click: 2.6.38's invalidate-only */
+  await page.getByTestId('compare-natural').click();
+  await expect(page.getByTestId('run-label-b')).toContainText('invalidate-only');
+  const a = page.locator('[data-run="a"][data-counter="pgmajfault"]'), b = page.locator('[data-run="b"][data-counter="pgmajfault"]');
+  await expect(b).not.toHaveText('–', { timeout: 60_000 });
+  await page.keyboard.press('End');
+  /* the working set read again: from the page cache with 2.6.39, from disk with 2.6.38 */
+  await expect(a).toHaveText('0');
+  await expect(b).toHaveText('1,536');
+  await expect(page.locator('[data-view="lru"] [data-run-view="b"]').getByTestId('lru-row-active_file')).toBeVisible();
+  await expect(page.locator('[data-view="lru-residency"] .legend')).toContainText('dashed');
+  await shot(page, info, 'lru-compare');
 });

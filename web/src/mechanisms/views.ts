@@ -5,9 +5,12 @@
  * gallery group's scenarios, after the shared ones.
  */
 import type { ViewDef } from '../views/registry.js';
+import { LRU } from './lru/index.js';
+import { LRU_VIEWS } from './lru/views.js';
 import { VMA_CACHE } from './vma-cache/index.js';
 import { VMA_CACHE_VIEWS } from './vma-cache/views.js';
 
 export const MECHANISM_VIEWS: Record<string, ViewDef[]> = {
   [VMA_CACHE]: VMA_CACHE_VIEWS,
+  [LRU]: LRU_VIEWS,
 };
