@@ -12,8 +12,8 @@
  *    comparing), with kswapd's runs and the refaults.
  */
 import { curveStepAfter, line, scaleLinear } from 'd3';
-import { Fragment, useMemo } from 'react';
-import { LRU_LISTS, Pagevec, PG, ShrinkVerdict, WbReason } from '../../../../wasm-core/ts/abi.js';
+import { Fragment, useMemo, useState } from 'react';
+import { COUNTERS, LRU_LISTS, Pagevec, PG, ShrinkVerdict, WbReason } from '../../../../wasm-core/ts/abi.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { fmt } from '../../lib/format.js';
 import type { ViewDef, ViewProps } from '../../views/registry.js';
@@ -365,26 +365,58 @@ const VERDICT_SHORT: Record<number, string> = {
 
 /* ------------------------------------------------------------------ residency */
 
+/* the LRU's counters charted over the run: each a colour and a glyph (at the line's end and in the legend) */
+const LRU_CHART: { key: string; label: string; colour: string; glyph: string }[] = [
+  { key: 'pgscan', label: 'scanned', colour: 'var(--lru-f0)', glyph: '\u25cf' },
+  { key: 'pgsteal', label: 'reclaimed', colour: 'var(--lru-f4)', glyph: '\u25a0' },
+  { key: 'pgactivate', label: 'activated', colour: 'var(--lru-f2)', glyph: '\u25b2' },
+  { key: 'pgdeactivate', label: 'deactivated', colour: 'var(--lru-f1)', glyph: '\u25c6' },
+  { key: 'pgrotated', label: 'rotated', colour: 'var(--lru-f3)', glyph: '\u2716' },
+  { key: 'workingset_refault', label: 'refaults', colour: 'var(--lru-f5)', glyph: '\u2605' },
+];
+
+interface ChartLine { key: string; colour: string; dashed: boolean; glyph?: string; x: number[]; y: number[]; xmax: number }
+
+/**
+ * Over the run, one of two charts (a switch in the legend): each file's
+ * pages in the page cache (the residency, from the events), or the LRU's
+ * counters (from the recorder's samples); with a comparison, run B dashed on
+ * the same axes.
+ */
 export function LruResidency({ frame, timeline, other, label }: ViewProps) {
   const [ref, box] = useBoxSize<HTMLDivElement>();
+  const [mode, setMode] = useState<'cache' | 'counters'>('cache');
   const runs = [
-    { key: 'a', series: timeline.series?.[LRU] as LruSeries | undefined, label: label ?? 'A', cursor: frame.cursor },
-    ...(other ? [{ key: 'b', series: other.timeline.series?.[LRU] as LruSeries | undefined, label: other.label, cursor: other.frame.cursor }] : []),
+    { key: 'a', series: timeline.series?.[LRU] as LruSeries | undefined, timeline, label: label ?? 'A', cursor: frame.cursor },
+    ...(other ? [{ key: 'b', series: other.timeline.series?.[LRU] as LruSeries | undefined, timeline: other.timeline, label: other.label, cursor: other.frame.cursor }] : []),
   ];
   const a = runs[0].series;
+  const lines = useMemo<ChartLine[]>(() => runs.flatMap((r, ri) => {
+    const xmax = Math.max(1, r.timeline.nEvents);
+    if (mode === 'cache') {
+      return (r.series?.files ?? []).map((f) => ({ key: `${r.key}-f${f.file}`, colour: fileColour(f.file), dashed: ri > 0, x: f.x, y: f.y, xmax }));
+    }
+    return LRU_CHART.map((c) => ({
+      key: `${r.key}-${c.key}`, colour: c.colour, glyph: c.glyph, dashed: ri > 0, xmax,
+      x: r.timeline.samples.x, y: r.timeline.samples.values[COUNTERS.indexOf(c.key as never)] ?? [],
+    }));
+  }), [runs.map((r) => r.timeline).join(), mode]); // eslint-disable-line react-hooks/exhaustive-deps
   const W = box?.w ?? 0, H = box?.h ?? 0;
-  const m = { l: 56, r: 12, t: 10, b: 24 };
-  const ymax = useMemo(() => Math.max(1, ...runs.flatMap((r) => r.series?.files.flatMap((f) => f.y) ?? [0])), [runs]);
+  const m = { l: 56, r: mode === 'counters' ? 22 : 12, t: 10, b: 24 };
   if (!a) return <Empty>A big run records no events to chart.</Empty>;
-  const sx = (r: (typeof runs)[number]) => scaleLinear().domain([0, Math.max(1, r.series?.nEvents ?? 1)]).range([m.l, Math.max(m.l + 1, W - m.r)]);
+  const ymax = Math.max(1, ...lines.flatMap((l) => l.y));
+  const sx = (xmax: number) => scaleLinear().domain([0, xmax]).range([m.l, Math.max(m.l + 1, W - m.r)]);
   const sy = scaleLinear().domain([0, ymax]).range([Math.max(m.t + 1, H - m.b), m.t]);
-  const xa = sx(runs[0]);
+  const xa = sx(Math.max(1, runs[0].timeline.nEvents));
   const ticks = sy.ticks(Math.max(2, Math.min(5, Math.floor((H - m.t - m.b) / 28))));
+  /* the counters at the cursor, read from the frame (run A) */
+  const at = (key: string) => frame.counters[COUNTERS.indexOf(key as never)] ?? 0;
+  const what = mode === 'cache' ? 'pages of each file in the page cache' : `the LRU's counters (${LRU_CHART.map((c) => c.key).join(', ')})`;
   return (
     <div className="lru-res">
       <div className="lru-res-box" ref={ref}>
         {box && (
-          <svg width={W} height={H} role="img" data-export aria-label={`pages of each file in the page cache over the run${other ? `, ${runs[0].label} solid against ${runs[1].label} dashed` : ''}`}>
+          <svg width={W} height={H} role="img" data-export aria-label={`${what} over the run${other ? `, ${runs[0].label} solid against ${runs[1].label} dashed` : ''}`}>
             {a.kswapd.map(([s, e], i) => <rect key={i} x={xa(s)} width={Math.max(1, xa(e) - xa(s))} y={m.t} height={Math.max(0, H - m.b - m.t)} className="lru-res-kswapd"><title>kswapd running</title></rect>)}
             {ticks.map((v) => (
               <g key={v}>
@@ -392,11 +424,16 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
                 <text x={m.l - 6} y={sy(v) + 4} textAnchor="end" className="lru-axis">{fmt(v)}</text>
               </g>
             ))}
-            {runs.map((r, ri) => (r.series?.files ?? []).map((f) => {
-              const x = sx(r);
-              const path = line<number>().x((_, k) => x(f.x[k])).y((v) => sy(v)).curve(curveStepAfter);
-              return <path key={`${r.key}-${f.file}`} d={path(f.y) ?? ''} className="lru-res-line" style={{ stroke: fileColour(f.file), strokeDasharray: ri ? '7 4' : undefined }} />;
-            }))}
+            {lines.map((l) => {
+              const x = sx(l.xmax);
+              const path = line<number>().x((_, k) => x(l.x[k])).y((v) => sy(v)).curve(curveStepAfter);
+              return (
+                <g key={l.key}>
+                  <path d={path(l.y) ?? ''} className="lru-res-line" style={{ stroke: l.colour, strokeDasharray: l.dashed ? '7 4' : undefined }} />
+                  {l.glyph && l.y.length > 0 && <text x={x(l.x[l.x.length - 1]) + 3} y={sy(l.y[l.y.length - 1]) + 4} className="lru-glyph" style={{ fill: l.colour }}>{l.glyph}</text>}
+                </g>
+              );
+            })}
             {a.refaults.length > 0 && a.refaults.filter((_, i) => i % Math.max(1, Math.ceil(a.refaults.length / 300)) === 0).map((i) => (
               <line key={i} x1={xa(i)} x2={xa(i)} y1={H - m.b} y2={H - m.b + 5} className="lru-res-refault" />
             ))}
@@ -406,13 +443,21 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
         )}
       </div>
       <div className="legend">
-        {a.files.map((f) => (
-          <span key={f.file}><i style={{ background: fileColour(f.file) }} />{f.name} <b className="num">{fmt(f.y[f.y.length - 1] ?? 0)}</b></span>
-        ))}
+        <span className="lru-switch" role="group" aria-label="What to chart">
+          <button className={`btn small ${mode === 'cache' ? 'on' : ''}`} aria-pressed={mode === 'cache'} onClick={() => setMode('cache')} data-testid="lru-chart-cache">Page cache</button>
+          <button className={`btn small ${mode === 'counters' ? 'on' : ''}`} aria-pressed={mode === 'counters'} onClick={() => setMode('counters')} data-testid="lru-chart-counters">Counters</button>
+        </span>
+        {mode === 'cache'
+          ? a.files.map((f) => (
+            <span key={f.file}><i style={{ background: fileColour(f.file) }} />{f.name} <b className="num">{fmt(f.y[f.y.length - 1] ?? 0)}</b></span>
+          ))
+          : LRU_CHART.map((c) => (
+            <span key={c.key} title={c.key}><b aria-hidden style={{ color: c.colour }}>{c.glyph}</b> {c.label} <b className="num">{fmt(at(c.key))}</b></span>
+          ))}
         <span><i className="lru-li-kswapd" />kswapd running</span>
-        {a.refaults.length > 0 && <span><i className="lru-li-refault" />refaults ({fmt(a.refaults.length)})</span>}
+        {mode === 'cache' && a.refaults.length > 0 && <span><i className="lru-li-refault" />refaults ({fmt(a.refaults.length)})</span>}
         {other && <span>solid: {runs[0].label}; dashed: {runs[1].label}</span>}
-        <span className="muted">y: pages in the page cache, per file</span>
+        <span className="muted">{mode === 'cache' ? 'pages in the page cache per file (at the end of the run)' : 'counters at the cursor'}</span>
       </div>
     </div>
   );
@@ -421,5 +466,5 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
 export const LRU_VIEWS: ViewDef[] = [
   { id: 'lru', title: 'LRU lists', description: 'the four LRU lists head to tail, the pagevecs, and what moved in this step, and why', column: 'main', grow: 2.2, order: 5, fit: true, svg: true, component: LruLists },
   { id: 'lru-memory', title: 'Memory and writeback', description: 'free pages against the watermarks, kswapd, dirty pages and the writes in flight', column: 'side', grow: 1.3, order: 25, component: LruMemory },
-  { id: 'lru-residency', title: 'Page cache over the run', description: 'each file\u2019s pages in the page cache over the run, kswapd\u2019s runs and the refaults', column: 'side', grow: 1, fit: true, svg: true, overlay: true, order: 35, component: LruResidency },
+  { id: 'lru-residency', title: 'Over the run', description: 'each file\u2019s pages in the page cache, or the LRU\u2019s counters, over the run, with kswapd\u2019s runs and the refaults', column: 'side', grow: 1, fit: true, svg: true, overlay: true, order: 35, component: LruResidency },
 ];
