@@ -109,6 +109,31 @@ for (const [size, theme] of [[SIZES[0], 'light'], [SIZES[SIZES.length - 1], 'dar
     await axe(page, `the VMA cache (${theme})`);
   });
 
+for (const [size, theme] of [[SIZES[0], 'dark'], [SIZES[SIZES.length - 1], 'light']] as const)
+  test(`the LRU's views do not move either: the backup, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(size);
+    await open(page, 'scenario=lru/backup', theme);
+    await expect(page.locator('[data-view="lru"]')).toBeVisible();
+    const first = await boxes(page);
+    for (let i = 1; i <= 40; i++) {
+      await page.keyboard.press('ArrowRight');
+      await expect(page.getByTestId('cursor')).toHaveText(new RegExp(`^event ${i} /`));
+      expect(moved(first, await boxes(page)), `after step ${i}`).toEqual([]);
+    }
+    /* activation, deactivation (the trays fill), reclaim (kswapd runs), back to an activation; the chart switched */
+    for (const k of ['u', 'n', 'n', 'r', 'r', 'Shift+U']) {
+      const c0 = await cursorOf(page);
+      await page.keyboard.press(k);
+      await expect.poll(() => cursorOf(page), { message: k }).not.toBe(c0);
+      expect(moved(first, await boxes(page)), `after ${k}`).toEqual([]);
+    }
+    await page.getByTestId('lru-chart-counters').click();
+    expect(moved(first, await boxes(page)), 'after charting the counters').toEqual([]);
+    await keysWork(page, 'the LRU chart switch');
+    await axe(page, `the LRU (${theme})`);
+  });
+
 /** the player's keys, checked: → steps, F jumps to a fault, Space plays and pauses */
 async function keysWork(page: Page, after: string) {
   const c0 = await cursorOf(page);
@@ -235,6 +260,13 @@ for (const theme of THEMES)
     await expect(page.locator('[data-view="vma-tree"]')).toBeVisible();
     await expect(page.getByTestId('cursor')).toHaveText(/^event /);
     await axe(page, 'the VMA cache on stage');
+    await open(page, 'scenario=lru/backup&cursor=s12:0.5&compare=fadvise_dontneed=invalidate-only', theme);
+    await expect(page.locator('[data-view="lru"] [data-run-view="b"]').getByTestId('lru-row-active_file')).toBeVisible();
+    await axe(page, 'the LRU, compared');
+    await page.goto(`/?scenario=lru/backup&cursor=s12:0.5&present=1&theme=${theme}`);
+    await expect(page.locator('[data-view="lru"]')).toBeVisible();
+    await expect(page.locator('[data-view="lru-memory"]')).toBeVisible();
+    await axe(page, 'the LRU on stage');
   });
 
 for (const size of SIZES)

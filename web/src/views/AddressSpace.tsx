@@ -93,13 +93,13 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
 function VmaStrip({ frame, vmas, selected, maps, files, onSelect }: {
   frame: Frame; vmas: VmaView[]; selected: number | null; maps: string[]; files: string[]; onSelect: (id: number) => void;
 }) {
-  if (!vmas.length) return <div className="as-strip" aria-label="VMAs" />;
+  if (!vmas.length) return <div className="as-strip" role="group" aria-label="VMAs: none" />;
   /* thousands of VMAs: a window around the selected one (all of them took seconds to lay out) */
   const at = Math.max(0, vmas.findIndex((v) => v.id === selected));
   const from = vmas.length <= VMA_WINDOW ? 0 : Math.max(0, Math.min(vmas.length - VMA_WINDOW, at - VMA_WINDOW / 4));
   const to = Math.min(vmas.length, from + VMA_WINDOW);
   return (
-    <div className="as-strip" aria-label="VMAs of this process, in address order (gaps not to scale)">
+    <div className="as-strip" role="group" aria-label="VMAs of this process, in address order (gaps not to scale)">
       {from > 0 && <span className="as-gap">{fmt(from)} VMAs below</span>}
       {vmas.slice(from, to).map((v, k) => {
         const i = from + k;

@@ -18,7 +18,7 @@ import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { fmt } from '../../lib/format.js';
 import type { ViewDef, ViewProps } from '../../views/registry.js';
 import { useBoxSize } from '../../views/useBoxSize.js';
-import { lruOf, type LruBand, type LruFrame, type LruListView, type LruPage, type LruSeries } from './frame.js';
+import { lruOf, type LruBand, type LruListView, type LruPage, type LruSeries } from './frame.js';
 import { LRU } from './index.js';
 import './lru.css';
 
@@ -243,21 +243,17 @@ export function LruLists({ frame, program }: ViewProps) {
           </svg>
         )}
       </div>
-      <Legend lru={lru} program={program} />
+      <Legend program={program} />
     </div>
   );
 }
 
-function Legend({ lru, program }: { lru: LruFrame; program: Program }) {
-  const files = new Set<number | null>();
-  for (const l of lru.lists) {
-    for (const p of [...l.head, ...l.tail]) files.add(p.file);
-    for (const b of l.bands) files.add(b.file);
-  }
-  for (const v of lru.pvecs) for (const p of v) files.add(p.file);
+/** the key: every file of the scenario and anonymous memory (the same at every step, so it never reflows), then the marks */
+function Legend({ program }: { program: Program }) {
+  const files: (number | null)[] = [...program.files.map((_, i) => i), null];
   return (
     <div className="legend lru-legend">
-      {[...files].sort((a, b) => (a ?? -1) - (b ?? -1)).map((f) => <span key={f ?? 'anon'}><i style={{ background: fileColour(f) }} />{fileName(program, f)}</span>)}
+      {files.map((f) => <span key={f ?? 'anon'}><i style={{ background: fileColour(f) }} />{fileName(program, f)}</span>)}
       <span><svg width="12" height="12" aria-hidden><circle cx="4" cy="4" r="3" className="lru-ref" /></svg>referenced</span>
       <span><svg width="12" height="12" aria-hidden><rect width="12" height="12" style={{ fill: 'var(--c-cached)' }} /><path d="M0,12 L12,0" className="lru-dirty" style={{ strokeWidth: 2 }} /></svg>dirty</span>
       <span className="lru-cell"><svg width="14" height="14" aria-hidden><rect x="1.5" y="1.5" width="11" height="11" className="wb" style={{ fill: 'var(--c-cached)' }} /></svg>writeback</span>
@@ -300,7 +296,8 @@ export function LruMemory({ frame, program }: ViewProps) {
   const verdicts = r ? Object.entries(r.verdicts).filter(([, n]) => n) : [];
   const dmax = Math.max(lru.dirtyThresh * 1.25, lru.dirty + lru.writeback, 1);
   return (
-    <div className="lru-mem">
+    /* it scrolls when the panel is short: focusable, so the keyboard can scroll it too */
+    <div className="lru-mem" tabIndex={0} role="region" aria-label="Memory and writeback">
       <section>
         <h4>Free memory <span className="num">{fmt(lru.free)} pages</span>{lru.free > fmax && <span className="muted">(off the scale)</span>}
           <span className="muted lru-h-note">min <span className="num">{fmt(min)}</span>, low <span className="num">{fmt(low)}</span>, high <span className="num">{fmt(high)}</span></span></h4>
@@ -442,10 +439,11 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
           </svg>
         )}
       </div>
-      <div className="legend">
+      <div className="legend lru-res-legend">
+        {/* a click does not focus the switch (the browser would scroll a clipped legend into view); Tab and Enter do */}
         <span className="lru-switch" role="group" aria-label="What to chart">
-          <button className={`btn small ${mode === 'cache' ? 'on' : ''}`} aria-pressed={mode === 'cache'} onClick={() => setMode('cache')} data-testid="lru-chart-cache">Page cache</button>
-          <button className={`btn small ${mode === 'counters' ? 'on' : ''}`} aria-pressed={mode === 'counters'} onClick={() => setMode('counters')} data-testid="lru-chart-counters">Counters</button>
+          <button className={`btn small ${mode === 'cache' ? 'on' : ''}`} aria-pressed={mode === 'cache'} onMouseDown={(e) => e.preventDefault()} onClick={() => setMode('cache')} data-testid="lru-chart-cache">Page cache</button>
+          <button className={`btn small ${mode === 'counters' ? 'on' : ''}`} aria-pressed={mode === 'counters'} onMouseDown={(e) => e.preventDefault()} onClick={() => setMode('counters')} data-testid="lru-chart-counters">Counters</button>
         </span>
         {mode === 'cache'
           ? a.files.map((f) => (
@@ -455,9 +453,9 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
             <span key={c.key} title={c.key}><b aria-hidden style={{ color: c.colour }}>{c.glyph}</b> {c.label} <b className="num">{fmt(at(c.key))}</b></span>
           ))}
         <span><i className="lru-li-kswapd" />kswapd running</span>
-        {mode === 'cache' && a.refaults.length > 0 && <span><i className="lru-li-refault" />refaults ({fmt(a.refaults.length)})</span>}
-        {other && <span>solid: {runs[0].label}; dashed: {runs[1].label}</span>}
-        <span className="muted">{mode === 'cache' ? 'pages in the page cache per file (at the end of the run)' : 'counters at the cursor'}</span>
+        {mode === 'cache' && <span><i className="lru-li-refault" />refaults <b className="num">{fmt(a.refaults.length)}</b></span>}
+        {other && <span title={`solid: ${runs[0].label}; dashed: ${runs[1].label}`}><svg width="22" height="8" aria-hidden><line x1="0" x2="22" y1="4" y2="4" className="lru-key-line" /></svg>A <svg width="22" height="8" aria-hidden><line x1="0" x2="22" y1="4" y2="4" className="lru-key-line" strokeDasharray="5 3" /></svg>B</span>}
+        <span className="muted">{mode === 'cache' ? 'pages cached per file, at the end' : 'at the cursor'}</span>
       </div>
     </div>
   );
@@ -465,6 +463,6 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
 
 export const LRU_VIEWS: ViewDef[] = [
   { id: 'lru', title: 'LRU lists', description: 'the four LRU lists head to tail, the pagevecs, and what moved in this step, and why', column: 'main', grow: 2.2, order: 5, fit: true, svg: true, component: LruLists },
-  { id: 'lru-memory', title: 'Memory and writeback', description: 'free pages against the watermarks, kswapd, dirty pages and the writes in flight', column: 'side', grow: 1.3, order: 25, component: LruMemory },
-  { id: 'lru-residency', title: 'Over the run', description: 'each file\u2019s pages in the page cache, or the LRU\u2019s counters, over the run, with kswapd\u2019s runs and the refaults', column: 'side', grow: 1, fit: true, svg: true, overlay: true, order: 35, component: LruResidency },
+  { id: 'lru-memory', title: 'Memory and writeback', description: 'free pages against the watermarks, kswapd, dirty pages and the writes in flight', column: 'side', grow: 1.3, fit: true, order: 25, component: LruMemory },
+  { id: 'lru-residency', title: 'Over the run', description: 'each file\u2019s pages in the page cache, or the LRU\u2019s counters, over the run, with kswapd\u2019s runs and the refaults', column: 'side', grow: 1.2, fit: true, svg: true, overlay: true, order: 35, component: LruResidency },
 ];
