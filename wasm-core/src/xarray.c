@@ -176,24 +176,6 @@ void xa_erase(struct mmsim *sim, struct xarray *xa, uint64_t index)
 	}
 }
 
-uint32_t *xa_slot(const struct mmsim *sim, const struct xarray *xa, uint64_t index, uint32_t *run)
-{
-	struct xa_node *node;
-
-	*run = XA_CHUNK_SIZE - (uint32_t)(index & XA_CHUNK_MASK);
-	if (!xa->head || index > xa_max(xa->height))
-		return NULL;
-	node = xa_node(sim, xa->head);
-	while (node->shift) {
-		uint32_t child = node->slots[(index >> node->shift) & XA_CHUNK_MASK];
-
-		if (!child)
-			return NULL;
-		node = xa_node(sim, child);
-	}
-	return &node->slots[index & XA_CHUNK_MASK];
-}
-
 /* the leaf holding index, or NULL */
 static struct xa_node *xa_leaf_of(const struct mmsim *sim, const struct xarray *xa, uint64_t index)
 {
@@ -210,6 +192,14 @@ static struct xa_node *xa_leaf_of(const struct mmsim *sim, const struct xarray *
 		node = xa_node(sim, child);
 	}
 	return node;
+}
+
+uint32_t *xa_slot(const struct mmsim *sim, const struct xarray *xa, uint64_t index, uint32_t *run)
+{
+	struct xa_node *node = xa_leaf_of(sim, xa, index);
+
+	*run = XA_CHUNK_SIZE - (uint32_t)(index & XA_CHUNK_MASK);
+	return node ? &node->slots[index & XA_CHUNK_MASK] : NULL;
 }
 
 void xa_set_tag(struct mmsim *sim, struct xarray *xa, uint64_t index)

@@ -6,25 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EV, LruList, LruMove, PG, Pagevec, RunStatus, ShrinkVerdict } from '../../../../wasm-core/ts/abi.js';
-import { Engine } from '../../../../wasm-core/ts/engine.js';
 import { loadCore, programOf } from '../../../../wasm-core/test/helpers.js';
+import { after, recorded } from '../testing.js';
 import { BANDS, HEAD_PAGES, lruFrames, lruOf, SMALL_LIST, TAIL_PAGES, type LruSeries } from './frame.js';
 
 const BACKUP = 'scenarios/lru/backup.yaml';
 
-async function engineOf(file: string, sets: Record<string, string> = {}) {
-  const eng = new Engine(await loadCore(), programOf(file, sets), {}, [lruFrames]);
-  const tl = eng.recordAll();
-  const events = Array.from({ length: tl.nEvents }, (_, i) => eng.event(i));
-  return { eng, tl, events };
-}
-
-/** the cursor just after the first event of `type` matching `where` at or after `from` */
-function after(events: { type: number; b: number; d: number }[], type: number, where: (e: { b: number; d: number }) => boolean = () => true, from = 0): number {
-  const i = events.findIndex((e, k) => k >= from && e.type === type && where(e));
-  if (i < 0) throw new Error(`no event ${type}`);
-  return i + 1;
-}
+const engineOf = (file: string, sets: Record<string, string> = {}) => recorded(file, lruFrames, sets);
 
 describe('lru frame provider', () => {
   it('a long list as bands: every page counted once, flags summed as the pages say, head and tail the list\'s own', async () => {

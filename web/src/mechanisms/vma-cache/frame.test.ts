@@ -5,23 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EV } from '../../../../wasm-core/ts/abi.js';
-import { Engine } from '../../../../wasm-core/ts/engine.js';
-import { loadCore, programOf } from '../../../../wasm-core/test/helpers.js';
+import { after, recorded } from '../testing.js';
 import { vmaCacheFrames, vmaCacheOf, type VmaCacheSeries } from './frame.js';
 
-async function engineOf(file: string, sets: Record<string, string> = {}) {
-  const eng = new Engine(await loadCore(), programOf(file, sets), {}, [vmaCacheFrames]);
-  const tl = eng.recordAll();
-  const events = Array.from({ length: tl.nEvents }, (_, i) => eng.event(i));
-  return { eng, tl, events };
-}
-
-/** the cursor just after the first event of `type` (matching `where`) at or after `from` */
-function after(events: { type: number; a: number; c: number }[], type: number, where: (e: { a: number; c: number }) => boolean = () => true, from = 0): number {
-  const i = events.findIndex((e, k) => k >= from && e.type === type && where(e));
-  if (i < 0) throw new Error(`no event ${type}`);
-  return i + 1;
-}
+const engineOf = (file: string, sets: Record<string, string> = {}) => recorded(file, vmaCacheFrames, sets);
 
 describe('vma-cache frame provider', () => {
   it('ebizzy: the first fault misses, walks the tree and stores the chunk in slot 0; the next one hits', async () => {

@@ -1,0 +1,22 @@
+/**
+ * For the mechanisms' frame-provider tests: a scenario recorded by the
+ * engine with one provider, its events, and the cursor just after an event.
+ */
+import { Engine, type FrameProvider } from '../../../wasm-core/ts/engine.js';
+import type { SimEvent } from '../../../wasm-core/ts/events.js';
+import { loadCore, programOf } from '../../../wasm-core/test/helpers.js';
+
+/** the scenario recorded with `provider`, and every event of the run */
+export async function recorded(file: string, provider: FrameProvider, sets: Record<string, string> = {}) {
+  const eng = new Engine(await loadCore(), programOf(file, sets), {}, [provider]);
+  const tl = eng.recordAll();
+  const events = Array.from({ length: tl.nEvents }, (_, i) => eng.event(i));
+  return { eng, tl, events };
+}
+
+/** the cursor just after the first event of `type` (matching `where`) at or after `from` */
+export function after(events: SimEvent[], type: number, where: (e: SimEvent) => boolean = () => true, from = 0): number {
+  const i = events.findIndex((e, k) => k >= from && e.type === type && where(e));
+  if (i < 0) throw new Error(`no event ${type}`);
+  return i + 1;
+}
