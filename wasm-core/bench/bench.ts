@@ -152,6 +152,22 @@ async function main() {
   }
   console.log('');
 
+  /* the LRU: the seed's backup at 32x, under memory pressure the whole way */
+  const bk = await benchBackup(core);
+  console.log(`the LRU under pressure: ${BACKUP} (${bk.steps.toLocaleString('en-US')} steps, 384 MiB, a 1 GiB copy), both fadvise settings`);
+  row('', 'native', 'wasm', 'wasm/native');
+  for (const [mode, r] of Object.entries(bk.runs)) {
+    const nt = stat(r.n), wt = stat(r.w);
+    console.log(` fadvise_dontneed: ${mode} (pgscan ${r.scanned.toLocaleString('en-US')}, pgsteal ${r.stolen.toLocaleString('en-US')})`);
+    row('run time (warm, no events)', withRange(nt, ms), withRange(wt, ms), `${(wt.median / nt.median).toFixed(2)}x`);
+    row('pages scanned per second', M(r.scanned / nt.median), M(r.scanned / wt.median));
+    row('pages freed per second', M(r.stolen / nt.median), M(r.stolen / wt.median));
+    row('steps per second', M(bk.steps / nt.median), M(bk.steps / wt.median));
+  }
+  console.log(`  the playground's engine (wasm): ${BACKUP} as a big run (final state, no events) ${withRange(bk.record, ms)}`);
+  console.log(`  the playground's engine (wasm): ${BACKUP_RECORDED} recorded (events and snapshots) ${withRange(bk.recorded, ms)}, ${bk.events.toLocaleString('en-US')} events`);
+  console.log('');
+
   /* cold: a fresh process per run */
   const file = 'scenarios/fault-around/seed/sequential-16g.yaml';
   const bin = programFile(program(file), 'cold');
@@ -229,6 +245,48 @@ async function vmacacheCost(core: Core, faultAroundBytes: string): Promise<{ n: 
     r.wwo.push(rate(wasmWarm(nocache, p, 1)));
   }
   return { n: { with: stat(r.nw), without: stat(r.nwo) }, w: { with: stat(r.ww), without: stat(r.wwo) } };
+}
+
+const BACKUP = 'wasm-core/bench/backup-32x.yaml';
+/* the largest backup the playground records with its events (under the engine's 1.5 M operations) */
+const BACKUP_RECORDED = 'wasm-core/bench/backup-8x.yaml';
+
+/**
+ * The backup at 32x under both fadvise settings, native and wasm (warm, no
+ * events: the run's time, and reclaim's throughput from its counters), and
+ * the engine recording it with events, as the playground's worker does.
+ */
+async function benchBackup(core: Core) {
+  const runs: Record<string, { n: number[]; w: number[]; scanned: number; stolen: number }> = {};
+  let steps = 0;
+  for (const mode of ['deactivate', 'invalidate-only']) {
+    const p = program(BACKUP, { fadvise_dontneed: mode });
+    const n = nativeWarm(p, programFile(p, `backup-${mode}`));
+    const w = wasmWarm(core, p);
+    const sim = core.createSim({ trace: false });
+    sim.load(p.bytes);
+    while (sim.run(1 << 16) === RunStatus.Work);
+    runs[mode] = { n: n.runS, w: w.runS, scanned: sim.counter(COUNTERS.indexOf('pgscan')), stolen: sim.counter(COUNTERS.indexOf('pgsteal')) };
+    steps = sim.stepsExecuted;
+    sim.destroy();
+  }
+  const engineRun = async (file: string) => {
+    const times: number[] = [];
+    let events = 0;
+    for (let r = 0; r < REPEAT; r++) {
+      const c = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`));
+      const e = new Engine(c, program(file));
+      const t0 = performance.now();
+      const tl = e.recordAll();
+      times.push((performance.now() - t0) / 1000);
+      events = tl.nEvents;
+      e.destroy();
+    }
+    return { t: stat(times), events };
+  };
+  const big = await engineRun(BACKUP), rec = await engineRun(BACKUP_RECORDED);
+  if (big.events) throw new Error(`${BACKUP}: the engine recorded ${big.events} events; the benchmark expects a big run`);
+  return { runs, steps, record: big.t, recorded: rec.t, events: rec.events };
 }
 
 /** wasm linear memory with one run and with two runs loaded (a fresh core each, so that growth shows) */

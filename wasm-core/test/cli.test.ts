@@ -343,3 +343,37 @@ describe('npm run sim: the VMA cache', () => {
     }
   });
 });
+
+describe('npm run sim: the LRU and fadvise(DONTNEED)', () => {
+  const BACKUP = 'scenarios/lru/backup.yaml';
+  const run = () => JSON.parse(sim(BACKUP, '--json', '--compare', 'fadvise_dontneed=invalidate-only').out);
+
+  it('backup: 2.6.39\'s deactivation keeps the working set, 2.6.38 loses it: the seed\'s direction', () => {
+    const j = run();
+    const a = j.a.counters, b = j.b.counters;
+    expect(j.a.kernel.fadvise_dontneed).toBe('deactivate');
+    expect(j.b.kernel.fadvise_dontneed).toBe('invalidate-only');
+    /* the working set read again: from the cache with 2.6.39, from disk with 2.6.38 */
+    expect(a.pgmajfault).toBe(0);
+    expect(b.pgmajfault).toBeGreaterThan(1000);
+    /* fewer pages scanned and stolen (seed: -45%) */
+    expect(a.pgscan).toBeLessThan(b.pgscan * 0.8);
+    expect(a.pgsteal).toBeLessThan(b.pgsteal * 0.8);
+    /* the seed's profiling counters exist only with the deactivation */
+    expect(b.pginvalidate).toBe(0);
+    expect(a.pginvalidate).toBeGreaterThan(0);
+    /* §4.6: pgrotated ≈ (pginvalidate - pgreclaim) + the PG_reclaim pages whose writeback ended */
+    expect(a.pgrotated).toBeLessThanOrEqual(a.pginvalidate);
+    expect(a.pgrotated).toBeGreaterThanOrEqual((a.pginvalidate - a.pgreclaim) + 0.99 * a.pgreclaim);
+    expect(b.pgrotated).toBe(0);
+  });
+
+  it('the README\'s table gives the backup\'s counters under both settings', () => {
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const j = run();
+    for (const k of ['pgmajfault', 'pgscan', 'pgsteal', 'pgactivate', 'pgdeactivate', 'pgrotated', 'pginvalidate', 'pgreclaim', 'workingset_refault']) {
+      const row = `| \`${k}\` | ${j.b.counters[k].toLocaleString('en-US')} | ${j.a.counters[k].toLocaleString('en-US')} |`;
+      expect(readme, `README row for ${k}`).toContain(row);
+    }
+  });
+});
