@@ -27,7 +27,7 @@ export const lru: MechanismDef = {
   teachingOrder: ['backup', 'two-touch', 'refill', 'dirty-writeback', 'mapped-page', 'kswapd', 'refault'],
   /* the page-table walk is not the point here, the key figures carry the counters and the caption the step: the lists and memory need the room */
   hides: ['walk', 'counters', 'steps'],
-  grow: { address: 0.8, 'lru-memory': 1.4, log: 0.7 },
+  grow: { address: 0.8, 'lru-memory': 1.25, 'lru-residency': 1.45, log: 0.7 },
   jumps: [
     { id: 'lru-activate', label: 'Activation', key: 'U', event: 'mm_lru_activate',
       title: 'the next activation: a page accessed a second time goes to the active list' },
