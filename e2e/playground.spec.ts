@@ -387,6 +387,8 @@ test('VMA cache: a miss walks the tree; ebizzy per-thread near 100% against mm-w
   await expect(page.locator('[data-view="walk"]')).toHaveCount(0);
   await expect(page.locator('[data-view="vma-tree"]')).toBeVisible();
   await expect(page.locator('[data-view="vmacache-rate"]')).toBeVisible();
+  /* the group's tunable beside the key figures (it was missing: the description lacked quick: true) */
+  await expect(page.getByRole('group', { name: 'Kernel tunables' }).getByText('vmacache', { exact: true })).toBeVisible();
   /* the first miss (C), then the end of its fault (J): the walk is drawn, node by node */
   await page.keyboard.press('c');
   await expect(page.getByTestId('vc-outcome')).toContainText('miss');
@@ -418,6 +420,7 @@ test('LRU: the backup deactivates what fadvise cannot drop; 2.6.38 loses the wor
   await expect(page.locator('[data-view="walk"]')).toHaveCount(0);
   await expect(page.locator('[data-view="lru-memory"]')).toBeVisible();
   await expect(page.locator('[data-view="lru-residency"]')).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Kernel tunables' }).getByText('fadvise_dontneed', { exact: true })).toBeVisible();
   /* the first deactivation (N): fadvise hands a dirty copy page to the inactive list with PG_reclaim */
   await page.keyboard.press('n');
   await expect(page.getByTestId('caption')).toContainText('fadvise');

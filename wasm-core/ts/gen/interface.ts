@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0xdfab515d;
+export const INTERFACE_HASH = 0x174bbdc4;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -624,6 +624,7 @@ export const TUNABLES: readonly TunableInfo[] = [
     "default": "per-thread",
     "kernel": "3.15 / 3.14",
     "status": "modelled",
+    "quick": true,
     "desc": "3.15 per-thread VMA cache (4 slots, seqnum invalidation) or the 3.14 single mm->mmap_cache.",
     "scope": "kernel",
     "mechanism": "vma-cache",
