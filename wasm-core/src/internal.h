@@ -696,6 +696,35 @@ void xa_clear_tag(struct mmsim *sim, struct xarray *xa, uint64_t index);
 bool xa_find_tagged(const struct mmsim *sim, const struct xarray *xa, uint64_t from, uint64_t *index);
 bool xa_get_tag(const struct mmsim *sim, const struct xarray *xa, uint64_t index);
 
+/* pagewalk.c: walk_page_range() over an mm's page tables (see its opening comment) */
+struct mm_walk;
+struct mm_walk_ops {
+	/* a present PMD entry, a table or a leaf (MMSIM_PTE_PSE); set walk->action to ACTION_CONTINUE to skip its PTEs */
+	int (*pmd_entry)(uint64_t *pmd, uint64_t addr, uint64_t next, struct mm_walk *walk);
+	/* each PTE of the range under a PMD table, present or not */
+	int (*pte_entry)(uint64_t *pte, uint64_t addr, uint64_t next, struct mm_walk *walk);
+	/* an empty entry at `level` covering [addr, next) */
+	int (*pte_hole)(uint64_t addr, uint64_t next, int level, struct mm_walk *walk);
+};
+enum page_walk_action { ACTION_SUBTREE = 0, ACTION_CONTINUE = 1 };
+struct mm_walk {
+	const struct mm_walk_ops *ops;
+	struct mmsim *sim;
+	struct mm_struct *mm;
+	void *private;
+	enum page_walk_action action;
+};
+int walk_page_range(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t end,
+		    const struct mm_walk_ops *ops, void *private);
+
+/* the index of addr's entry in a table of `level` (MMSIM_PGT_PGD .. MMSIM_PGT_PTE) */
+static inline uint32_t pgt_level_index(uint64_t addr, int level)
+{
+	static const int shift[4] = { PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT };
+
+	return (uint32_t)(addr >> shift[level]) & (PTRS_PER_PTE - 1);
+}
+
 /* rmap.c */
 typedef bool (*rmap_one_fn)(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma, uint64_t addr,
 			    uint64_t *pte, void *arg);

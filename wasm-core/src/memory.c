@@ -28,19 +28,15 @@
  *   VM_FAULT_MAJOR or FAULT_FLAG_TRIED, else min_flt.
  *
  * Not modelled: the TLB (an unmapped PTE is gone at once), page-table
- * locks, swap entries, and THP at the PMD level (the THP issue adds them).
+ * locks, swap entries, and THP at the PMD level (the folio issue adds them;
+ * the walks over ranges - zap, fork's copy - already go through
+ * walk_page_range(), pagewalk.c, which hands a PMD leaf to its pmd_entry).
  */
 #include "internal.h"
 
 #define _PAGE_TABLE (MMSIM_PTE_PRESENT | MMSIM_PTE_RW | MMSIM_PTE_USER | MMSIM_PTE_ACCESSED | \
 		     MMSIM_PTE_DIRTY)
 
-static inline uint32_t pgt_index(uint64_t addr, int level)
-{
-	static const int shift[4] = { PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT };
-
-	return (uint32_t)(addr >> shift[level]) & (PTRS_PER_PTE - 1);
-}
 
 static inline uint64_t *table_of_pfn(const struct mmsim *sim, uint32_t pfn)
 {
@@ -123,12 +119,12 @@ uint64_t *walk_pte(const struct mmsim *sim, const struct mm_struct *mm, uint64_t
 	uint64_t e;
 
 	for (int level = MMSIM_PGT_PGD; level < MMSIM_PGT_PTE; level++) {
-		e = t[pgt_index(addr, level)];
+		e = t[pgt_level_index(addr, level)];
 		if (!(e & MMSIM_PTE_PRESENT) || (e & MMSIM_PTE_PSE))
 			return NULL;
 		t = table_of_entry(sim, e);
 	}
-	return &t[pgt_index(addr, MMSIM_PGT_PTE)];
+	return &t[pgt_level_index(addr, MMSIM_PGT_PTE)];
 }
 
 /*
@@ -142,16 +138,16 @@ static uint64_t *mmu_walk(const struct mmsim *sim, struct mm_struct *mm, uint64_
 	uint64_t *t, e;
 
 	if (likely(mm->ptc_addr == base))
-		return &pgt_table(sim, mm->ptc_table)[pgt_index(addr, MMSIM_PGT_PTE)];
+		return &pgt_table(sim, mm->ptc_table)[pgt_level_index(addr, MMSIM_PGT_PTE)];
 	if (mm->pmc_addr == (addr & ~(PUD_SIZE - 1))) {
 		t = pgt_table(sim, mm->pmc_table);
-		e = t[pgt_index(addr, MMSIM_PGT_PMD)];
+		e = t[pgt_level_index(addr, MMSIM_PGT_PMD)];
 		if (!(e & MMSIM_PTE_PRESENT) || (e & MMSIM_PTE_PSE))
 			return NULL;
 	} else {
 		t = table_of_pfn(sim, mm->pgd);
 		for (int level = MMSIM_PGT_PGD;; level++) {
-			e = t[pgt_index(addr, level)];
+			e = t[pgt_level_index(addr, level)];
 			if (!(e & MMSIM_PTE_PRESENT) || (e & MMSIM_PTE_PSE))
 				return NULL;
 			if (level == MMSIM_PGT_PMD)
@@ -165,7 +161,7 @@ static uint64_t *mmu_walk(const struct mmsim *sim, struct mm_struct *mm, uint64_
 	}
 	mm->ptc_addr = base;
 	mm->ptc_table = pfn_to_page(sim, pte_pfn(e))->private;
-	return &pgt_table(sim, mm->ptc_table)[pgt_index(addr, MMSIM_PGT_PTE)];
+	return &pgt_table(sim, mm->ptc_table)[pgt_level_index(addr, MMSIM_PGT_PTE)];
 }
 
 /* pud_alloc + pmd_alloc: the PMD entry for addr, allocating the tables above it */
@@ -175,10 +171,10 @@ static uint64_t *pmd_alloc_walk(struct mmsim *sim, struct mm_struct *mm, uint64_
 	uint32_t tid;
 
 	if (likely(mm->pmc_addr == base))
-		return &pgt_table(sim, mm->pmc_table)[pgt_index(addr, MMSIM_PGT_PMD)];
+		return &pgt_table(sim, mm->pmc_table)[pgt_level_index(addr, MMSIM_PGT_PMD)];
 	tid = pfn_to_page(sim, mm->pgd)->private;
 	for (int level = MMSIM_PGT_PGD; level < MMSIM_PGT_PMD; level++) {
-		uint64_t *e = &pgt_table(sim, tid)[pgt_index(addr, level)];
+		uint64_t *e = &pgt_table(sim, tid)[pgt_level_index(addr, level)];
 
 		if (!*e && !table_alloc(sim, mm, level + 1, addr, e))
 			return NULL;
@@ -186,7 +182,7 @@ static uint64_t *pmd_alloc_walk(struct mmsim *sim, struct mm_struct *mm, uint64_
 	}
 	mm->pmc_addr = base;
 	mm->pmc_table = tid;
-	return &pgt_table(sim, tid)[pgt_index(addr, MMSIM_PGT_PMD)];
+	return &pgt_table(sim, tid)[pgt_level_index(addr, MMSIM_PGT_PMD)];
 }
 
 /* pte_alloc(): install the PTE table under vmf->pmd if missing; its table id, 0 on OOM */
@@ -207,7 +203,7 @@ static uint64_t *vmf_pte(struct mmsim *sim, struct vm_fault *vmf)
 	tid = pte_alloc(sim, vmf);
 	if (!tid)
 		return NULL;
-	vmf->ptep = &pgt_table(sim, tid)[pgt_index(vmf->address, MMSIM_PGT_PTE)];
+	vmf->ptep = &pgt_table(sim, tid)[pgt_level_index(vmf->address, MMSIM_PGT_PTE)];
 	return vmf->ptep;
 }
 
@@ -311,7 +307,7 @@ static uint32_t do_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
 static uint32_t do_fault_around(struct mmsim *sim, struct vm_fault *vmf)
 {
 	uint64_t nr_pages = sim->s.fault_around_pages;
-	uint64_t pte_off = pgt_index(vmf->address, MMSIM_PGT_PTE);
+	uint64_t pte_off = pgt_level_index(vmf->address, MMSIM_PGT_PTE);
 	uint64_t vma_off = vmf->pgoff - vmf->vma->vm_pgoff;
 	uint64_t from_pte, to_pte;
 
@@ -527,7 +523,7 @@ static uint32_t handle_pte_fault(struct mmsim *sim, struct vm_fault *vmf)
 	if (!*vmf->pmd) {
 		vmf->pte = vmf->ptep = NULL;
 	} else {
-		vmf->pte = vmf->ptep = &table_of_entry(sim, *vmf->pmd)[pgt_index(vmf->address, MMSIM_PGT_PTE)];
+		vmf->pte = vmf->ptep = &table_of_entry(sim, *vmf->pmd)[pgt_level_index(vmf->address, MMSIM_PGT_PTE)];
 		vmf->orig_pte = *vmf->pte;
 		if (pte_none(vmf->orig_pte))
 			vmf->pte = NULL;
@@ -714,79 +710,90 @@ static bool vma_has_recency(const struct vm_area_struct *vma)
 	return !(vma->vm_flags & (MMSIM_VM_SEQ_READ | MMSIM_VM_RAND_READ));
 }
 
+/* one zap of [start, end): the VMA, and what it cleared and freed */
+struct zap_details {
+	struct vm_area_struct *vma;
+	uint64_t cleared, freed;
+};
+
 /*
- * zap_pte_range() over [start, end) of one VMA: clear the PTEs (an
+ * zap_pte_range() under one PMD table: clear the PTEs (an
  * MMSIM_EV_PTE_CLEAR each), carry the dirty and young bits to the folio
- * (file pages), drop the mapcount and the reference; then one MMSIM_EV_ZAP
- * sums the range up. Returns the PTEs cleared; *freed counts folios freed.
+ * (file pages), drop the mapcount and the reference. A PMD leaf is left to
+ * the walker, which refuses it: zap_huge_pmd() comes with THP.
+ */
+static int zap_pmd_entry(uint64_t *pmd, uint64_t addr, uint64_t end, struct mm_walk *walk)
+{
+	struct mmsim *sim = walk->sim;
+	struct zap_details *z = walk->private;
+	struct vm_area_struct *vma = z->vma;
+	struct mm_struct *mm = walk->mm;
+	uint64_t *t;
+
+	if (*pmd & MMSIM_PTE_PSE)
+		return 0;
+	walk->action = ACTION_CONTINUE;
+	t = table_of_entry(sim, *pmd);
+	for (; addr < end; addr += PAGE_SIZE) {
+		uint64_t *pte = &t[pgt_level_index(addr, MMSIM_PGT_PTE)];
+		uint64_t ptent;
+		uint32_t pfn, head;
+		struct page *folio;
+
+		if (!pte_present(*pte))
+			continue;
+		z->cleared++;
+		if (*pte & MMSIM_PTE_SPECIAL) {
+			ptep_get_and_clear(sim, vma->vm_mm, addr, pte); /* the zero page */
+			continue;
+		}
+		pfn = pte_pfn(*pte);
+		head = compound_head(sim, pfn);
+		folio = pfn_to_page(sim, head);
+		/*
+		 * RSS and the mapcount (nr_mapped) before mmsim_pte_clear
+		 * (the kernel drops them just after clearing, with no one
+		 * looking in between), so that a host stopped at the event
+		 * finds the page unmapped everywhere.
+		 */
+		if (folio_test_anon(folio))
+			mm->rss[MMSIM_MM_ANONPAGES]--;
+		else
+			mm->rss[mm_counter_file(folio)]--;
+		folio_remove_rmap_pte(sim, pfn);
+		ptent = ptep_get_and_clear(sim, vma->vm_mm, addr, pte);
+		if (!folio_test_anon(folio)) {
+			if (ptent & MMSIM_PTE_DIRTY)
+				folio_mark_dirty(sim, head);
+			if ((ptent & MMSIM_PTE_ACCESSED) && vma_has_recency(vma))
+				folio_mark_accessed(sim, head);
+		}
+		if (folio->_refcount == 1)
+			z->freed++;
+		folio_put(sim, head);
+	}
+	return 0;
+}
+
+static const struct mm_walk_ops zap_walk_ops = { .pmd_entry = zap_pmd_entry };
+
+/*
+ * zap_page_range() over [start, end) of one VMA (unmap_page_range: the
+ * walk above), then one MMSIM_EV_ZAP sums the range up. Returns the PTEs
+ * cleared; *freed counts folios freed.
  */
 uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t start,
 			uint64_t end, uint64_t *freed)
 {
-	struct mm_struct *mm = mm_ptr(sim, vma->vm_mm);
-	uint64_t cleared = 0, nfreed = 0;
-	uint64_t addr = start;
+	struct zap_details z = { .vma = vma };
 
-	while (addr < end) {
-		uint64_t next = MIN((addr & ~(PMD_SIZE - 1)) + PMD_SIZE, end);
-		uint64_t *t = table_of_pfn(sim, mm->pgd), e = 0;
-		int level;
-
-		for (level = MMSIM_PGT_PGD; level < MMSIM_PGT_PTE; level++) {
-			e = t[pgt_index(addr, level)];
-			if (!(e & MMSIM_PTE_PRESENT))
-				break;
-			t = table_of_entry(sim, e);
-		}
-		if (level < MMSIM_PGT_PTE) {
-			addr = next;
-			continue;
-		}
-		for (; addr < next; addr += PAGE_SIZE) {
-			uint64_t *pte = &t[pgt_index(addr, MMSIM_PGT_PTE)];
-			uint64_t ptent;
-			uint32_t pfn, head;
-			struct page *folio;
-
-			if (!pte_present(*pte))
-				continue;
-			cleared++;
-			if (*pte & MMSIM_PTE_SPECIAL) {
-				ptep_get_and_clear(sim, vma->vm_mm, addr, pte); /* the zero page */
-				continue;
-			}
-			pfn = pte_pfn(*pte);
-			head = compound_head(sim, pfn);
-			folio = pfn_to_page(sim, head);
-			/*
-			 * RSS and the mapcount (nr_mapped) before mmsim_pte_clear
-			 * (the kernel drops them just after clearing, with no one
-			 * looking in between), so that a host stopped at the event
-			 * finds the page unmapped everywhere.
-			 */
-			if (folio_test_anon(folio))
-				mm->rss[MMSIM_MM_ANONPAGES]--;
-			else
-				mm->rss[mm_counter_file(folio)]--;
-			folio_remove_rmap_pte(sim, pfn);
-			ptent = ptep_get_and_clear(sim, vma->vm_mm, addr, pte);
-			if (!folio_test_anon(folio)) {
-				if (ptent & MMSIM_PTE_DIRTY)
-					folio_mark_dirty(sim, head);
-				if ((ptent & MMSIM_PTE_ACCESSED) && vma_has_recency(vma))
-					folio_mark_accessed(sim, head);
-			}
-			if (folio->_refcount == 1)
-				nfreed++;
-			folio_put(sim, head);
-		}
-	}
-	if (cleared)
-		trace(sim, MMSIM_EV_ZAP, start, (uint32_t)cleared, (uint32_t)nfreed, (uint32_t)end,
+	walk_page_range(sim, mm_ptr(sim, vma->vm_mm), start, end, &zap_walk_ops, &z);
+	if (z.cleared)
+		trace(sim, MMSIM_EV_ZAP, start, (uint32_t)z.cleared, (uint32_t)z.freed, (uint32_t)end,
 		      (uint32_t)(end >> 32));
 	if (freed)
-		*freed += nfreed;
-	return cleared;
+		*freed += z.freed;
+	return z.cleared;
 }
 
 static bool span_has_vma(const struct mmsim *sim, const struct mm_struct *mm, uint64_t s,
@@ -816,6 +823,11 @@ static void free_level(struct mmsim *sim, struct mm_struct *mm, uint64_t *t, int
 			break;
 		if (s + size <= start || s >= end || !(*e & MMSIM_PTE_PRESENT))
 			continue;
+		if (*e & MMSIM_PTE_PSE) {
+			/* a leaf (a THP) left in a range being freed: the zap missed it; never free its frame as a table */
+			sim_error(sim, MMSIM_EINVARIANT, s, (uint64_t)level);
+			continue;
+		}
 		if (level < MMSIM_PGT_PMD)
 			free_level(sim, mm, table_of_entry(sim, *e), level + 1, s, start, end);
 		if (!span_has_vma(sim, mm, s, size)) {
@@ -835,37 +847,40 @@ void free_pgtables(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint
 	mm_flush_walk_cache(mm);
 }
 
+/* fork's copy of one VMA: the child's VMA and whether private writable pages become COW */
+struct copy_details {
+	struct vm_area_struct *dst;
+	bool cow;
+};
+
 /*
- * copy_page_range() at fork (v6.x copy_pte_range / copy_present_ptes): only
- * for VMAs that need it (vma_needs_copy: here, those with an anon_vma; file
- * pages of other VMAs are refaulted by the child). Private anon pages become
- * shared and write-protected in both; the child's PTEs are old.
+ * copy_pte_range() under one PMD table of the parent: each present PTE
+ * (copy_present_ptes) to the child's table, allocated as needed. A PMD
+ * leaf is left to the walker, which refuses it: copy_huge_pmd() comes with
+ * THP.
  */
-int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_area_struct *src)
+static int copy_pmd_entry(uint64_t *spmd, uint64_t addr, uint64_t end, struct mm_walk *walk)
 {
-	struct mm_struct *src_mm = mm_ptr(sim, src->vm_mm), *dst_mm = mm_ptr(sim, dst->vm_mm);
-	bool cow = (src->vm_flags & (MMSIM_VM_SHARED | MMSIM_VM_MAYWRITE)) == MMSIM_VM_MAYWRITE;
+	struct mmsim *sim = walk->sim;
+	struct copy_details *c = walk->private;
+	struct mm_struct *dst_mm = mm_ptr(sim, c->dst->vm_mm);
+	uint64_t *stable;
 
-	if (!src->anon_vma)
+	if (*spmd & MMSIM_PTE_PSE)
 		return 0;
-	for (uint64_t addr = src->vm_start; addr < src->vm_end; addr += PAGE_SIZE) {
-		uint64_t *spte = walk_pte(sim, src_mm, addr), *dpmd, *dpte;
-		uint64_t ptent;
-		uint32_t pfn;
+	walk->action = ACTION_CONTINUE;
+	stable = table_of_entry(sim, *spmd);
+	for (; addr < end; addr += PAGE_SIZE) {
+		uint64_t *spte = &stable[pgt_level_index(addr, MMSIM_PGT_PTE)], *dpmd, *dpte;
+		uint64_t ptent = *spte;
+		uint32_t pfn, head;
 
-		if (!spte) {
-			addr = (addr & ~(PMD_SIZE - 1)) + PMD_SIZE - PAGE_SIZE;
-			continue;
-		}
-		ptent = *spte;
 		if (!pte_present(ptent))
 			continue;
 		dpmd = pmd_alloc_walk(sim, dst_mm, addr);
-		if (!dpmd)
+		if (!dpmd || (!*dpmd && !table_alloc(sim, dst_mm, MMSIM_PGT_PTE, addr, dpmd)))
 			return MMSIM_EOOM;
-		if (!*dpmd && !table_alloc(sim, dst_mm, MMSIM_PGT_PTE, addr, dpmd))
-			return MMSIM_EOOM;
-		dpte = &table_of_entry(sim, *dpmd)[pgt_index(addr, MMSIM_PGT_PTE)];
+		dpte = &table_of_entry(sim, *dpmd)[pgt_level_index(addr, MMSIM_PGT_PTE)];
 		/* the allocations may have reclaimed: the parent's PTE as it is now */
 		ptent = *spte;
 		if (!pte_present(ptent))
@@ -875,15 +890,35 @@ int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_are
 			continue;
 		}
 		pfn = pte_pfn(ptent);
-		if (cow && pte_write(ptent)) {
+		head = compound_head(sim, pfn);
+		if (c->cow && pte_write(ptent)) {
 			ptent &= ~MMSIM_PTE_RW;
 			*spte = ptent;
 		}
 		folio_dup_rmap_pte(sim, pfn);
-		folio_get(sim, compound_head(sim, pfn));
-		dst_mm->rss[folio_test_anon(pfn_to_page(sim, compound_head(sim, pfn))) ?
-				    MMSIM_MM_ANONPAGES : mm_counter_file(pfn_to_page(sim, compound_head(sim, pfn)))]++;
+		folio_get(sim, head);
+		dst_mm->rss[folio_test_anon(pfn_to_page(sim, head)) ? MMSIM_MM_ANONPAGES
+								     : mm_counter_file(pfn_to_page(sim, head))]++;
 		*dpte = ptent & ~MMSIM_PTE_ACCESSED;
 	}
 	return 0;
+}
+
+static const struct mm_walk_ops copy_walk_ops = { .pmd_entry = copy_pmd_entry };
+
+/*
+ * copy_page_range() at fork (v6.x copy_pte_range / copy_present_ptes): only
+ * for VMAs that need it (vma_needs_copy: here, those with an anon_vma; file
+ * pages of other VMAs are refaulted by the child). Private anon pages become
+ * shared and write-protected in both; the child's PTEs are old.
+ */
+int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_area_struct *src)
+{
+	struct copy_details c = {
+		.dst = dst, .cow = (src->vm_flags & (MMSIM_VM_SHARED | MMSIM_VM_MAYWRITE)) == MMSIM_VM_MAYWRITE,
+	};
+
+	if (!src->anon_vma)
+		return 0;
+	return walk_page_range(sim, mm_ptr(sim, src->vm_mm), src->vm_start, src->vm_end, &copy_walk_ops, &c);
 }

@@ -1769,3 +1769,4 @@ int main(int argc, char **argv)
 /* the mechanisms' own tests */
 #include "vmacache.c"
 #include "lru.c"
+#include "pagewalk.c"
