@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x174bbdc4u
+#define MMSIM_INTERFACE_HASH 0x8af6abc7u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -341,6 +341,9 @@ enum mmsim_prefault_mode {
 	X(NR_DIRTIED, "nr_dirtied") \
 	X(NR_WRITTEN, "nr_written") \
 	X(WORKINGSET_ACTIVATE, "workingset_activate") \
+	X(THP_DEFERRED_SPLIT_PAGE, "thp_deferred_split_page") \
+	X(ANON_FAULT_ALLOC, "anon_fault_alloc") \
+	X(ANON_FAULT_FALLBACK, "anon_fault_fallback") \
 	X(NR_FREE_PAGES, "nr_free_pages") \
 	X(NR_INACTIVE_ANON, "nr_inactive_anon") \
 	X(NR_ACTIVE_ANON, "nr_active_anon") \
@@ -354,6 +357,7 @@ enum mmsim_prefault_mode {
 	X(NR_DIRTY, "nr_dirty") \
 	X(NR_WRITEBACK, "nr_writeback") \
 	X(NR_PAGE_TABLE_PAGES, "nr_page_table_pages") \
+	X(NR_DEFERRED_SPLIT, "nr_deferred_split") \
 	X(MODEL_TOUCHES, "touches") \
 	X(MODEL_FAULT_RETRIES, "fault_retries") \
 	X(MODEL_EVENTS_DROPPED, "events_dropped") \
@@ -362,7 +366,11 @@ enum mmsim_prefault_mode {
 	X(MODEL_FAULT_AROUND_SKIPPED, "fault_around_skipped") \
 	X(MODEL_READAHEAD_PAGES, "readahead_pages") \
 	X(MODEL_KSWAPD_WAKEUPS, "kswapd_wakeups") \
-	X(MODEL_WB_WAITS, "writeback_waits")
+	X(MODEL_WB_WAITS, "writeback_waits") \
+	X(MODEL_RMAP_ATOMIC_PAGE_MAPCOUNT, "rmap_atomic_page_mapcount") \
+	X(MODEL_RMAP_ATOMIC_LARGE_MAPCOUNT, "rmap_atomic_large_mapcount") \
+	X(MODEL_RMAP_ATOMIC_ENTIRE_MAPCOUNT, "rmap_atomic_entire_mapcount") \
+	X(MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED, "rmap_atomic_nr_pages_mapped")
 enum mmsim_counter {
 #define MMSIM_X_ENUM(id, name) MMSIM_##id,
 	MMSIM_COUNTERS(MMSIM_X_ENUM)

@@ -197,6 +197,7 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 	uint32_t hw = s->high_water;
 	struct check_ctx c;
 	uint64_t free_pages = 0, tables = 0, mapped = 0, anon_mapped = 0, dirty = 0, file_pages = 0, shmem = 0;
+	uint64_t deferred = 0;
 	uint64_t pgfault = 0, on_lru = 0;
 	size_t ptes_bytes = (size_t)hw * sizeof(uint32_t);
 	int err = 0;
@@ -344,6 +345,27 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 						mapped++;
 				}
 			}
+			if (nr > 1) {
+				/* a large folio (no PMD mappings yet: _entire_mapcount stays -1) */
+				const struct page *p1 = pfn_to_page(sim, p + 1);
+				uint32_t pages_mapped = 0;
+
+				for (uint32_t i = 0; i < nr; i++)
+					pages_mapped += c.ptes[p + i] != 0;
+				if ((int64_t)p1->_large_mapcount + 1 != (int64_t)ptes + p1->_entire_mapcount + 1)
+					FAIL("pfn %u: _large_mapcount %d but %llu PTEs and %d PMDs map the folio", p,
+					     p1->_large_mapcount, (unsigned long long)ptes, p1->_entire_mapcount + 1);
+				if (p1->_nr_pages_mapped != (int32_t)pages_mapped)
+					FAIL("pfn %u: _nr_pages_mapped %d but %u of its pages are mapped", p, p1->_nr_pages_mapped,
+					     pages_mapped);
+				if (p1->_entire_mapcount != -1)
+					FAIL("pfn %u: _entire_mapcount %d: no PMD maps a folio yet", p, p1->_entire_mapcount);
+				if (nr >= 4 && pfn_to_page(sim, p + 2)->index)
+					deferred++;
+				if (nr >= 4 && anon && pages_mapped && pages_mapped < nr && !pfn_to_page(sim, p + 2)->index)
+					FAIL("pfn %u: an anon folio with %u of %u pages mapped is not queued for a deferred split", p,
+					     pages_mapped, nr);
+			}
 			if (!anon) {
 				uint32_t file = pg->mapping - 1;
 
@@ -396,6 +418,9 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 	if (mapped != s->counters[MMSIM_NR_MAPPED])
 		FAIL("nr_mapped %llu, but %llu file pages are mapped", (unsigned long long)s->counters[MMSIM_NR_MAPPED],
 		     (unsigned long long)mapped);
+	if (deferred != s->counters[MMSIM_NR_DEFERRED_SPLIT])
+		FAIL("nr_deferred_split %llu but %llu folios are queued", (unsigned long long)s->counters[MMSIM_NR_DEFERRED_SPLIT],
+		     (unsigned long long)deferred);
 	if (anon_mapped != s->counters[MMSIM_NR_ANON_PAGES])
 		FAIL("nr_anon_pages %llu, but %llu anon pages are mapped",
 		     (unsigned long long)s->counters[MMSIM_NR_ANON_PAGES], (unsigned long long)anon_mapped);

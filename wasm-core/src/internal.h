@@ -417,6 +417,10 @@ struct mmsim_state {
 	struct io_req io[MMSIM_IO_QUEUE];
 	uint32_t io_count;
 	uint32_t io_next_id;
+
+	/* the deferred split queue of anon large folios (rmap.c): its first folio's head pfn, 0 empty */
+	uint32_t deferred_split_head;
+	uint32_t reserved2;
 };
 
 struct mmsim {
@@ -741,6 +745,11 @@ void folio_add_new_anon_rmap(struct mmsim *sim, uint32_t pfn, const struct vm_ar
 			     uint64_t addr);
 void folio_remove_rmap_pte(struct mmsim *sim, uint32_t pfn);
 void folio_dup_rmap_pte(struct mmsim *sim, uint32_t pfn);
+/* the batched forms: pages pfn .. pfn + nr - 1 of one folio (one _large_mapcount atomic per batch) */
+void folio_remove_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr);
+void folio_dup_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr);
+/* a large folio being freed leaves the deferred split queue */
+void folio_undo_deferred_split(struct mmsim *sim, uint32_t head);
 int folio_mapcount(const struct mmsim *sim, uint32_t pfn);
 bool folio_likely_mapped_shared(const struct mmsim *sim, uint32_t pfn);
 int anon_vma_prepare(struct mmsim *sim, uint32_t vma_id);

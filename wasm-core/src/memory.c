@@ -256,12 +256,58 @@ void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64
 
 /* ------------------------------------------------------------- anonymous */
 
+/*
+ * alloc_anon_folio() (6.8+, kernel-mechanisms.md §5.4): of the enabled mTHP
+ * orders (kernel.mthp; PMD order is THP's), those whose naturally aligned
+ * block around the fault lies inside the VMA; from the highest, the first
+ * whose PTEs are all none; then allocate from that order down, counting
+ * anon_fault_fallback for each order that fails, and order 0 last. Returns
+ * the order allocated (its pfn in *pfn), -1 when even order 0 failed.
+ * pte is the faulting address's PTE.
+ */
+static int alloc_anon_folio(struct mmsim *sim, struct vm_fault *vmf, const uint64_t *pte, uint32_t *pfn)
+{
+	const struct vm_area_struct *vma = vmf->vma;
+	uint32_t orders = sim->s.hdr.mthp_orders & ((1u << (PMD_SHIFT - PAGE_SHIFT)) - 1) & ~1u;
+	int order;
+
+	for (order = 31; order > 0; order--) {
+		uint64_t size = PAGE_SIZE << order, addr = vmf->address & ~(size - 1);
+		const uint64_t *first = pte - ((vmf->address - addr) >> PAGE_SHIFT);
+		uint32_t i;
+
+		if (!(orders >> order & 1))
+			continue;
+		orders &= ~(1u << order);
+		if (addr < vma->vm_start || addr + size > vma->vm_end)
+			continue; /* thp_vma_suitable_orders() */
+		for (i = 0; i < (1u << order) && !first[i]; i++)
+			;
+		if (i == (1u << order))
+			break; /* pte_range_none() */
+	}
+	/* the chosen order and the lower enabled ones still suitable, from the highest */
+	for (; order > 0; order--) {
+		uint64_t size = PAGE_SIZE << order, addr = vmf->address & ~(size - 1);
+
+		if (!(sim->s.hdr.mthp_orders >> order & 1) || addr < vma->vm_start || addr + size > vma->vm_end)
+			continue;
+		if (!alloc_pages(sim, (unsigned)order, pfn, MMSIM_USE_ANON)) {
+			count_vm_event(sim, MMSIM_ANON_FAULT_ALLOC);
+			return order;
+		}
+		count_vm_event(sim, MMSIM_ANON_FAULT_FALLBACK);
+	}
+	return alloc_page(sim, pfn, MMSIM_USE_ANON) ? -1 : 0;
+}
+
 static uint32_t do_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	uint64_t *pte = vmf_pte(sim, vmf);
-	uint64_t entry;
-	uint32_t pfn;
+	uint64_t entry, addr;
+	uint32_t pfn, nr;
+	int order;
 
 	if (!pte)
 		return MMSIM_VM_FAULT_OOM;
@@ -277,17 +323,25 @@ static uint32_t do_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
 		return 0;
 	}
 	anon_vma_prepare(sim, vmf->vma_id);
-	if (alloc_page(sim, &pfn, MMSIM_USE_ANON))
+	order = alloc_anon_folio(sim, vmf, pte, &pfn);
+	if (order < 0)
 		return MMSIM_VM_FAULT_OOM;
-	entry = mk_pte(pfn) | MMSIM_PTE_ACCESSED | MMSIM_PTE_RW | MMSIM_PTE_DIRTY;
-	folio_add_new_anon_rmap(sim, pfn, vma, vmf->address);
+	nr = 1u << order;
+	addr = vmf->address & ~((PAGE_SIZE << order) - 1);
+	pte -= (vmf->address - addr) >> PAGE_SHIFT;
+	pfn_to_page(sim, pfn)->_refcount += (int32_t)nr - 1; /* folio_ref_add(folio, nr_pages - 1): a reference per PTE */
+	folio_add_new_anon_rmap(sim, pfn, vma, addr);
 	lru_cache_add_lru(sim, pfn, MMSIM_LRU_ACTIVE_ANON); /* page_add_new_anon_rmap(), 2.6.39 */
-	mm_ptr(sim, vmf->mm)->rss[MMSIM_MM_ANONPAGES]++;
-	*pte = entry;
-	vmf->mapped++;
+	mm_ptr(sim, vmf->mm)->rss[MMSIM_MM_ANONPAGES] += nr;
+	/* set_ptes(): the folio's 2^order PTEs in one fault */
+	for (uint32_t i = 0; i < nr; i++) {
+		entry = mk_pte(pfn + i) | MMSIM_PTE_ACCESSED | MMSIM_PTE_RW | MMSIM_PTE_DIRTY;
+		pte[i] = entry;
+		vmf->mapped++;
+		trace(sim, MMSIM_EV_SET_PTE, addr + i * PAGE_SIZE, pfn + i, pfn_to_page(sim, pfn)->index + i,
+		      MMSIM_SET_ANON, (uint32_t)(entry & 0xfff));
+	}
 	vmf->kind = MMSIM_FK_ANON_NEW;
-	trace(sim, MMSIM_EV_SET_PTE, vmf->address, pfn, pfn_to_page(sim, pfn)->index,
-	      MMSIM_SET_ANON, (uint32_t)(entry & 0xfff));
 	return 0;
 }
 
@@ -710,6 +764,26 @@ static bool vma_has_recency(const struct vm_area_struct *vma)
 	return !(vma->vm_flags & (MMSIM_VM_SEQ_READ | MMSIM_VM_RAND_READ));
 }
 
+/*
+ * folio_pte_batch() (6.9+): how many PTEs from *pte on, up to max, map the
+ * consecutive pages of one large folio starting at pfn; the bits that may
+ * differ (dirty, young, writable) are ignored, as the kernel's
+ * FPB_IGNORE_DIRTY and pte_wrprotect(pte_mkold()) ignore them. 1 for a
+ * small folio.
+ */
+static uint32_t folio_pte_batch(const struct mmsim *sim, const uint64_t *pte, uint32_t pfn, uint32_t max)
+{
+	uint32_t head = compound_head(sim, pfn), end, nr = 1;
+
+	if (!folio_test_large(pfn_to_page(sim, head)))
+		return 1;
+	end = head + (1u << folio_order(sim, head));
+	while (nr < max && pfn + nr < end && pte_present(pte[nr]) && !(pte[nr] & MMSIM_PTE_SPECIAL) &&
+	       pte_pfn(pte[nr]) == pfn + nr)
+		nr++;
+	return nr;
+}
+
 /* one zap of [start, end): the VMA, and what it cleared and freed */
 struct zap_details {
 	struct vm_area_struct *vma;
@@ -737,7 +811,7 @@ static int zap_pmd_entry(uint64_t *pmd, uint64_t addr, uint64_t end, struct mm_w
 	for (; addr < end; addr += PAGE_SIZE) {
 		uint64_t *pte = &t[pgt_level_index(addr, MMSIM_PGT_PTE)];
 		uint64_t ptent;
-		uint32_t pfn, head;
+		uint32_t pfn, head, nr;
 		struct page *folio;
 
 		if (!pte_present(*pte))
@@ -750,6 +824,9 @@ static int zap_pmd_entry(uint64_t *pmd, uint64_t addr, uint64_t end, struct mm_w
 		pfn = pte_pfn(*pte);
 		head = compound_head(sim, pfn);
 		folio = pfn_to_page(sim, head);
+		/* zap_present_folio_ptes(): a large folio's consecutive PTEs as one batch (one rmap call) */
+		nr = folio_pte_batch(sim, pte, pfn, (uint32_t)((end - addr) >> PAGE_SHIFT));
+		z->cleared += nr - 1;
 		/*
 		 * RSS and the mapcount (nr_mapped) before mmsim_pte_clear
 		 * (the kernel drops them just after clearing, with no one
@@ -757,20 +834,26 @@ static int zap_pmd_entry(uint64_t *pmd, uint64_t addr, uint64_t end, struct mm_w
 		 * finds the page unmapped everywhere.
 		 */
 		if (folio_test_anon(folio))
-			mm->rss[MMSIM_MM_ANONPAGES]--;
+			mm->rss[MMSIM_MM_ANONPAGES] -= nr;
 		else
-			mm->rss[mm_counter_file(folio)]--;
-		folio_remove_rmap_pte(sim, pfn);
-		ptent = ptep_get_and_clear(sim, vma->vm_mm, addr, pte);
-		if (!folio_test_anon(folio)) {
-			if (ptent & MMSIM_PTE_DIRTY)
-				folio_mark_dirty(sim, head);
-			if ((ptent & MMSIM_PTE_ACCESSED) && vma_has_recency(vma))
-				folio_mark_accessed(sim, head);
+			mm->rss[mm_counter_file(folio)] -= nr;
+		folio_remove_rmap_ptes(sim, pfn, nr);
+		for (uint32_t i = 0; i < nr; i++) {
+			ptent = ptep_get_and_clear(sim, vma->vm_mm, addr + i * PAGE_SIZE, pte + i);
+			if (!folio_test_anon(folio)) {
+				if (ptent & MMSIM_PTE_DIRTY)
+					folio_mark_dirty(sim, head);
+				if ((ptent & MMSIM_PTE_ACCESSED) && vma_has_recency(vma))
+					folio_mark_accessed(sim, head);
+			}
 		}
+		/* the batch's references (folio_put_refs): the folio is freed with the last */
+		VM_BUG_ON(folio->_refcount < (int32_t)nr);
+		folio->_refcount -= (int32_t)nr - 1;
 		if (folio->_refcount == 1)
 			z->freed++;
 		folio_put(sim, head);
+		addr += (nr - 1) * PAGE_SIZE;
 	}
 	return 0;
 }
@@ -873,7 +956,7 @@ static int copy_pmd_entry(uint64_t *spmd, uint64_t addr, uint64_t end, struct mm
 	for (; addr < end; addr += PAGE_SIZE) {
 		uint64_t *spte = &stable[pgt_level_index(addr, MMSIM_PGT_PTE)], *dpmd, *dpte;
 		uint64_t ptent = *spte;
-		uint32_t pfn, head;
+		uint32_t pfn, head, nr;
 
 		if (!pte_present(ptent))
 			continue;
@@ -891,15 +974,21 @@ static int copy_pmd_entry(uint64_t *spmd, uint64_t addr, uint64_t end, struct mm
 		}
 		pfn = pte_pfn(ptent);
 		head = compound_head(sim, pfn);
-		if (c->cow && pte_write(ptent)) {
-			ptent &= ~MMSIM_PTE_RW;
-			*spte = ptent;
-		}
-		folio_dup_rmap_pte(sim, pfn);
-		folio_get(sim, head);
+		/* copy_present_ptes(): a large folio's consecutive PTEs as one batch (folio_pte_batch) */
+		nr = folio_pte_batch(sim, spte, pfn, (uint32_t)((end - addr) >> PAGE_SHIFT));
+		folio_dup_rmap_ptes(sim, pfn, nr);
+		pfn_to_page(sim, head)->_refcount += (int32_t)nr; /* folio_ref_add() */
 		dst_mm->rss[folio_test_anon(pfn_to_page(sim, head)) ? MMSIM_MM_ANONPAGES
-								     : mm_counter_file(pfn_to_page(sim, head))]++;
-		*dpte = ptent & ~MMSIM_PTE_ACCESSED;
+								     : mm_counter_file(pfn_to_page(sim, head))] += nr;
+		for (uint32_t i = 0; i < nr; i++) {
+			ptent = spte[i];
+			if (c->cow && pte_write(ptent)) {
+				ptent &= ~MMSIM_PTE_RW;
+				spte[i] = ptent;
+			}
+			dpte[i] = ptent & ~MMSIM_PTE_ACCESSED;
+		}
+		addr += (nr - 1) * PAGE_SIZE;
 	}
 	return 0;
 }

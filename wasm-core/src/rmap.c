@@ -8,9 +8,13 @@
  * The statistics NR_FILE_MAPPED (nr_mapped) and NR_ANON_MAPPED (nr_anon_pages)
  * change when a page's _mapcount goes -1 -> 0 ("first") or 0 -> -1 ("last").
  *
- * This issue maps only order-0 folios; the large-folio branches follow
- * __folio_add_rmap()/__folio_remove_rmap() for PTE-level mappings and are
- * exercised by the mapcount issue's scenarios (fork, COW, THP, mTHP).
+ * Large folios are anonymous mTHP folios mapped by PTEs (memory.c's
+ * alloc_anon_folio); fork and zap hand this file a batch of a folio's
+ * consecutive PTEs (folio_pte_batch), and each change counts the atomic
+ * read-modify-writes the kernel makes on each field (RMAP_ATOMIC below,
+ * kernel-mechanisms.md §3.3-3.5): per page on _mapcount, once per batch on
+ * _large_mapcount (6.10 only: large_mapcount true) and on _nr_pages_mapped.
+ * PMD mappings (_entire_mapcount) come with THP.
  *
  * The reverse map (rmap_walk below) finds every PTE that maps a page, for
  * reclaim: page_referenced() samples and clears the young bits,
@@ -35,30 +39,109 @@ static void mapped_stat(struct mmsim *sim, const struct page *folio, int64_t nr)
 	mod_node_page_state(sim, folio_test_anon(folio) ? MMSIM_NR_ANON_PAGES : MMSIM_NR_MAPPED, nr);
 }
 
-/* __folio_add_rmap(RMAP_LEVEL_PTE, nr = 1) */
-static void folio_add_rmap_pte(struct mmsim *sim, uint32_t pfn)
-{
-	uint32_t head = compound_head(sim, pfn);
-	struct page *folio = pfn_to_page(sim, head);
-	struct page *page = pfn_to_page(sim, pfn);
-	bool first = ++page->_mapcount == 0;
+/*
+ * An atomic read-modify-write of a mapcount field, as the kernel makes it:
+ * counted (rule MC-*, the seed's cost). Plain stores on a fresh folio
+ * (folio_add_new_anon_rmap) are not atomics and are not counted.
+ */
+#define RMAP_ATOMIC(sim, field, n) count_vm_events(sim, MMSIM_MODEL_RMAP_ATOMIC_##field, n)
 
+/* ------------------------------------------------------------- deferred split */
+
+/*
+ * deferred_split_folio(): an anonymous large folio some of whose pages were
+ * unmapped while others stay mapped goes on the deferred split queue, once
+ * (the kernel's folio->_deferred_list, in page[2]; here page[2]'s
+ * lru_next/lru_prev link the queue and its index says queued). Orders
+ * below 2 have no page[2] and are never queued, as in the kernel.
+ */
+static struct page *folio_page2(const struct mmsim *sim, uint32_t head)
+{
+	return pfn_to_page(sim, head + 2);
+}
+
+static void deferred_split_folio(struct mmsim *sim, uint32_t head)
+{
+	struct page *p2;
+	uint32_t first = sim->s.deferred_split_head;
+
+	if (folio_order(sim, head) < 2)
+		return;
+	p2 = folio_page2(sim, head);
+	if (p2->index)
+		return;
+	p2->index = 1;
+	if (first) {
+		struct page *f2 = folio_page2(sim, first);
+
+		p2->lru_next = first;
+		p2->lru_prev = f2->lru_prev;
+		folio_page2(sim, f2->lru_prev)->lru_next = head;
+		f2->lru_prev = head;
+	} else {
+		p2->lru_next = p2->lru_prev = head;
+	}
+	sim->s.deferred_split_head = head;
+	count_vm_event(sim, MMSIM_THP_DEFERRED_SPLIT_PAGE);
+	mod_node_page_state(sim, MMSIM_NR_DEFERRED_SPLIT, 1);
+}
+
+/* a freed large folio leaves the queue (folio_undo_large_rmappable) */
+void folio_undo_deferred_split(struct mmsim *sim, uint32_t head)
+{
+	struct page *p2;
+
+	if (folio_order(sim, head) < 2 || !(p2 = folio_page2(sim, head))->index)
+		return;
+	if (p2->lru_next == head) {
+		sim->s.deferred_split_head = 0;
+	} else {
+		folio_page2(sim, p2->lru_prev)->lru_next = p2->lru_next;
+		folio_page2(sim, p2->lru_next)->lru_prev = p2->lru_prev;
+		if (sim->s.deferred_split_head == head)
+			sim->s.deferred_split_head = p2->lru_next;
+	}
+	p2->index = p2->lru_next = p2->lru_prev = 0;
+	mod_node_page_state(sim, MMSIM_NR_DEFERRED_SPLIT, -1);
+}
+
+/* ------------------------------------------------------------- adding and removing PTE mappings */
+
+/*
+ * __folio_add_rmap(RMAP_LEVEL_PTE, nr) (rule MC-ADD-PTE): pages pfn ..
+ * pfn + nr - 1 of one folio gain a PTE each: a _mapcount atomic per page,
+ * one _nr_pages_mapped add if some page was mapped for the first time, and
+ * (6.10) one _large_mapcount add for the whole batch.
+ */
+static void folio_add_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
+{
+	uint32_t head = compound_head(sim, pfn), first = 0, accounted;
+	struct page *folio = pfn_to_page(sim, head);
+
+	for (uint32_t i = 0; i < nr; i++)
+		first += ++pfn_to_page(sim, pfn + i)->_mapcount == 0;
+	RMAP_ATOMIC(sim, PAGE_MAPCOUNT, nr);
+	accounted = first;
 	if (folio_test_large(folio)) {
 		struct page *p1 = folio_page1(sim, head);
 
-		if (first)
-			p1->_nr_pages_mapped++;
-		p1->_large_mapcount++;
-		if (first && p1->_entire_mapcount >= 0)
-			first = false; /* already accounted by the PMD mapping */
+		if (first) {
+			p1->_nr_pages_mapped += (int32_t)first;
+			RMAP_ATOMIC(sim, NR_PAGES_MAPPED, 1);
+			if (p1->_entire_mapcount >= 0)
+				accounted = 0; /* already accounted by the PMD mapping */
+		}
+		p1->_large_mapcount += (int32_t)nr;
+		if (sim->s.hdr.large_mapcount)
+			RMAP_ATOMIC(sim, LARGE_MAPCOUNT, 1);
 	}
-	if (first)
-		mapped_stat(sim, folio, 1);
+	if (accounted)
+		mapped_stat(sim, folio, accounted);
 }
 
 void folio_add_file_rmap_pte(struct mmsim *sim, uint32_t pfn)
 {
-	folio_add_rmap_pte(sim, pfn);
+	folio_add_rmap_ptes(sim, pfn, 1);
 }
 
 /*
@@ -89,45 +172,80 @@ void folio_add_new_anon_rmap(struct mmsim *sim, uint32_t pfn, const struct vm_ar
 	mod_node_page_state(sim, MMSIM_NR_ANON_PAGES, nr);
 }
 
-/* __folio_remove_rmap(RMAP_LEVEL_PTE, nr = 1) */
-void folio_remove_rmap_pte(struct mmsim *sim, uint32_t pfn)
+/*
+ * __folio_remove_rmap(RMAP_LEVEL_PTE, nr) (rule MC-REMOVE): (6.10) one
+ * _large_mapcount subtraction for the batch first, a _mapcount atomic per
+ * page, one _nr_pages_mapped subtraction if some page lost its last
+ * mapping; an anonymous large folio left partly mapped is queued for a
+ * deferred split.
+ */
+void folio_remove_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 {
-	uint32_t head = compound_head(sim, pfn);
+	uint32_t head = compound_head(sim, pfn), last = 0, accounted;
 	struct page *folio = pfn_to_page(sim, head);
-	struct page *page = pfn_to_page(sim, pfn);
-	bool last;
+	bool large = folio_test_large(folio);
 
-	if (folio_test_large(folio))
-		folio_page1(sim, head)->_large_mapcount--;
-	last = --page->_mapcount < 0;
-	VM_BUG_ON(page->_mapcount < -1);
-	if (folio_test_large(folio)) {
+	if (large) {
+		folio_page1(sim, head)->_large_mapcount -= (int32_t)nr;
+		if (sim->s.hdr.large_mapcount)
+			RMAP_ATOMIC(sim, LARGE_MAPCOUNT, 1);
+	}
+	for (uint32_t i = 0; i < nr; i++) {
+		struct page *page = pfn_to_page(sim, pfn + i);
+
+		last += --page->_mapcount < 0;
+		VM_BUG_ON(page->_mapcount < -1);
+	}
+	RMAP_ATOMIC(sim, PAGE_MAPCOUNT, nr);
+	accounted = last;
+	if (large && last) {
 		struct page *p1 = folio_page1(sim, head);
 
-		if (last)
-			p1->_nr_pages_mapped--;
-		if (last && p1->_entire_mapcount >= 0)
-			last = false;
+		p1->_nr_pages_mapped -= (int32_t)last;
+		RMAP_ATOMIC(sim, NR_PAGES_MAPPED, 1);
+		if (p1->_entire_mapcount >= 0)
+			accounted = 0;
+		/* partially_mapped = nr && atomic_read(mapped) (6.10) */
+		if (folio_test_anon(folio) && (p1->_nr_pages_mapped > 0 || p1->_entire_mapcount >= 0))
+			deferred_split_folio(sim, head);
 	}
-	if (last)
-		mapped_stat(sim, folio, -1);
+	if (accounted)
+		mapped_stat(sim, folio, -(int64_t)accounted);
 	if (!folio_mapcount(sim, head))
 		folio_clear(folio, anon_exclusive);
 }
 
+void folio_remove_rmap_pte(struct mmsim *sim, uint32_t pfn)
+{
+	folio_remove_rmap_ptes(sim, pfn, 1);
+}
+
 /*
- * folio_dup_file_rmap_pte() / folio_try_dup_anon_rmap_pte() at fork: one
- * more mapping of an already mapped page; no statistics change (rule MC-DUP).
+ * folio_dup_file_rmap_ptes() / folio_try_dup_anon_rmap_ptes() at fork
+ * (rule MC-DUP): nr more mappings of already mapped pages, a _mapcount
+ * atomic each and (6.10) one _large_mapcount add; no statistics change.
  */
-void folio_dup_rmap_pte(struct mmsim *sim, uint32_t pfn)
+void folio_dup_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 {
 	uint32_t head = compound_head(sim, pfn);
-	struct page *page = pfn_to_page(sim, pfn);
 
-	page->_mapcount++;
-	page->flags &= ~PF(anon_exclusive);
-	if (folio_test_large(pfn_to_page(sim, head)))
-		folio_page1(sim, head)->_large_mapcount++;
+	for (uint32_t i = 0; i < nr; i++) {
+		struct page *page = pfn_to_page(sim, pfn + i);
+
+		page->_mapcount++;
+		page->flags &= ~PF(anon_exclusive);
+	}
+	RMAP_ATOMIC(sim, PAGE_MAPCOUNT, nr);
+	if (folio_test_large(pfn_to_page(sim, head))) {
+		folio_page1(sim, head)->_large_mapcount += (int32_t)nr;
+		if (sim->s.hdr.large_mapcount)
+			RMAP_ATOMIC(sim, LARGE_MAPCOUNT, 1);
+	}
+}
+
+void folio_dup_rmap_pte(struct mmsim *sim, uint32_t pfn)
+{
+	folio_dup_rmap_ptes(sim, pfn, 1);
 }
 
 /*

@@ -145,6 +145,8 @@ void folio_put(struct mmsim *sim, uint32_t pfn)
 		return;
 	if (folio_test(folio, lru))
 		lruvec_del_folio(sim, pfn);
+	if (folio_test_large(folio))
+		folio_undo_deferred_split(sim, pfn);
 	free_pages(sim, pfn, folio_order(sim, pfn));
 }
 

@@ -1770,3 +1770,4 @@ int main(int argc, char **argv)
 #include "vmacache.c"
 #include "lru.c"
 #include "pagewalk.c"
+#include "folios.c"
