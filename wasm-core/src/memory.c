@@ -271,6 +271,8 @@ static int alloc_anon_folio(struct mmsim *sim, struct vm_fault *vmf, const uint6
 	uint32_t orders = sim->s.hdr.mthp_orders & ((1u << (PMD_SHIFT - PAGE_SHIFT)) - 1) & ~1u;
 	int order;
 
+	if (!orders) /* no mTHP size enabled (the default): the one-page fault, at once */
+		return alloc_page(sim, pfn, MMSIM_USE_ANON) ? -1 : 0;
 	for (order = 31; order > 0; order--) {
 		uint64_t size = PAGE_SIZE << order, addr = vmf->address & ~(size - 1);
 		const uint64_t *first = pte - ((vmf->address - addr) >> PAGE_SHIFT);
