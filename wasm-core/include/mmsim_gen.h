@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x8af6abc7u
+#define MMSIM_INTERFACE_HASH 0xeeef120cu
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -163,6 +163,8 @@ enum mmsim_folio_field {
 	MMSIM_FOLIO_ORDER = 3, /* folio_order() */
 	MMSIM_FOLIO_REFCOUNT = 4, /* folio_ref_count() */
 	MMSIM_FOLIO_PAGE_MAPCOUNT = 5, /* the page's own _mapcount + 1 */
+	MMSIM_FOLIO_NR_PAGES_MAPPED = 6, /* the folio's _nr_pages_mapped: pages mapped by a PTE (0 for a small folio) */
+	MMSIM_FOLIO_LARGE_MAPCOUNT = 7, /* the folio's _large_mapcount + 1: every PTE and PMD mapping it (6.10; a small folio: its mapcount) */
 	MMSIM_NR_FOLIO_FIELDS
 };
 /* struct page.flags bits, named as the kernel's PG_* (include/linux/page-flags.h) */
@@ -370,6 +372,7 @@ enum mmsim_prefault_mode {
 	X(MODEL_RMAP_ATOMIC_PAGE_MAPCOUNT, "rmap_atomic_page_mapcount") \
 	X(MODEL_RMAP_ATOMIC_LARGE_MAPCOUNT, "rmap_atomic_large_mapcount") \
 	X(MODEL_RMAP_ATOMIC_ENTIRE_MAPCOUNT, "rmap_atomic_entire_mapcount") \
+	X(MODEL_FOLIO_MAPCOUNT_PAGES_VISITED, "folio_mapcount_pages_visited") \
 	X(MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED, "rmap_atomic_nr_pages_mapped")
 enum mmsim_counter {
 #define MMSIM_X_ENUM(id, name) MMSIM_##id,

@@ -414,6 +414,8 @@ static const uint32_t layout[][5] = {
 	{ 4, 13, 3, (uint32_t)MMSIM_FOLIO_ORDER, 0 },
 	{ 4, 13, 4, (uint32_t)MMSIM_FOLIO_REFCOUNT, 0 },
 	{ 4, 13, 5, (uint32_t)MMSIM_FOLIO_PAGE_MAPCOUNT, 0 },
+	{ 4, 13, 6, (uint32_t)MMSIM_FOLIO_NR_PAGES_MAPPED, 0 },
+	{ 4, 13, 7, (uint32_t)MMSIM_FOLIO_LARGE_MAPCOUNT, 0 },
 	{ 4, 14, 0, (uint32_t)MMSIM_PG_locked, 0 },
 	{ 4, 14, 1, (uint32_t)MMSIM_PG_writeback, 0 },
 	{ 4, 14, 2, (uint32_t)MMSIM_PG_referenced, 0 },

@@ -307,14 +307,22 @@ static int mmap_step(struct mmsim *sim, const struct mmsim_step *st, uint64_t ad
 	return do_mmap(sim, mmid, file, st->addr, len, prot, flags, offset, st->map);
 }
 
-static uint64_t folio_field(const struct mmsim *sim, uint32_t pfn, uint32_t field)
+static uint64_t folio_field(struct mmsim *sim, uint32_t pfn, uint32_t field)
 {
 	uint32_t head = compound_head(sim, pfn);
 	const struct page *folio = pfn_to_page(sim, head);
 
 	switch (field) {
 	case MMSIM_FOLIO_MAPCOUNT:
+		/* 6.9's folio_mapcount() of a large folio reads every page (unless none is PTE-mapped); 6.10 one field */
+		if (folio_test_large(folio) && !sim->s.hdr.large_mapcount && pfn_to_page(sim, head + 1)->_nr_pages_mapped)
+			count_vm_events(sim, MMSIM_MODEL_FOLIO_MAPCOUNT_PAGES_VISITED, 1u << folio_order(sim, head));
 		return (uint64_t)folio_mapcount(sim, head);
+	case MMSIM_FOLIO_NR_PAGES_MAPPED:
+		return folio_test_large(folio) ? (uint64_t)pfn_to_page(sim, head + 1)->_nr_pages_mapped : 0;
+	case MMSIM_FOLIO_LARGE_MAPCOUNT:
+		return folio_test_large(folio) ? (uint64_t)(pfn_to_page(sim, head + 1)->_large_mapcount + 1)
+					       : (uint64_t)(folio->_mapcount + 1);
 	case MMSIM_FOLIO_ENTIRE_MAPCOUNT:
 		return folio_test_large(folio) ? (uint64_t)(pfn_to_page(sim, head + 1)->_entire_mapcount + 1) : 0;
 	case MMSIM_FOLIO_LIKELY_SHARED:

@@ -253,3 +253,50 @@ TEST(mthp_order_choice_and_fallback)
 	CHECK_EQ(folio_order(sim, parent_pfn(sim, 0)), 2);
 	mmsim_destroy(sim);
 }
+
+TEST(mthp_likely_mapped_shared_false_negative)
+{
+	/*
+	 * §3.2: after fork the child unmaps the first page of an order-2 folio:
+	 *
+	 *   page            0   1   2   3
+	 *   _mapcount+1    [1] [2] [2] [2]     folio_mapcount 7, 4 pages
+	 *
+	 *   6.9  (first page's mapcount > 1)        1 > 1        -> not shared (wrong)
+	 *   6.10 (mapcount > nr_pages: shared)      7 > 4        -> shared
+	 */
+	for (int lm = 0; lm <= 1; lm++) {
+		struct prog p;
+		uint64_t p0[] = { 0 };
+		struct mmsim_step *s;
+		struct mmsim *sim;
+		uint32_t head;
+
+		prog_init(&p, 64 * MiB);
+		p.h.mthp_orders = 1u << 2;
+		p.h.large_mapcount = lm;
+		prog_proc(&p, 1, 0);
+		prog_proc(&p, 1, 1);
+		prog_mmap(&p, 0, 0, -1, 0, 4 * PAGE_SIZE, 0, 1);
+		prog_touch(&p, 0, 0, 1, p0, 1);
+		s = prog_step(&p, MMSIM_OP_FORK);
+		s->task = 0;
+		s->file = 1;
+		s = prog_step(&p, MMSIM_OP_MUNMAP);
+		s->task = 1;
+		s->map = 0;
+		s->offset = 0;
+		s->length = PAGE_SIZE;
+		s->flags = MMSIM_STEPF_LENGTH;
+		sim = start(&p);
+		CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+		head = parent_pfn(sim, 0);
+		CHECK_EQ(folio_order(sim, head), 2);
+		CHECK_EQ(folio_mapcount(sim, head), 7);
+		CHECK_EQ(pfn_to_page(sim, head)->_mapcount + 1, 1);
+		CHECK_EQ(folio_likely_mapped_shared(sim, head), lm ? true : false);
+		/* nothing was unmapped for good: no deferred split */
+		CHECK_EQ(mmsim_counter(sim, MMSIM_THP_DEFERRED_SPLIT_PAGE), 0);
+		mmsim_destroy(sim);
+	}
+}

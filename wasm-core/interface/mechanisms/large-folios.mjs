@@ -21,6 +21,7 @@ export default {
     ['MODEL_RMAP_ATOMIC_PAGE_MAPCOUNT', 'rmap_atomic_page_mapcount', { model: true, doc: 'atomic read-modify-writes of a page\'s _mapcount (rmap, sections 3.3-3.4)' }],
     ['MODEL_RMAP_ATOMIC_LARGE_MAPCOUNT', 'rmap_atomic_large_mapcount', { model: true, doc: 'atomic read-modify-writes of a folio\'s _large_mapcount (6.10+ only: once per batch)' }],
     ['MODEL_RMAP_ATOMIC_ENTIRE_MAPCOUNT', 'rmap_atomic_entire_mapcount', { model: true, doc: 'atomic read-modify-writes of a folio\'s _entire_mapcount (PMD mappings)' }],
+    ['MODEL_FOLIO_MAPCOUNT_PAGES_VISITED', 'folio_mapcount_pages_visited', { model: true, doc: 'pages the 6.9 folio_mapcount() loop read (large_mapcount false; 6.10 reads one field): counted when a scenario asks for a folio\'s mapcount' }],
     ['MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED', 'rmap_atomic_nr_pages_mapped', { model: true, doc: 'atomic read-modify-writes of a folio\'s _nr_pages_mapped' }],
   ],
   events: [],
