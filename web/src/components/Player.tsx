@@ -4,7 +4,7 @@
  * enlarged), plus the banners that say what went wrong and where.
  */
 import { useMemo } from 'react';
-import { COUNTERS } from '../../../wasm-core/ts/abi.js';
+import { COUNTERS, TUNABLES } from '../../../wasm-core/ts/abi.js';
 import { changedTunables, describeTunables, judgeExpects, runLabels, withSettings } from '../../../wasm-core/ts/multirun.js';
 import type { Scenario, SettingValue } from '../../../wasm-core/ts/scenario.js';
 import { formatDuration } from '../../../wasm-core/ts/limits.js';
@@ -188,6 +188,7 @@ function Figures() {
 /** compare on or off (the scenario's natural comparison in one click), sweep, and the runs' labels */
 function CompareBar() {
   const compare = useStore((s) => s.compare);
+  const group = useStore((s) => groupOf(s.scenario?.name));
   const scenario = useStore((s) => s.program?.scenario ?? s.running);
   const labels = useRunLabels();
   const natural = (scenario as { compare?: Record<string, unknown> } | null | undefined)?.compare;
@@ -200,8 +201,12 @@ function CompareBar() {
     if (changedTunables(scenario, b).length) naturalLabel = runLabels(scenario, b).b; else naturalSet = null;
   }
   const quick = scenario ? Object.keys(naturalSet ?? {})[0] ?? 'fault_around_bytes' : null;
-  /* beside the quick tunables the button names only the value ("Compare with 4 KiB"); its title says all */
-  const shortLabel = naturalSet && quick && Object.keys(naturalSet).length === 1 && naturalLabel.startsWith(`${quick} `)
+  /*
+   * beside its quick tunable the button names only the value ("Compare with 4 KiB"); its title says all.
+   * A tunable not shown there (the LRU's workingset) keeps its name: "Compare with true" says nothing.
+   */
+  const besideIt = !!quick && TUNABLES.some((t) => t.key === quick && t.quick && t.mechanism === mechanismOf(group).id);
+  const shortLabel = naturalSet && quick && besideIt && Object.keys(naturalSet).length === 1 && naturalLabel.startsWith(`${quick} `)
     ? naturalLabel.slice(quick.length + 1) : naturalLabel;
   return (
     <div className={`comparebar ${compare ? '' : 'actions'}`} data-testid="comparebar">

@@ -294,6 +294,9 @@ export function LruMemory({ frame, program }: ViewProps) {
   const fmax = Math.max(1, high * 2);
   const r = lru.reclaim;
   const verdicts = r ? Object.entries(r.verdicts).filter(([, n]) => n) : [];
+  /* mid-operation the scan's summary event has not come yet: count what its verdicts say so far */
+  const looked = r ? Math.max(r.scanned, verdicts.reduce((a, [, n]) => a + n, 0)) : 0;
+  const freedNow = r ? Math.max(r.reclaimed, r.verdicts[ShrinkVerdict.Reclaimed] ?? 0) : 0;
   const dmax = Math.max(lru.dirtyThresh * 1.25, lru.dirty + lru.writeback, 1);
   return (
     /* it scrolls when the panel is short: focusable, so the keyboard can scroll it too */
@@ -307,7 +310,7 @@ export function LruMemory({ frame, program }: ViewProps) {
       <section className="lru-kswapd" data-testid="lru-kswapd">
         <span className={`lru-badge ${lru.kswapd ? 'on' : ''}`}><b aria-hidden>{lru.kswapd ? '⟳' : '☾'}</b> kswapd {lru.kswapd ? `reclaiming, priority ${lru.kswapdPriority}` : 'asleep'}</span>
         {lru.allUnreclaimable && <span className="lru-badge warn"><b aria-hidden>!</b> nothing left to reclaim</span>}
-        {r && <span className={`lru-badge ${r.direct ? 'warn' : 'on'}`}><b aria-hidden>{r.direct ? '⚠' : '↻'}</b> {r.direct ? 'direct reclaim' : 'kswapd'} this step: {fmt(r.reclaimed)} of {fmt(r.scanned)} scanned freed</span>}
+        {r && <span className={`lru-badge ${r.direct ? 'warn' : 'on'}`}><b aria-hidden>{r.direct ? '⚠' : '↻'}</b> {r.direct ? 'direct reclaim' : 'kswapd'} this step: {looked ? `${fmt(freedNow)} of ${fmt(looked)} scanned freed` : 'nothing scanned yet (a pass scans list size >> priority, saved up until 32)'}</span>}
       </section>
       {verdicts.length > 0 && (
         <ul className="lru-verdicts">
