@@ -418,7 +418,7 @@ struct mmsim_state {
 	uint32_t io_count;
 	uint32_t io_next_id;
 
-	/* the deferred split queue of anon large folios (rmap.c): its first folio's head pfn, 0 empty */
+	/* the deferred split queue of anon large folios (rmap.c): page[2]'s pfn of the first one, 0 empty */
 	uint32_t deferred_split_head;
 	uint32_t reserved2;
 };
@@ -720,13 +720,62 @@ struct mm_walk {
 };
 int walk_page_range(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t end,
 		    const struct mm_walk_ops *ops, void *private);
+uint64_t *walk_pte_table(struct mm_walk *walk, const uint64_t *pmd);
 
-/* the index of addr's entry in a table of `level` (MMSIM_PGT_PGD .. MMSIM_PGT_PTE) */
-static inline uint32_t pgt_level_index(uint64_t addr, int level)
+/* log2 of the span one entry of a table of `level` maps (MMSIM_PGT_PGD .. MMSIM_PGT_PTE) */
+static inline int pgt_level_shift(int level)
 {
 	static const int shift[4] = { PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT };
 
-	return (uint32_t)(addr >> shift[level]) & (PTRS_PER_PTE - 1);
+	return shift[level];
+}
+
+/* the index of addr's entry in a table of `level` */
+static inline uint32_t pgt_level_index(uint64_t addr, int level)
+{
+	return (uint32_t)(addr >> pgt_level_shift(level)) & (PTRS_PER_PTE - 1);
+}
+
+/*
+ * A circular list of pages linked by pfn through lru_next/lru_prev, *first
+ * its first page (0: empty), the last one first->lru_prev: the LRU lists
+ * (swap.c) and the deferred split queue (rmap.c).
+ */
+static inline void pfn_list_add(struct mmsim *sim, uint32_t *first, uint32_t pfn, bool at_head)
+{
+	struct page *p = pfn_to_page(sim, pfn);
+
+	if (!*first) {
+		p->lru_next = p->lru_prev = pfn;
+		*first = pfn;
+		return;
+	}
+	{
+		struct page *f = pfn_to_page(sim, *first);
+		uint32_t last = f->lru_prev;
+
+		p->lru_next = *first;
+		p->lru_prev = last;
+		f->lru_prev = pfn;
+		pfn_to_page(sim, last)->lru_next = pfn;
+		if (at_head)
+			*first = pfn;
+	}
+}
+
+static inline void pfn_list_del(struct mmsim *sim, uint32_t *first, uint32_t pfn)
+{
+	struct page *p = pfn_to_page(sim, pfn);
+
+	if (p->lru_next == pfn) {
+		*first = 0;
+	} else {
+		pfn_to_page(sim, p->lru_prev)->lru_next = p->lru_next;
+		pfn_to_page(sim, p->lru_next)->lru_prev = p->lru_prev;
+		if (*first == pfn)
+			*first = p->lru_next;
+	}
+	p->lru_next = p->lru_prev = 0;
 }
 
 /* rmap.c */
@@ -812,6 +861,17 @@ void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64
 static inline uint32_t pte_pfn(uint64_t pte) { return (uint32_t)((pte & MMSIM_PTE_PFN_MASK) >> PAGE_SHIFT); }
 static inline bool pte_none(uint64_t pte) { return pte == 0; }
 static inline bool pte_present(uint64_t pte) { return pte & MMSIM_PTE_PRESENT; }
+
+/* the 512 entries of the page-table page at pfn, or of the table an entry points at */
+static inline uint64_t *table_of_pfn(const struct mmsim *sim, uint32_t pfn)
+{
+	return pgt_table(sim, pfn_to_page(sim, pfn)->private);
+}
+
+static inline uint64_t *table_of_entry(const struct mmsim *sim, uint64_t entry)
+{
+	return table_of_pfn(sim, pte_pfn(entry));
+}
 static inline bool pte_write(uint64_t pte) { return pte & MMSIM_PTE_RW; }
 
 /*

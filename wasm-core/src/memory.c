@@ -37,17 +37,6 @@
 #define _PAGE_TABLE (MMSIM_PTE_PRESENT | MMSIM_PTE_RW | MMSIM_PTE_USER | MMSIM_PTE_ACCESSED | \
 		     MMSIM_PTE_DIRTY)
 
-
-static inline uint64_t *table_of_pfn(const struct mmsim *sim, uint32_t pfn)
-{
-	return pgt_table(sim, pfn_to_page(sim, pfn)->private);
-}
-
-static inline uint64_t *table_of_entry(const struct mmsim *sim, uint64_t entry)
-{
-	return table_of_pfn(sim, pte_pfn(entry));
-}
-
 /*
  * A page-table page: a frame plus 512 zeroed entries, hooked into its parent
  * *entry (the PGD has none: pgd_alloc() keeps it in mm->pgd) before the
@@ -268,31 +257,33 @@ void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64
 static int alloc_anon_folio(struct mmsim *sim, struct vm_fault *vmf, const uint64_t *pte, uint32_t *pfn)
 {
 	const struct vm_area_struct *vma = vmf->vma;
-	uint32_t orders = sim->s.hdr.mthp_orders & ((1u << (PMD_SHIFT - PAGE_SHIFT)) - 1) & ~1u;
-	int order;
+	uint32_t orders = sim->s.hdr.mthp_orders & ((1u << (PMD_SHIFT - PAGE_SHIFT)) - 1) & ~1u, suitable = 0;
+	int order, top = 0;
 
 	if (!orders) /* no mTHP size enabled (the default): the one-page fault, at once */
 		return alloc_page(sim, pfn, MMSIM_USE_ANON) ? -1 : 0;
-	for (order = 31; order > 0; order--) {
+	/* thp_vma_suitable_orders(): the naturally aligned block around the fault lies in the VMA */
+	for (order = 1; orders >> order; order++) {
 		uint64_t size = PAGE_SIZE << order, addr = vmf->address & ~(size - 1);
-		const uint64_t *first = pte - ((vmf->address - addr) >> PAGE_SHIFT);
+
+		if ((orders >> order & 1) && addr >= vma->vm_start && addr + size <= vma->vm_end)
+			suitable |= 1u << order;
+	}
+	/* pte_range_none(): the highest suitable order whose PTEs are all none */
+	for (order = PMD_SHIFT - PAGE_SHIFT - 1; order > 0 && !top; order--) {
+		const uint64_t *first = pte - ((vmf->address & ((PAGE_SIZE << order) - 1)) >> PAGE_SHIFT);
 		uint32_t i;
 
-		if (!(orders >> order & 1))
+		if (!(suitable >> order & 1))
 			continue;
-		orders &= ~(1u << order);
-		if (addr < vma->vm_start || addr + size > vma->vm_end)
-			continue; /* thp_vma_suitable_orders() */
 		for (i = 0; i < (1u << order) && !first[i]; i++)
 			;
 		if (i == (1u << order))
-			break; /* pte_range_none() */
+			top = order;
 	}
-	/* the chosen order and the lower enabled ones still suitable, from the highest */
-	for (; order > 0; order--) {
-		uint64_t size = PAGE_SIZE << order, addr = vmf->address & ~(size - 1);
-
-		if (!(sim->s.hdr.mthp_orders >> order & 1) || addr < vma->vm_start || addr + size > vma->vm_end)
+	/* allocate from there down, through the suitable orders; order 0 last */
+	for (order = top; order > 0; order--) {
+		if (!(suitable >> order & 1))
 			continue;
 		if (!alloc_pages(sim, (unsigned)order, pfn, MMSIM_USE_ANON)) {
 			count_vm_event(sim, MMSIM_ANON_FAULT_ALLOC);
@@ -804,12 +795,10 @@ static int zap_pmd_entry(uint64_t *pmd, uint64_t addr, uint64_t end, struct mm_w
 	struct zap_details *z = walk->private;
 	struct vm_area_struct *vma = z->vma;
 	struct mm_struct *mm = walk->mm;
-	uint64_t *t;
+	uint64_t *t = walk_pte_table(walk, pmd);
 
-	if (*pmd & MMSIM_PTE_PSE)
+	if (!t)
 		return 0;
-	walk->action = ACTION_CONTINUE;
-	t = table_of_entry(sim, *pmd);
 	for (; addr < end; addr += PAGE_SIZE) {
 		uint64_t *pte = &t[pgt_level_index(addr, MMSIM_PGT_PTE)];
 		uint64_t ptent;
@@ -949,12 +938,10 @@ static int copy_pmd_entry(uint64_t *spmd, uint64_t addr, uint64_t end, struct mm
 	struct mmsim *sim = walk->sim;
 	struct copy_details *c = walk->private;
 	struct mm_struct *dst_mm = mm_ptr(sim, c->dst->vm_mm);
-	uint64_t *stable;
+	uint64_t *stable = walk_pte_table(walk, spmd);
 
-	if (*spmd & MMSIM_PTE_PSE)
+	if (!stable)
 		return 0;
-	walk->action = ACTION_CONTINUE;
-	stable = table_of_entry(sim, *spmd);
 	for (; addr < end; addr += PAGE_SIZE) {
 		uint64_t *spte = &stable[pgt_level_index(addr, MMSIM_PGT_PTE)], *dpmd, *dpte;
 		uint64_t ptent = *spte;

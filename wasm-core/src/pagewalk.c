@@ -31,19 +31,25 @@
  */
 #include "internal.h"
 
-static const int level_shift[4] = { PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT };
-
 static inline uint64_t level_end(uint64_t addr, int level, uint64_t end)
 {
-	uint64_t size = 1ull << level_shift[level];
+	uint64_t size = 1ull << pgt_level_shift(level);
 	uint64_t next = (addr & ~(size - 1)) + size;
 
 	return next < end && next > addr ? next : end;
 }
 
-static inline uint64_t *table_at(const struct mmsim *sim, uint64_t entry)
+/*
+ * For a pmd_entry that walks the PTE table in its own loop: the table under
+ * a PMD entry, the PTE level skipped (ACTION_CONTINUE); NULL for a leaf,
+ * which stays the walker's to refuse until the caller handles leaves.
+ */
+uint64_t *walk_pte_table(struct mm_walk *walk, const uint64_t *pmd)
 {
-	return pgt_table(sim, pfn_to_page(sim, pte_pfn(entry))->private);
+	if (*pmd & MMSIM_PTE_PSE)
+		return NULL;
+	walk->action = ACTION_CONTINUE;
+	return table_of_entry(walk->sim, *pmd);
 }
 
 static int walk_pte_range(uint64_t *table, uint64_t addr, uint64_t end, struct mm_walk *walk)
@@ -81,7 +87,7 @@ static int walk_pmd_range(uint64_t *table, uint64_t addr, uint64_t end, struct m
 			continue;
 		if (*pmd & MMSIM_PTE_PSE)
 			return sim_error(walk->sim, MMSIM_EINVARIANT, addr, 2); /* a PMD leaf where a table was expected */
-		if (ops->pte_entry && (err = walk_pte_range(table_at(walk->sim, *pmd), addr, next, walk)))
+		if (ops->pte_entry && (err = walk_pte_range(table_of_entry(walk->sim, *pmd), addr, next, walk)))
 			return err;
 	}
 	return 0;
@@ -101,8 +107,8 @@ static int walk_upper(uint64_t *table, int level, uint64_t addr, uint64_t end, s
 		}
 		if (e & MMSIM_PTE_PSE)
 			return sim_error(walk->sim, MMSIM_EINVARIANT, addr, (uint64_t)level); /* PUD pages: not modelled */
-		err = level + 1 == MMSIM_PGT_PMD ? walk_pmd_range(table_at(walk->sim, e), addr, next, walk)
-						: walk_upper(table_at(walk->sim, e), level + 1, addr, next, walk);
+		err = level + 1 == MMSIM_PGT_PMD ? walk_pmd_range(table_of_entry(walk->sim, e), addr, next, walk)
+						: walk_upper(table_of_entry(walk->sim, e), level + 1, addr, next, walk);
 		if (err)
 			return err;
 	}

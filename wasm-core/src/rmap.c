@@ -51,37 +51,16 @@ static void mapped_stat(struct mmsim *sim, const struct page *folio, int64_t nr)
 /*
  * deferred_split_folio(): an anonymous large folio some of whose pages were
  * unmapped while others stay mapped goes on the deferred split queue, once
- * (the kernel's folio->_deferred_list, in page[2]; here page[2]'s
- * lru_next/lru_prev link the queue and its index says queued). Orders
- * below 2 have no page[2] and are never queued, as in the kernel.
+ * (the kernel's folio->_deferred_list, in page[2]: here page[2] is the
+ * queue's node, a pfn list as the LRU's, and its index says queued).
+ * Orders below 2 have no page[2] and are never queued, as in the kernel.
  */
-static struct page *folio_page2(const struct mmsim *sim, uint32_t head)
-{
-	return pfn_to_page(sim, head + 2);
-}
-
 static void deferred_split_folio(struct mmsim *sim, uint32_t head)
 {
-	struct page *p2;
-	uint32_t first = sim->s.deferred_split_head;
-
-	if (folio_order(sim, head) < 2)
+	if (folio_order(sim, head) < 2 || pfn_to_page(sim, head + 2)->index)
 		return;
-	p2 = folio_page2(sim, head);
-	if (p2->index)
-		return;
-	p2->index = 1;
-	if (first) {
-		struct page *f2 = folio_page2(sim, first);
-
-		p2->lru_next = first;
-		p2->lru_prev = f2->lru_prev;
-		folio_page2(sim, f2->lru_prev)->lru_next = head;
-		f2->lru_prev = head;
-	} else {
-		p2->lru_next = p2->lru_prev = head;
-	}
-	sim->s.deferred_split_head = head;
+	pfn_to_page(sim, head + 2)->index = 1;
+	pfn_list_add(sim, &sim->s.deferred_split_head, head + 2, true);
 	count_vm_event(sim, MMSIM_THP_DEFERRED_SPLIT_PAGE);
 	mod_node_page_state(sim, MMSIM_NR_DEFERRED_SPLIT, 1);
 }
@@ -89,19 +68,10 @@ static void deferred_split_folio(struct mmsim *sim, uint32_t head)
 /* a freed large folio leaves the queue (folio_undo_large_rmappable) */
 void folio_undo_deferred_split(struct mmsim *sim, uint32_t head)
 {
-	struct page *p2;
-
-	if (folio_order(sim, head) < 2 || !(p2 = folio_page2(sim, head))->index)
+	if (folio_order(sim, head) < 2 || !pfn_to_page(sim, head + 2)->index)
 		return;
-	if (p2->lru_next == head) {
-		sim->s.deferred_split_head = 0;
-	} else {
-		folio_page2(sim, p2->lru_prev)->lru_next = p2->lru_next;
-		folio_page2(sim, p2->lru_next)->lru_prev = p2->lru_prev;
-		if (sim->s.deferred_split_head == head)
-			sim->s.deferred_split_head = p2->lru_next;
-	}
-	p2->index = p2->lru_next = p2->lru_prev = 0;
+	pfn_list_del(sim, &sim->s.deferred_split_head, head + 2);
+	pfn_to_page(sim, head + 2)->index = 0;
 	mod_node_page_state(sim, MMSIM_NR_DEFERRED_SPLIT, -1);
 }
 

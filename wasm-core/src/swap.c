@@ -63,27 +63,12 @@ static const enum mmsim_counter lru_counter[MMSIM_NR_LRU_LISTS] = {
 static void list_insert(struct mmsim *sim, uint32_t pfn, int lru, bool at_head)
 {
 	struct lruvec *lv = &sim->s.lruvec;
-	struct page *p = pfn_to_page(sim, pfn);
 	uint32_t nr = 1u << folio_order(sim, pfn);
 
-	if (!lv->head[lru]) {
-		p->lru_next = p->lru_prev = pfn;
-		lv->head[lru] = pfn;
-	} else {
-		uint32_t head = lv->head[lru];
-		struct page *h = pfn_to_page(sim, head);
-		uint32_t tail = h->lru_prev;
-
-		p->lru_next = head;
-		p->lru_prev = tail;
-		h->lru_prev = pfn;
-		pfn_to_page(sim, tail)->lru_next = pfn;
-		if (at_head)
-			lv->head[lru] = pfn;
-	}
+	pfn_list_add(sim, &lv->head[lru], pfn, at_head);
 	lv->nr[lru] += nr;
 	mod_node_page_state(sim, lru_counter[lru], nr);
-	folio_set(p, lru);
+	folio_set(pfn_to_page(sim, pfn), lru);
 }
 
 void lruvec_add_folio(struct mmsim *sim, uint32_t pfn, enum mmsim_lru_list lru)
@@ -104,15 +89,7 @@ void lruvec_del_folio(struct mmsim *sim, uint32_t pfn)
 	uint32_t nr = 1u << folio_order(sim, pfn);
 
 	VM_BUG_ON(!folio_test(p, lru));
-	if (p->lru_next == pfn) {
-		lv->head[lru] = 0;
-	} else {
-		pfn_to_page(sim, p->lru_prev)->lru_next = p->lru_next;
-		pfn_to_page(sim, p->lru_next)->lru_prev = p->lru_prev;
-		if (lv->head[lru] == pfn)
-			lv->head[lru] = p->lru_next;
-	}
-	p->lru_next = p->lru_prev = 0;
+	pfn_list_del(sim, &lv->head[lru], pfn);
 	lv->nr[lru] -= nr;
 	mod_node_page_state(sim, lru_counter[lru], -(int64_t)nr);
 	folio_clear(p, lru);
