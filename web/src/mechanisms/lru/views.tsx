@@ -400,7 +400,7 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
       key: `${r.key}-${c.key}`, colour: c.colour, glyph: c.glyph, dashed: ri > 0, xmax,
       x: r.timeline.samples.x, y: r.timeline.samples.values[COUNTERS.indexOf(c.key as never)] ?? [],
     }));
-  }), [runs.map((r) => r.timeline).join(), mode]); // eslint-disable-line react-hooks/exhaustive-deps
+  }), [timeline, other?.timeline, mode]); // eslint-disable-line react-hooks/exhaustive-deps -- runs is derived from these
   const W = box?.w ?? 0, H = box?.h ?? 0;
   const m = { l: 56, r: mode === 'counters' ? 22 : 12, t: 10, b: 24 };
   if (!a) return <Empty>A big run records no events to chart.</Empty>;
