@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0xeeef120cu
+#define MMSIM_INTERFACE_HASH 0xe4589a82u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -65,6 +65,9 @@ enum mmsim_fault_kind {
 	MMSIM_FK_WP_SHARED = 9, /* do_wp_page: wp_page_shared */
 	MMSIM_FK_RETRY = 10, /* VM_FAULT_RETRY: the fault will be retried */
 	MMSIM_FK_ERROR = 11, /* VM_FAULT_SIGBUS / SIGSEGV / OOM */
+	MMSIM_FK_HUGE_ANON = 12, /* do_huge_pmd_anonymous_page: write, a THP mapped by one PMD */
+	MMSIM_FK_HUGE_ZERO = 13, /* do_huge_pmd_anonymous_page: read, the huge zero page mapped by one PMD */
+	MMSIM_FK_HUGE_WP_REUSE = 14, /* do_huge_pmd_wp_page: the only mapping of the THP made writable in place */
 };
 /* MMSIM_EV_SET_PTE.c */
 enum mmsim_set_how {
@@ -241,6 +244,22 @@ enum mmsim_wb_reason {
 	MMSIM_WB_RECLAIM = 3, /* pageout() from reclaim */
 	MMSIM_WB_BALANCE = 4, /* balance_dirty_pages: the dirtying task, over dirty_ratio */
 };
+/* mmsim_folio_rmap.b: which rmap operation (kernel-mechanisms.md §3.3) */
+enum mmsim_folio_rmap_op {
+	MMSIM_FRMAP_NEW_PTES = 0, /* folio_add_new_anon_rmap: a fresh folio mapped by its PTEs (plain stores, no atomics) */
+	MMSIM_FRMAP_NEW_PMD = 1, /* folio_add_new_anon_rmap: a fresh THP mapped by one PMD (plain stores) */
+	MMSIM_FRMAP_ADD_PTES = 2, /* folio_add_anon_rmap_ptes: pages mapped again by PTEs (the PMD->PTE remap) */
+	MMSIM_FRMAP_REMOVE_PTES = 3, /* folio_remove_rmap_ptes: a batch of PTEs gone (zap, COW, reclaim) */
+	MMSIM_FRMAP_DUP_PTES = 4, /* folio_try_dup_anon_rmap_ptes: fork copied a batch of PTEs */
+	MMSIM_FRMAP_REMOVE_PMD = 5, /* folio_remove_rmap_pmd: a PMD mapping gone (zap, remap) */
+	MMSIM_FRMAP_DUP_PMD = 6, /* folio_try_dup_anon_rmap_pmd: fork copied a PMD */
+};
+/* mmsim_split_huge_pmd.c: why a PMD mapping became 512 PTEs */
+enum mmsim_split_pmd_why {
+	MMSIM_SPLITPMD_ZAP = 0, /* munmap / madvise(DONTNEED) / exit covered only part of it */
+	MMSIM_SPLITPMD_COW = 1, /* a write to a write-protected PMD that could not be reused (do_huge_pmd_wp_page falls back) */
+	MMSIM_SPLITPMD_VMA = 2, /* a VMA boundary moved inside it (vma_adjust_trans_huge) */
+};
 enum mmsim_vmacache_mode {
 	MMSIM_VMACACHE_PER_THREAD = 0,
 	MMSIM_VMACACHE_MM_WIDE = 1,
@@ -289,6 +308,7 @@ enum mmsim_prefault_mode {
 #define MMSIM_VM_FAULT_NOPAGE 0x100u
 #define MMSIM_VM_FAULT_LOCKED 0x200u
 #define MMSIM_VM_FAULT_RETRY 0x400u
+#define MMSIM_VM_FAULT_FALLBACK 0x800u
 /* fault flags (enum fault_flag) */
 #define MMSIM_FAULT_FLAG_WRITE 0x1u
 #define MMSIM_FAULT_FLAG_ALLOW_RETRY 0x4u
@@ -343,6 +363,9 @@ enum mmsim_prefault_mode {
 	X(NR_DIRTIED, "nr_dirtied") \
 	X(NR_WRITTEN, "nr_written") \
 	X(WORKINGSET_ACTIVATE, "workingset_activate") \
+	X(THP_SPLIT_PMD, "thp_split_pmd") \
+	X(THP_SPLIT_PAGE, "thp_split_page") \
+	X(THP_ZERO_PAGE_ALLOC, "thp_zero_page_alloc") \
 	X(THP_DEFERRED_SPLIT_PAGE, "thp_deferred_split_page") \
 	X(ANON_FAULT_ALLOC, "anon_fault_alloc") \
 	X(ANON_FAULT_FALLBACK, "anon_fault_fallback") \
@@ -359,6 +382,7 @@ enum mmsim_prefault_mode {
 	X(NR_DIRTY, "nr_dirty") \
 	X(NR_WRITEBACK, "nr_writeback") \
 	X(NR_PAGE_TABLE_PAGES, "nr_page_table_pages") \
+	X(NR_ANON_THPS, "nr_anon_transparent_hugepages") \
 	X(NR_DEFERRED_SPLIT, "nr_deferred_split") \
 	X(MODEL_TOUCHES, "touches") \
 	X(MODEL_FAULT_RETRIES, "fault_retries") \
@@ -491,7 +515,7 @@ enum mmsim_mm_counter {
 	X(VMACACHE_FLUSH_ALL, "mmsim_vmacache_flush_all") \
 	/* a folio queued in a pagevec (a reference held): addr=the page (file id + 1 << 32 | pgoff; 0 anon), a=pfn, b=pagevec (MMSIM_PVEC_*), c=folios in it now */ \
 	X(PAGEVEC_ADD, "mmsim_pagevec_add") \
-	/* a pagevec drained: a=pagevec, b=folios, c=0 it was full, 1 lru_add_drain() */ \
+	/* a pagevec drained: a=pagevec, b=folios, c=0 it was full, 1 lru_add_drain(), 2 a large folio arrived (v4.15+) */ \
 	X(PAGEVEC_DRAIN, "mmsim_pagevec_drain") \
 	/* a folio moved between lists: addr=the page (as mmsim_pagevec_add), a=pfn, b=from (MMSIM_LRU_*, MMSIM_NONE: off every list), c=to (| MMSIM_LRU_TAIL at the tail; MMSIM_NONE: isolated), d=why (MMSIM_LRUMV_*) */ \
 	X(LRU_MOVE, "mmsim_lru_move") \
@@ -530,7 +554,19 @@ enum mmsim_mm_counter {
 	/* read(2) done: a=file, b=first pgoff, c=pages, d=pages that were not cached */ \
 	X(FILE_READ, "mmsim_file_read") \
 	/* write(2) done: a=file, b=first pgoff, c=pages, d=pages newly dirtied */ \
-	X(FILE_WRITE, "mmsim_file_write")
+	X(FILE_WRITE, "mmsim_file_write") \
+	/* a large folio's mappings changed (large folios only): addr=folio_mapcount() after, a=head pfn, b=op (MMSIM_FRMAP_*), c=pages, d=atomics it made: _mapcount | _large_mapcount << 16 | _entire_mapcount << 20 | _nr_pages_mapped << 24 */ \
+	X(FOLIO_RMAP, "mmsim_folio_rmap") \
+	/* a PMD leaf set (a 2 MiB mapping): addr, a=head pfn (0: the huge zero page), b=mm, c=how (MMSIM_SET_*: Anon, Zero, Fork, Reuse), d=the entry's low 12 bits */ \
+	X(SET_PMD, "mmsim_set_pmd") \
+	/* a PMD leaf cleared (zap_huge_pmd): addr, a=head pfn (0: the huge zero page), b=mm, c=1 if the folio was freed */ \
+	X(PMD_CLEAR, "mmsim_pmd_clear") \
+	/* a PMD leaf remapped by a PTE table (__split_huge_pmd_locked): addr, a=head pfn (0: the huge zero page), b=mm, c=why (MMSIM_SPLITPMD_*), d=rmap atomics it cost */ \
+	X(SPLIT_PMD, "mmsim_split_huge_pmd") \
+	/* a partly unmapped anon large folio queued (deferred_split_folio): a=head pfn, b=order, c=pages still mapped */ \
+	X(DEFERRED_SPLIT, "mmsim_deferred_split") \
+	/* the deferred split shrinker split a folio (split_huge_page): a=head pfn, b=order, c=pages freed (unmapped ones), d=pages left */ \
+	X(SPLIT_FOLIO, "mmsim_split_huge_page")
 enum mmsim_event_type {
 #define MMSIM_X_ENUM(id, name) MMSIM_EV_##id,
 	MMSIM_EVENTS(MMSIM_X_ENUM)
@@ -719,6 +755,35 @@ struct mmsim_wb_request { /* 40 bytes: one writeback request in flight */
 	uint32_t reason; /* enum mmsim_wb_reason */
 	uint32_t reserved;
 };
+struct mmsim_folio_info { /* 48 bytes: one folio as the rmap sees it (fields +1 where the kernel biases them by -1) */
+	uint32_t head; /* the head page's pfn */
+	uint32_t order;
+	uint32_t flags; /* the head page's PG_* bits */
+	int32_t refcount;
+	int32_t mapcount; /* folio_mapcount() */
+	int32_t large_mapcount; /* _large_mapcount + 1 (large folios; the model keeps it under 6.9 too, uncounted) */
+	int32_t entire_mapcount; /* _entire_mapcount + 1 */
+	uint32_t nr_pages_mapped; /* as stored: PTE-mapped pages | ENTIRELY_MAPPED (0x800000) */
+	uint32_t queued; /* 1 on the deferred split queue */
+	uint32_t shared_old; /* 6.9 folio_likely_mapped_shared(): the first page's page_mapcount() > 1 */
+	uint32_t shared_new; /* 6.10 folio_likely_mapped_shared() */
+	uint32_t index; /* the head's index (anon: linear page index in its VMA) */
+};
+struct mmsim_folio_map { /* 32 bytes: a run of one folio's pages mapped in one mm by consecutive PTEs, or a PMD */
+	uint64_t addr; /* the first page's address */
+	uint32_t mm;
+	uint32_t level; /* MMSIM_PGT_PMD or MMSIM_PGT_PTE */
+	uint32_t page; /* the first page's index in the folio */
+	uint32_t nr; /* pages */
+	uint32_t bits; /* the first entry's low 12 bits */
+	uint32_t reserved;
+};
+struct mmsim_folio_census { /* 16 bytes: the large folios in memory */
+	uint32_t large; /* large folios allocated */
+	uint32_t pmd_mapped; /* of them mapped by a PMD somewhere */
+	uint32_t queued; /* on the deferred split queue */
+	uint32_t pages; /* pages in large folios */
+};
 
 struct mmsim;
 
@@ -766,9 +831,9 @@ int mmsim_walk(const struct mmsim *sim, uint32_t mm, uint64_t addr, struct mmsim
 /* copy the 512 entries of the PTE table that maps addr (zeros if none); returns its pfn or 0 */
 uint32_t mmsim_pte_table(const struct mmsim *sim, uint32_t mm, uint64_t addr, uint64_t *out512);
 int mmsim_page_info(const struct mmsim *sim, uint32_t pfn, struct mmsim_page_info *out);
-/* per page of [start, start + n pages): 0 none, 1 present read-only, 2 present writable, +4 anonymous, +8 zero page */
+/* per page of [start, start + n pages): 0 none, 1 present read-only, 2 present writable, +4 anonymous, +8 zero page, +16 mapped by a PMD leaf (a THP; 8 + 16 the huge zero page) */
 uint32_t mmsim_pte_states(const struct mmsim *sim, uint32_t mm, uint64_t start, uint32_t n, uint8_t *out);
-/* heat strip: [start,end) split in n buckets; out[i] = present PTEs in bucket i */
+/* heat strip: [start,end) split in n buckets; out[i] = pages mapped (present PTEs, or under a PMD leaf) in bucket i */
 uint32_t mmsim_pte_heat(const struct mmsim *sim, uint32_t mm, uint64_t start, uint64_t end, uint32_t n, uint32_t *out);
 /* page cache of a file from pgoff: out[i] = pfn or 0 (MMSIM_NONE for a shadow entry) */
 uint32_t mmsim_pagecache(const struct mmsim *sim, uint32_t file, uint64_t pgoff, uint32_t n, uint32_t *out);
@@ -811,6 +876,16 @@ uint32_t mmsim_pagevec(const struct mmsim *sim, uint32_t pvec, uint32_t *out, ui
 uint32_t mmsim_lru_bands(const struct mmsim *sim, uint32_t list, uint32_t nbands, struct mmsim_lru_band *out, uint32_t max);
 /* the writeback requests in flight, oldest first */
 uint32_t mmsim_writeback_queue(const struct mmsim *sim, struct mmsim_wb_request *out, uint32_t max);
+/* the folio a page belongs to; MMSIM_EINVAL if the page is free or a page table */
+int mmsim_folio_info(const struct mmsim *sim, uint32_t pfn, struct mmsim_folio_info *out);
+/* each page's _mapcount + 1, for the folio of pfn; returns its pages */
+uint32_t mmsim_folio_pages(const struct mmsim *sim, uint32_t pfn, uint32_t *out, uint32_t max);
+/* where every mm maps the folio of pfn (PMDs, and PTEs in runs); returns how many runs */
+uint32_t mmsim_folio_maps(const struct mmsim *sim, uint32_t pfn, struct mmsim_folio_map *out, uint32_t max);
+/* the head pfns of the large folios, in pfn order; returns how many (at most max) */
+uint32_t mmsim_large_folios(const struct mmsim *sim, uint32_t *out, uint32_t max);
+/* how many large folios there are, and how mapped */
+int mmsim_folio_census(const struct mmsim *sim, struct mmsim_folio_census *out);
 /* the tunables' ranges, from the description: NULL if the header is sound, else why not */
 const char *mmsim_tunables_check(const struct mmsim_prog_header *h);
 /* the header's tunables at their defaults */

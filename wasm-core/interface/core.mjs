@@ -75,6 +75,9 @@ export const enums = [
     ['WpShared', 9, 'do_wp_page: wp_page_shared'],
     ['Retry', 10, 'VM_FAULT_RETRY: the fault will be retried'],
     ['Error', 11, 'VM_FAULT_SIGBUS / SIGSEGV / OOM'],
+    ['HugeAnon', 12, 'do_huge_pmd_anonymous_page: write, a THP mapped by one PMD'],
+    ['HugeZero', 13, 'do_huge_pmd_anonymous_page: read, the huge zero page mapped by one PMD'],
+    ['HugeWpReuse', 14, 'do_huge_pmd_wp_page: the only mapping of the THP made writable in place'],
   ] },
   { ts: 'SetHow', c: 'mmsim_set_how', prefix: 'MMSIM_SET_', doc: 'MMSIM_EV_SET_PTE.c', members: [
     ['Fault', 0, 'the faulting page, by ->fault + finish_fault'],
@@ -153,7 +156,7 @@ export const flags = [
   ] },
   { ts: 'VM_FAULT', prefix: 'MMSIM_VM_FAULT_', doc: 'vm_fault_t bits (include/linux/mm_types.h)', members: [
     ['OOM', 0x1], ['SIGBUS', 0x2], ['MAJOR', 0x4], ['SIGSEGV', 0x40], ['NOPAGE', 0x100], ['LOCKED', 0x200],
-    ['RETRY', 0x400],
+    ['RETRY', 0x400], ['FALLBACK', 0x800],
   ] },
   { ts: 'FAULT_FLAG', prefix: 'MMSIM_FAULT_FLAG_', doc: 'fault flags (enum fault_flag)', members: [
     ['WRITE', 0x1], ['ALLOW_RETRY', 0x4], ['TRIED', 0x20], ['USER', 0x40],
@@ -394,9 +397,9 @@ export const exports = [
     'copy the 512 entries of the PTE table that maps addr (zeros if none); returns its pfn or 0'],
   ['int mmsim_page_info(const struct mmsim *sim, uint32_t pfn, struct mmsim_page_info *out)', ''],
   ['uint32_t mmsim_pte_states(const struct mmsim *sim, uint32_t mm, uint64_t start, uint32_t n, uint8_t *out)',
-    'per page of [start, start + n pages): 0 none, 1 present read-only, 2 present writable, +4 anonymous, +8 zero page'],
+    'per page of [start, start + n pages): 0 none, 1 present read-only, 2 present writable, +4 anonymous, +8 zero page, +16 mapped by a PMD leaf (a THP; 8 + 16 the huge zero page)'],
   ['uint32_t mmsim_pte_heat(const struct mmsim *sim, uint32_t mm, uint64_t start, uint64_t end, uint32_t n, uint32_t *out)',
-    'heat strip: [start,end) split in n buckets; out[i] = present PTEs in bucket i'],
+    'heat strip: [start,end) split in n buckets; out[i] = pages mapped (present PTEs, or under a PMD leaf) in bucket i'],
   ['uint32_t mmsim_pagecache(const struct mmsim *sim, uint32_t file, uint64_t pgoff, uint32_t n, uint32_t *out)',
     'page cache of a file from pgoff: out[i] = pfn or 0 (MMSIM_NONE for a shadow entry)'],
   ['uint32_t mmsim_pagecache_states(const struct mmsim *sim, uint32_t file, uint64_t pgoff, uint32_t n, uint8_t *out)',

@@ -9,6 +9,12 @@
  *    mm's pgd); nr_page_table_pages and per-mm counts agree;
  *  - PTEs: point at allocated folio pages, lie inside a VMA, are writable
  *    only in VM_WRITE VMAs; per-page _mapcount + 1 == number of PTEs;
+ *  - PMD leaves (THP): wholly inside a private anon VMA, the huge zero
+ *    page or an order-9 anon head, one deposited empty table each; a large
+ *    folio's _large_mapcount + 1 == PTEs + PMDs, _entire_mapcount + 1 ==
+ *    PMDs, _nr_pages_mapped == PTE-mapped pages (+ ENTIRELY_MAPPED), the
+ *    deferred split queue holds every partly mapped anon one; no page
+ *    mapped twice is AnonExclusive;
  *    refcount == PTEs + 1 for the page cache; rss per mm agrees;
  *  - nr_mapped, nr_anon_pages, nr_file_pages, nr_dirty agree;
  *  - the page cache: entries point back (mapping, index) and nrpages agrees;
@@ -32,11 +38,58 @@
 #define FAIL(...) do { snprintf(msg, len, __VA_ARGS__); err = -1; goto out; } while (0)
 
 struct check_ctx {
-	uint32_t *ptes;    /* PTEs mapping each pfn */
+	uint32_t *ptes;    /* PTEs mapping each pfn; for a THP's head, | PMD mappings << 20 */
+	uint32_t leaves;   /* PMD leaves in the mm being walked (each has a deposited table) */
 	uint8_t *tables;   /* references to each table page */
 	uint8_t *pvec;     /* per pfn: pagevec slots holding it, | 0x80 if one is an lru_add pagevec */
 	int64_t rss[MMSIM_NR_MM_COUNTERS];
 };
+
+#define PMD_MAPS(c, p) ((c)->ptes[p] >> 20)
+#define PTE_MAPS(c, p) ((c)->ptes[p] & 0xfffff)
+
+/*
+ * A PMD leaf (huge_memory.c): the whole 2 MiB inside one private anon VMA
+ * with an anon_vma; the huge zero page read-only, or the head of an
+ * order-9 anon folio, writable only in a VM_WRITE VMA.
+ */
+static int check_pmd_leaf(struct mmsim *sim, struct check_ctx *c, uint32_t mmid, uint64_t e, uint64_t addr,
+			  char *msg, uint32_t len)
+{
+	struct mm_struct *mm = mm_ptr(sim, mmid);
+	uint32_t vid = find_vma_noacct(sim, mm, addr), p = pte_pfn(e);
+	const struct vm_area_struct *v = vid ? vma_ptr(sim, vid) : NULL;
+	const struct page *folio;
+
+	if (!v || v->vm_start > addr || v->vm_end < addr + PMD_SIZE || v->vm_file || !v->anon_vma ||
+	    (v->vm_flags & MMSIM_VM_SHARED)) {
+		snprintf(msg, len, "mm %u: PMD leaf at %#llx not wholly inside one private anon VMA with an anon_vma", mmid,
+			 (unsigned long long)addr);
+		return -1;
+	}
+	if ((e & MMSIM_PTE_RW) && !(v->vm_flags & MMSIM_VM_WRITE)) {
+		snprintf(msg, len, "mm %u: writable PMD leaf at %#llx in a read-only VMA", mmid, (unsigned long long)addr);
+		return -1;
+	}
+	c->leaves++;
+	if (e & MMSIM_PTE_SPECIAL) {
+		if (p != 0 || (e & MMSIM_PTE_RW)) {
+			snprintf(msg, len, "mm %u: bad huge zero PMD at %#llx", mmid, (unsigned long long)addr);
+			return -1;
+		}
+		return 0;
+	}
+	folio = p && p < sim->s.high_water ? pfn_to_page(sim, p) : NULL;
+	if (!folio || (folio->flags & (PF(tail) | PGTY(buddy) | PGTY(table))) || folio_order(sim, p) != PMD_SHIFT - PAGE_SHIFT ||
+	    !folio_test_anon(folio) || folio->_refcount <= 0) {
+		snprintf(msg, len, "mm %u: PMD leaf at %#llx maps pfn %u, not the head of an order-9 anon folio", mmid,
+			 (unsigned long long)addr, p);
+		return -1;
+	}
+	c->rss[MMSIM_MM_ANONPAGES] += PTRS_PER_PTE;
+	c->ptes[p] += 1u << 20;
+	return 0;
+}
 
 static int walk_tables(struct mmsim *sim, struct check_ctx *c, uint32_t mmid, uint32_t pfn,
 		       int level, uint64_t base, char *msg, uint32_t len)
@@ -66,9 +119,13 @@ static int walk_tables(struct mmsim *sim, struct check_ctx *c, uint32_t mmid, ui
 			return -1;
 		}
 		if (level < MMSIM_PGT_PTE) {
+			if ((e & MMSIM_PTE_PSE) && level == MMSIM_PGT_PMD) {
+				if (check_pmd_leaf(sim, c, mmid, e, addr, msg, len))
+					return -1;
+				continue;
+			}
 			if (e & MMSIM_PTE_PSE) {
-				snprintf(msg, len, "mm %u: huge entry at %#llx (not modelled yet)", mmid,
-					 (unsigned long long)addr);
+				snprintf(msg, len, "mm %u: PUD leaf at %#llx (not modelled)", mmid, (unsigned long long)addr);
 				return -1;
 			}
 			if (walk_tables(sim, c, mmid, pte_pfn(e), level + 1, addr, msg, len))
@@ -197,7 +254,7 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 	uint32_t hw = s->high_water;
 	struct check_ctx c;
 	uint64_t free_pages = 0, tables = 0, mapped = 0, anon_mapped = 0, dirty = 0, file_pages = 0, shmem = 0;
-	uint64_t deferred = 0;
+	uint64_t deferred = 0, anon_thps = 0;
 	uint64_t pgfault = 0, on_lru = 0;
 	size_t ptes_bytes = (size_t)hw * sizeof(uint32_t);
 	int err = 0;
@@ -284,10 +341,26 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 
 			for (uint32_t p = 0; p < hw; p++)
 				before += c.tables[p];
+			uint32_t deposited = 0;
+
+			c.leaves = 0;
 			if (walk_tables(sim, &c, m, mm->pgd, MMSIM_PGT_PGD, 0, msg, len)) {
 				err = -1;
 				goto out;
 			}
+			/* THP's deposited tables (huge_memory.c): one per PMD leaf, empty, reachable only from the mm */
+			for (uint32_t t = mm->pmd_huge_pte; t; t = pfn_to_page(sim, t)->index) {
+				const uint64_t *ents;
+
+				if (t >= hw || !(pfn_to_page(sim, t)->flags & PGTY(table)) || c.tables[t]++ || ++deposited > hw)
+					FAIL("mm %u: deposited table pfn %u is not a table, or reached twice", m, t);
+				ents = pgt_table(sim, pfn_to_page(sim, t)->private);
+				for (uint32_t i = 0; i < PTRS_PER_PTE; i++)
+					if (ents[i])
+						FAIL("mm %u: deposited table pfn %u is not empty", m, t);
+			}
+			if (deposited != c.leaves)
+				FAIL("mm %u: %u PMD leaves but %u deposited tables", m, c.leaves, deposited);
 			for (uint32_t p = 0; p < hw; p++)
 				after += c.tables[p];
 			if ((int64_t)(after - before) != mm->rss[MMSIM_MM_PGTABLES])
@@ -327,18 +400,21 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 		if (pg->_refcount <= 0)
 			FAIL("pfn %u: allocated but refcount %d (leaked)", p, pg->_refcount);
 		{
-			uint32_t nr = 1u << folio_order(sim, p);
+			uint32_t nr = 1u << folio_order(sim, p), pmds = PMD_MAPS(&c, p);
 			uint64_t ptes = 0;
 			bool anon = pg->flags & PF(anon), cached = false;
 
 			for (uint32_t i = 0; i < nr; i++) {
 				const struct page *sub = pfn_to_page(sim, p + i);
+				uint32_t n = PTE_MAPS(&c, p + i);
 
-				if (sub->_mapcount + 1 != (int32_t)c.ptes[p + i])
-					FAIL("pfn %u: _mapcount %d but %u PTEs map it", p + i, sub->_mapcount,
-					     c.ptes[p + i]);
-				ptes += c.ptes[p + i];
-				if (c.ptes[p + i]) {
+				if (sub->_mapcount + 1 != (int32_t)n)
+					FAIL("pfn %u: _mapcount %d but %u PTEs map it", p + i, sub->_mapcount, n);
+				/* anon exclusivity: a page mapped twice (fork) is nobody's alone */
+				if (anon && (sub->flags & PF(anon_exclusive)) && n + pmds > 1)
+					FAIL("pfn %u: AnonExclusive but mapped %u times", p + i, n + pmds);
+				ptes += n;
+				if (n || pmds) {
 					if (anon)
 						anon_mapped++;
 					else
@@ -346,23 +422,25 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 				}
 			}
 			if (nr > 1) {
-				/* a large folio (no PMD mappings yet: _entire_mapcount stays -1) */
+				/* a large folio: PTE mappings per page, PMD mappings of the whole */
 				const struct page *p1 = pfn_to_page(sim, p + 1);
 				uint32_t pages_mapped = 0;
 
 				for (uint32_t i = 0; i < nr; i++)
-					pages_mapped += c.ptes[p + i] != 0;
-				if ((int64_t)p1->_large_mapcount + 1 != (int64_t)ptes + p1->_entire_mapcount + 1)
-					FAIL("pfn %u: _large_mapcount %d but %llu PTEs and %d PMDs map the folio", p,
-					     p1->_large_mapcount, (unsigned long long)ptes, p1->_entire_mapcount + 1);
-				if (p1->_nr_pages_mapped != (int32_t)pages_mapped)
-					FAIL("pfn %u: _nr_pages_mapped %d but %u of its pages are mapped", p, p1->_nr_pages_mapped,
-					     pages_mapped);
-				if (p1->_entire_mapcount != -1)
-					FAIL("pfn %u: _entire_mapcount %d: no PMD maps a folio yet", p, p1->_entire_mapcount);
+					pages_mapped += PTE_MAPS(&c, p + i) != 0;
+				if ((int64_t)p1->_large_mapcount + 1 != (int64_t)ptes + pmds)
+					FAIL("pfn %u: _large_mapcount %d but %llu PTEs and %u PMDs map the folio", p,
+					     p1->_large_mapcount, (unsigned long long)ptes, pmds);
+				if (p1->_entire_mapcount + 1 != (int32_t)pmds)
+					FAIL("pfn %u: _entire_mapcount %d but %u PMDs map the folio", p, p1->_entire_mapcount, pmds);
+				if (p1->_nr_pages_mapped != (int32_t)pages_mapped + (pmds ? ENTIRELY_MAPPED : 0))
+					FAIL("pfn %u: _nr_pages_mapped %#x but %u of its pages are PTE-mapped and %u PMDs map it", p,
+					     p1->_nr_pages_mapped, pages_mapped, pmds);
+				if (pmds)
+					anon_thps++;
 				if (nr >= 4 && pfn_to_page(sim, p + 2)->index)
 					deferred++;
-				if (nr >= 4 && anon && pages_mapped && pages_mapped < nr && !pfn_to_page(sim, p + 2)->index)
+				if (nr >= 4 && anon && !pmds && pages_mapped && pages_mapped < nr && !pfn_to_page(sim, p + 2)->index)
 					FAIL("pfn %u: an anon folio with %u of %u pages mapped is not queued for a deferred split", p,
 					     pages_mapped, nr);
 			}
@@ -389,12 +467,12 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 					if (!inflight)
 						FAIL("pfn %u: locked and not uptodate with no read in flight", p);
 				}
-			} else if (!ptes && !c.pvec[p]) {
+			} else if (!ptes && !pmds && !c.pvec[p]) {
 				FAIL("pfn %u: anonymous folio mapped by no PTE (leaked)", p);
 			}
-			if ((int64_t)pg->_refcount != (int64_t)ptes + (cached ? 1 : 0) + (c.pvec[p] & 0x7f))
-				FAIL("pfn %u: refcount %d, expected %llu (PTEs) + %d (page cache) + %d (pagevecs)", p,
-				     pg->_refcount, (unsigned long long)ptes, cached ? 1 : 0, c.pvec[p] & 0x7f);
+			if ((int64_t)pg->_refcount != (int64_t)ptes + pmds + (cached ? 1 : 0) + (c.pvec[p] & 0x7f))
+				FAIL("pfn %u: refcount %d, expected %llu (PTEs) + %u (PMDs) + %d (page cache) + %d (pagevecs)", p,
+				     pg->_refcount, (unsigned long long)ptes, pmds, cached ? 1 : 0, c.pvec[p] & 0x7f);
 			if ((pg->flags & PF(lru)) && (c.pvec[p] & 0x80))
 				FAIL("pfn %u: on an LRU list and in an lru_add pagevec", p);
 			if (!(pg->flags & PF(lru)) && !(c.pvec[p] & 0x80))
@@ -418,6 +496,9 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 	if (mapped != s->counters[MMSIM_NR_MAPPED])
 		FAIL("nr_mapped %llu, but %llu file pages are mapped", (unsigned long long)s->counters[MMSIM_NR_MAPPED],
 		     (unsigned long long)mapped);
+	if (anon_thps != s->counters[MMSIM_NR_ANON_THPS])
+		FAIL("nr_anon_transparent_hugepages %llu but %llu THPs are PMD-mapped",
+		     (unsigned long long)s->counters[MMSIM_NR_ANON_THPS], (unsigned long long)anon_thps);
 	if (deferred != s->counters[MMSIM_NR_DEFERRED_SPLIT])
 		FAIL("nr_deferred_split %llu but %llu folios are queued", (unsigned long long)s->counters[MMSIM_NR_DEFERRED_SPLIT],
 		     (unsigned long long)deferred);

@@ -281,6 +281,8 @@ struct mm_struct {
 	 */
 	uint64_t free_area_cache[2];
 	uint64_t cached_hole_size[2];
+	uint32_t pmd_huge_pte;     /* deposited PTE tables, one per PMD leaf (huge_memory.c): first pfn, chained by ->index */
+	uint32_t reserved;
 };
 
 static inline void mm_flush_walk_cache(struct mm_struct *mm)
@@ -420,7 +422,7 @@ struct mmsim_state {
 
 	/* the deferred split queue of anon large folios (rmap.c): page[2]'s pfn of the first one, 0 empty */
 	uint32_t deferred_split_head;
-	uint32_t reserved2;
+	uint32_t huge_zero_page;   /* the huge zero page was set up (thp_zero_page_alloc counted once) */
 };
 
 struct mmsim {
@@ -790,8 +792,13 @@ void vma_link_anon(struct mmsim *sim, uint32_t id);
 void vma_unlink_rmap(struct mmsim *sim, uint32_t id);
 uint32_t anon_vma_fork(struct mmsim *sim, uint32_t parent_av, uint32_t child_vma);
 void folio_add_file_rmap_pte(struct mmsim *sim, uint32_t pfn);
+#define ENTIRELY_MAPPED 0x800000
+#define FOLIO_PAGES_MAPPED (ENTIRELY_MAPPED - 1)
+void folio_add_anon_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr, bool exclusive);
+void folio_remove_rmap_pmd(struct mmsim *sim, uint32_t head);
+void folio_dup_rmap_pmd(struct mmsim *sim, uint32_t head);
 void folio_add_new_anon_rmap(struct mmsim *sim, uint32_t pfn, const struct vm_area_struct *vma,
-			     uint64_t addr);
+			     uint64_t addr, bool pmd);
 void folio_remove_rmap_pte(struct mmsim *sim, uint32_t pfn);
 void folio_dup_rmap_pte(struct mmsim *sim, uint32_t pfn);
 /* the batched forms: pages pfn .. pfn + nr - 1 of one folio (one _large_mapcount atomic per batch) */
@@ -801,6 +808,7 @@ void folio_dup_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr);
 void folio_undo_deferred_split(struct mmsim *sim, uint32_t head);
 int folio_mapcount(const struct mmsim *sim, uint32_t pfn);
 bool folio_likely_mapped_shared(const struct mmsim *sim, uint32_t pfn);
+bool folio_likely_mapped_shared_rule(const struct mmsim *sim, uint32_t pfn, bool v610);
 int anon_vma_prepare(struct mmsim *sim, uint32_t vma_id);
 
 /* filemap.c */
@@ -851,6 +859,20 @@ bool user_access_would_hit(struct mmsim *sim, uint32_t task, uint64_t addr, bool
 int pgd_alloc(struct mmsim *sim, struct mm_struct *mm);
 void pgd_free(struct mmsim *sim, struct mm_struct *mm);
 uint64_t *walk_pte(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr);
+uint64_t *mm_find_pmd(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr);
+uint64_t *pmd_alloc(struct mmsim *sim, struct mm_struct *mm, uint64_t addr);
+uint32_t pte_alloc_one(struct mmsim *sim, struct mm_struct *mm, uint64_t addr);
+void pte_free(struct mmsim *sim, struct mm_struct *mm, uint32_t pfn, uint64_t addr);
+uint32_t follow_page_pfn(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr, uint64_t *entry);
+/* huge_memory.c */
+bool thp_vma_allowable(const struct mmsim *sim, const struct vm_area_struct *vma, uint64_t addr);
+uint32_t do_huge_pmd_anonymous_page(struct mmsim *sim, struct vm_fault *vmf);
+uint32_t do_huge_pmd_wp_page(struct mmsim *sim, struct vm_fault *vmf);
+int __split_huge_pmd(struct mmsim *sim, struct vm_area_struct *vma, uint64_t *pmd, uint64_t haddr, uint32_t why);
+void split_huge_pmd_address(struct mmsim *sim, struct vm_area_struct *vma, uint64_t addr);
+uint32_t zap_huge_pmd(struct mmsim *sim, struct vm_area_struct *vma, uint64_t *pmd, uint64_t haddr);
+int copy_huge_pmd(struct mmsim *sim, struct vm_area_struct *dst, uint64_t *spmd, uint64_t haddr);
+uint64_t deferred_split_scan(struct mmsim *sim);
 uint32_t pte_alloc(struct mmsim *sim, struct vm_fault *vmf);
 uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t start,
 			uint64_t end, uint64_t *freed);

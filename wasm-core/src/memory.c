@@ -27,10 +27,13 @@
  *   mm_account_fault: pgfault +1 per completed fault (v5.9+), maj_flt if
  *   VM_FAULT_MAJOR or FAULT_FLAG_TRIED, else min_flt.
  *
+ * With kernel.thp, __handle_mm_fault tries the PMD level first (a none
+ * PMD: create_huge_pmd; a leaf: wp_huge_pmd), huge_memory.c. The walks over
+ * ranges - zap, fork's copy - go through walk_page_range() (pagewalk.c),
+ * whose pmd_entry callbacks here handle a leaf whole or split it.
+ *
  * Not modelled: the TLB (an unmapped PTE is gone at once), page-table
- * locks, swap entries, and THP at the PMD level (the folio issue adds them;
- * the walks over ranges - zap, fork's copy - already go through
- * walk_page_range(), pagewalk.c, which hands a PMD leaf to its pmd_entry).
+ * locks, swap entries.
  */
 #include "internal.h"
 
@@ -101,7 +104,56 @@ void pgd_free(struct mmsim *sim, struct mm_struct *mm)
 		table_free(sim, mm, pgd, MMSIM_PGT_PGD, 0);
 }
 
-/* the PTE for addr, or NULL if a table on the way is missing */
+/* pte_alloc_one() / pte_free(): a PTE table not (yet) hooked anywhere: THP's deposit */
+uint32_t pte_alloc_one(struct mmsim *sim, struct mm_struct *mm, uint64_t addr)
+{
+	return table_alloc(sim, mm, MMSIM_PGT_PTE, addr, NULL);
+}
+
+void pte_free(struct mmsim *sim, struct mm_struct *mm, uint32_t pfn, uint64_t addr)
+{
+	table_free(sim, mm, pfn, MMSIM_PGT_PTE, addr);
+}
+
+/* mm_find_pmd(): the PMD entry for addr (a table, a leaf or none), NULL if a table above is missing */
+uint64_t *mm_find_pmd(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr)
+{
+	uint64_t *t = table_of_pfn(sim, mm->pgd);
+
+	for (int level = MMSIM_PGT_PGD; level < MMSIM_PGT_PMD; level++) {
+		uint64_t e = t[pgt_level_index(addr, level)];
+
+		if (!(e & MMSIM_PTE_PRESENT))
+			return NULL;
+		t = table_of_entry(sim, e);
+	}
+	return &t[pgt_level_index(addr, MMSIM_PGT_PMD)];
+}
+
+/*
+ * follow_page_pfn() (the kernel's folio_walk_start()): the page mapped at
+ * addr, through a PTE or a PMD leaf, and the entry (*entry) that maps it;
+ * MMSIM_NONE if none, or the zero page.
+ */
+uint32_t follow_page_pfn(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr, uint64_t *entry)
+{
+	const uint64_t *pmd = mm_find_pmd(sim, mm, addr), *pte;
+
+	if (!pmd || !pte_present(*pmd))
+		return MMSIM_NONE;
+	if (*pmd & MMSIM_PTE_PSE) {
+		if (entry)
+			*entry = *pmd;
+		return (*pmd & MMSIM_PTE_SPECIAL) ? MMSIM_NONE
+						  : pte_pfn(*pmd) + (uint32_t)((addr & (PMD_SIZE - 1)) >> PAGE_SHIFT);
+	}
+	pte = &table_of_entry(sim, *pmd)[pgt_level_index(addr, MMSIM_PGT_PTE)];
+	if (entry)
+		*entry = *pte;
+	return pte_present(*pte) && !(*pte & MMSIM_PTE_SPECIAL) ? pte_pfn(*pte) : MMSIM_NONE;
+}
+
+/* the PTE for addr, or NULL if a table on the way is missing (or a PMD leaf maps it) */
 uint64_t *walk_pte(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr)
 {
 	uint64_t *t = table_of_pfn(sim, mm->pgd);
@@ -119,7 +171,9 @@ uint64_t *walk_pte(const struct mmsim *sim, const struct mm_struct *mm, uint64_t
 /*
  * The MMU's walk, with the model's own one-entry paging-structure cache per
  * mm (hardware has one too: the PDE cache): sequential touches stay within
- * one PTE table for 512 pages. Invalidated whenever a table is freed.
+ * one PTE table for 512 pages. Invalidated whenever a table is freed or a
+ * leaf split. A PMD leaf (a THP) ends the walk: the entry returned is the
+ * PMD itself, whose P/RW/A/D bits the MMU reads and sets as a PTE's.
  */
 static uint64_t *mmu_walk(const struct mmsim *sim, struct mm_struct *mm, uint64_t addr)
 {
@@ -131,16 +185,23 @@ static uint64_t *mmu_walk(const struct mmsim *sim, struct mm_struct *mm, uint64_
 	if (mm->pmc_addr == (addr & ~(PUD_SIZE - 1))) {
 		t = pgt_table(sim, mm->pmc_table);
 		e = t[pgt_level_index(addr, MMSIM_PGT_PMD)];
-		if (!(e & MMSIM_PTE_PRESENT) || (e & MMSIM_PTE_PSE))
+		if (!(e & MMSIM_PTE_PRESENT))
 			return NULL;
+		if (e & MMSIM_PTE_PSE)
+			return &t[pgt_level_index(addr, MMSIM_PGT_PMD)];
 	} else {
 		t = table_of_pfn(sim, mm->pgd);
 		for (int level = MMSIM_PGT_PGD;; level++) {
 			e = t[pgt_level_index(addr, level)];
-			if (!(e & MMSIM_PTE_PRESENT) || (e & MMSIM_PTE_PSE))
+			if (!(e & MMSIM_PTE_PRESENT))
 				return NULL;
-			if (level == MMSIM_PGT_PMD)
+			if (level == MMSIM_PGT_PMD) {
+				if (e & MMSIM_PTE_PSE)
+					return &t[pgt_level_index(addr, MMSIM_PGT_PMD)];
 				break;
+			}
+			if (e & MMSIM_PTE_PSE)
+				return NULL; /* PUD leaves: not modelled */
 			if (level == MMSIM_PGT_PUD) {
 				mm->pmc_addr = addr & ~(PUD_SIZE - 1);
 				mm->pmc_table = pfn_to_page(sim, pte_pfn(e))->private;
@@ -172,6 +233,11 @@ static uint64_t *pmd_alloc_walk(struct mmsim *sim, struct mm_struct *mm, uint64_
 	mm->pmc_addr = base;
 	mm->pmc_table = tid;
 	return &pgt_table(sim, tid)[pgt_level_index(addr, MMSIM_PGT_PMD)];
+}
+
+uint64_t *pmd_alloc(struct mmsim *sim, struct mm_struct *mm, uint64_t addr)
+{
+	return pmd_alloc_walk(sim, mm, addr);
 }
 
 /* pte_alloc(): install the PTE table under vmf->pmd if missing; its table id, 0 on OOM */
@@ -232,7 +298,7 @@ void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64
 	else if (vma_page_prot_writable(sim, vmf->vma))
 		entry |= MMSIM_PTE_RW;
 	if (write && !(vmf->vma->vm_flags & MMSIM_VM_SHARED)) {
-		folio_add_new_anon_rmap(sim, pfn, vmf->vma, addr);
+		folio_add_new_anon_rmap(sim, pfn, vmf->vma, addr, false);
 		lru_cache_add_lru(sim, pfn, MMSIM_LRU_ACTIVE_ANON); /* page_add_new_anon_rmap(), 2.6.39 */
 	} else {
 		folio_add_file_rmap_pte(sim, pfn);
@@ -323,7 +389,7 @@ static uint32_t do_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
 	addr = vmf->address & ~((PAGE_SIZE << order) - 1);
 	pte -= (vmf->address - addr) >> PAGE_SHIFT;
 	pfn_to_page(sim, pfn)->_refcount += (int32_t)nr - 1; /* folio_ref_add(folio, nr_pages - 1): a reference per PTE */
-	folio_add_new_anon_rmap(sim, pfn, vma, addr);
+	folio_add_new_anon_rmap(sim, pfn, vma, addr, false);
 	lru_cache_add_lru(sim, pfn, MMSIM_LRU_ACTIVE_ANON); /* page_add_new_anon_rmap(), 2.6.39 */
 	mm_ptr(sim, vmf->mm)->rss[MMSIM_MM_ANONPAGES] += nr;
 	/* set_ptes(): the folio's 2^order PTEs in one fault */
@@ -588,10 +654,27 @@ static uint32_t handle_mm_fault(struct mmsim *sim, struct vm_fault *vmf)
 {
 	struct mm_struct *mm = mm_ptr(sim, vmf->mm);
 
+	uint32_t ret;
+
 	/* __handle_mm_fault(): pud_alloc, pmd_alloc (p4d is folded) */
 	vmf->pmd = pmd_alloc_walk(sim, mm, vmf->address);
 	if (!vmf->pmd)
 		return MMSIM_VM_FAULT_OOM;
+	if (!*vmf->pmd && thp_vma_allowable(sim, vmf->vma, vmf->address)) {
+		/* create_huge_pmd() */
+		ret = do_huge_pmd_anonymous_page(sim, vmf);
+		if (!(ret & MMSIM_VM_FAULT_FALLBACK))
+			return ret;
+	} else if (*vmf->pmd & MMSIM_PTE_PSE) {
+		if (!(vmf->flags & MMSIM_FAULT_FLAG_WRITE) || pte_write(*vmf->pmd)) {
+			*vmf->pmd |= MMSIM_PTE_ACCESSED; /* huge_pmd_set_accessed(): spurious */
+			return 0;
+		}
+		/* wp_huge_pmd(); a fallback split the leaf: the PTE path copies the one page */
+		ret = do_huge_pmd_wp_page(sim, vmf);
+		if (!(ret & MMSIM_VM_FAULT_FALLBACK))
+			return ret;
+	}
 	return handle_pte_fault(sim, vmf);
 }
 
@@ -786,8 +869,10 @@ struct zap_details {
 /*
  * zap_pte_range() under one PMD table: clear the PTEs (an
  * MMSIM_EV_PTE_CLEAR each), carry the dirty and young bits to the folio
- * (file pages), drop the mapcount and the reference. A PMD leaf is left to
- * the walker, which refuses it: zap_huge_pmd() comes with THP.
+ * (file pages), drop the mapcount and the reference. A PMD leaf (a THP)
+ * the range covers whole goes at once (zap_huge_pmd, counting one entry
+ * cleared); one it covers in part is split first (zap_pmd_range's
+ * __split_huge_pmd), then zapped as PTEs.
  */
 static int zap_pmd_entry(uint64_t *pmd, uint64_t addr, uint64_t end, struct mm_walk *walk)
 {
@@ -795,10 +880,18 @@ static int zap_pmd_entry(uint64_t *pmd, uint64_t addr, uint64_t end, struct mm_w
 	struct zap_details *z = walk->private;
 	struct vm_area_struct *vma = z->vma;
 	struct mm_struct *mm = walk->mm;
-	uint64_t *t = walk_pte_table(walk, pmd);
+	uint64_t *t;
 
-	if (!t)
-		return 0;
+	if (*pmd & MMSIM_PTE_PSE) {
+		if (!(addr & (PMD_SIZE - 1)) && end - addr == PMD_SIZE) {
+			z->cleared++;
+			z->freed += zap_huge_pmd(sim, vma, pmd, addr);
+			walk->action = ACTION_CONTINUE;
+			return 0;
+		}
+		__split_huge_pmd(sim, vma, pmd, addr & ~(PMD_SIZE - 1), MMSIM_SPLITPMD_ZAP);
+	}
+	t = walk_pte_table(walk, pmd);
 	for (; addr < end; addr += PAGE_SIZE) {
 		uint64_t *pte = &t[pgt_level_index(addr, MMSIM_PGT_PTE)];
 		uint64_t ptent;
@@ -930,16 +1023,21 @@ struct copy_details {
 /*
  * copy_pte_range() under one PMD table of the parent: each present PTE
  * (copy_present_ptes) to the child's table, allocated as needed. A PMD
- * leaf is left to the walker, which refuses it: copy_huge_pmd() comes with
- * THP.
+ * leaf (a THP, only ever in a private anonymous VMA) is copied whole:
+ * copy_huge_pmd().
  */
 static int copy_pmd_entry(uint64_t *spmd, uint64_t addr, uint64_t end, struct mm_walk *walk)
 {
 	struct mmsim *sim = walk->sim;
 	struct copy_details *c = walk->private;
 	struct mm_struct *dst_mm = mm_ptr(sim, c->dst->vm_mm);
-	uint64_t *stable = walk_pte_table(walk, spmd);
+	uint64_t *stable;
 
+	if (*spmd & MMSIM_PTE_PSE) {
+		walk->action = ACTION_CONTINUE;
+		return copy_huge_pmd(sim, c->dst, spmd, addr & ~(PMD_SIZE - 1));
+	}
+	stable = walk_pte_table(walk, spmd);
 	if (!stable)
 		return 0;
 	for (; addr < end; addr += PAGE_SIZE) {

@@ -94,6 +94,7 @@ static uint32_t split_vma(struct mmsim *sim, struct mm_struct *mm, uint32_t id, 
 
 	if (mm->map_count >= MAX_MAP_COUNT)
 		return 0;
+	split_huge_pmd_address(sim, v, addr); /* vma_adjust_trans_huge() */
 	nid = vma_new(sim, v->vm_mm, addr, v->vm_end,
 		      v->vm_pgoff + ((addr - v->vm_start) >> PAGE_SHIFT), v->vm_flags, v->vm_file,
 		      v->map);

@@ -151,7 +151,7 @@ uint32_t mmsim_pte_states(const struct mmsim *sim, uint32_t mm, uint64_t start, 
 {
 	const struct mm_struct *m;
 	const uint64_t *t = NULL;
-	uint64_t base = 1;
+	uint64_t base = 1, leaf = 0;
 
 	memset(out, 0, n);
 	if (mm >= sim->s.hdr.nr_procs || !mm_ptr(sim, mm)->alive)
@@ -166,6 +166,18 @@ uint32_t mmsim_pte_states(const struct mmsim *sim, uint32_t mm, uint64_t start, 
 
 			base = addr & ~(PMD_SIZE - 1);
 			t = pte ? pte - ((addr >> PAGE_SHIFT) & (PTRS_PER_PTE - 1)) : NULL;
+			leaf = 0;
+			if (!t) {
+				const uint64_t *pmd = mm_find_pmd(sim, m, addr);
+
+				if (pmd && pte_present(*pmd) && (*pmd & MMSIM_PTE_PSE))
+					leaf = *pmd;
+			}
+		}
+		if (leaf) {
+			/* a PMD leaf maps every page of its 2 MiB: one state for all (| 16: mapped by a PMD) */
+			out[i] = (uint8_t)((pte_write(leaf) ? 2 : 1) | ((leaf & MMSIM_PTE_SPECIAL) ? 8 : 4) | 16);
+			continue;
 		}
 		if (!t)
 			continue;
@@ -195,15 +207,17 @@ uint32_t mmsim_pte_heat(const struct mmsim *sim, uint32_t mm, uint64_t start, ui
 	span = end - start;
 	for (uint64_t addr = start & ~(PMD_SIZE - 1); addr < end; addr += PMD_SIZE) {
 		uint64_t *pte = walk_pte(sim, m, addr);
-		const uint64_t *t;
+		const uint64_t *t, *pmd = pte ? NULL : mm_find_pmd(sim, m, addr);
+		bool leaf = pmd && pte_present(*pmd) && (*pmd & MMSIM_PTE_PSE);
 
-		if (!pte)
+		if (!pte && !leaf)
 			continue;
-		t = pte - ((addr >> PAGE_SHIFT) & (PTRS_PER_PTE - 1));
+		t = pte ? pte - ((addr >> PAGE_SHIFT) & (PTRS_PER_PTE - 1)) : NULL;
 		for (uint32_t i = 0; i < PTRS_PER_PTE; i++) {
 			uint64_t a = addr + (uint64_t)i * PAGE_SIZE;
 
-			if (a < start || a >= end || !pte_present(t[i]))
+			/* a PMD leaf maps all 512 pages */
+			if (a < start || a >= end || (!leaf && !pte_present(t[i])))
 				continue;
 			/* bucket = (a - start) * n / span, without overflow */
 			out[(uint32_t)(((a - start) >> PAGE_SHIFT) * n / (span >> PAGE_SHIFT))]++;

@@ -4,7 +4,7 @@
  * Every PTE that maps a page holds one _mapcount (biased: -1 is unmapped) and
  * one reference. For a large folio, page[1] also holds _large_mapcount (6.10:
  * all PTE and PMD mappings of any page), _entire_mapcount (PMD mappings) and
- * _nr_pages_mapped (pages with _mapcount >= 0); see kernel-mechanisms.md §3.
+ * _nr_pages_mapped (pages with _mapcount >= 0, + ENTIRELY_MAPPED); see kernel-mechanisms.md §3.
  * The statistics NR_FILE_MAPPED (nr_mapped) and NR_ANON_MAPPED (nr_anon_pages)
  * change when a page's _mapcount goes -1 -> 0 ("first") or 0 -> -1 ("last").
  *
@@ -14,7 +14,9 @@
  * read-modify-writes the kernel makes on each field (RMAP_ATOMIC below,
  * kernel-mechanisms.md §3.3-3.5): per page on _mapcount, once per batch on
  * _large_mapcount (6.10 only: large_mapcount true) and on _nr_pages_mapped.
- * PMD mappings (_entire_mapcount) come with THP.
+ * A THP mapped by a PMD (huge_memory.c) holds _entire_mapcount and the
+ * ENTIRELY_MAPPED bit of _nr_pages_mapped; its PMD->PTE remap adds the 512
+ * PTE mappings before removing the PMD one, as __split_huge_pmd_locked().
  *
  * The reverse map (rmap_walk below) finds every PTE that maps a page, for
  * reclaim: page_referenced() samples and clears the young bits,
@@ -46,6 +48,35 @@ static void mapped_stat(struct mmsim *sim, const struct page *folio, int64_t nr)
  */
 #define RMAP_ATOMIC(sim, field, n) count_vm_events(sim, MMSIM_MODEL_RMAP_ATOMIC_##field, n)
 
+/* the atomics counters now, to trace what one operation made */
+struct rmap_cost { uint64_t page, large, entire, nr; };
+
+static inline struct rmap_cost rmap_cost_now(const struct mmsim *sim)
+{
+	const uint64_t *c = sim->s.counters;
+
+	return (struct rmap_cost){ c[MMSIM_MODEL_RMAP_ATOMIC_PAGE_MAPCOUNT], c[MMSIM_MODEL_RMAP_ATOMIC_LARGE_MAPCOUNT],
+				   c[MMSIM_MODEL_RMAP_ATOMIC_ENTIRE_MAPCOUNT], c[MMSIM_MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED] };
+}
+
+/*
+ * One mmsim_folio_rmap event per rmap operation on a large folio (small
+ * folios, most of all file pages, would double a run's events for nothing
+ * the views draw): its kind, pages and the atomics it made.
+ */
+static void trace_folio_rmap(struct mmsim *sim, uint32_t head, uint32_t op, uint32_t nr, struct rmap_cost before)
+{
+	struct rmap_cost now;
+
+	if (!folio_test_large(pfn_to_page(sim, head)))
+		return;
+	now = rmap_cost_now(sim);
+	/* addr: folio_mapcount(), read as 6.10 does (the model keeps _large_mapcount under 6.9 too) */
+	trace(sim, MMSIM_EV_FOLIO_RMAP, (uint64_t)(folio_page1(sim, head)->_large_mapcount + 1), head, op, nr,
+	      (uint32_t)(now.page - before.page) | (uint32_t)(now.large - before.large) << 16 |
+		      (uint32_t)(now.entire - before.entire) << 20 | (uint32_t)(now.nr - before.nr) << 24);
+}
+
 /* ------------------------------------------------------------- deferred split */
 
 /*
@@ -63,6 +94,8 @@ static void deferred_split_folio(struct mmsim *sim, uint32_t head)
 	pfn_list_add(sim, &sim->s.deferred_split_head, head + 2, true);
 	count_vm_event(sim, MMSIM_THP_DEFERRED_SPLIT_PAGE);
 	mod_node_page_state(sim, MMSIM_NR_DEFERRED_SPLIT, 1);
+	trace(sim, MMSIM_EV_DEFERRED_SPLIT, 0, head, folio_order(sim, head),
+	      (uint32_t)(pfn_to_page(sim, head + 1)->_nr_pages_mapped & FOLIO_PAGES_MAPPED), 0);
 }
 
 /* a freed large folio leaves the queue (folio_undo_large_rmappable) */
@@ -78,18 +111,36 @@ void folio_undo_deferred_split(struct mmsim *sim, uint32_t head)
 /* ------------------------------------------------------------- adding and removing PTE mappings */
 
 /*
+ * _nr_pages_mapped as the kernel stores it: the pages mapped by a PTE, plus
+ * ENTIRELY_MAPPED while a PMD maps the whole folio; folio_nr_pages_mapped()
+ * masks the count out.
+ */
+static inline int32_t folio_nr_pages_mapped(const struct page *p1)
+{
+	return p1->_nr_pages_mapped & FOLIO_PAGES_MAPPED;
+}
+
+/*
  * __folio_add_rmap(RMAP_LEVEL_PTE, nr) (rule MC-ADD-PTE): pages pfn ..
  * pfn + nr - 1 of one folio gain a PTE each: a _mapcount atomic per page,
- * one _nr_pages_mapped add if some page was mapped for the first time, and
- * (6.10) one _large_mapcount add for the whole batch.
+ * one _nr_pages_mapped add_return if some page was mapped for the first
+ * time (accounted only below ENTIRELY_MAPPED: a PMD mapping accounted the
+ * pages already), and (6.10) one _large_mapcount add for the whole batch.
+ * exclusive: RMAP_EXCLUSIVE (the PMD->PTE remap of an exclusive THP).
  */
-static void folio_add_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
+static void __folio_add_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr, bool exclusive)
 {
 	uint32_t head = compound_head(sim, pfn), first = 0, accounted;
 	struct page *folio = pfn_to_page(sim, head);
+	struct rmap_cost before = rmap_cost_now(sim);
 
-	for (uint32_t i = 0; i < nr; i++)
-		first += ++pfn_to_page(sim, pfn + i)->_mapcount == 0;
+	for (uint32_t i = 0; i < nr; i++) {
+		struct page *page = pfn_to_page(sim, pfn + i);
+
+		first += ++page->_mapcount == 0;
+		if (exclusive)
+			page->flags |= PF(anon_exclusive);
+	}
 	RMAP_ATOMIC(sim, PAGE_MAPCOUNT, nr);
 	accounted = first;
 	if (folio_test_large(folio)) {
@@ -98,7 +149,7 @@ static void folio_add_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 		if (first) {
 			p1->_nr_pages_mapped += (int32_t)first;
 			RMAP_ATOMIC(sim, NR_PAGES_MAPPED, 1);
-			if (p1->_entire_mapcount >= 0)
+			if (p1->_nr_pages_mapped >= ENTIRELY_MAPPED)
 				accounted = 0; /* already accounted by the PMD mapping */
 		}
 		p1->_large_mapcount += (int32_t)nr;
@@ -107,19 +158,28 @@ static void folio_add_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 	}
 	if (accounted)
 		mapped_stat(sim, folio, accounted);
+	trace_folio_rmap(sim, head, MMSIM_FRMAP_ADD_PTES, nr, before);
 }
 
 void folio_add_file_rmap_pte(struct mmsim *sim, uint32_t pfn)
 {
-	folio_add_rmap_ptes(sim, pfn, 1);
+	__folio_add_rmap_ptes(sim, pfn, 1, false);
+}
+
+/* folio_add_anon_rmap_ptes(): an anon folio's pages mapped again by PTEs (the PMD->PTE remap) */
+void folio_add_anon_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr, bool exclusive)
+{
+	__folio_add_rmap_ptes(sim, pfn, nr, exclusive);
 }
 
 /*
  * folio_add_new_anon_rmap(): a fresh, exclusively owned anon folio; plain
- * stores, no atomics (rule MC-NEW-ANON).
+ * stores, no atomics (rule MC-NEW-ANON). pmd: mapped by one PMD (a THP:
+ * _entire_mapcount 0, ENTIRELY_MAPPED, AnonExclusive on the head page
+ * only), else by one PTE per page.
  */
 void folio_add_new_anon_rmap(struct mmsim *sim, uint32_t pfn, const struct vm_area_struct *vma,
-			     uint64_t addr)
+			     uint64_t addr, bool pmd)
 {
 	struct page *folio = pfn_to_page(sim, pfn);
 	uint32_t nr = 1u << folio_order(sim, pfn);
@@ -127,6 +187,18 @@ void folio_add_new_anon_rmap(struct mmsim *sim, uint32_t pfn, const struct vm_ar
 	folio->flags |= PF(anon) | PF(swapbacked);
 	folio->mapping = vma->anon_vma;
 	folio->index = (uint32_t)linear_page_index(vma, addr);
+	if (pmd) {
+		struct page *p1 = folio_page1(sim, pfn);
+
+		p1->_entire_mapcount = 0;
+		p1->_large_mapcount = 0;
+		p1->_nr_pages_mapped = ENTIRELY_MAPPED;
+		folio->flags |= PF(anon_exclusive);
+		mod_node_page_state(sim, MMSIM_NR_ANON_PAGES, nr);
+		mod_node_page_state(sim, MMSIM_NR_ANON_THPS, 1);
+		trace_folio_rmap(sim, pfn, MMSIM_FRMAP_NEW_PMD, nr, rmap_cost_now(sim));
+		return;
+	}
 	for (uint32_t i = 0; i < nr; i++) {
 		struct page *p = pfn_to_page(sim, pfn + i);
 
@@ -140,20 +212,37 @@ void folio_add_new_anon_rmap(struct mmsim *sim, uint32_t pfn, const struct vm_ar
 		p1->_nr_pages_mapped = (int32_t)nr;
 	}
 	mod_node_page_state(sim, MMSIM_NR_ANON_PAGES, nr);
+	trace_folio_rmap(sim, pfn, MMSIM_FRMAP_NEW_PTES, nr, rmap_cost_now(sim));
+}
+
+/* after a removal: queue an anon large folio left partly mapped, once */
+static void folio_removed(struct mmsim *sim, uint32_t head, int32_t accounted, bool partially_mapped)
+{
+	struct page *folio = pfn_to_page(sim, head);
+
+	if (accounted) {
+		mapped_stat(sim, folio, -(int64_t)accounted);
+		if (folio_test_anon(folio) && partially_mapped)
+			deferred_split_folio(sim, head);
+	}
+	if (!folio_mapcount(sim, head))
+		folio_clear(folio, anon_exclusive);
 }
 
 /*
  * __folio_remove_rmap(RMAP_LEVEL_PTE, nr) (rule MC-REMOVE): (6.10) one
  * _large_mapcount subtraction for the batch first, a _mapcount atomic per
- * page, one _nr_pages_mapped subtraction if some page lost its last
- * mapping; an anonymous large folio left partly mapped is queued for a
- * deferred split.
+ * page, one _nr_pages_mapped sub_return if some page lost its last
+ * mapping; an anonymous large folio left partly mapped (partially_mapped =
+ * nr && atomic_read(mapped)) is queued for a deferred split.
  */
 void folio_remove_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 {
-	uint32_t head = compound_head(sim, pfn), last = 0, accounted;
+	uint32_t head = compound_head(sim, pfn), last = 0;
 	struct page *folio = pfn_to_page(sim, head);
 	bool large = folio_test_large(folio);
+	struct rmap_cost before = rmap_cost_now(sim);
+	int32_t accounted;
 
 	if (large) {
 		folio_page1(sim, head)->_large_mapcount -= (int32_t)nr;
@@ -167,27 +256,49 @@ void folio_remove_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 		VM_BUG_ON(page->_mapcount < -1);
 	}
 	RMAP_ATOMIC(sim, PAGE_MAPCOUNT, nr);
-	accounted = last;
+	accounted = (int32_t)last;
 	if (large && last) {
 		struct page *p1 = folio_page1(sim, head);
 
 		p1->_nr_pages_mapped -= (int32_t)last;
 		RMAP_ATOMIC(sim, NR_PAGES_MAPPED, 1);
-		if (p1->_entire_mapcount >= 0)
+		if (p1->_nr_pages_mapped >= ENTIRELY_MAPPED)
 			accounted = 0;
-		/* partially_mapped = nr && atomic_read(mapped) (6.10) */
-		if (folio_test_anon(folio) && (p1->_nr_pages_mapped > 0 || p1->_entire_mapcount >= 0))
-			deferred_split_folio(sim, head);
 	}
-	if (accounted)
-		mapped_stat(sim, folio, -(int64_t)accounted);
-	if (!folio_mapcount(sim, head))
-		folio_clear(folio, anon_exclusive);
+	folio_removed(sim, head, accounted, large && accounted && folio_page1(sim, head)->_nr_pages_mapped);
+	trace_folio_rmap(sim, head, MMSIM_FRMAP_REMOVE_PTES, nr, before);
 }
 
 void folio_remove_rmap_pte(struct mmsim *sim, uint32_t pfn)
 {
 	folio_remove_rmap_ptes(sim, pfn, 1);
+}
+
+/*
+ * __folio_remove_rmap(RMAP_LEVEL_PMD) (rule MC-REMOVE): one _large_mapcount
+ * and one _entire_mapcount atomic; the last PMD mapping takes
+ * ENTIRELY_MAPPED away and un-accounts the pages no PTE still maps, and a
+ * folio some of whose pages PTEs still map is then partly mapped.
+ */
+void folio_remove_rmap_pmd(struct mmsim *sim, uint32_t head)
+{
+	struct page *p1 = folio_page1(sim, head);
+	int32_t nr = 0, nr_pmdmapped = 0;
+	struct rmap_cost before = rmap_cost_now(sim);
+
+	p1->_large_mapcount--;
+	if (sim->s.hdr.large_mapcount)
+		RMAP_ATOMIC(sim, LARGE_MAPCOUNT, 1);
+	RMAP_ATOMIC(sim, ENTIRE_MAPCOUNT, 1);
+	if (--p1->_entire_mapcount < 0) {
+		p1->_nr_pages_mapped -= ENTIRELY_MAPPED;
+		RMAP_ATOMIC(sim, NR_PAGES_MAPPED, 1);
+		nr_pmdmapped = 1 << folio_order(sim, head);
+		nr = nr_pmdmapped - folio_nr_pages_mapped(p1);
+		mod_node_page_state(sim, MMSIM_NR_ANON_THPS, -1);
+	}
+	folio_removed(sim, head, nr, nr && nr < nr_pmdmapped);
+	trace_folio_rmap(sim, head, MMSIM_FRMAP_REMOVE_PMD, 1u << folio_order(sim, head), before);
 }
 
 /*
@@ -198,6 +309,7 @@ void folio_remove_rmap_pte(struct mmsim *sim, uint32_t pfn)
 void folio_dup_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 {
 	uint32_t head = compound_head(sim, pfn);
+	struct rmap_cost before = rmap_cost_now(sim);
 
 	for (uint32_t i = 0; i < nr; i++) {
 		struct page *page = pfn_to_page(sim, pfn + i);
@@ -211,11 +323,27 @@ void folio_dup_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 		if (sim->s.hdr.large_mapcount)
 			RMAP_ATOMIC(sim, LARGE_MAPCOUNT, 1);
 	}
+	trace_folio_rmap(sim, head, MMSIM_FRMAP_DUP_PTES, nr, before);
 }
 
 void folio_dup_rmap_pte(struct mmsim *sim, uint32_t pfn)
 {
 	folio_dup_rmap_ptes(sim, pfn, 1);
+}
+
+/* folio_try_dup_anon_rmap_pmd() at fork (copy_huge_pmd): one more entire mapping; the head is no longer exclusive */
+void folio_dup_rmap_pmd(struct mmsim *sim, uint32_t head)
+{
+	struct page *p1 = folio_page1(sim, head);
+	struct rmap_cost before = rmap_cost_now(sim);
+
+	p1->_entire_mapcount++;
+	RMAP_ATOMIC(sim, ENTIRE_MAPCOUNT, 1);
+	p1->_large_mapcount++;
+	if (sim->s.hdr.large_mapcount)
+		RMAP_ATOMIC(sim, LARGE_MAPCOUNT, 1);
+	pfn_to_page(sim, head)->flags &= ~PF(anon_exclusive);
+	trace_folio_rmap(sim, head, MMSIM_FRMAP_DUP_PMD, 1u << folio_order(sim, head), before);
 }
 
 /*
@@ -236,6 +364,9 @@ int folio_mapcount(const struct mmsim *sim, uint32_t pfn)
 		int n = folio_page1(sim, head)->_entire_mapcount + 1;
 		uint32_t nr = 1u << folio_order(sim, head);
 
+		/* folio_total_mapcount(): "avoid the loop when no pages mapped by PTE" */
+		if (!folio_nr_pages_mapped(folio_page1(sim, head)))
+			return n;
 		for (uint32_t i = 0; i < nr; i++)
 			n += pfn_to_page(sim, head + i)->_mapcount + 1;
 		return n;
@@ -249,13 +380,19 @@ int folio_mapcount(const struct mmsim *sim, uint32_t pfn)
  */
 bool folio_likely_mapped_shared(const struct mmsim *sim, uint32_t pfn)
 {
+	return folio_likely_mapped_shared_rule(sim, pfn, sim->s.hdr.large_mapcount);
+}
+
+/* either kernel's rule, whichever the run models (the view shows both answers) */
+bool folio_likely_mapped_shared_rule(const struct mmsim *sim, uint32_t pfn, bool v610)
+{
 	uint32_t head = compound_head(sim, pfn);
 	const struct page *folio = pfn_to_page(sim, head);
 	int mapcount = folio_mapcount(sim, head);
 
 	if (!folio_test_large(folio))
 		return mapcount > 1;
-	if (sim->s.hdr.large_mapcount) {
+	if (v610) {
 		const struct page *p1 = folio_page1(sim, head);
 
 		if (mapcount <= 1)

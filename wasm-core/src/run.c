@@ -315,7 +315,8 @@ static uint64_t folio_field(struct mmsim *sim, uint32_t pfn, uint32_t field)
 	switch (field) {
 	case MMSIM_FOLIO_MAPCOUNT:
 		/* 6.9's folio_mapcount() of a large folio reads every page (unless none is PTE-mapped); 6.10 one field */
-		if (folio_test_large(folio) && !sim->s.hdr.large_mapcount && pfn_to_page(sim, head + 1)->_nr_pages_mapped)
+		if (folio_test_large(folio) && !sim->s.hdr.large_mapcount &&
+		    (pfn_to_page(sim, head + 1)->_nr_pages_mapped & FOLIO_PAGES_MAPPED))
 			count_vm_events(sim, MMSIM_MODEL_FOLIO_MAPCOUNT_PAGES_VISITED, 1u << folio_order(sim, head));
 		return (uint64_t)folio_mapcount(sim, head);
 	case MMSIM_FOLIO_NR_PAGES_MAPPED:
@@ -355,7 +356,7 @@ static int do_expect(struct mmsim *sim, const struct mmsim_step *st, uint64_t ad
 			break;
 		case MMSIM_EXPECT_FOLIO_AT: {
 			uint32_t task = (uint32_t)(key >> 16);
-			uint64_t start, len, *pte;
+			uint64_t start, len;
 			int err = check_task(sim, task);
 
 			if (!err)
@@ -363,8 +364,8 @@ static int do_expect(struct mmsim *sim, const struct mmsim_step *st, uint64_t ad
 						&start, &len);
 			if (err)
 				return err;
-			pte = walk_pte(sim, mm_ptr(sim, task_ptr(sim, task)->mm), start);
-			pfn = pte && pte_present(*pte) && !(*pte & MMSIM_PTE_SPECIAL) ? pte_pfn(*pte) : MMSIM_NONE;
+			/* the page mapped there, by a PTE or a PMD leaf (MMSIM_NONE: none, or the zero page) */
+			pfn = follow_page_pfn(sim, mm_ptr(sim, task_ptr(sim, task)->mm), start, NULL);
 			continue;
 		}
 		default: /* MMSIM_EXPECT_FOLIO_FIELD */

@@ -247,8 +247,14 @@ static void pagevec_add(struct mmsim *sim, uint32_t pv_id, uint32_t pfn)
 	folio_get(sim, pfn);
 	pv->pages[pv->nr++] = pfn;
 	trace(sim, MMSIM_EV_PAGEVEC_ADD, page_tag(sim, pfn), pfn, pv_id, pv->nr, 0);
-	if (pv->nr == MMSIM_PAGEVEC_SIZE)
-		pagevec_drain(sim, pv_id, 0);
+	/*
+	 * A large folio drains the pagevec at once: 2.6.39 had no large
+	 * folios on this path, every kernel since v4.15 ("mm/swap.c: flush
+	 * lru pvecs on compound page arrival"; 6.x folio_batch_add_and_move)
+	 * does this, so a THP or mTHP never waits in a pagevec.
+	 */
+	if (pv->nr == MMSIM_PAGEVEC_SIZE || folio_test_large(pfn_to_page(sim, pfn)))
+		pagevec_drain(sim, pv_id, folio_test_large(pfn_to_page(sim, pfn)) ? 2 : 0);
 }
 
 /* lru_add_drain(): every pagevec of this CPU, lru_add first, then rotate, then deactivate */

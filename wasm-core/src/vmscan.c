@@ -45,7 +45,8 @@
  * pgscan_direct (pgscan their sum), pgsteal (and kswapd_steal), pgrefill,
  * pgdeactivate, pgactivate, nr_vmscan_write, pageoutrun, allocstall.
  *
- * Not modelled: swap, slab shrinkers, lumpy reclaim and compaction (order
+ * Not modelled: swap, slab shrinkers (but the deferred split one, which
+ * shrink_zone() runs), lumpy reclaim and compaction (order
  * 0 only), memcg, the swap token, several zones and nodes, laptop_mode,
  * kswapd's short nap before it sleeps, and the congestion waits (no time
  * passes inside reclaim; a reclaimer with nothing left but pages under
@@ -406,6 +407,14 @@ static void shrink_zone(struct mmsim *sim, struct scan_control *sc)
 		if (nr_reclaimed >= sc->nr_to_reclaim && sc->priority < DEF_PRIORITY)
 			break;
 	}
+	/*
+	 * shrink_slab() after the lists (2.6.39 calls it once per priority
+	 * pass, as here): the one shrinker modelled is 6.x's deferred split
+	 * queue (huge_memory.c); the pages it frees count as reclaimed, as
+	 * reclaim_state->reclaimed_slab does.
+	 */
+	if (sim->s.deferred_split_head)
+		nr_reclaimed += deferred_split_scan(sim);
 	sc->nr_reclaimed = nr_reclaimed;
 }
 

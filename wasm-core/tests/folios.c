@@ -118,7 +118,7 @@ TEST(mthp_fault_fork_exit_cow)
 			CHECK_EQ(f.large, n);
 			CHECK_EQ(f.nr_pages_mapped, n);
 			CHECK_EQ(f.entire, 0);
-			CHECK_EQ(f.refcount, n + 1); /* a reference per PTE, and the lru_add pagevec's */
+			CHECK_EQ(f.refcount, n); /* a reference per PTE (a large folio drains the lru_add pagevec at once) */
 			CHECK_ATOMICS(a0, a1, 0, 0, 0, 0);
 			/* row 2: fork copies the n PTEs as one batch: n page incs + 1 large add (6.10 only) */
 			a0 = a1;
@@ -299,4 +299,314 @@ TEST(mthp_likely_mapped_shared_false_negative)
 		CHECK_EQ(mmsim_counter(sim, MMSIM_THP_DEFERRED_SPLIT_PAGE), 0);
 		mmsim_destroy(sim);
 	}
+}
+
+/* ------------------------------------------------------------- PMD-mapped THP (kernel.thp) */
+
+/*
+ * A THP's life, one 4 MiB private anon mapping, thp: always:
+ *
+ *   step 0  mmap 4 MiB                    (2 MiB aligned: two PMD blocks)
+ *   step 1  parent writes page 0          one fault, one PMD leaf   [entire 1, large 1, ENTIRELY_MAPPED]
+ *   step 2  parent writes pages 1..511    no fault: the MMU walks through the leaf
+ *   step 3  fork                          child's PMD leaf too      [entire 2, large 2]
+ *   step 4  child writes page 5           COW of a shared PMD: the child's PMD is split (remap),
+ *                                         the PTE path copies page 5
+ *                                           [entire 1, large 1 + 511, ENTIRELY_MAPPED + 511, page 5: 0]
+ *   step 5  parent munmaps the first 2 MiB  zap_huge_pmd: the last PMD goes, page 5 unmapped:
+ *                                         partly mapped -> deferred split queued
+ *   step 6  child madvise(DONTNEED) pages 0..255   PTEs zapped in batches
+ *   then    deferred_split_scan()          split: the 255 pages still mapped stay, 257 are freed
+ */
+static struct mmsim *thp_prog(bool large_mapcount)
+{
+	struct prog p;
+	uint64_t p0[] = { 0 }, p5[] = { 5 };
+	struct mmsim_step *s;
+
+	prog_init(&p, 64 * MiB);
+	p.h.thp = MMSIM_THP_ALWAYS;
+	p.h.large_mapcount = large_mapcount;
+	prog_proc(&p, 1, 0);
+	prog_proc(&p, 1, 1);
+	prog_mmap(&p, 0, 0, -1, 0, 4 * MiB, 0, 1);                               /* step 0 */
+	prog_touch(&p, 0, 0, 1, p0, 1);                                          /* step 1 */
+	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, PAGE_SIZE, PMD_SIZE - PAGE_SIZE); /* step 2 */
+	s = prog_step(&p, MMSIM_OP_FORK);                                        /* step 3 */
+	s->task = 0;
+	s->file = 1;
+	prog_touch(&p, 1, 0, 1, p5, 1);                                          /* step 4 */
+	s = prog_step(&p, MMSIM_OP_MUNMAP);                                      /* step 5 */
+	s->task = 0;
+	s->map = 0;
+	s->length = PMD_SIZE;
+	s->flags = MMSIM_STEPF_LENGTH;
+	s = prog_step(&p, MMSIM_OP_MADVISE);                                     /* step 6 */
+	s->task = 1;
+	s->map = 0;
+	s->kind = MMSIM_ADV_DONTNEED;
+	s->length = 256 * PAGE_SIZE;
+	s->flags = MMSIM_STEPF_LENGTH;
+	return start(&p);
+}
+
+static uint32_t mapped_pfn(struct mmsim *sim, uint32_t mm, uint32_t page, uint64_t *entry)
+{
+	uint32_t pfn = follow_page_pfn(sim, mm_ptr(sim, mm), MMAP_BASE + (uint64_t)page * PAGE_SIZE, entry);
+
+	return pfn == MMSIM_NONE ? 0 : pfn;
+}
+
+TEST(thp_fault_fork_cow_munmap_split)
+{
+	for (int lm = 0; lm <= 1; lm++) {
+		struct mmsim *sim = thp_prog(lm);
+		struct folio_state f;
+		struct atomics a0, a1;
+		uint64_t e;
+		uint32_t head, index;
+		int freed;
+
+		/* §3.4 "PMD THP: fault maps PMD": plain stores, no atomics */
+		run_to_step(sim, 1);
+		a0 = atomics_now(sim);
+		run_to_step(sim, 2);
+		a1 = atomics_now(sim);
+		head = mapped_pfn(sim, 0, 0, &e);
+		CHECK(head != 0);
+		CHECK(e & MMSIM_PTE_PSE);
+		CHECK_EQ(folio_order(sim, head), 9);
+		index = pfn_to_page(sim, head)->index;
+		CHECK_EQ(mapped_pfn(sim, 0, 511, NULL), head + 511);
+		CHECK(walk_pte(sim, mm_ptr(sim, 0), MMAP_BASE) == NULL); /* no PTE table under the leaf */
+		CHECK_EQ(mmsim_counter(sim, MMSIM_THP_FAULT_ALLOC), 1);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_THPS), 1);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 512);
+		CHECK_EQ(mm_ptr(sim, 0)->rss[MMSIM_MM_ANONPAGES], 512);
+		folio_read(sim, head, 16, &f);
+		CHECK_EQ(f.mapcount[0], 0);
+		CHECK_EQ(f.large, 1);
+		CHECK_EQ(f.entire, 1);
+		CHECK_EQ(f.nr_pages_mapped, ENTIRELY_MAPPED);
+		CHECK_ATOMICS(a0, a1, 0, 0, 0, 0);
+		/* the rest of the 2 MiB costs no fault */
+		run_to_step(sim, 3);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 1);
+		/* fork: copy_huge_pmd, one entire and (6.10) one large atomic; both leaves read-only */
+		a0 = atomics_now(sim);
+		run_to_step(sim, 4);
+		a1 = atomics_now(sim);
+		folio_read(sim, head, 16, &f);
+		CHECK_EQ(f.entire, 2);
+		CHECK_EQ(f.large, 2);
+		CHECK_EQ(f.refcount, 2);
+		CHECK_ATOMICS(a0, a1, 0, lm ? 1 : 0, 0, 1);
+		CHECK_EQ(mapped_pfn(sim, 1, 7, &e), head + 7);
+		CHECK(!(e & MMSIM_PTE_RW));
+		mapped_pfn(sim, 0, 7, &e);
+		CHECK(!(e & MMSIM_PTE_RW));
+		CHECK(!(pfn_to_page(sim, head)->flags & PF(anon_exclusive)));
+		/*
+		 * the child's write to page 5: the remap (512 page incs, one nr_pages_mapped,
+		 * one large add; then the PMD's removal: one large, one entire - not the
+		 * last PMD mapping, the parent's stays, so ENTIRELY_MAPPED stays too) and
+		 * the COW's removal of page 5's PTE (one large, one page, one
+		 * nr_pages_mapped: page 5 lost its last PTE, but the parent's PMD still
+		 * maps it, so nothing is un-accounted and nothing queued)
+		 */
+		a0 = atomics_now(sim);
+		run_to_step(sim, 5);
+		a1 = atomics_now(sim);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_THP_SPLIT_PMD), 1);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 2);
+		CHECK_ATOMICS(a0, a1, 513, lm ? 3 : 0, 2, 1);
+		folio_read(sim, head, 16, &f);
+		CHECK_EQ(f.entire, 1);
+		CHECK_EQ(f.large, 1 + 511);
+		CHECK_EQ(f.nr_pages_mapped, ENTIRELY_MAPPED + 511);
+		CHECK_EQ(f.mapcount[4], 1);
+		CHECK_EQ(f.mapcount[5], 0);
+		CHECK(!f.queued);
+		CHECK(mapped_pfn(sim, 1, 5, NULL) != head + 5);
+		CHECK_EQ(mapped_pfn(sim, 1, 6, NULL), head + 6);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 513); /* 512 + the child's copy */
+		CHECK_EQ(folio_mapcount(sim, head), 512);
+		CHECK_EQ(folio_likely_mapped_shared(sim, head), true);
+		/* the parent's munmap: the last PMD mapping goes, page 5 is mapped by no one: queued */
+		run_to_step(sim, 6);
+		folio_read(sim, head, 16, &f);
+		CHECK_EQ(f.entire, 0);
+		CHECK_EQ(f.nr_pages_mapped, 511);
+		CHECK(f.queued);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_THPS), 0);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_THP_DEFERRED_SPLIT_PAGE), 1);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 512);
+		CHECK_EQ(mm_ptr(sim, 0)->pmd_huge_pte, 0); /* the parent's deposit went with its leaf */
+		/* the child's DONTNEED of pages 0..255 */
+		run_to_step(sim, 7);
+		CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+		folio_read(sim, head, 16, &f);
+		CHECK_EQ(f.nr_pages_mapped, 511 - 255);
+		CHECK_EQ(f.refcount, 256);
+		/* the shrinker: order-0 folios; 256 still mapped (255 of the THP's), 256 freed */
+		freed = (int)deferred_split_scan(sim);
+		CHECK_EQ(freed, 256);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_THP_SPLIT_PAGE), 1);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_DEFERRED_SPLIT), 0);
+		CHECK_EQ(mapped_pfn(sim, 1, 300, NULL), head + 300);
+		CHECK_EQ(folio_order(sim, head + 300), 0);
+		CHECK_EQ(pfn_to_page(sim, head + 300)->_refcount, 1);
+		CHECK_EQ(pfn_to_page(sim, head + 300)->index, index + 300);
+		CHECK_EQ(pfn_to_page(sim, head)->flags & PGTY(buddy), PGTY(buddy)); /* the head page was unmapped: freed */
+		CHECK(pfn_to_page(sim, head + 300)->flags & PF(lru));
+		CHECK_EQ(mmsim_check(sim, NULL, 0), 0);
+		mmsim_destroy(sim);
+	}
+}
+
+/* one 4 MiB anon mapping under thp mode, memory mem; the steps follow */
+static void thp_prog_init(struct prog *p, uint32_t mode, uint64_t mem, bool large_mapcount)
+{
+	prog_init(p, mem);
+	p->h.thp = mode;
+	p->h.large_mapcount = large_mapcount;
+	prog_proc(p, 1, 0);
+	prog_proc(p, 1, 1);
+	prog_mmap(p, 0, 0, -1, 0, 4 * MiB, 0, 1);
+}
+
+static struct mmsim_step *prog_madvise(struct prog *p, uint32_t task, uint32_t advice, uint64_t off, uint64_t len)
+{
+	struct mmsim_step *s = prog_step(p, MMSIM_OP_MADVISE);
+
+	s->task = task;
+	s->map = 0;
+	s->kind = (uint8_t)advice;
+	s->offset = off;
+	s->length = len;
+	s->flags = len ? MMSIM_STEPF_LENGTH : 0;
+	return s;
+}
+
+TEST(thp_exclusive_remap_row)
+{
+	/*
+	 * §3.4's last row: an exclusive THP's PMD remapped by PTEs because a VMA
+	 * edge moves inside it (madvise(NOHUGEPAGE) of [1 MiB, 2 MiB) splits the
+	 * VMA at 1 MiB: vma_adjust_trans_huge):
+	 *   512 page incs + 1 nr_pages_mapped + (6.10) 1 large add, then the last
+	 *   PMD's removal: (6.10) 1 large dec + 1 entire dec + 1 nr_pages_mapped
+	 */
+	for (int lm = 0; lm <= 1; lm++) {
+		struct prog p;
+		uint64_t p0[] = { 0 };
+		struct mmsim *sim;
+		struct folio_state f;
+		struct atomics a0, a1;
+		uint32_t head;
+		uint64_t e;
+
+		thp_prog_init(&p, MMSIM_THP_ALWAYS, 64 * MiB, lm);
+		prog_touch(&p, 0, 0, 1, p0, 1);                                          /* step 1 */
+		prog_madvise(&p, 0, MMSIM_ADV_NOHUGEPAGE, 1 * MiB, 1 * MiB);             /* step 2 */
+		sim = start(&p);
+		run_to_step(sim, 2);
+		head = mapped_pfn(sim, 0, 0, &e);
+		CHECK(e & MMSIM_PTE_PSE);
+		a0 = atomics_now(sim);
+		CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+		a1 = atomics_now(sim);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_THP_SPLIT_PMD), 1);
+		CHECK_ATOMICS(a0, a1, 512, lm ? 2 : 0, 2, 1);
+		folio_read(sim, head, 16, &f);
+		for (int i = 0; i < 16; i++)
+			CHECK_EQ(f.mapcount[i], 1);
+		CHECK_EQ(f.large, 512);
+		CHECK_EQ(f.nr_pages_mapped, 512);
+		CHECK_EQ(f.entire, 0);
+		CHECK_EQ(f.refcount, 512);
+		CHECK(!f.queued);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_THPS), 0);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 512);
+		/* the PTEs keep the leaf's bits and the pages its exclusivity */
+		CHECK_EQ(mapped_pfn(sim, 0, 300, &e), head + 300);
+		CHECK(!(e & MMSIM_PTE_PSE) && (e & MMSIM_PTE_RW) && (e & MMSIM_PTE_DIRTY));
+		CHECK(pfn_to_page(sim, head + 300)->flags & PF(anon_exclusive));
+		/* the deposited table became the PTE table: no table allocated, none left deposited */
+		CHECK_EQ(mm_ptr(sim, 0)->pmd_huge_pte, 0);
+		mmsim_destroy(sim);
+	}
+}
+
+TEST(thp_reuse_zero_fallback_madvise)
+{
+	struct prog p;
+	uint64_t p0[] = { 0 }, p3[] = { 3 }, p7[] = { 7 };
+	struct mmsim *sim;
+	struct mmsim_step *s;
+	uint64_t e;
+
+	/* the child exits: the parent's write to its read-only leaf reuses it in place (refcount 1) */
+	thp_prog_init(&p, MMSIM_THP_ALWAYS, 64 * MiB, true);
+	prog_touch(&p, 0, 0, 1, p0, 1);
+	s = prog_step(&p, MMSIM_OP_FORK);
+	s->task = 0;
+	s->file = 1;
+	prog_step(&p, MMSIM_OP_EXIT)->task = 1;
+	prog_touch(&p, 0, 0, 1, p3, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 2);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_THP_SPLIT_PMD), 0);
+	mapped_pfn(sim, 0, 3, &e);
+	CHECK((e & MMSIM_PTE_PSE) && (e & MMSIM_PTE_RW));
+	CHECK_EQ(count_ev(MMSIM_EV_SET_PMD), 3); /* the fault, the child's copy, the reuse */
+	mmsim_destroy(sim);
+
+	/* a read maps the huge zero page; a write splits it and copies one page */
+	thp_prog_init(&p, MMSIM_THP_ALWAYS, 64 * MiB, true);
+	prog_touch(&p, 0, 0, 0, p0, 1);                                                  /* step 1 */
+	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, PMD_SIZE);                     /* step 2 */
+	prog_touch(&p, 0, 0, 1, p7, 1);                                                  /* step 3 */
+	sim = start(&p);
+	run_to_step(sim, 3);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 1);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_THP_ZERO_PAGE_ALLOC), 1);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_THP_FAULT_ALLOC), 0);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 0);
+	CHECK_EQ(mapped_pfn(sim, 0, 9, &e), 0);
+	CHECK((e & MMSIM_PTE_PSE) && (e & MMSIM_PTE_SPECIAL) && !(e & MMSIM_PTE_RW));
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 2);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_THP_SPLIT_PMD), 1);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 1);
+	CHECK(mapped_pfn(sim, 0, 7, &e) != 0 && !(e & MMSIM_PTE_PSE));
+	CHECK_EQ(mapped_pfn(sim, 0, 8, &e), 0);
+	CHECK((e & MMSIM_PTE_SPECIAL) && !(e & MMSIM_PTE_PSE));
+	mmsim_destroy(sim);
+
+	/* madvise mode: only a MADV_HUGEPAGE range; the rest of the mapping takes 4 KiB faults */
+	thp_prog_init(&p, MMSIM_THP_MADVISE, 64 * MiB, true);
+	prog_madvise(&p, 0, MMSIM_ADV_HUGEPAGE, 2 * MiB, 2 * MiB);
+	prog_touch(&p, 0, 0, 1, p0, 1);
+	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, 2 * MiB, 4 * PAGE_SIZE);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 2);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_THP_FAULT_ALLOC), 1);
+	mapped_pfn(sim, 0, 0, &e);
+	CHECK(!(e & MMSIM_PTE_PSE));
+	mapped_pfn(sim, 0, 512, &e);
+	CHECK(e & MMSIM_PTE_PSE);
+	mmsim_destroy(sim);
+
+	/* no free order-9 block (3 MiB of memory, nothing above the low watermark): thp_fault_fallback, one 4 KiB page */
+	thp_prog_init(&p, MMSIM_THP_ALWAYS, 3 * MiB, true);
+	prog_touch(&p, 0, 0, 1, p0, 1);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_THP_FAULT_FALLBACK), 1);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_THP_FAULT_ALLOC), 0);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 1);
+	mmsim_destroy(sim);
 }

@@ -27,8 +27,8 @@ export type { EngineOptions, Samples, TimelineInfo } from './recorder.js';
 
 export type PageCause = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 /** per page: how it came to be mapped (0 unknown, e.g. inherited at fork) */
-export const CAUSE = { unknown: 0, fault: 1, around: 2, major: 3, anon: 4, zero: 5, cow: 6 } as const;
-export const CAUSE_NAMES = ['mapped', 'faulting access', 'fault-around', 'major fault', 'anonymous page', 'zero page', 'private copy'];
+export const CAUSE = { unknown: 0, fault: 1, around: 2, major: 3, anon: 4, zero: 5, cow: 6, huge: 7 } as const;
+export const CAUSE_NAMES = ['mapped', 'faulting access', 'fault-around', 'major fault', 'anonymous page', 'zero page', 'private copy', 'a THP (one PMD maps 2 MiB)'];
 
 export interface VmaView {
   id: number; start: number; end: number; pgoff: number; flags: number; file: number | null; map: number | null;
@@ -346,11 +346,18 @@ export class Engine extends Recorder {
           const vv: VmaView = { id: v.id, start, end, pgoff: Number(v.vmPgoff), flags: v.vmFlags, file: v.file, map: v.map };
           if (n <= MAX_CELLS) {
             const st = this.sim.pteStates(mm, v.vmStart, n);
-            /* the cause of each mapped page: its last mm_set_pte before the cursor */
+            /* pages under a PMD leaf (core bit 16): a THP, or the huge zero page; no mm_set_pte maps them */
+            let leaves: Uint8Array | null = null;
+            for (let p = 0; p < n; p++) {
+              if (!(st[p] & 16)) continue;
+              (leaves ??= new Uint8Array(n))[p] = 1;
+              st[p] = (st[p] & 15) | ((st[p] & 8 ? CAUSE.zero : CAUSE.huge) << 4);
+            }
+            /* the cause of each page a PTE maps: its last mm_set_pte before the cursor */
             const base = mm * 2 ** 36 + start / 4096;
             for (let i = lowerBound(hist.keys, base); i < hist.keys.length && hist.keys[i] < base + n; i++) {
               const p = hist.keys[i] - base;
-              if (!(st[p] & 3)) continue;
+              if (!(st[p] & 3) || leaves?.[p]) continue;
               let cause = 0;
               for (let j = hist.start[i]; j < hist.start[i + 1] && hist.from[j] <= cursor; j++) cause = hist.cause[j];
               st[p] = (st[p] & 15) | (cause << 4);

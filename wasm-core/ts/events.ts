@@ -72,6 +72,9 @@ const KIND_TEXT: Record<number, string> = {
   [FaultKind.WpReuse]: 'write-protect fault: the page made writable in place',
   [FaultKind.WpCopy]: 'write-protect fault: a private copy made',
   [FaultKind.WpShared]: 'write-protect fault on a shared mapping: page dirtied, made writable',
+  [FaultKind.HugeAnon]: 'anonymous write: a 2 MiB THP mapped by one PMD',
+  [FaultKind.HugeZero]: 'anonymous read: the huge zero page mapped by one read-only PMD',
+  [FaultKind.HugeWpReuse]: 'write-protect fault on a THP: its only mapping made writable in place',
 };
 
 const KIND_FN: Record<number, string> = {
@@ -79,6 +82,8 @@ const KIND_FN: Record<number, string> = {
   [FaultKind.FileAround]: 'do_read_fault', [FaultKind.FileRead]: 'do_read_fault',
   [FaultKind.FileCow]: 'do_cow_fault', [FaultKind.FileShared]: 'do_shared_fault',
   [FaultKind.WpReuse]: 'wp_page_reuse', [FaultKind.WpCopy]: 'wp_page_copy', [FaultKind.WpShared]: 'wp_page_shared',
+  [FaultKind.HugeAnon]: 'do_huge_pmd_anonymous_page', [FaultKind.HugeZero]: 'do_huge_pmd_anonymous_page',
+  [FaultKind.HugeWpReuse]: 'do_huge_pmd_wp_page',
 };
 
 const SET_TEXT: Record<number, string> = {
@@ -240,7 +245,7 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
     case EV.mmsim_pte_clear:
       return { text: `PTE for ${hex(e.addr)} cleared (it mapped pfn ${e.a})`, fn: 'zap_pte_range', label: 'PTE cleared' };
     case EV.mmsim_zap_range:
-      return { text: `unmapped ${plural(e.a, 'PTE')} in [${hex(e.addr)}, ${hex(u64(e.c, e.d))}), ${plural(e.b, 'page')} freed`, fn: 'zap_pte_range', label: `zap ${e.a}` };
+      return { text: `unmapped ${e.a.toLocaleString('en-US')} ${e.a === 1 ? 'entry' : 'entries'} (PTEs; a THP's PMD counts one) in [${hex(e.addr)}, ${hex(u64(e.c, e.d))}), ${plural(e.b, 'page')} freed`, fn: 'zap_pte_range', label: `zap ${e.a}` };
     case EV.mm_page_alloc:
       return { text: `allocated pfn ${e.a}${e.b ? ` (order ${e.b})` : ''} for ${['the page cache', 'anonymous memory', 'a page table', 'the kernel'][e.c]}`, fn: '__alloc_pages', label: `alloc pfn ${e.a}` };
     case EV.mm_page_free:

@@ -86,7 +86,7 @@ export default {
   ],
   events: [
     ['PAGEVEC_ADD', 'mmsim_pagevec_add', 'a folio queued in a pagevec (a reference held): addr=the page (file id + 1 << 32 | pgoff; 0 anon), a=pfn, b=pagevec (MMSIM_PVEC_*), c=folios in it now'],
-    ['PAGEVEC_DRAIN', 'mmsim_pagevec_drain', 'a pagevec drained: a=pagevec, b=folios, c=0 it was full, 1 lru_add_drain()'],
+    ['PAGEVEC_DRAIN', 'mmsim_pagevec_drain', 'a pagevec drained: a=pagevec, b=folios, c=0 it was full, 1 lru_add_drain(), 2 a large folio arrived (v4.15+)'],
     ['LRU_MOVE', 'mmsim_lru_move', 'a folio moved between lists: addr=the page (as mmsim_pagevec_add), a=pfn, b=from (MMSIM_LRU_*, MMSIM_NONE: off every list), c=to (| MMSIM_LRU_TAIL at the tail; MMSIM_NONE: isolated), d=why (MMSIM_LRUMV_*)'],
     ['LRU_ISOLATE', 'mm_vmscan_lru_isolate', 'a scan took folios off a list\'s tail: a=list, b=scanned, c=taken, d=priority'],
     ['SHRINK_PAGE', 'mmsim_shrink_page', 'shrink_page_list() decided: addr=the page (as mmsim_pagevec_add), a=pfn, b=verdict (MMSIM_SHRINK_*), c=referencing PTEs, d=page flags before'],

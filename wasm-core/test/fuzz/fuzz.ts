@@ -62,7 +62,8 @@ function tunableValue(r: R, t: TunableInfo): string {
     }
     case 'int': return String(r.int(t.min!, Math.min(t.max!, t.min! + 600)));
     case 'bool': return r.chance(0.5) ? 'true' : 'false';
-    case 'choice': return r.pick(t.choices!);
+    /* THP needs `always` (or madvise ranges) and a whole 2 MiB block: lean on it, or PMD leaves are rare */
+    case 'choice': return t.key === 'thp' && r.chance(0.5) ? 'always' : r.pick(t.choices!);
     case 'sizes': {
       const n = r.int(0, 3), out = new Set<number>();
       for (let i = 0; i < n; i++) out.add(2 ** r.int(Math.log2(t.min!), Math.log2(t.max!)));
@@ -107,7 +108,8 @@ export function generate(seed: number): string {
   let mapSeq = 0, kidSeq = 0;
   const live = () => procs.filter((p) => p.alive);
   const task = (p: Proc, all = false) => (all && p.threads > 1 && r.chance(0.4) ? `${p.name}.*` : r.chance(0.5) ? p.name : `${p.name}.${r.int(0, p.threads - 1)}`);
-  const len = () => (bad && r.chance(0.1) ? r.int(1, 9000) : r.int(1, 96) * PAGE); /* sometimes unaligned: refused */
+  /* sometimes unaligned (refused); sometimes 2-6 MiB, so that THP has whole PMD blocks to map */
+  const len = () => (bad && r.chance(0.1) ? r.int(1, 9000) : r.chance(0.2) ? r.int(512, 1536) * PAGE : r.int(1, 96) * PAGE);
 
   const step = (ind: string, inLoop: boolean, depth: number): string[] => {
     const ps = live();

@@ -4,7 +4,8 @@
  * one line here.
  */
 import type { Describer } from '../events.js';
+import { describeLargeFolios } from './large-folios.js';
 import { describeLru } from './lru.js';
 import { describeVmaCache } from './vma-cache.js';
 
-export const MECHANISM_DESCRIBERS: Describer[] = [describeVmaCache, describeLru];
+export const MECHANISM_DESCRIBERS: Describer[] = [describeVmaCache, describeLru, describeLargeFolios];

@@ -67,7 +67,7 @@ export const describeLru: Describer = (e, { task, file }) => {
     case EV.mmsim_pagevec_add:
       return d(`${page()} queued in ${pvecName(e.b)} (${e.c} of ${PAGEVEC_SIZE}; the ${PAGEVEC_SIZE}th drains it)`, '__lru_cache_add', `pagevec +${e.c}`);
     case EV.mmsim_pagevec_drain:
-      return d(`${pvecName(e.a)} drained: ${plural(e.b, 'page')} ${e.a < 5 ? 'onto their list' : 'moved'}${e.c ? ' (lru_add_drain)' : ' (it was full)'}`, e.c ? 'lru_add_drain' : 'pagevec_lru_move_fn', `drain ${e.b}`);
+      return d(`${pvecName(e.a)} drained: ${plural(e.b, 'page')} ${e.a < 5 ? 'onto their list' : 'moved'}${e.c === 2 ? ' (a large folio never waits in a pagevec)' : e.c ? ' (lru_add_drain)' : ' (it was full)'}`, e.c === 1 ? 'lru_add_drain' : 'pagevec_lru_move_fn', `drain ${e.b}`);
     case EV.mmsim_lru_move: {
       const m = MOVE[e.d] ?? { why: '', fn: null };
       if (e.c === NONE) return d(`${page()} ${m.why}`, m.fn, 'isolate');

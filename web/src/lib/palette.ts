@@ -19,6 +19,7 @@ export function readPalette(el: Element = document.documentElement): Palette {
   cause[CAUSE.anon] = v('--c-anon');
   cause[CAUSE.zero] = v('--c-zero');
   cause[CAUSE.cow] = v('--c-cow');
+  cause[CAUSE.huge] = v('--c-huge');
   return {
     empty: v('--cell-empty'), emptyLine: v('--cell-empty-line'), text: v('--text'), muted: v('--muted'),
     panel: v('--panel-2'), window: v('--c-window'), accent: v('--accent'), cached: v('--c-cached'), reading: v('--c-major'), ra: v('--c-ra'), cause,
@@ -32,4 +33,5 @@ export const CAUSE_LEGEND: { cause: number; label: string; short: string; css: s
   { cause: CAUSE.anon, label: 'anonymous page', short: 'anonymous', css: 'var(--c-anon)' },
   { cause: CAUSE.zero, label: 'zero page', short: 'zero page', css: 'var(--c-zero)' },
   { cause: CAUSE.cow, label: 'private copy (COW)', short: 'private copy (COW)', css: 'var(--c-cow)' },
+  { cause: CAUSE.huge, label: 'THP: one PMD maps 2 MiB', short: 'THP (PMD)', css: 'var(--c-huge)' },
 ];

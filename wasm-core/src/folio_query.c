@@ -1,0 +1,162 @@
+/*
+ * folio_query.c - the large-folio views' queries: one folio as the rmap
+ * keeps it (its fields, each page's _mapcount, where every mm maps it) and
+ * a census of the large folios. Read-only: nothing here counts (the 6.9
+ * folio_mapcount() loop the model counts is a scenario's, run.c).
+ */
+#include "internal.h"
+
+int mmsim_folio_info(const struct mmsim *sim, uint32_t pfn, struct mmsim_folio_info *out)
+{
+	uint32_t head;
+	const struct page *folio;
+
+	memset(out, 0, sizeof(*out));
+	if (!pfn || pfn >= sim->s.high_water)
+		return MMSIM_EINVAL;
+	head = compound_head(sim, pfn);
+	folio = pfn_to_page(sim, head);
+	if ((folio->flags & (PGTY(buddy) | PGTY(table))) || folio->_refcount <= 0)
+		return MMSIM_EINVAL;
+	out->head = head;
+	out->order = folio_order(sim, head);
+	out->flags = folio->flags;
+	out->refcount = folio->_refcount;
+	out->mapcount = folio_mapcount(sim, head);
+	out->index = folio->index;
+	if (folio_test_large(folio)) {
+		const struct page *p1 = pfn_to_page(sim, head + 1);
+
+		out->large_mapcount = p1->_large_mapcount + 1;
+		out->entire_mapcount = p1->_entire_mapcount + 1;
+		out->nr_pages_mapped = (uint32_t)p1->_nr_pages_mapped;
+		out->queued = out->order >= 2 && pfn_to_page(sim, head + 2)->index;
+	} else {
+		out->large_mapcount = folio->_mapcount + 1;
+	}
+	out->shared_old = folio_likely_mapped_shared_rule(sim, head, false);
+	out->shared_new = folio_likely_mapped_shared_rule(sim, head, true);
+	return 0;
+}
+
+uint32_t mmsim_folio_pages(const struct mmsim *sim, uint32_t pfn, uint32_t *out, uint32_t max)
+{
+	uint32_t head, nr;
+
+	if (!pfn || pfn >= sim->s.high_water)
+		return 0;
+	head = compound_head(sim, pfn);
+	nr = 1u << folio_order(sim, head);
+	for (uint32_t i = 0; i < nr && i < max; i++)
+		out[i] = (uint32_t)(pfn_to_page(sim, head + i)->_mapcount + 1);
+	return nr;
+}
+
+/*
+ * Every mapping of the folio: each live mm's VMAs whose range covers the
+ * folio's index (an anon folio: only VMAs of its anon_vma family), each
+ * page looked up (follow_page_pfn), consecutive PTEs mapping consecutive
+ * pages folded into one run, a PMD leaf one run of the whole folio.
+ */
+uint32_t mmsim_folio_maps(const struct mmsim *sim, uint32_t pfn, struct mmsim_folio_map *out, uint32_t max)
+{
+	uint32_t head, nr, n = 0;
+	const struct page *folio;
+
+	if (!pfn || pfn >= sim->s.high_water)
+		return 0;
+	head = compound_head(sim, pfn);
+	folio = pfn_to_page(sim, head);
+	if ((folio->flags & (PGTY(buddy) | PGTY(table))) || folio->_refcount <= 0 || !folio->mapping)
+		return 0;
+	nr = 1u << folio_order(sim, head);
+	for (uint32_t m = 0; m < sim->s.hdr.nr_procs; m++) {
+		const struct mm_struct *mm = mm_ptr(sim, m);
+
+		if (!mm->alive)
+			continue;
+		for (uint32_t id = mm->mmap; id; id = vma_ptr(sim, id)->vm_next) {
+			const struct vm_area_struct *v = vma_ptr(sim, id);
+			struct mmsim_folio_map *run = NULL;
+
+			if (folio_test_anon(folio) ? !v->anon_vma : v->vm_file != folio->mapping)
+				continue;
+			for (uint32_t i = 0; i < nr; i++) {
+				/* page->index is 32 bits here: compare modulo 2^32, as rmap_walk does */
+				uint32_t off = folio->index + i - (uint32_t)v->vm_pgoff;
+				uint64_t addr, e = 0;
+
+				if (off >= vma_pages(v)) {
+					run = NULL;
+					continue;
+				}
+				addr = v->vm_start + ((uint64_t)off << PAGE_SHIFT);
+				if (follow_page_pfn(sim, mm, addr, &e) != head + i) {
+					run = NULL;
+					continue;
+				}
+				if (e & MMSIM_PTE_PSE) {
+					if (i == 0 && n < max)
+						out[n] = (struct mmsim_folio_map){ .addr = addr, .mm = m, .level = MMSIM_PGT_PMD,
+										   .page = 0, .nr = nr, .bits = (uint32_t)(e & 0xfff) };
+					if (i == 0)
+						n++;
+					run = NULL;
+					break;
+				}
+				if (run && run->page + run->nr == i && run->addr + ((uint64_t)run->nr << PAGE_SHIFT) == addr) {
+					run->nr++;
+					continue;
+				}
+				run = n < max ? &out[n] : NULL;
+				if (run)
+					*run = (struct mmsim_folio_map){ .addr = addr, .mm = m, .level = MMSIM_PGT_PTE, .page = i,
+									 .nr = 1, .bits = (uint32_t)(e & 0xfff) };
+				n++;
+			}
+		}
+	}
+	return MIN(n, max);
+}
+
+uint32_t mmsim_large_folios(const struct mmsim *sim, uint32_t *out, uint32_t max)
+{
+	uint32_t n = 0;
+
+	for (uint32_t p = 1; p < sim->s.high_water && n < max; p++) {
+		const struct page *pg = pfn_to_page(sim, p);
+
+		if (pg->flags & PGTY(buddy)) {
+			p += (1u << pg->private) - 1;
+			continue;
+		}
+		if (folio_test_large(pg) && !(pg->flags & PGTY(table))) {
+			out[n++] = p;
+			p += (1u << folio_order(sim, p)) - 1;
+		}
+	}
+	return n;
+}
+
+int mmsim_folio_census(const struct mmsim *sim, struct mmsim_folio_census *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (uint32_t p = 1; p < sim->s.high_water; p++) {
+		const struct page *pg = pfn_to_page(sim, p);
+		uint32_t nr;
+
+		if (pg->flags & PGTY(buddy)) {
+			p += (1u << pg->private) - 1;
+			continue;
+		}
+		if (!folio_test_large(pg) || (pg->flags & PGTY(table)))
+			continue;
+		nr = 1u << folio_order(sim, p);
+		out->large++;
+		out->pages += nr;
+		out->pmd_mapped += pfn_to_page(sim, p + 1)->_entire_mapcount >= 0;
+		out->queued += nr >= 4 && pfn_to_page(sim, p + 2)->index;
+		p += nr - 1;
+	}
+	return 0;
+}
