@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0xe4589a82u
+#define MMSIM_INTERFACE_HASH 0x4c367327u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -166,7 +166,7 @@ enum mmsim_folio_field {
 	MMSIM_FOLIO_ORDER = 3, /* folio_order() */
 	MMSIM_FOLIO_REFCOUNT = 4, /* folio_ref_count() */
 	MMSIM_FOLIO_PAGE_MAPCOUNT = 5, /* the page's own _mapcount + 1 */
-	MMSIM_FOLIO_NR_PAGES_MAPPED = 6, /* the folio's _nr_pages_mapped: pages mapped by a PTE (0 for a small folio) */
+	MMSIM_FOLIO_NR_PAGES_MAPPED = 6, /* the folio's _nr_pages_mapped as stored: pages mapped by a PTE, + ENTIRELY_MAPPED (8388608) while a PMD maps it (0 for a small folio) */
 	MMSIM_FOLIO_LARGE_MAPCOUNT = 7, /* the folio's _large_mapcount + 1: every PTE and PMD mapping it (6.10; a small folio: its mapcount) */
 	MMSIM_NR_FOLIO_FIELDS
 };
@@ -555,7 +555,7 @@ enum mmsim_mm_counter {
 	X(FILE_READ, "mmsim_file_read") \
 	/* write(2) done: a=file, b=first pgoff, c=pages, d=pages newly dirtied */ \
 	X(FILE_WRITE, "mmsim_file_write") \
-	/* a large folio's mappings changed (large folios only): addr=folio_mapcount() after, a=head pfn, b=op (MMSIM_FRMAP_*), c=pages, d=atomics it made: _mapcount | _large_mapcount << 16 | _entire_mapcount << 20 | _nr_pages_mapped << 24 */ \
+	/* a large folio's mappings changed (large folios only): addr=the first page's pfn (of the c pages), a=head pfn, b=op (MMSIM_FRMAP_*), c=pages, d=atomics it made: _mapcount | _large_mapcount << 16 | _entire_mapcount << 20 | _nr_pages_mapped << 24 */ \
 	X(FOLIO_RMAP, "mmsim_folio_rmap") \
 	/* a PMD leaf set (a 2 MiB mapping): addr, a=head pfn (0: the huge zero page), b=mm, c=how (MMSIM_SET_*: Anon, Zero, Fork, Reuse), d=the entry's low 12 bits */ \
 	X(SET_PMD, "mmsim_set_pmd") \

@@ -127,7 +127,7 @@ export const enums = [
     ['likely_mapped_shared', 2, 'folio_likely_mapped_shared() (0/1)', 'LIKELY_SHARED'],
     ['order', 3, 'folio_order()'], ['refcount', 4, 'folio_ref_count()'],
     ['page_mapcount', 5, 'the page\'s own _mapcount + 1'],
-    ['nr_pages_mapped', 6, 'the folio\'s _nr_pages_mapped: pages mapped by a PTE (0 for a small folio)'],
+    ['nr_pages_mapped', 6, 'the folio\'s _nr_pages_mapped as stored: pages mapped by a PTE, + ENTIRELY_MAPPED (8388608) while a PMD maps it (0 for a small folio)'],
     ['large_mapcount', 7, 'the folio\'s _large_mapcount + 1: every PTE and PMD mapping it (6.10; a small folio: its mapcount)'],
   ] },
   { ts: 'PG', c: 'mmsim_pageflags', prefix: 'MMSIM_PG_', keepCase: true, constObject: true,

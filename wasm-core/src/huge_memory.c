@@ -28,10 +28,13 @@
  *          huge zero page is copied as is); the child deposits a table too
  *   a write to a write-protected leaf: do_huge_pmd_wp_page makes the only
  *          user's leaf writable in place (the head page AnonExclusive, or
- *          refcount 1); otherwise - still shared after fork, or the huge
- *          zero page - it splits the PMD and falls back to the PTE path,
- *          which copies the one 4 KiB page (6.10-6.14 never reuse a large
- *          folio: wp_can_reuse_anon_folio)
+ *          refcount 1); otherwise - still shared after fork - it splits the
+ *          PMD and falls back to the PTE path, which copies the one 4 KiB
+ *          page (6.10-6.14 never reuse a large folio:
+ *          wp_can_reuse_anon_folio). A write to the huge zero page
+ *          allocates a THP in its place (6.13+ do_huge_zero_wp_pmd, as
+ *          this machine's 6.18 does; the zero PMD is split only when no
+ *          THP can be had)
  *   zap of all 2 MiB (munmap, MADV_DONTNEED, exit): zap_huge_pmd clears
  *          the leaf, frees the deposited table, drops the entire mapping
  *   zap of part of it, or a VMA edge inside it (munmap, madvise of part):
@@ -136,16 +139,54 @@ static void set_pmd_leaf(struct mmsim *sim, uint32_t mmid, uint64_t *pmd, uint64
 }
 
 /*
+ * vma_alloc_anon_folio_pmd(): an order-9 anon folio for vmf's 2 MiB, with
+ * vma_thp_gfp_mask()'s defrag=madvise rule: direct reclaim only for
+ * MADV_HUGEPAGE, any other takes a block only above the low watermark.
+ * Counts thp_fault_alloc or thp_fault_fallback (and the PMD size's mTHP
+ * stats). 0 and *pfn, or an error.
+ */
+static int vma_alloc_anon_folio_pmd(struct mmsim *sim, const struct vm_area_struct *vma, uint32_t *pfn)
+{
+	int err;
+
+	if (vma->vm_flags & MMSIM_VM_HUGEPAGE)
+		err = alloc_pages(sim, HPAGE_PMD_ORDER, pfn, MMSIM_USE_ANON);
+	else
+		err = zone_watermark_ok(sim, HPAGE_PMD_ORDER, sim->s.wmark[1])
+			      ? alloc_pages_nowmark(sim, HPAGE_PMD_ORDER, pfn, MMSIM_USE_ANON)
+			      : MMSIM_EOOM;
+	if (err) {
+		count_vm_event(sim, MMSIM_THP_FAULT_FALLBACK);
+		count_vm_event(sim, MMSIM_ANON_FAULT_FALLBACK);
+		return err;
+	}
+	count_vm_event(sim, MMSIM_THP_FAULT_ALLOC);
+	count_vm_event(sim, MMSIM_ANON_FAULT_ALLOC);
+	folio_set(pfn_to_page(sim, *pfn), uptodate);
+	return 0;
+}
+
+/* map_anon_folio_pmd(): a new THP in the rmap, on the LRU, in RSS, and its writable PMD */
+static void map_anon_folio_pmd(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64_t haddr)
+{
+	folio_add_new_anon_rmap(sim, pfn, vmf->vma, haddr, true);
+	lru_cache_add_lru(sim, pfn, MMSIM_LRU_ACTIVE_ANON);
+	mm_ptr(sim, vmf->mm)->rss[MMSIM_MM_ANONPAGES] += HPAGE_PMD_NR;
+	set_pmd_leaf(sim, vmf->mm, vmf->pmd, haddr, ((uint64_t)pfn << PAGE_SHIFT) | MMSIM_PTE_PRESENT |
+		     MMSIM_PTE_USER | MMSIM_PTE_PSE | MMSIM_PTE_RW | MMSIM_PTE_DIRTY | MMSIM_PTE_ACCESSED, MMSIM_SET_ANON);
+	vmf->mapped += HPAGE_PMD_NR;
+	vmf->kind = MMSIM_FK_HUGE_ANON;
+}
+
+/*
  * do_huge_pmd_anonymous_page(): 0 (mapped), VM_FAULT_OOM, or
  * VM_FAULT_FALLBACK with *vmf->pmd still none.
  */
 uint32_t do_huge_pmd_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
 {
-	struct vm_area_struct *vma = vmf->vma;
 	struct mm_struct *mm = mm_ptr(sim, vmf->mm);
 	uint64_t haddr = vmf->address & ~(PMD_SIZE - 1);
 	uint32_t table, pfn;
-	int err;
 
 	if (anon_vma_prepare(sim, vmf->vma_id))
 		return MMSIM_VM_FAULT_OOM;
@@ -165,49 +206,41 @@ uint32_t do_huge_pmd_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
 		vmf->kind = MMSIM_FK_HUGE_ZERO;
 		return 0;
 	}
-	/* vma_thp_gfp_mask() with defrag=madvise: direct reclaim only for MADV_HUGEPAGE */
-	if (vma->vm_flags & MMSIM_VM_HUGEPAGE)
-		err = alloc_pages(sim, HPAGE_PMD_ORDER, &pfn, MMSIM_USE_ANON);
-	else
-		err = zone_watermark_ok(sim, HPAGE_PMD_ORDER, sim->s.wmark[1])
-			      ? alloc_pages_nowmark(sim, HPAGE_PMD_ORDER, &pfn, MMSIM_USE_ANON)
-			      : MMSIM_EOOM;
-	if (err) {
-		count_vm_event(sim, MMSIM_THP_FAULT_FALLBACK);
-		count_vm_event(sim, MMSIM_ANON_FAULT_FALLBACK);
+	if (vma_alloc_anon_folio_pmd(sim, vmf->vma, &pfn))
 		return MMSIM_VM_FAULT_FALLBACK;
-	}
 	table = pte_alloc_one(sim, mm, haddr);
 	if (!table) {
 		folio_put(sim, pfn);
 		return MMSIM_VM_FAULT_OOM;
 	}
-	folio_set(pfn_to_page(sim, pfn), uptodate);
-	folio_add_new_anon_rmap(sim, pfn, vma, haddr, true);
-	lru_cache_add_lru(sim, pfn, MMSIM_LRU_ACTIVE_ANON);
 	pgtable_trans_huge_deposit(sim, mm, table);
-	mm->rss[MMSIM_MM_ANONPAGES] += HPAGE_PMD_NR;
-	set_pmd_leaf(sim, vmf->mm, vmf->pmd, haddr, ((uint64_t)pfn << PAGE_SHIFT) | MMSIM_PTE_PRESENT |
-		     MMSIM_PTE_USER | MMSIM_PTE_PSE | MMSIM_PTE_RW | MMSIM_PTE_DIRTY | MMSIM_PTE_ACCESSED, MMSIM_SET_ANON);
-	count_vm_event(sim, MMSIM_THP_FAULT_ALLOC);
-	count_vm_event(sim, MMSIM_ANON_FAULT_ALLOC);
-	vmf->mapped += HPAGE_PMD_NR;
-	vmf->kind = MMSIM_FK_HUGE_ANON;
+	map_anon_folio_pmd(sim, vmf, pfn, haddr);
 	return 0;
 }
 
 /*
- * do_huge_pmd_wp_page(): a write to a write-protected leaf. Reuse when the
- * head page is AnonExclusive or the folio's only reference is this
- * mapping (folio_ref_count() == 1); otherwise split and fall back.
+ * do_huge_pmd_wp_page(): a write to a write-protected leaf.
+ *  - the huge zero page: do_huge_zero_wp_pmd() (6.13+; this machine's 6.18
+ *    does it): a new THP takes its place, the deposited table stays;
+ *    only if no THP can be had is the zero PMD split (6.10-6.12 always
+ *    split, and the PTE path copied one 4 KiB page);
+ *  - a THP: reuse when the head page is AnonExclusive or the folio's only
+ *    reference is this mapping (folio_ref_count() == 1); otherwise split
+ *    and fall back to the PTE path, which copies one page.
  */
 uint32_t do_huge_pmd_wp_page(struct mmsim *sim, struct vm_fault *vmf)
 {
 	uint64_t pmd = *vmf->pmd, haddr = vmf->address & ~(PMD_SIZE - 1);
 	struct page *folio;
+	uint32_t pfn;
 	int err;
 
-	if (!is_huge_zero_pmd(pmd)) {
+	if (is_huge_zero_pmd(pmd)) {
+		if (!vma_alloc_anon_folio_pmd(sim, vmf->vma, &pfn)) {
+			map_anon_folio_pmd(sim, vmf, pfn, haddr); /* pmdp_huge_clear_flush + set_pmd_at: in place */
+			return 0;
+		}
+	} else {
 		folio = pfn_to_page(sim, pte_pfn(pmd));
 		if (folio_test(folio, anon_exclusive) || folio->_refcount == 1) {
 			folio->flags |= PF(anon_exclusive);

@@ -64,15 +64,15 @@ static inline struct rmap_cost rmap_cost_now(const struct mmsim *sim)
  * folios, most of all file pages, would double a run's events for nothing
  * the views draw): its kind, pages and the atomics it made.
  */
-static void trace_folio_rmap(struct mmsim *sim, uint32_t head, uint32_t op, uint32_t nr, struct rmap_cost before)
+static void trace_folio_rmap(struct mmsim *sim, uint32_t pfn, uint32_t op, uint32_t nr, struct rmap_cost before)
 {
+	uint32_t head = compound_head(sim, pfn);
 	struct rmap_cost now;
 
 	if (!folio_test_large(pfn_to_page(sim, head)))
 		return;
 	now = rmap_cost_now(sim);
-	/* addr: folio_mapcount(), read as 6.10 does (the model keeps _large_mapcount under 6.9 too) */
-	trace(sim, MMSIM_EV_FOLIO_RMAP, (uint64_t)(folio_page1(sim, head)->_large_mapcount + 1), head, op, nr,
+	trace(sim, MMSIM_EV_FOLIO_RMAP, pfn, head, op, nr,
 	      (uint32_t)(now.page - before.page) | (uint32_t)(now.large - before.large) << 16 |
 		      (uint32_t)(now.entire - before.entire) << 20 | (uint32_t)(now.nr - before.nr) << 24);
 }
@@ -158,7 +158,7 @@ static void __folio_add_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr, 
 	}
 	if (accounted)
 		mapped_stat(sim, folio, accounted);
-	trace_folio_rmap(sim, head, MMSIM_FRMAP_ADD_PTES, nr, before);
+	trace_folio_rmap(sim, pfn, MMSIM_FRMAP_ADD_PTES, nr, before);
 }
 
 void folio_add_file_rmap_pte(struct mmsim *sim, uint32_t pfn)
@@ -266,7 +266,7 @@ void folio_remove_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 			accounted = 0;
 	}
 	folio_removed(sim, head, accounted, large && accounted && folio_page1(sim, head)->_nr_pages_mapped);
-	trace_folio_rmap(sim, head, MMSIM_FRMAP_REMOVE_PTES, nr, before);
+	trace_folio_rmap(sim, pfn, MMSIM_FRMAP_REMOVE_PTES, nr, before);
 }
 
 void folio_remove_rmap_pte(struct mmsim *sim, uint32_t pfn)
@@ -323,7 +323,7 @@ void folio_dup_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 		if (sim->s.hdr.large_mapcount)
 			RMAP_ATOMIC(sim, LARGE_MAPCOUNT, 1);
 	}
-	trace_folio_rmap(sim, head, MMSIM_FRMAP_DUP_PTES, nr, before);
+	trace_folio_rmap(sim, pfn, MMSIM_FRMAP_DUP_PTES, nr, before);
 }
 
 void folio_dup_rmap_pte(struct mmsim *sim, uint32_t pfn)

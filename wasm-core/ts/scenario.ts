@@ -225,7 +225,7 @@ const FOLIO_FIELD_DOCS: Record<string, string> = {
   mapcount: 'folio_mapcount()', entire_mapcount: 'folio_entire_mapcount() (PMD mappings)',
   likely_mapped_shared: 'folio_likely_mapped_shared() of the kernel chosen by large_mapcount', order: 'folio_order()',
   refcount: 'folio_ref_count()', page_mapcount: "the page's own mapcount",
-  nr_pages_mapped: "the folio's _nr_pages_mapped (pages mapped by a PTE)", large_mapcount: "the folio's _large_mapcount + 1 (every PTE and PMD mapping it)",
+  nr_pages_mapped: "the folio's _nr_pages_mapped as the kernel stores it: the pages mapped by a PTE, plus ENTIRELY_MAPPED (8388608) while a PMD maps it", large_mapcount: "the folio's _large_mapcount + 1 (every PTE and PMD mapping it)",
 };
 const EXPECT_SCHEMA: SchemaObject = {
   type: 'object', minProperties: 1,

@@ -45,7 +45,7 @@ export default {
     ['MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED', 'rmap_atomic_nr_pages_mapped', { model: true, doc: 'atomic read-modify-writes of a folio\'s _nr_pages_mapped' }],
   ],
   events: [
-    ['FOLIO_RMAP', 'mmsim_folio_rmap', 'a large folio\'s mappings changed (large folios only): addr=folio_mapcount() after, a=head pfn, b=op (MMSIM_FRMAP_*), c=pages, d=atomics it made: _mapcount | _large_mapcount << 16 | _entire_mapcount << 20 | _nr_pages_mapped << 24'],
+    ['FOLIO_RMAP', 'mmsim_folio_rmap', 'a large folio\'s mappings changed (large folios only): addr=the first page\'s pfn (of the c pages), a=head pfn, b=op (MMSIM_FRMAP_*), c=pages, d=atomics it made: _mapcount | _large_mapcount << 16 | _entire_mapcount << 20 | _nr_pages_mapped << 24'],
     ['SET_PMD', 'mmsim_set_pmd', 'a PMD leaf set (a 2 MiB mapping): addr, a=head pfn (0: the huge zero page), b=mm, c=how (MMSIM_SET_*: Anon, Zero, Fork, Reuse), d=the entry\'s low 12 bits'],
     ['PMD_CLEAR', 'mmsim_pmd_clear', 'a PMD leaf cleared (zap_huge_pmd): addr, a=head pfn (0: the huge zero page), b=mm, c=1 if the folio was freed'],
     ['SPLIT_PMD', 'mmsim_split_huge_pmd', 'a PMD leaf remapped by a PTE table (__split_huge_pmd_locked): addr, a=head pfn (0: the huge zero page), b=mm, c=why (MMSIM_SPLITPMD_*), d=rmap atomics it cost'],

@@ -50,7 +50,7 @@ export const describeLargeFolios: Describer = (e, { task }) => {
       const r = RMAP[e.b];
       if (!r) return null;
       return {
-        text: `folio at pfn ${e.a}: ${r.what(e.c)}; ${atomicsText(e.d)}; folio_mapcount() now ${e.addr}`,
+        text: `folio at pfn ${e.a}: ${r.what(e.c)}${e.c < 2 ** 9 && e.addr !== e.a ? ` (from its page ${e.addr - e.a})` : ''}; ${atomicsText(e.d)}`,
         fn: r.fn, label: `rmap ${FolioRmapOp[e.b] ?? e.b}`, version: V,
       };
     }

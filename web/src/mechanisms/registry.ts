@@ -6,11 +6,12 @@
 import { EV, FaultKind } from '../../../wasm-core/ts/abi.js';
 import type { SimEvent } from '../../../wasm-core/ts/events.js';
 import { faultAround } from './fault-around/index.js';
+import { largeFolios } from './large-folios/index.js';
 import { lru } from './lru/index.js';
 import { vmaCache } from './vma-cache/index.js';
 import type { JumpDef, MechanismDef } from './types.js';
 
-export const MECHANISM_DEFS: MechanismDef[] = [faultAround, vmaCache, lru];
+export const MECHANISM_DEFS: MechanismDef[] = [faultAround, vmaCache, lru, largeFolios];
 
 /** a mechanism's gallery folder (scenarios/<folder>/), the group of its scenarios */
 export const folderOf = (m: MechanismDef): string => m.folder ?? m.id;

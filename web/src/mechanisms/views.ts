@@ -5,6 +5,8 @@
  * gallery group's scenarios, after the shared ones.
  */
 import type { ViewDef } from '../views/registry.js';
+import { LARGE_FOLIOS } from './large-folios/index.js';
+import { LARGE_FOLIO_VIEWS } from './large-folios/views.js';
 import { LRU } from './lru/index.js';
 import { LRU_VIEWS } from './lru/views.js';
 import { VMA_CACHE } from './vma-cache/index.js';
@@ -13,4 +15,5 @@ import { VMA_CACHE_VIEWS } from './vma-cache/views.js';
 export const MECHANISM_VIEWS: Record<string, ViewDef[]> = {
   [VMA_CACHE]: VMA_CACHE_VIEWS,
   [LRU]: LRU_VIEWS,
+  [LARGE_FOLIOS]: LARGE_FOLIO_VIEWS,
 };
