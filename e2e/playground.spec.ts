@@ -39,7 +39,9 @@ test('the gallery lists every scenario, grouped by mechanism', async ({ page }, 
   expect(shipped('vmacache').length).toBeGreaterThanOrEqual(6);
   await expect(page.getByRole('heading', { name: 'LRU and fadvise' })).toBeVisible();
   expect(shipped('lru').length).toBeGreaterThanOrEqual(7);
-  await expect(page.locator('.card')).toHaveCount(shipped('fault-around').length + shipped('vmacache').length + shipped('lru').length);
+  await expect(page.getByRole('heading', { name: 'Large folios' })).toBeVisible();
+  expect(shipped('folios').length).toBeGreaterThanOrEqual(7);
+  await expect(page.locator('.card')).toHaveCount(shipped('fault-around').length + shipped('vmacache').length + shipped('lru').length + shipped('folios').length);
   await expect(page.locator('.seed-table a[data-scenario]')).toHaveCount(shipped('fault-around/seed').length);
   await expect(page.locator('.seed-table a[data-sweep]')).toHaveCount(shipped('fault-around/seed').length);
   await expect(page.locator('.card').first()).toContainText('Sequential read of a cached file');
@@ -282,7 +284,7 @@ test('every shipped scenario opens and steps without errors', async ({ page }) =
   test.setTimeout(300_000);
   await page.goto('/');
   const names = await page.locator('[data-scenario]').evaluateAll((els) => els.map((e) => e.getAttribute('data-scenario')!));
-  expect(names.length).toBe(shipped('fault-around').length + shipped('fault-around/seed').length + shipped('vmacache').length + shipped('lru').length);
+  expect(names.length).toBe(shipped('fault-around').length + shipped('fault-around/seed').length + shipped('vmacache').length + shipped('lru').length + shipped('folios').length);
   for (const name of names) {
     await page.goto(`/?scenario=${name}`);
     const big = name.includes('/seed/');
@@ -442,4 +444,48 @@ test('LRU: the backup deactivates what fadvise cannot drop; 2.6.38 loses the wor
   await expect(page.locator('[data-view="lru"] [data-run-view="b"]').getByTestId('lru-row-active_file')).toBeVisible();
   await expect(page.locator('[data-view="lru-residency"] svg[role="img"]')).toHaveAttribute('aria-label', /fadvise_dontneed deactivate solid against fadvise_dontneed invalidate-only dashed/);
   await shot(page, info, 'lru-compare');
+});
+
+test('large folios: step through fork and the child\'s munmap, and watch the mapcounts change; 6.9 beside 6.10', async ({ page }, info) => {
+  await page.goto('/?scenario=folios/walkthrough');
+  await expect(page.locator('[data-view="folio"]')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('[data-view="walk"]')).toBeVisible();
+  /* rmap operation by rmap operation (O): the two faults' new folios, then fork's first batch */
+  const op = page.getByTestId('lf-op');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('o');
+  await expect(op).toContainText('1 × PTEs copied by fork');
+  await expect(op).toContainText('4 _mapcount + 1 _large_mapcount');
+  await expect(page.getByTestId('lf-large')).toHaveText('8');
+  await expect(page.getByTestId('lf-pages')).toHaveText('2222');
+  await expect(page.getByTestId('lf-map-parent')).toContainText('4 PTEs');
+  await expect(page.getByTestId('lf-map-child')).toContainText('4 PTEs');
+  await expect(page.getByTestId('lf-shared-new')).toContainText('shared');
+  await shot(page, info, 'folio-fork');
+  /* b's batch, then the child's munmap of a: one batch removed, the child's row gone */
+  await page.keyboard.press('o');
+  await page.keyboard.press('o');
+  await expect(op).toContainText('PTEs removed');
+  await expect(page.getByTestId('lf-large')).toHaveText('4');
+  await expect(page.getByTestId('lf-pages')).toHaveText('1111');
+  /* the THP's PMD remap, further on (V): 512 PTEs where the PMD was, in the walk as well */
+  await page.keyboard.press('v');
+  await expect(page.getByTestId('lf-nrmapped')).toHaveText('512');
+  await expect(page.getByTestId('lf-entire')).toHaveText('0');
+  await expect(page.getByTestId('walk-caption')).toContainText('Remapped');
+  /* the THP's fault itself (the fault before, to its end): a PMD leaf in the walk */
+  await page.keyboard.press('Shift+F');
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('walk-leaf')).toContainText('leaf: a 2 MiB THP');
+  await expect(page.getByTestId('lf-nrmapped')).toHaveText('ENTIRELY_MAPPED + 0');
+  await expect(page.getByTestId('lf-pmd')).toBeVisible();
+  await shot(page, info, 'folio-thp');
+  /* 6.9 beside it, one click: no _large_mapcount atomics there */
+  await page.getByTestId('compare-natural').click();
+  await expect(page.getByTestId('run-label-b')).toContainText('large_mapcount false');
+  await page.keyboard.press('End');
+  await expect(page.locator('[data-run-view="b"]').getByTestId('lf-shared-old')).toContainText('this run');
+  await expect(page.locator('[data-run-view="a"]').getByTestId('lf-shared-new')).toContainText('this run');
+  await expect(page.locator('[data-run="a"][data-counter="rmap_atomic_large_mapcount"]')).toHaveText('7');
+  await expect(page.locator('[data-run="b"][data-counter="rmap_atomic_large_mapcount"]')).toHaveText('0');
+  await shot(page, info, 'folio-compare');
 });

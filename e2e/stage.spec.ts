@@ -134,6 +134,29 @@ for (const [size, theme] of [[SIZES[0], 'dark'], [SIZES[SIZES.length - 1], 'ligh
     await axe(page, `the LRU (${theme})`);
   });
 
+for (const [size, theme] of [[SIZES[0], 'light'], [SIZES[SIZES.length - 1], 'dark']] as const)
+  test(`the folio view does not move either: a THP's life, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(size);
+    await open(page, 'scenario=folios/thp', theme);
+    await expect(page.locator('[data-view="folio"]')).toBeVisible();
+    const first = await boxes(page);
+    for (let i = 1; i <= 40; i++) {
+      await page.keyboard.press('ArrowRight');
+      await expect(page.getByTestId('cursor')).toHaveText(new RegExp(`^event ${i} /`));
+      expect(moved(first, await boxes(page)), `after step ${i}`).toEqual([]);
+    }
+    /* rmap batches, the remaps, the deferred split, back */
+    for (const k of ['o', 'o', 'v', 'v', 'q', 'Shift+V']) {
+      const c0 = await cursorOf(page);
+      await page.keyboard.press(k);
+      await expect.poll(() => cursorOf(page), { message: k }).not.toBe(c0);
+      expect(moved(first, await boxes(page)), `after ${k}`).toEqual([]);
+    }
+    await keysWork(page, 'the folio jumps');
+    await axe(page, `the large folios (${theme})`);
+  });
+
 /** the player's keys, checked: → steps, F jumps to a fault, Space plays and pauses */
 async function keysWork(page: Page, after: string) {
   const c0 = await cursorOf(page);

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x4c367327u
+#define MMSIM_INTERFACE_HASH 0x3c90c63du
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -831,7 +831,7 @@ int mmsim_walk(const struct mmsim *sim, uint32_t mm, uint64_t addr, struct mmsim
 /* copy the 512 entries of the PTE table that maps addr (zeros if none); returns its pfn or 0 */
 uint32_t mmsim_pte_table(const struct mmsim *sim, uint32_t mm, uint64_t addr, uint64_t *out512);
 int mmsim_page_info(const struct mmsim *sim, uint32_t pfn, struct mmsim_page_info *out);
-/* per page of [start, start + n pages): 0 none, 1 present read-only, 2 present writable, +4 anonymous, +8 zero page, +16 mapped by a PMD leaf (a THP; 8 + 16 the huge zero page) */
+/* per page of [start, start + n pages): bit 0 present, bit 1 writable (0 none, 1 read-only, 3 writable), +4 anonymous, +8 zero page, +16 mapped by a PMD leaf (a THP; 8 + 16 the huge zero page) */
 uint32_t mmsim_pte_states(const struct mmsim *sim, uint32_t mm, uint64_t start, uint32_t n, uint8_t *out);
 /* heat strip: [start,end) split in n buckets; out[i] = pages mapped (present PTEs, or under a PMD leaf) in bucket i */
 uint32_t mmsim_pte_heat(const struct mmsim *sim, uint32_t mm, uint64_t start, uint64_t end, uint32_t n, uint32_t *out);

@@ -397,7 +397,7 @@ export const exports = [
     'copy the 512 entries of the PTE table that maps addr (zeros if none); returns its pfn or 0'],
   ['int mmsim_page_info(const struct mmsim *sim, uint32_t pfn, struct mmsim_page_info *out)', ''],
   ['uint32_t mmsim_pte_states(const struct mmsim *sim, uint32_t mm, uint64_t start, uint32_t n, uint8_t *out)',
-    'per page of [start, start + n pages): 0 none, 1 present read-only, 2 present writable, +4 anonymous, +8 zero page, +16 mapped by a PMD leaf (a THP; 8 + 16 the huge zero page)'],
+    'per page of [start, start + n pages): bit 0 present, bit 1 writable (0 none, 1 read-only, 3 writable), +4 anonymous, +8 zero page, +16 mapped by a PMD leaf (a THP; 8 + 16 the huge zero page)'],
   ['uint32_t mmsim_pte_heat(const struct mmsim *sim, uint32_t mm, uint64_t start, uint64_t end, uint32_t n, uint32_t *out)',
     'heat strip: [start,end) split in n buckets; out[i] = pages mapped (present PTEs, or under a PMD leaf) in bucket i'],
   ['uint32_t mmsim_pagecache(const struct mmsim *sim, uint32_t file, uint64_t pgoff, uint32_t n, uint32_t *out)',

@@ -349,14 +349,16 @@ int copy_huge_pmd(struct mmsim *sim, struct vm_area_struct *dst, uint64_t *spmd,
 	if (!table)
 		return MMSIM_EOOM;
 	pfn = pte_pfn(*spmd);
-	if (!is_huge_zero_pmd(*spmd)) {
-		folio_get(sim, pfn);
-		folio_dup_rmap_pmd(sim, pfn);
-		dst_mm->rss[MMSIM_MM_ANONPAGES] += HPAGE_PMD_NR;
-	}
 	pgtable_trans_huge_deposit(sim, dst_mm, table);
 	*spmd &= ~MMSIM_PTE_RW; /* pmdp_set_wrprotect() */
-	set_pmd_leaf(sim, dst->vm_mm, dpmd, haddr, *spmd & ~MMSIM_PTE_ACCESSED, MMSIM_SET_FORK);
+	*dpmd = *spmd & ~MMSIM_PTE_ACCESSED;
+	/* the reference and mapping, then the events (the entry in place for a host stopped at them) */
+	if (!is_huge_zero_pmd(*spmd)) {
+		folio_get(sim, pfn);
+		dst_mm->rss[MMSIM_MM_ANONPAGES] += HPAGE_PMD_NR;
+		folio_dup_rmap_pmd(sim, pfn);
+	}
+	trace(sim, MMSIM_EV_SET_PMD, haddr, pte_pfn(*dpmd), dst->vm_mm, MMSIM_SET_FORK, (uint32_t)(*dpmd & 0xfff));
 	return 0;
 }
 

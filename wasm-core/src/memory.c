@@ -1063,10 +1063,6 @@ static int copy_pmd_entry(uint64_t *spmd, uint64_t addr, uint64_t end, struct mm
 		head = compound_head(sim, pfn);
 		/* copy_present_ptes(): a large folio's consecutive PTEs as one batch (folio_pte_batch) */
 		nr = folio_pte_batch(sim, spte, pfn, (uint32_t)((end - addr) >> PAGE_SHIFT));
-		folio_dup_rmap_ptes(sim, pfn, nr);
-		pfn_to_page(sim, head)->_refcount += (int32_t)nr; /* folio_ref_add() */
-		dst_mm->rss[folio_test_anon(pfn_to_page(sim, head)) ? MMSIM_MM_ANONPAGES
-								     : mm_counter_file(pfn_to_page(sim, head))] += nr;
 		for (uint32_t i = 0; i < nr; i++) {
 			ptent = spte[i];
 			if (c->cow && pte_write(ptent)) {
@@ -1075,6 +1071,16 @@ static int copy_pmd_entry(uint64_t *spmd, uint64_t addr, uint64_t end, struct mm
 			}
 			dpte[i] = ptent & ~MMSIM_PTE_ACCESSED;
 		}
+		/*
+		 * The references and mapcounts of the batch (the kernel takes
+		 * them just before set_ptes(), with the page table locked: no one
+		 * looks in between); after, so that a host stopped at the
+		 * batch's mmsim_folio_rmap finds the child's PTEs in place.
+		 */
+		pfn_to_page(sim, head)->_refcount += (int32_t)nr; /* folio_ref_add() */
+		dst_mm->rss[folio_test_anon(pfn_to_page(sim, head)) ? MMSIM_MM_ANONPAGES
+								     : mm_counter_file(pfn_to_page(sim, head))] += nr;
+		folio_dup_rmap_ptes(sim, pfn, nr);
 		addr += (nr - 1) * PAGE_SIZE;
 	}
 	return 0;

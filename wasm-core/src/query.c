@@ -176,7 +176,7 @@ uint32_t mmsim_pte_states(const struct mmsim *sim, uint32_t mm, uint64_t start, 
 		}
 		if (leaf) {
 			/* a PMD leaf maps every page of its 2 MiB: one state for all (| 16: mapped by a PMD) */
-			out[i] = (uint8_t)((pte_write(leaf) ? 2 : 1) | ((leaf & MMSIM_PTE_SPECIAL) ? 8 : 4) | 16);
+			out[i] = (uint8_t)((pte_write(leaf) ? 3 : 1) | ((leaf & MMSIM_PTE_SPECIAL) ? 8 : 4) | 16);
 			continue;
 		}
 		if (!t)
@@ -184,7 +184,7 @@ uint32_t mmsim_pte_states(const struct mmsim *sim, uint32_t mm, uint64_t start, 
 		e = t[(addr >> PAGE_SHIFT) & (PTRS_PER_PTE - 1)];
 		if (!pte_present(e))
 			continue;
-		v = pte_write(e) ? 2 : 1;
+		v = pte_write(e) ? 3 : 1; /* bit 0 present, bit 1 writable */
 		if (e & MMSIM_PTE_SPECIAL)
 			v |= 8;
 		else if (pfn_to_page(sim, compound_head(sim, pte_pfn(e)))->flags & PF(anon))

@@ -60,8 +60,13 @@ export interface WalkView {
   allocated: boolean[];  /* the table below this entry was allocated by the current operation */
   tablePfn: number[];
   index: number[];
-  /** the PTE page: per slot 0 none, 1 read-only, 2 writable; +4 set by this operation, +8 the current address */
+  /** the PTE page: per slot 0 none, 1 read-only, 2 writable; +4 set by this operation, +8 the current address;
+   *  +16 mapped by the PMD leaf (a THP: no PTE page, every slot shows the one entry) */
   pte: Uint8Array;
+  /** the PMD entry is a leaf (PSE): a THP, or the huge zero page (zero) */
+  leaf: null | { zero: boolean; set: boolean };
+  /** this operation remapped the PMD by a PTE table (__split_huge_pmd): the PTE page is the deposited one */
+  remapped: boolean;
   ptePfn: number;
   pteBase: number;
   /** the page_fault_user event of the fault walked */
@@ -182,6 +187,16 @@ export class Engine extends Recorder {
       const e = this.event(i);
       if (e.opStart) opMajor = false;
       if (e.type === EV.mm_filemap_fault && e.c === 0) opMajor = true;
+      if (e.type === EV.mmsim_split_huge_pmd) {
+        /* a PMD remapped by 512 PTEs: each page now a PTE of an anonymous THP (or of the zero page) */
+        for (let j = 0; j < 512; j++) {
+          const key = e.b * 2 ** 36 + Math.floor(e.addr / 4096) + j;
+          const list = h.get(key) ?? [];
+          list.push({ from: i + 1, to: Infinity, cause: e.a ? CAUSE.anon : CAUSE.zero });
+          h.set(key, list);
+        }
+        continue;
+      }
       if (e.type !== EV.mm_set_pte || e.c === SetHow.Reuse) continue; /* reuse: the same page, made writable */
       const key = this.mmOfTask(e.task) * 2 ** 36 + Math.floor(e.addr / 4096);
       const list = h.get(key) ?? [];
@@ -226,6 +241,8 @@ export class Engine extends Recorder {
     const fault = this.faultView(ops);
     const walk = fault ? this.walkView(focusMm, fault.addr, ops, opStart + ops.findIndex((e) => e.type === EV.page_fault_user), false)
       : this.lastWalk(info.faultEvents, opStart);
+    /* a remap by this operation (a munmap, a madvise) of the last fault's PMD: said in the walk too */
+    if (walk && !walk.leaf && ops.some((e) => e.type === EV.mmsim_split_huge_pmd && e.addr === walk.pteBase)) walk.remapped = true;
     const partial = complete ? [] : ops;
     const mms = this.mmViews(c);
     const mech: Record<string, unknown> = {};
@@ -311,10 +328,15 @@ export class Engine extends Recorder {
     const { pfn, entries } = this.sim.pteTable(mm, BigInt(addr));
     const pte = new Uint8Array(512);
     const base = Math.floor(addr / 2 ** 21) * 2 ** 21;
+    const pmd = w.entry[2];
+    const leaf = (pmd & 0x81n) === 0x81n
+      ? { zero: (pmd & 0x200n) !== 0n, set: ops.some((e) => e.type === EV.mmsim_set_pmd && e.addr === base) }
+      : null;
     for (let i = 0; i < 512; i++) {
-      const e = entries[i];
-      if (e & 1n) pte[i] = e & 2n ? 2 : 1;
+      const e = leaf ? pmd : entries[i];
+      if (e & 1n) pte[i] = (e & 2n ? 2 : 1) | (leaf ? 16 : 0);
     }
+    const remapped = !leaf && ops.some((e) => e.type === EV.mmsim_split_huge_pmd && e.addr === base);
     /* which of the present PTEs this operation set (the narrative; whether they are present is the core's) */
     for (const e of ops)
       if (e.type === EV.mm_set_pte && e.addr >= base && e.addr < base + 2 ** 21) {
@@ -325,7 +347,7 @@ export class Engine extends Recorder {
     return {
       addr, entry: w.entry.map((e) => `0x${e.toString(16).padStart(16, '0')}`),
       present: w.entry.map((e) => (e & 1n) === 1n), allocated,
-      tablePfn: w.tablePfn, index: w.index, pte, ptePfn: pfn, pteBase: base, faultEvent, stale,
+      tablePfn: w.tablePfn, index: w.index, pte, ptePfn: pfn, pteBase: base, faultEvent, stale, leaf, remapped,
     };
   }
 

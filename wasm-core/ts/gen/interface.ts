@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0x4c367327;
+export const INTERFACE_HASH = 0x3c90c63d;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -775,6 +775,7 @@ export const TUNABLES: readonly TunableInfo[] = [
     "default": "never",
     "kernel": "6.10",
     "status": "modelled",
+    "quick": true,
     "desc": "PMD-size (2 MiB) anonymous THP on fault (do_huge_pmd_anonymous_page); madvise: only in madvise(MADV_HUGEPAGE) ranges.",
     "scope": "kernel",
     "mechanism": "large-folios",
@@ -805,6 +806,7 @@ export const TUNABLES: readonly TunableInfo[] = [
     "default": true,
     "kernel": "6.10 / 6.9",
     "status": "modelled",
+    "quick": true,
     "desc": "6.10 _large_mapcount (O(1) folio_mapcount) or the 6.9 per-page rules.",
     "scope": "kernel",
     "mechanism": "large-folios",
@@ -991,7 +993,7 @@ export const EXPORTS: readonly { name: string; params: readonly { name: string; 
   {"name":"mmsim_walk","params":[{"name":"sim","wasm":"i32"},{"name":"mm","wasm":"i32"},{"name":"addr","wasm":"i64"},{"name":"out","wasm":"i32"}],"ret":"i32","doc":""},
   {"name":"mmsim_pte_table","params":[{"name":"sim","wasm":"i32"},{"name":"mm","wasm":"i32"},{"name":"addr","wasm":"i64"},{"name":"out512","wasm":"i32"}],"ret":"i32","doc":"copy the 512 entries of the PTE table that maps addr (zeros if none); returns its pfn or 0"},
   {"name":"mmsim_page_info","params":[{"name":"sim","wasm":"i32"},{"name":"pfn","wasm":"i32"},{"name":"out","wasm":"i32"}],"ret":"i32","doc":""},
-  {"name":"mmsim_pte_states","params":[{"name":"sim","wasm":"i32"},{"name":"mm","wasm":"i32"},{"name":"start","wasm":"i64"},{"name":"n","wasm":"i32"},{"name":"out","wasm":"i32"}],"ret":"i32","doc":"per page of [start, start + n pages): 0 none, 1 present read-only, 2 present writable, +4 anonymous, +8 zero page, +16 mapped by a PMD leaf (a THP; 8 + 16 the huge zero page)"},
+  {"name":"mmsim_pte_states","params":[{"name":"sim","wasm":"i32"},{"name":"mm","wasm":"i32"},{"name":"start","wasm":"i64"},{"name":"n","wasm":"i32"},{"name":"out","wasm":"i32"}],"ret":"i32","doc":"per page of [start, start + n pages): bit 0 present, bit 1 writable (0 none, 1 read-only, 3 writable), +4 anonymous, +8 zero page, +16 mapped by a PMD leaf (a THP; 8 + 16 the huge zero page)"},
   {"name":"mmsim_pte_heat","params":[{"name":"sim","wasm":"i32"},{"name":"mm","wasm":"i32"},{"name":"start","wasm":"i64"},{"name":"end","wasm":"i64"},{"name":"n","wasm":"i32"},{"name":"out","wasm":"i32"}],"ret":"i32","doc":"heat strip: [start,end) split in n buckets; out[i] = pages mapped (present PTEs, or under a PMD leaf) in bucket i"},
   {"name":"mmsim_pagecache","params":[{"name":"sim","wasm":"i32"},{"name":"file","wasm":"i32"},{"name":"pgoff","wasm":"i64"},{"name":"n","wasm":"i32"},{"name":"out","wasm":"i32"}],"ret":"i32","doc":"page cache of a file from pgoff: out[i] = pfn or 0 (MMSIM_NONE for a shadow entry)"},
   {"name":"mmsim_pagecache_states","params":[{"name":"sim","wasm":"i32"},{"name":"file","wasm":"i32"},{"name":"pgoff","wasm":"i64"},{"name":"n","wasm":"i32"},{"name":"out","wasm":"i32"}],"ret":"i32","doc":"page-cache state from pgoff, for drawing: out[i] = MMSIM_PC_* | MMSIM_PC_READAHEAD"},

@@ -203,9 +203,10 @@ function CompareBar() {
   const quick = scenario ? Object.keys(naturalSet ?? {})[0] ?? 'fault_around_bytes' : null;
   /*
    * beside its quick tunable the button names only the value ("Compare with 4 KiB"); its title says all.
-   * A tunable not shown there (the LRU's workingset) keeps its name: "Compare with true" says nothing.
+   * A tunable not shown there (the LRU's workingset), or a true/false one (large_mapcount), keeps its
+   * name: "Compare with true" says nothing.
    */
-  const besideIt = !!quick && TUNABLES.some((t) => t.key === quick && t.quick && t.mechanism === mechanismOf(group).id);
+  const besideIt = !!quick && TUNABLES.some((t) => t.key === quick && t.quick && t.type !== 'bool' && t.mechanism === mechanismOf(group).id);
   const shortLabel = naturalSet && quick && besideIt && Object.keys(naturalSet).length === 1 && naturalLabel.startsWith(`${quick} `)
     ? naturalLabel.slice(quick.length + 1) : naturalLabel;
   return (

@@ -70,7 +70,9 @@ export function PageTableWalk({ frame }: ViewProps) {
       <div className="walk" role="table" aria-label={`Page-table walk of ${hex(w.addr)}`}>
         {PGT_LEVELS.map((name, l) => {
           const allocated = l > 0 && w.allocated[l - 1];
-          const ok = l === 0 ? true : w.present[l - 1];
+          /* below a PMD leaf there is no PTE table: the PMD maps the 2 MiB itself */
+          const underLeaf = l === 3 && w.leaf !== null;
+          const ok = l === 0 ? true : w.present[l - 1] && !underLeaf;
           const entryPresent = w.present[l];
           return (
             <div className="lvl" key={name} role="row">
@@ -80,7 +82,9 @@ export function PageTableWalk({ frame }: ViewProps) {
                 {!ok ? '' : entryPresent ? w.entry[l].replace(/^0x0+(?=.)/, '0x') : 'none'}
               </span>
               <span role="cell">
-                {!ok ? <span className="badge none">no table yet</span>
+                {underLeaf ? <span className="badge leaf" data-testid="walk-leaf-pte">none: the PMD maps the page</span>
+                  : l === 2 && w.leaf ? <span className="badge leaf" data-testid="walk-leaf" title="PSE set: a PMD leaf maps 2 MiB directly">{w.leaf.zero ? 'leaf: the huge zero page' : 'leaf: a 2 MiB THP'}{w.leaf.set ? `, set ${by}` : ''}</span>
+                  : !ok ? <span className="badge none">no table yet</span>
                   : allocated ? <span className="badge new" title={`the ${name} table (pfn ${fmt(w.tablePfn[l])}) was allocated ${by}`}>new table, pfn {fmt(w.tablePfn[l])}</span>
                   : <span className="badge present" title={`the ${name} table page, pfn ${fmt(w.tablePfn[l])}, holds this entry`}>in pfn {fmt(w.tablePfn[l])}</span>}
               </span>
@@ -91,9 +95,9 @@ export function PageTableWalk({ frame }: ViewProps) {
       <div className="pte-box" ref={gridBox}>
         <div className="pte-grid" role="img"
           style={{ gridTemplateColumns: `repeat(${lay.cols}, ${lay.cell}px)`, gridAutoRows: `${lay.cell}px`, gap: `${lay.gap}px` }}
-          aria-label={`The PTE page: ${present} of 512 entries present, ${filled} filled ${by}`}>
+          aria-label={w.leaf ? `No PTE page: one PMD maps all 512 pages${w.leaf.zero ? ' (the huge zero page)' : ' (a THP)'}` : `The PTE page: ${present} of 512 entries present, ${filled} filled ${by}`}>
           {Array.from(w.pte, (s, i) => (
-            <i key={i} className={`${s & 2 ? 'p2' : s & 1 ? 'p1' : ''} ${s & 4 ? 'new' : ''} ${s & 8 ? 'cur' : ''}`}
+            <i key={i} className={`${s & 2 ? 'p2' : s & 1 ? 'p1' : ''} ${s & 4 ? 'new' : ''} ${s & 8 ? 'cur' : ''} ${s & 16 ? 'huge' : ''}`}
               title={`${hex(w.pteBase + i * 4096)}: ${s & 3 ? (s & 2 ? 'present, writable' : 'present, read-only') : 'none'}${s & 4 ? `, set ${by}` : ''}`} />
           ))}
         </div>
@@ -101,10 +105,17 @@ export function PageTableWalk({ frame }: ViewProps) {
       <div className="pte-legend" aria-hidden>
         <span><i /> none</span><span><i className="p1" /> present, read-only</span><span><i className="p2" /> present, writable</span>
         <span><i className="new" /> set {by}</span><span><i className="cur" /> the faulting address</span>
+        {w.leaf ? <span><i className="p2 huge" /> under the PMD leaf</span> : null}
       </div>
-      <div className="pte-caption">
-        The PTE page {w.ptePfn ? <>(pfn {fmt(w.ptePfn)})</> : '(not allocated yet)'} maps {hex(w.pteBase)}–{hex(w.pteBase + 2 ** 21)}:{' '}
-        <b>{present}</b> of 512 entries present, <b>{filled}</b> set {by}.
+      <div className="pte-caption" data-testid="walk-caption">
+        {w.leaf ? (
+          <>No PTE page: the PMD entry maps {hex(w.pteBase)}–{hex(w.pteBase + 2 ** 21)} itself, {w.leaf.zero ? 'the huge zero page, read-only' : 'one 2 MiB THP'}
+            {' '}(a PTE table waits deposited beside it, for a remap).</>
+        ) : (
+          <>The PTE page {w.ptePfn ? <>(pfn {fmt(w.ptePfn)})</> : '(not allocated yet)'} maps {hex(w.pteBase)}–{hex(w.pteBase + 2 ** 21)}:{' '}
+            <b>{present}</b> of 512 entries present, <b>{filled}</b> set {by}.
+            {w.remapped ? <> <b>Remapped in this step:</b> a PMD leaf was here; the deposited table took its place, 512 PTEs at once.</> : null}</>
+        )}
       </div>
     </div>
   );

@@ -24,7 +24,7 @@ export const largeFolios: MechanismDef = {
   ],
   teachingOrder: ['thp', 'walkthrough', 'fork', 'munmap', 'cow-byte', 'remap', 'false-negative'],
   hides: ['counters', 'steps'],
-  grow: { address: 0.75, walk: 1.3, log: 0.9 },
+  grow: { address: 0.9, walk: 1.3, log: 0.9 },
   jumps: [
     { id: 'folio-rmap', label: 'Rmap', key: 'O', event: 'mmsim_folio_rmap',
       title: 'the next rmap operation on a large folio: one batch of PTEs, or a PMD, and the atomics it cost' },

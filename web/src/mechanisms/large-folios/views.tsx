@@ -39,7 +39,7 @@ const KIND_WORD: Record<number, string> = {
 };
 
 /** the grid's columns for a folio of n pages: every page a cell, wide enough for its number when few */
-const colsFor = (n: number) => (n <= 16 ? n : n <= 64 ? 16 : 32);
+const colsFor = (n: number) => (n <= 16 ? n : n <= 64 ? 16 : 64);
 
 function Field({ name, value, note, testid }: { name: string; value: string; note?: string; testid?: string }) {
   return (
@@ -72,19 +72,19 @@ function PageStrip({ f, prev }: { f: FolioFocus; prev: number[] | null }) {
   );
 }
 
+/** one process's mappings of the folio as a bar over its pages: a PMD spans all, PTE runs where they map */
 function MapRows({ f, program }: { f: FolioFocus; program: Program }) {
-  const n = f.pages.length, cols = colsFor(n);
+  const n = f.pages.length;
   const mms = [...new Set(f.maps.map((m) => m.mm))].sort((a, b) => a - b);
-  if (!mms.length) return <p className="lf-note">No page table maps this folio now{f.refcount ? ' (a reference is still held: it is being freed or waits in a pagevec)' : ''}.</p>;
+  if (!mms.length) return <p className="lf-note" data-testid="lf-unmapped">No page table maps this folio now{f.refcount ? ' (a reference is still held: it is being freed or waits in a pagevec)' : ''}.</p>;
   return (
     <div className="lf-maps">
       {mms.map((mm) => {
         const runs = f.maps.filter((m) => m.mm === mm);
-        const cells = new Array<string>(n).fill('');
-        for (const r of runs) for (let i = 0; i < r.nr && r.page + i < n; i++) cells[r.page + i] = r.pmd ? 'pmd' : r.writable ? 'pte rw' : 'pte';
         const name = program.procs[mm]?.name ?? `mm ${mm}`;
         const pmd = runs.find((r) => r.pmd);
-        const ptes = runs.filter((r) => !r.pmd).reduce((s, r) => s + r.nr, 0);
+        const pteRuns = runs.filter((r) => !r.pmd);
+        const ptes = pteRuns.reduce((s, r) => s + r.nr, 0);
         return (
           <div className="lf-map" key={mm} data-testid={`lf-map-${name}`}>
             <div className="lf-map-head">
@@ -92,11 +92,14 @@ function MapRows({ f, program }: { f: FolioFocus; program: Program }) {
               <span className="muted">
                 {pmd ? <>one PMD at {hex(pmd.addr)}, {pmd.writable ? 'writable' : 'read-only'}</> : null}
                 {pmd && ptes ? '; ' : null}
-                {ptes ? <>{fmt(ptes)} PTE{ptes === 1 ? '' : 's'} from {hex(runs.find((r) => !r.pmd)!.addr)}{runs.filter((r) => !r.pmd).length > 1 ? ` in ${runs.filter((r) => !r.pmd).length} runs` : ''}</> : null}
+                {ptes ? <>{fmt(ptes)} PTE{ptes === 1 ? '' : 's'} from {hex(pteRuns[0].addr)}{pteRuns.length > 1 ? ` in ${pteRuns.length} runs` : ''}{pteRuns.every((r) => r.writable) ? ', writable' : pteRuns.some((r) => r.writable) ? '' : ', read-only'}</> : null}
               </span>
             </div>
-            <div className={`lf-row ${pmd ? 'has-pmd' : ''}`} style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))` }} aria-hidden>
-              {cells.map((c, i) => <span key={i} className={`lf-cell ${c}`} />)}
+            <div className="lf-bar" aria-hidden>
+              {runs.map((r, i) => (
+                <span key={i} className={`lf-run ${r.pmd ? 'pmd' : r.writable ? 'pte rw' : 'pte'}`}
+                  style={{ left: `${(100 * r.page) / n}%`, width: `${(100 * r.nr) / n}%` }} />
+              ))}
             </div>
           </div>
         );
@@ -163,13 +166,14 @@ export function Folios({ frame, program }: ViewProps) {
   const nr = f.pages.length;
   const partly = f.nrPagesMapped % ENTIRELY_MAPPED > 0 && f.nrPagesMapped % ENTIRELY_MAPPED < nr && f.nrPagesMapped < ENTIRELY_MAPPED;
   return (
-    <div className="lf" data-testid="lf">
+    /* a short panel scrolls the folio's details: focusable, so the keyboard can scroll it too */
+    <div className="lf" data-testid="lf" tabIndex={0} role="group" aria-label={`Folio at pfn ${f.head}`}>
       <div className="lf-head">
         <b>Folio at pfn {fmt(f.head)}</b>
         <span className="lf-chip">order {f.order} · {size(f.order)} · {nr} pages</span>
         {f.entire ? <span className="lf-chip pmd" data-testid="lf-pmd">PMD-mapped</span> : null}
         {partly ? <span className="lf-chip partly">partly mapped</span> : null}
-        {f.queued ? <span className="lf-chip queued" data-testid="lf-queued"><b aria-hidden>⧗</b> deferred split queued</span> : null}
+        {f.queued ? <span className="lf-chip queued" data-testid="lf-queued">deferred split queued</span> : null}
         <span className="muted lf-why">{f.why === 'now' ? 'the folio this event changed' : f.why === 'op' ? 'the first folio this operation changed' : 'the first large folio in memory'}</span>
       </div>
       <dl className="lf-fields">
@@ -179,16 +183,21 @@ export function Folios({ frame, program }: ViewProps) {
         <Field name="_entire_mapcount + 1" value={fmt(f.entire)} note="PMD mappings of the whole folio" testid="lf-entire" />
         <Field name="_nr_pages_mapped" value={nrPagesMappedText(f.nrPagesMapped)} note="pages mapped by at least one PTE, plus ENTIRELY_MAPPED (0x800000) while a PMD maps the folio" testid="lf-nrmapped" />
       </dl>
-      <div className="lf-section-t">Each page's <code>_mapcount + 1</code>{nr > 64 ? ' (hover a page for its count)' : ''}</div>
+      <div className="lf-section-t">
+        Each page's <code>_mapcount + 1</code>{nr > 64 ? ' (hover a page for its count)' : ''}
+        {f.entire ? <> — a PMD mapping counts in <code>_entire_mapcount</code>, not in the pages</> : null}
+      </div>
       <PageStrip f={f} prev={before} />
       <MapRows f={f} program={program} />
       <div className="lf-legend" aria-hidden>
-        <span><i className="lf-cell pmd" /> mapped by a PMD</span><span><i className="lf-cell pte rw" /> by a writable PTE</span>
-        <span><i className="lf-cell pte" /> by a read-only PTE</span><span><i className="lf-page m2 sw" /> page mapped twice</span>
+        <span><i className="lf-run pmd sw" /> mapped by a PMD</span><span><i className="lf-run pte rw sw" /> by writable PTEs</span>
+        <span><i className="lf-run pte sw" /> by read-only PTEs</span><span><i className="lf-page m2 sw" /> page mapped twice</span>
         <span><i className="lf-page touched sw" /> touched by this operation</span>
       </div>
-      <Shared f={f} v610={fo.v610} />
-      <OpLine fo={fo} />
+      <div className="lf-bottom">
+        <Shared f={f} v610={fo.v610} />
+        <OpLine fo={fo} />
+      </div>
       <p className="lf-census muted" data-testid="lf-census">
         {fmt(fo.census.large)} large folio{fo.census.large === 1 ? '' : 's'} ({fmt(fo.census.pages)} pages) · {fmt(fo.census.pmdMapped)} PMD-mapped · {fmt(fo.census.queued)} queued for a deferred split
       </p>
@@ -197,7 +206,7 @@ export function Folios({ frame, program }: ViewProps) {
 }
 
 export const LARGE_FOLIO_VIEWS: ViewDef[] = [
-  { id: 'folio', title: 'Folio', description: 'the large folio in focus: each page\u2019s mapcount, the folio\u2019s counts, who maps it, and what this operation cost in atomics', column: 'main', grow: 1.6, order: 5, component: Folios },
+  { id: 'folio', title: 'Folio', description: 'the large folio in focus: each page\u2019s mapcount, the folio\u2019s counts, who maps it, and what this operation cost in atomics', column: 'main', grow: 1.6, order: 5, fit: true, component: Folios },
 ];
 
 export { LARGE_FOLIOS };
