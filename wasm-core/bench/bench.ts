@@ -55,8 +55,8 @@ function programFile(p: Program, name: string): string {
   return bin;
 }
 
-function nativeWarm(p: Program, bin: string, runner = native, repeat = REPEAT): Figures {
-  const j = JSON.parse(execFileSync(runner, ['--repeat', String(repeat), '--split', String(cachedPages(p)), bin], { encoding: 'utf8' }));
+function nativeWarm(p: Program, bin: string, runner = native, repeat = REPEAT, split = cachedPages(p)): Figures {
+  const j = JSON.parse(execFileSync(runner, ['--repeat', String(repeat), '--split', String(split), bin], { encoding: 'utf8' }));
   return {
     preloadS: j.runs.map((r: { preload_seconds: number }) => r.preload_seconds),
     runS: j.runs.map((r: { run_seconds: number }) => r.run_seconds),
@@ -65,7 +65,7 @@ function nativeWarm(p: Program, bin: string, runner = native, repeat = REPEAT): 
   };
 }
 
-function wasmWarm(core: Core, p: Program, repeat = REPEAT): Figures {
+function wasmWarm(core: Core, p: Program, repeat = REPEAT, split = cachedPages(p)): Figures {
   const f: Figures = { preloadS: [], runS: [], touches: 0, faults: 0, mapped: 0, simBytes: 0, simPeak: 0, rss: 0 };
   for (let r = 0; r < repeat; r++) {
     const sim = core.createSim({ trace: false });
@@ -73,7 +73,7 @@ function wasmWarm(core: Core, p: Program, repeat = REPEAT): Figures {
     const t0 = performance.now();
     /* in slices, as the CLI and the worker run it (V8 tiers a function up between calls) */
     let st = RunStatus.Work as number;
-    while (st === RunStatus.Work && sim.workDone < cachedPages(p)) st = sim.run(Math.min(1 << 16, cachedPages(p) - sim.workDone));
+    while (st === RunStatus.Work && sim.workDone < split) st = sim.run(Math.min(1 << 16, split - sim.workDone));
     const t1 = performance.now();
     while (st === RunStatus.Work) st = sim.run(1 << 16);
     const t2 = performance.now();
@@ -104,7 +104,7 @@ function cold(cmd: string, args: string[]): number[] {
 
 const M = (x: number) => `${(x / 1e6).toFixed(1)} M/s`;
 const MiB = (x: number) => `${(x / 2 ** 20).toFixed(0)} MiB`;
-const ms = (x: number) => `${(x * 1000).toFixed(0)} ms`;
+const ms = (x: number) => (x < 0.1 ? `${(x * 1000).toFixed(1)} ms` : `${(x * 1000).toFixed(0)} ms`);
 /** "47.1 M/s (44.0-48.2)" */
 const withRange = (s: Stat, f: (x: number) => string) => `${f(s.median)} (${f(s.min).replace(/ .*/, '')}–${f(s.max)})`;
 const row = (label: string, a: string, b: string, c = '') =>
@@ -117,6 +117,8 @@ async function main() {
   try { emcc = execFileSync('emcc', ['--version'], { encoding: 'utf8' }).split('\n')[0].replace(/.*\) /, '').replace(/ .*/, ''); } catch { /* not on PATH */ }
   console.log(`mmplay benchmark: Node ${process.versions.node} (V8 ${process.versions.v8}), gcc ${gcc} -O2, emcc ${emcc} -O3; medians of ${REPEAT} runs (range)`);
   console.log('');
+  /* BENCH_ONLY=folios: just that part (a quick look while working on it) */
+  if (process.env.BENCH_ONLY === 'folios') return benchFoliosReport(core);
   console.log('warm: 16 GiB file, fully cached, read sequentially one byte per page (4,194,304 touches), one process');
   row('', 'native', 'wasm', 'wasm/native');
   const results: Record<string, { n: Figures; w: Figures }> = {};
@@ -169,6 +171,8 @@ async function main() {
   console.log(`  the playground's engine (wasm): ${BACKUP} as a big run (final state, no events) ${withRange(bk.record, ms)}`);
   console.log(`  the playground's engine (wasm): ${BACKUP_RECORDED} recorded (events and snapshots) ${withRange(bk.recorded, ms)}, ${bk.events.toLocaleString('en-US')} events`);
   console.log('');
+
+  await benchFoliosReport(core);
 
   /* cold: a fresh process per run */
   const file = 'scenarios/fault-around/seed/sequential-16g.yaml';
@@ -286,6 +290,67 @@ async function benchBackup(core: Core) {
   const big = await engineRun(BACKUP), rec = await engineRun(BACKUP_RECORDED);
   if (big.events) throw new Error(`${BACKUP}: the engine recorded ${big.events} events; the benchmark expects a big run`);
   return { runs, steps, record: big.t, recorded: rec.t, events: rec.events };
+}
+
+const FOLIOS_MTHP = 'wasm-core/test/folios/fork-munmap-1g.yaml';
+const FOLIOS_THP = 'wasm-core/test/folios/fork-munmap-1g-thp.yaml';
+
+/**
+ * Large folios: fork() and munmap() of 1 GiB of order-2 mTHP folios and of
+ * order-9 THPs (PMD-mapped: the remap steps left out), native and wasm,
+ * warm. Each operation timed as the difference of medians: the scenario cut
+ * after the write, after fork, and whole (the write dominates, so each
+ * difference has the noise of both runs: their ranges are given).
+ */
+async function benchFolios(core: Core) {
+  const cut = (file: string, keep: (k: string) => boolean, upTo: number, sets: Record<string, string> = {}) => {
+    const sc = applyOverrides(parseScenario(readFileSync(`${repo}${file}`, 'utf8'), file), sets);
+    const steps = sc.steps.filter((st) => keep(st.kind));
+    return compile({ ...sc, steps: steps.slice(0, upTo) });
+  };
+  const cases = [
+    { label: 'order 2 (16 KiB mTHP)', file: FOLIOS_MTHP, keep: () => true },
+    { label: 'order 9 (2 MiB THP, one PMD each)', file: FOLIOS_THP, keep: (k: string) => k !== 'repeat' && k !== 'madvise' },
+  ];
+  const out = [];
+  for (const c of cases) {
+    /* the work done once the write is over: the split point, so that the runs time what follows it alone */
+    const written = cut(c.file, c.keep, 2);
+    const probe = core.createSim({ trace: false });
+    probe.load(written.bytes);
+    while (probe.run(1 << 16) === RunStatus.Work);
+    const split = probe.workDone;
+    probe.destroy();
+    const phase = (upTo: number) => {
+      const p = cut(c.file, c.keep, upTo);
+      const n = nativeWarm(p, programFile(p, `folios-${upTo}`), native, REPEAT, split);
+      const w = wasmWarm(core, p, REPEAT, split);
+      return { write: { n: stat(n.preloadS), w: stat(w.preloadS) }, rest: { n: stat(n.runS), w: stat(w.runS) }, counters: n.counters! };
+    };
+    const fork = phase(3), all = phase(4);
+    const sum = (x: Record<string, number>) => x.rmap_atomic_page_mapcount + x.rmap_atomic_large_mapcount + x.rmap_atomic_entire_mapcount;
+    out.push({
+      label: c.label, write: fork.write, fork: fork.rest, forkMunmap: all.rest,
+      fork_atomics: sum(fork.counters), munmap_atomics: sum(all.counters) - sum(fork.counters),
+    });
+  }
+  return out;
+}
+
+/* large folios: fork and munmap of 1 GiB */
+async function benchFoliosReport(core: Core) {
+  const fo = await benchFolios(core);
+  console.log('large folios: fork() and the child\'s munmap() of 1 GiB, 6.10 (large_mapcount: true), warm, no events');
+  row('', 'native', 'wasm', 'wasm/native');
+  for (const c of fo) {
+    const munN = Math.max(0, c.forkMunmap.n.median - c.fork.n.median), munW = Math.max(0, c.forkMunmap.w.median - c.fork.w.median);
+    console.log(` ${c.label}: fork ${c.fork_atomics.toLocaleString('en-US')} rmap atomics, munmap ${c.munmap_atomics.toLocaleString('en-US')}`);
+    row('write 1 GiB (mmap + one touch per 16 KiB)', withRange(c.write.n, ms), withRange(c.write.w, ms), `${(c.write.w.median / c.write.n.median).toFixed(2)}x`);
+    row('fork', withRange(c.fork.n, ms), withRange(c.fork.w, ms), `${(c.fork.w.median / c.fork.n.median).toFixed(2)}x`);
+    row('fork + munmap in the child', withRange(c.forkMunmap.n, ms), withRange(c.forkMunmap.w, ms), `${(c.forkMunmap.w.median / c.forkMunmap.n.median).toFixed(2)}x`);
+    row('munmap (difference of medians)', ms(munN), ms(munW), munN ? `${(munW / munN).toFixed(2)}x` : '');
+  }
+  console.log('');
 }
 
 /** wasm linear memory with one run and with two runs loaded (a fresh core each, so that growth shows) */

@@ -378,7 +378,7 @@ describe('npm run sim: the LRU and fadvise(DONTNEED)', () => {
   });
 });
 
-describe('npm run sim: large folios (issue 12, in progress)', () => {
+describe('npm run sim: large folios', () => {
   const FILE = 'wasm-core/test/folios/likely-shared.yaml';
 
   it('the old folio_likely_mapped_shared says "not shared" where 6.10 says "shared"; 6.9 reads every page to count', () => {
@@ -399,4 +399,54 @@ describe('npm run sim: large folios (issue 12, in progress)', () => {
     expect(j.b.model.folio_mapcount_pages_visited).toBe(4);
     expect(j.a.counters.anon_fault_alloc).toBe(1);
   });
+});
+
+describe('npm run sim: §3.5\'s arithmetic, fork and munmap of 1 GiB of folios of one order', () => {
+  const MTHP = 'wasm-core/test/folios/fork-munmap-1g.yaml', THP = 'wasm-core/test/folios/fork-munmap-1g-thp.yaml';
+  /* the scenario without its last step (the child's munmap): what fork alone made */
+  const forkOnly = (file: string, edit = (t: string) => t) => {
+    const text = edit(readFileSync(join(repo, file), 'utf8'));
+    return { all: scenario(`all-${file.replace(/\W/g, '_')}-${text.length}.yaml`, text), fork: scenario(`fork-${file.replace(/\W/g, '_')}-${text.length}.yaml`, text.replace(/\n  - munmap: \{ task: child, map: m \}\n$/, '\n')) };
+  };
+  const atomics = (file: string, ...set: string[]) => {
+    const r = sim(file, '--json', ...set.flatMap((x) => ['--set', x]));
+    expect(r.code, r.err).toBe(0);
+    const m = JSON.parse(r.out).model;
+    return { page: m.rmap_atomic_page_mapcount, large: m.rmap_atomic_large_mapcount, entire: m.rmap_atomic_entire_mapcount, nr: m.rmap_atomic_nr_pages_mapped };
+  };
+  const noRemap = (t: string) => t.replace(/  - repeat:[\s\S]*?advice: nohugepage \}\n/, '');
+  const cases = [
+    { label: 'order 2 (16 KiB mTHP)', order: 2, file: MTHP, set: ['mthp=[16KiB]'], edit: undefined, pmd: false },
+    { label: 'order 4 (64 KiB mTHP)', order: 4, file: MTHP, set: ['mthp=[64KiB]'], edit: undefined, pmd: false },
+    { label: 'order 8 (1 MiB mTHP)', order: 8, file: MTHP, set: ['mthp=[1MiB]'], edit: undefined, pmd: false },
+    { label: 'order 9 (THP remapped by PTEs)', order: 9, file: THP, set: [], edit: undefined, pmd: false },
+    { label: 'order 9 (THP, one PMD each)', order: 9, file: THP, set: [], edit: noRemap, pmd: true },
+  ];
+  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  const f = (n: number) => n.toLocaleString('en-US');
+
+  for (const c of cases) {
+    it(`${c.label}: fork and munmap each make 2^18 page atomics (a PMD: one entire) and, in 6.10 only, 2^(18-k) large ones; the README says so`, () => {
+      const files = forkOnly(c.file, c.edit);
+      for (const lm of ['true', 'false']) {
+        const set = [...c.set, `large_mapcount=${lm}`];
+        const all = atomics(files.all, ...set), fork = atomics(files.fork, ...set);
+        /* the remap, when there is one, comes before fork: take it out */
+        const pre = c.file === THP && !c.pmd ? { page: 2 ** 18, large: lm === 'true' ? 2 * 512 : 0, entire: 512, nr: 2 * 512 } : { page: 0, large: 0, entire: 0, nr: 0 };
+        const forkA = { page: fork.page - pre.page, large: fork.large - pre.large, entire: fork.entire - pre.entire, nr: fork.nr - pre.nr };
+        const munA = { page: all.page - fork.page, large: all.large - fork.large, entire: all.entire - fork.entire, nr: all.nr - fork.nr };
+        const batches = 2 ** (18 - c.order);
+        for (const op of [forkA, munA]) {
+          expect(op.page).toBe(c.pmd ? 0 : 2 ** 18);
+          expect(op.entire).toBe(c.pmd ? batches : 0);
+          expect(op.large).toBe(lm === 'true' ? batches : 0);
+          expect(op.nr).toBe(0); /* the parent still maps every page: no page is mapped first or unmapped last */
+        }
+        if (lm === 'true') {
+          const row = `| ${c.label} | ${c.pmd ? `0 (+${f(batches)} \`_entire_mapcount\`)` : f(forkA.page)} | ${f(forkA.large)} | ${c.pmd ? `0 (+${f(batches)} \`_entire_mapcount\`)` : f(munA.page)} | ${f(munA.large)} |`;
+          expect(readme, `README row for ${c.label}`).toContain(row);
+        }
+      }
+    });
+  }
 });
