@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x3c90c63du
+#define MMSIM_INTERFACE_HASH 0x285e170au
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -886,6 +886,8 @@ uint32_t mmsim_folio_maps(const struct mmsim *sim, uint32_t pfn, struct mmsim_fo
 uint32_t mmsim_large_folios(const struct mmsim *sim, uint32_t *out, uint32_t max);
 /* how many large folios there are, and how mapped */
 int mmsim_folio_census(const struct mmsim *sim, struct mmsim_folio_census *out);
+/* for the address space's blocks: over n pages from start (hi:lo), bit i of out[i / 32] set when page i maps the page after page i - 1's in one large folio; returns the words written */
+uint32_t mmsim_folio_joins(const struct mmsim *sim, uint32_t mm, uint32_t start_hi, uint32_t start_lo, uint32_t n, uint32_t *out, uint32_t max);
 /* the tunables' ranges, from the description: NULL if the header is sound, else why not */
 const char *mmsim_tunables_check(const struct mmsim_prog_header *h);
 /* the header's tunables at their defaults */

@@ -160,3 +160,48 @@ int mmsim_folio_census(const struct mmsim *sim, struct mmsim_folio_census *out)
 	}
 	return 0;
 }
+
+/*
+ * Which neighbouring pages of [start, start + n pages) map consecutive
+ * pages of one large folio (by PTEs, or under one PMD leaf): the address
+ * space draws those as one block. One PMD entry looked up per 2 MiB.
+ */
+uint32_t mmsim_folio_joins(const struct mmsim *sim, uint32_t mm, uint32_t start_hi, uint32_t start_lo, uint32_t n,
+			   uint32_t *out, uint32_t max)
+{
+	uint64_t start = (uint64_t)start_hi << 32 | start_lo;
+	uint32_t words = MIN((n + 31) / 32, max), prev = MMSIM_NONE;
+	const struct mm_struct *m;
+
+	memset(out, 0, (size_t)words * sizeof(uint32_t));
+	if (mm >= sim->s.hdr.nr_procs || !mm_ptr(sim, mm)->alive || (start & (PAGE_SIZE - 1)))
+		return words;
+	m = mm_ptr(sim, mm);
+	for (uint32_t i = 0; i < n && i / 32 < words;) {
+		uint64_t addr = start + ((uint64_t)i << PAGE_SHIFT), chunk_end = (addr & ~(PMD_SIZE - 1)) + PMD_SIZE;
+		uint32_t span = (uint32_t)MIN((uint64_t)(n - i), (chunk_end - addr) >> PAGE_SHIFT);
+		const uint64_t *pmd = mm_find_pmd(sim, m, addr), *t = NULL;
+		bool leaf = pmd && pte_present(*pmd) && (*pmd & MMSIM_PTE_PSE) && !(*pmd & MMSIM_PTE_SPECIAL);
+
+		if (pmd && pte_present(*pmd) && !(*pmd & MMSIM_PTE_PSE))
+			t = table_of_entry(sim, *pmd);
+		for (uint32_t k = 0; k < span && i / 32 < words; k++, i++) {
+			uint64_t a = addr + ((uint64_t)k << PAGE_SHIFT), e;
+			uint32_t pfn = MMSIM_NONE;
+
+			if (leaf) {
+				pfn = pte_pfn(*pmd) + (uint32_t)((a & (PMD_SIZE - 1)) >> PAGE_SHIFT);
+			} else if (t) {
+				e = t[pgt_level_index(a, MMSIM_PGT_PTE)];
+				if (pte_present(e) && !(e & MMSIM_PTE_SPECIAL))
+					pfn = pte_pfn(e);
+			}
+			if (pfn != MMSIM_NONE && prev != MMSIM_NONE && pfn == prev + 1 &&
+			    folio_test_large(pfn_to_page(sim, compound_head(sim, pfn))) &&
+			    compound_head(sim, pfn) == compound_head(sim, prev))
+				out[i / 32] |= 1u << (i % 32);
+			prev = pfn;
+		}
+	}
+	return words;
+}

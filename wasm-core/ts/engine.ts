@@ -37,6 +37,8 @@ export interface VmaView {
   pages?: Uint8Array;
   /** present PTEs per bucket, for large VMAs */
   heat?: Uint32Array;
+  /** with pages: bit p of joins[p >> 5] set when page p continues page p - 1's large folio (drawn as one block) */
+  joins?: Uint32Array;
 }
 
 export interface MmView {
@@ -385,6 +387,8 @@ export class Engine extends Recorder {
               st[p] = (st[p] & 15) | (cause << 4);
             }
             vv.pages = st;
+            const joins = this.sim.queryWords('mmsim_folio_joins', Math.ceil(n / 32), mm, Math.floor(start / 2 ** 32), start % 2 ** 32, n);
+            if (joins.some((w) => w !== 0)) vv.joins = joins;
           } else {
             vv.heat = this.sim.pteHeat(mm, v.vmStart, v.vmEnd, HEAT_BUCKETS);
           }

@@ -80,5 +80,7 @@ export default {
     ['uint32_t mmsim_folio_maps(const struct mmsim *sim, uint32_t pfn, struct mmsim_folio_map *out, uint32_t max)', 'where every mm maps the folio of pfn (PMDs, and PTEs in runs); returns how many runs'],
     ['uint32_t mmsim_large_folios(const struct mmsim *sim, uint32_t *out, uint32_t max)', 'the head pfns of the large folios, in pfn order; returns how many (at most max)'],
     ['int mmsim_folio_census(const struct mmsim *sim, struct mmsim_folio_census *out)', 'how many large folios there are, and how mapped'],
+    ['uint32_t mmsim_folio_joins(const struct mmsim *sim, uint32_t mm, uint32_t start_hi, uint32_t start_lo, uint32_t n, uint32_t *out, uint32_t max)',
+      'for the address space\'s blocks: over n pages from start (hi:lo), bit i of out[i / 32] set when page i maps the page after page i - 1\'s in one large folio; returns the words written'],
   ],
 };

@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0x3c90c63d;
+export const INTERFACE_HASH = 0x285e170a;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -1022,6 +1022,7 @@ export const EXPORTS: readonly { name: string; params: readonly { name: string; 
   {"name":"mmsim_folio_maps","params":[{"name":"sim","wasm":"i32"},{"name":"pfn","wasm":"i32"},{"name":"out","wasm":"i32"},{"name":"max","wasm":"i32"}],"ret":"i32","doc":"where every mm maps the folio of pfn (PMDs, and PTEs in runs); returns how many runs"},
   {"name":"mmsim_large_folios","params":[{"name":"sim","wasm":"i32"},{"name":"out","wasm":"i32"},{"name":"max","wasm":"i32"}],"ret":"i32","doc":"the head pfns of the large folios, in pfn order; returns how many (at most max)"},
   {"name":"mmsim_folio_census","params":[{"name":"sim","wasm":"i32"},{"name":"out","wasm":"i32"}],"ret":"i32","doc":"how many large folios there are, and how mapped"},
+  {"name":"mmsim_folio_joins","params":[{"name":"sim","wasm":"i32"},{"name":"mm","wasm":"i32"},{"name":"start_hi","wasm":"i32"},{"name":"start_lo","wasm":"i32"},{"name":"n","wasm":"i32"},{"name":"out","wasm":"i32"},{"name":"max","wasm":"i32"}],"ret":"i32","doc":"for the address space's blocks: over n pages from start (hi:lo), bit i of out[i / 32] set when page i maps the page after page i - 1's in one large folio; returns the words written"},
 ];
 
 /** The wasm exports, typed: i32 as number (pointers too), i64 as bigint. */
@@ -1091,4 +1092,5 @@ export interface CoreExports {
   mmsim_folio_maps(sim: number, pfn: number, out: number, max: number): number;
   mmsim_large_folios(sim: number, out: number, max: number): number;
   mmsim_folio_census(sim: number, out: number): number;
+  mmsim_folio_joins(sim: number, mm: number, start_hi: number, start_lo: number, n: number, out: number, max: number): number;
 }

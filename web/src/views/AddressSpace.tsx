@@ -403,7 +403,9 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
       if (p >= n) break;
       const st = pages[p];
       g.fillStyle = st & 1 ? pal.cause[st >> 4] ?? pal.cause[0] : pal.empty;
-      g.fillRect(x0 + c * cs, y0 + r * cs, cs - gap, cs - gap);
+      /* a page continuing the previous page's large folio closes the gap between them: a folio reads as one block */
+      const joined = c > 0 && vma.joins !== undefined && (vma.joins[p >> 5] & (1 << (p & 31))) !== 0;
+      g.fillRect(x0 + c * cs - (joined ? gap : 0), y0 + r * cs, cs - gap + (joined ? gap : 0), cs - gap);
       const pc = vma.cache ? vma.cache[p] : 0;
       if (!(st & 1) && cs >= 5) drawCache(g, pc, x0 + c * cs, y0 + r * cs, cs - gap, pal);
       if ((st & 1) && (st >> 4) === CAUSE.major && cs >= 7) {
