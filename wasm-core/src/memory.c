@@ -584,6 +584,10 @@ static uint32_t wp_page_copy(struct mmsim *sim, struct vm_fault *vmf)
 	if (!zero)
 		folio_put(sim, compound_head(sim, old_pfn));
 	folio_set(pfn_to_page(sim, pfn), uptodate);
+	mm->rss[MMSIM_MM_ANONPAGES]++;
+	/* ptep_clear_flush() + set_pte_at(): replaced in place, no one sees it none */
+	set_pte_range(sim, vmf, pfn, vmf->address, vmf->pte, MMSIM_SET_COW);
+	/* then the old page's mapping and reference go, as wp_page_copy() does after set_pte_at() */
 	if (!zero) {
 		struct page *old_folio = pfn_to_page(sim, compound_head(sim, old_pfn));
 
@@ -591,9 +595,6 @@ static uint32_t wp_page_copy(struct mmsim *sim, struct vm_fault *vmf)
 		folio_remove_rmap_pte(sim, old_pfn);
 		folio_put(sim, compound_head(sim, old_pfn));
 	}
-	mm->rss[MMSIM_MM_ANONPAGES]++;
-	/* ptep_clear_flush() + set_pte_at(): replaced in place, no one sees it none */
-	set_pte_range(sim, vmf, pfn, vmf->address, vmf->pte, MMSIM_SET_COW);
 	vmf->kind = MMSIM_FK_WP_COPY;
 	return 0;
 }
@@ -912,16 +913,12 @@ static int zap_pmd_entry(uint64_t *pmd, uint64_t addr, uint64_t end, struct mm_w
 		nr = folio_pte_batch(sim, pte, pfn, (uint32_t)((end - addr) >> PAGE_SHIFT));
 		z->cleared += nr - 1;
 		/*
-		 * RSS and the mapcount (nr_mapped) before mmsim_pte_clear
-		 * (the kernel drops them just after clearing, with no one
-		 * looking in between), so that a host stopped at the event
-		 * finds the page unmapped everywhere.
+		 * The kernel's order: the PTEs cleared (get_and_clear_full_ptes),
+		 * then RSS and the mapcounts (folio_remove_rmap_ptes), then the
+		 * references. Between the batch's mmsim_pte_clear events and its
+		 * rmap a host sees the pages gone from the page tables with their
+		 * mapcounts not yet dropped, as a CPU could.
 		 */
-		if (folio_test_anon(folio))
-			mm->rss[MMSIM_MM_ANONPAGES] -= nr;
-		else
-			mm->rss[mm_counter_file(folio)] -= nr;
-		folio_remove_rmap_ptes(sim, pfn, nr);
 		for (uint32_t i = 0; i < nr; i++) {
 			ptent = ptep_get_and_clear(sim, vma->vm_mm, addr + i * PAGE_SIZE, pte + i);
 			if (!folio_test_anon(folio)) {
@@ -931,6 +928,11 @@ static int zap_pmd_entry(uint64_t *pmd, uint64_t addr, uint64_t end, struct mm_w
 					folio_mark_accessed(sim, head);
 			}
 		}
+		if (folio_test_anon(folio))
+			mm->rss[MMSIM_MM_ANONPAGES] -= nr;
+		else
+			mm->rss[mm_counter_file(folio)] -= nr;
+		folio_remove_rmap_ptes(sim, pfn, nr);
 		/* the batch's references (folio_put_refs): the folio is freed with the last */
 		VM_BUG_ON(folio->_refcount < (int32_t)nr);
 		folio->_refcount -= (int32_t)nr - 1;

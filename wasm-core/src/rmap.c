@@ -265,8 +265,9 @@ void folio_remove_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 		if (p1->_nr_pages_mapped >= ENTIRELY_MAPPED)
 			accounted = 0;
 	}
-	folio_removed(sim, head, accounted, large && accounted && folio_page1(sim, head)->_nr_pages_mapped);
+	/* the batch's event before a deferred split it causes (the queueing is its consequence) */
 	trace_folio_rmap(sim, pfn, MMSIM_FRMAP_REMOVE_PTES, nr, before);
+	folio_removed(sim, head, accounted, large && accounted && folio_page1(sim, head)->_nr_pages_mapped);
 }
 
 void folio_remove_rmap_pte(struct mmsim *sim, uint32_t pfn)
@@ -297,8 +298,8 @@ void folio_remove_rmap_pmd(struct mmsim *sim, uint32_t head)
 		nr = nr_pmdmapped - folio_nr_pages_mapped(p1);
 		mod_node_page_state(sim, MMSIM_NR_ANON_THPS, -1);
 	}
-	folio_removed(sim, head, nr, nr && nr < nr_pmdmapped);
 	trace_folio_rmap(sim, head, MMSIM_FRMAP_REMOVE_PMD, 1u << folio_order(sim, head), before);
+	folio_removed(sim, head, nr, nr && nr < nr_pmdmapped);
 }
 
 /*
@@ -635,11 +636,12 @@ static bool try_to_unmap_one(struct mmsim *sim, uint32_t pfn, struct vm_area_str
 		*ret = -1;
 		return false;
 	}
-	mm->rss[folio_test_anon(folio) ? MMSIM_MM_ANONPAGES : mm_counter_file(folio)]--;
-	folio_remove_rmap_pte(sim, pfn);
+	/* the kernel's order: the PTE cleared, its dirty bit moved, then the mapping and reference dropped */
 	pteval = ptep_get_and_clear(sim, vma->vm_mm, addr, pte);
 	if (pteval & MMSIM_PTE_DIRTY)
 		folio_mark_dirty(sim, head);
+	mm->rss[folio_test_anon(folio) ? MMSIM_MM_ANONPAGES : mm_counter_file(folio)]--;
+	folio_remove_rmap_pte(sim, pfn);
 	folio_put(sim, head);
 	return folio_mapcount(sim, head) != 0;
 }
