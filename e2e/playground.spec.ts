@@ -472,10 +472,11 @@ test('large folios: step through fork and the child\'s munmap, and watch the map
   await expect(page.getByTestId('lf-nrmapped')).toHaveText('512');
   await expect(page.getByTestId('lf-entire')).toHaveText('0');
   await expect(page.getByTestId('walk-caption')).toContainText('Remapped');
+  await expect(page.getByTestId('walk-remapped')).toContainText('remapped: PTE table');
   /* the THP's fault itself (the fault before, to its end): a PMD leaf in the walk */
   await page.keyboard.press('Shift+F');
   await page.keyboard.press('j');
-  await expect(page.getByTestId('walk-leaf')).toContainText('leaf: a 2 MiB THP');
+  await expect(page.getByTestId('walk-leaf')).toContainText('leaf: 2 MiB THP, new');
   await expect(page.getByTestId('lf-nrmapped')).toHaveText('ENTIRELY_MAPPED + 0');
   await expect(page.getByTestId('lf-pmd')).toBeVisible();
   await shot(page, info, 'folio-thp');

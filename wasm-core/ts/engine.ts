@@ -69,6 +69,8 @@ export interface WalkView {
   leaf: null | { zero: boolean; set: boolean };
   /** this operation remapped the PMD by a PTE table (__split_huge_pmd): the PTE page is the deposited one */
   remapped: boolean;
+  /** the walk is of a remap's address (an operation with no fault, e.g. a munmap that cut a THP), not of a fault */
+  remap?: boolean;
   ptePfn: number;
   pteBase: number;
   /** the page_fault_user event of the fault walked */
@@ -241,10 +243,17 @@ export class Engine extends Recorder {
     const focusTask = ops.find((e) => e.task !== null)?.task ?? this.lastTaskBefore(c);
     const focusMm = this.mmOfTask(focusTask);
     const fault = this.faultView(ops);
+    /* an operation with no fault that remapped a THP's PMD (a munmap, a madvise): walk the (last) remap's address */
+    let remapAt = -1;
+    if (!fault) for (let i = ops.length - 1; i >= 0 && remapAt < 0; i--) if (ops[i].type === EV.mmsim_split_huge_pmd) remapAt = i;
     const walk = fault ? this.walkView(focusMm, fault.addr, ops, opStart + ops.findIndex((e) => e.type === EV.page_fault_user), false)
-      : this.lastWalk(info.faultEvents, opStart);
+      : remapAt >= 0 ? { ...this.walkView(ops[remapAt].b, ops[remapAt].addr, ops, opStart + remapAt, false), remap: true }
+        : this.lastWalk(info.faultEvents, opStart);
     /* a remap by this operation (a munmap, a madvise) of the last fault's PMD: said in the walk too */
-    if (walk && !walk.leaf && ops.some((e) => e.type === EV.mmsim_split_huge_pmd && e.addr === walk.pteBase)) walk.remapped = true;
+    if (walk && !walk.leaf && !walk.remapped && ops.some((e) => e.type === EV.mmsim_split_huge_pmd && e.addr === walk.pteBase)) {
+      walk.remapped = true;
+      for (let i = 0; i < 512; i++) if (walk.pte[i] & 3) walk.pte[i] |= 4;
+    }
     const partial = complete ? [] : ops;
     const mms = this.mmViews(c);
     const mech: Record<string, unknown> = {};
@@ -339,6 +348,8 @@ export class Engine extends Recorder {
       if (e & 1n) pte[i] = (e & 2n ? 2 : 1) | (leaf ? 16 : 0);
     }
     const remapped = !leaf && ops.some((e) => e.type === EV.mmsim_split_huge_pmd && e.addr === base);
+    /* a remap set all 512 PTEs at once */
+    if (remapped) for (let i = 0; i < 512; i++) if (pte[i] & 3) pte[i] |= 4;
     /* which of the present PTEs this operation set (the narrative; whether they are present is the core's) */
     for (const e of ops)
       if (e.type === EV.mm_set_pte && e.addr >= base && e.addr < base + 2 ** 21) {

@@ -126,7 +126,9 @@ function outcomeText(kind: number, o: ReturnType<typeof faultOutcome>, ptes: num
     const why = o.skipped.map((n, r) => [n, r]).filter(([n]) => n).sort((x, y) => y[0] - x[0]);
     text += `, ${nskip} skipped${why.length === 1 ? `: ${SKIP_REASONS[why[0][1]]}` : ` (${why.map(([n, r]) => `${n} ${SKIP_REASONS[r]}`).join(', ')})`}`;
   }
-  if (kind !== FaultKind.FileAround && !o.neighbours && !nskip) text += `; ${plural(ptes, 'PTE')} set`;
+  const huge = kind === FaultKind.HugeAnon || kind === FaultKind.HugeZero || kind === FaultKind.HugeWpReuse;
+  if (huge) text += `; ${plural(ptes, 'page')} behind one PMD`;
+  else if (kind !== FaultKind.FileAround && !o.neighbours && !nskip) text += `; ${plural(ptes, 'PTE')} set`;
   return text;
 }
 
@@ -180,7 +182,7 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
         };
       }
       return {
-        text: `fault done, ${major ? 'major' : 'minor'}: ${KIND_TEXT[e.b] ?? ''}; ${plural(e.c, 'PTE')} set`,
+        text: `fault done, ${major ? 'major' : 'minor'}: ${KIND_TEXT[e.b] ?? ''}; ${e.b === FaultKind.HugeAnon || e.b === FaultKind.HugeZero || e.b === FaultKind.HugeWpReuse ? `${plural(e.c, 'page')} behind one PMD` : `${plural(e.c, 'PTE')} set`}`,
         fn: KIND_FN[e.b] ?? 'handle_mm_fault', label: `${major ? 'major' : 'minor'} fault, ${e.c} mapped`,
       };
     }
@@ -202,7 +204,7 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
       return {
         text: `${hex(e.addr)} → ${what}, ${rw}, ${SET_TEXT[e.c] ?? ''}`,
         fn: e.c === SetHow.Around || e.c === SetHow.AroundSelf ? 'filemap_map_pages' : e.c === SetHow.Zero || e.c === SetHow.Anon ? 'do_anonymous_page' : 'set_pte_range',
-        label: `map ${e.c === SetHow.Zero ? 'zero page' : `page ${e.b}`}`,
+        label: `map ${e.c === SetHow.Zero ? 'zero page' : e.c === SetHow.Anon || e.c === SetHow.Cow ? 'anon page' : `page ${e.b}`}`,
       };
     }
     case EV.mm_filemap_map_skip:

@@ -33,6 +33,12 @@ const RMAP: Record<number, { what: (n: number) => string; fn: string }> = {
   [FolioRmapOp.DupPmd]: { what: () => 'its PMD copied by fork', fn: 'folio_try_dup_anon_rmap_pmd' },
 };
 
+const RMAP_LABEL: Record<number, string> = {
+  [FolioRmapOp.NewPtes]: 'rmap: new folio', [FolioRmapOp.NewPmd]: 'rmap: new THP', [FolioRmapOp.AddPtes]: 'rmap: PTEs added',
+  [FolioRmapOp.RemovePtes]: 'rmap: PTEs removed', [FolioRmapOp.DupPtes]: 'rmap: fork copy', [FolioRmapOp.RemovePmd]: 'rmap: PMD removed',
+  [FolioRmapOp.DupPmd]: 'rmap: fork copy (PMD)',
+};
+
 const WHY: Record<number, string> = {
   [SplitPmdWhy.Zap]: 'an unmap covers only part of it',
   [SplitPmdWhy.Cow]: 'a write to a PMD still shared (or the huge zero page) is handled 4 KiB at a time',
@@ -51,7 +57,7 @@ export const describeLargeFolios: Describer = (e, { task }) => {
       if (!r) return null;
       return {
         text: `folio at pfn ${e.a}: ${r.what(e.c)}${e.c < 2 ** 9 && e.addr !== e.a ? ` (from its page ${e.addr - e.a})` : ''}; ${atomicsText(e.d)}`,
-        fn: r.fn, label: `rmap ${FolioRmapOp[e.b] ?? e.b}`, version: V,
+        fn: r.fn, label: RMAP_LABEL[e.b] ?? 'rmap', version: V,
       };
     }
     case EV.mmsim_set_pmd:

@@ -42,7 +42,7 @@ export function PageTableWalk({ frame }: ViewProps) {
       </div>
     );
   }
-  const by = w.stale ? 'by that fault' : 'by this fault';
+  const by = w.remap ? 'by this remap' : w.stale ? 'by that fault' : 'by this fault';
   const lay = pteLayout(box);
   let filled = 0, present = 0;
   for (let i = 0; i < 512; i++) {
@@ -52,7 +52,12 @@ export function PageTableWalk({ frame }: ViewProps) {
   return (
     <div className={w.stale ? 'walk-wrap stale' : 'walk-wrap'}>
       <div className="walk-head">
-        {w.stale ? (
+        {w.remap ? (
+          <>
+            <span className="badge now">this remap</span>
+            <span className="what"><b>{hex(w.addr)}</b>, event {fmt(w.faultEvent + 1)}: a PMD leaf remapped by PTEs</span>
+          </>
+        ) : w.stale ? (
           <>
             <span className="badge stale">last fault</span>
             <span className="what" title="No fault in this operation: the last one, walked in the page tables as they are now">
@@ -82,8 +87,9 @@ export function PageTableWalk({ frame }: ViewProps) {
                 {!ok ? '' : entryPresent ? w.entry[l].replace(/^0x0+(?=.)/, '0x') : 'none'}
               </span>
               <span role="cell">
-                {underLeaf ? <span className="badge leaf" data-testid="walk-leaf-pte">none: the PMD maps the page</span>
-                  : l === 2 && w.leaf ? <span className="badge leaf" data-testid="walk-leaf" title="PSE set: a PMD leaf maps 2 MiB directly">{w.leaf.zero ? 'leaf: the huge zero page' : 'leaf: a 2 MiB THP'}{w.leaf.set ? `, set ${by}` : ''}</span>
+                {underLeaf ? <span className="badge leaf" data-testid="walk-leaf-pte" title="no PTE: the PMD entry above maps the page">none: PMD maps it</span>
+                  : l === 2 && w.leaf ? <span className="badge leaf" data-testid="walk-leaf" title="PSE set: a PMD leaf maps 2 MiB directly">{w.leaf.zero ? 'leaf: huge zero page' : 'leaf: 2 MiB THP'}{w.leaf.set ? ', new' : ''}</span>
+                  : l === 2 && w.remapped ? <span className="badge new" data-testid="walk-remapped" title="the PMD leaf here was replaced by a PTE table (the deposited one) in this step">remapped: PTE table, pfn {fmt(w.tablePfn[3])}</span>
                   : !ok ? <span className="badge none">no table yet</span>
                   : allocated ? <span className="badge new" title={`the ${name} table (pfn ${fmt(w.tablePfn[l])}) was allocated ${by}`}>new table, pfn {fmt(w.tablePfn[l])}</span>
                   : <span className="badge present" title={`the ${name} table page, pfn ${fmt(w.tablePfn[l])}, holds this entry`}>in pfn {fmt(w.tablePfn[l])}</span>}
@@ -91,6 +97,16 @@ export function PageTableWalk({ frame }: ViewProps) {
             </div>
           );
         })}
+      </div>
+      <div className="pte-caption" data-testid="walk-caption">
+        {w.leaf ? (
+          <>No PTE page: the PMD entry maps {hex(w.pteBase)}–{hex(w.pteBase + 2 ** 21)} itself, {w.leaf.zero ? 'the huge zero page, read-only' : 'one 2 MiB THP'}
+            {' '}(a PTE table waits deposited beside it, for a remap).</>
+        ) : (
+          <>The PTE page {w.ptePfn ? <>(pfn {fmt(w.ptePfn)})</> : '(not allocated yet)'} maps {hex(w.pteBase)}–{hex(w.pteBase + 2 ** 21)}:{' '}
+            <b>{present}</b> of 512 entries present, <b>{filled}</b> set {by}.
+            {w.remapped ? <> <b>Remapped in this step:</b> a PMD leaf was here; the deposited table took its place, 512 PTEs at once.</> : null}</>
+        )}
       </div>
       <div className="pte-box" ref={gridBox}>
         <div className="pte-grid" role="img"
@@ -106,16 +122,6 @@ export function PageTableWalk({ frame }: ViewProps) {
         <span><i /> none</span><span><i className="p1" /> present, read-only</span><span><i className="p2" /> present, writable</span>
         <span><i className="new" /> set {by}</span><span><i className="cur" /> the faulting address</span>
         {w.leaf ? <span><i className="p2 huge" /> under the PMD leaf</span> : null}
-      </div>
-      <div className="pte-caption" data-testid="walk-caption">
-        {w.leaf ? (
-          <>No PTE page: the PMD entry maps {hex(w.pteBase)}–{hex(w.pteBase + 2 ** 21)} itself, {w.leaf.zero ? 'the huge zero page, read-only' : 'one 2 MiB THP'}
-            {' '}(a PTE table waits deposited beside it, for a remap).</>
-        ) : (
-          <>The PTE page {w.ptePfn ? <>(pfn {fmt(w.ptePfn)})</> : '(not allocated yet)'} maps {hex(w.pteBase)}–{hex(w.pteBase + 2 ** 21)}:{' '}
-            <b>{present}</b> of 512 entries present, <b>{filled}</b> set {by}.
-            {w.remapped ? <> <b>Remapped in this step:</b> a PMD leaf was here; the deposited table took its place, 512 PTEs at once.</> : null}</>
-        )}
       </div>
     </div>
   );

@@ -53,6 +53,8 @@ export interface FoliosFrame {
   op: { rmaps: number; kinds: Record<number, number>; atomics: Atomics; remaps: number; queued: number; splits: number; freed: number };
   /** the kernel this run follows: 6.10 (large_mapcount true) or 6.9 */
   v610: boolean;
+  /** the cursor stands just after the focus folio's birth (its new-folio rmap): its entries come next */
+  fresh: boolean;
 }
 
 export function foliosOf(frame: Frame): FoliosFrame | null {
@@ -154,6 +156,11 @@ function frame(ctx: FrameContext): FoliosFrame {
     census: { large: c.large, pmdMapped: c.pmd_mapped, queued: c.queued, pages: c.pages },
     list, focus, op: opSummary(ctx.partial.length ? ctx.partial : ctx.ops),
     v610: ctx.program.scenario.kernel.large_mapcount !== false,
+    fresh: (() => {
+      const last = ctx.partial[ctx.partial.length - 1];
+      return !!focus && !!last && last.type === EV.mmsim_folio_rmap && last.a === focus.head &&
+        (last.b === FolioRmapOp.NewPtes || last.b === FolioRmapOp.NewPmd);
+    })(),
   };
 }
 

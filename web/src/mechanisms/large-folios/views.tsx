@@ -10,7 +10,7 @@
  */
 import { useRef } from 'react';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
-import { FolioRmapOp } from '../../../../wasm-core/ts/abi.js';
+import { COUNTERS, FolioRmapOp } from '../../../../wasm-core/ts/abi.js';
 import { fmt } from '../../lib/format.js';
 import type { ViewDef, ViewProps } from '../../views/registry.js';
 import { ENTIRELY_MAPPED, foliosOf, type Atomics, type FolioFocus, type FoliosFrame } from './frame.js';
@@ -25,11 +25,12 @@ export function nrPagesMappedText(v: number): string {
 }
 
 export function atomicsLine(a: Atomics, v610: boolean): string {
+  if (!a.page && !a.large && !a.entire && !a.nr) return 'no atomics (plain stores on a new folio)';
   const parts = [
     `${fmt(a.page)} _mapcount`, ...(v610 ? [`${fmt(a.large)} _large_mapcount`] : []),
     ...(a.entire ? [`${fmt(a.entire)} _entire_mapcount`] : []), ...(a.nr ? [`${fmt(a.nr)} _nr_pages_mapped`] : []),
   ];
-  return parts.join(' + ');
+  return `${parts.join(' + ')} atomics`;
 }
 
 const KIND_WORD: Record<number, string> = {
@@ -52,10 +53,11 @@ function Field({ name, value, note, testid }: { name: string; value: string; not
 
 function PageStrip({ f, prev }: { f: FolioFocus; prev: number[] | null }) {
   const n = f.pages.length, cols = colsFor(n), big = n <= 64;
-  const touched = new Set(f.touched);
+  /* every page touched (a whole-folio batch): the op line says so, an outline on each cell would only shout */
+  const touched = new Set(f.touched.length < n ? f.touched : []);
   const shared = f.pages.filter((m) => m > 1).length, mapped = f.pages.filter((m) => m > 0).length;
   return (
-    <div className={`lf-strip ${big ? 'big' : 'small'}`} style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))` }}
+    <div className={`lf-strip ${big ? 'big' : 'small'} ${f.entire ? 'pmd' : ''}`} style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))` }}
       role="img" data-testid="lf-pages"
       aria-label={`${n} pages: ${mapped} mapped by a PTE, ${shared} of them more than once${f.entire ? `; a PMD maps all ${n}` : ''}`}>
       {f.pages.map((m, i) => {
@@ -73,10 +75,17 @@ function PageStrip({ f, prev }: { f: FolioFocus; prev: number[] | null }) {
 }
 
 /** one process's mappings of the folio as a bar over its pages: a PMD spans all, PTE runs where they map */
-function MapRows({ f, program }: { f: FolioFocus; program: Program }) {
+function MapRows({ f, program, fresh }: { f: FolioFocus; program: Program; fresh: boolean }) {
   const n = f.pages.length;
   const mms = [...new Set(f.maps.map((m) => m.mm))].sort((a, b) => a - b);
-  if (!mms.length) return <p className="lf-note" data-testid="lf-unmapped">No page table maps this folio now{f.refcount ? ' (a reference is still held: it is being freed or waits in a pagevec)' : ''}.</p>;
+  if (!mms.length) {
+    return (
+      <p className="lf-note" data-testid="lf-unmapped">
+        {fresh ? 'Just allocated: its counts are set, and its page-table entries are written next.'
+          : `No page table maps this folio now${f.refcount ? ' (a reference is still held: it is being freed or waits in a pagevec)' : ''}.`}
+      </p>
+    );
+  }
   return (
     <div className="lf-maps">
       {mms.map((mm) => {
@@ -119,7 +128,7 @@ function Shared({ f, v610 }: { f: FolioFocus; v610: boolean }) {
       </div>
       <div className={`lf-rule ${v610 ? 'active' : ''}`} data-testid="lf-shared-new">
         <span className="lf-rule-k">6.10</span>
-        <span>{fmt(f.mapcount)} mappings of {fmt(f.pages.length)} pages{f.entire ? ', a PMD among them' : ''}: <b>{answer(f.sharedNew)}</b></span>
+        <span>{fmt(f.mapcount)} mapping{f.mapcount === 1 ? '' : 's'} of {fmt(f.pages.length)} pages{f.entire ? ', a PMD among them' : ''}: <b>{answer(f.sharedNew)}</b></span>
         {v610 ? <span className="lf-this">this run</span> : null}
       </div>
       {f.sharedOld !== f.sharedNew ? <p className="lf-note warn"><b aria-hidden>≠</b> The two kernels disagree: 6.9 looks at the first page only.</p> : null}
@@ -133,7 +142,7 @@ function OpLine({ fo }: { fo: FoliosFrame }) {
   if (!op.rmaps && !op.remaps && !op.queued && !op.splits) return <p className="lf-op muted" data-testid="lf-op">This operation changed no large folio's mappings.</p>;
   return (
     <div className="lf-op" data-testid="lf-op">
-      {op.rmaps ? <p><b>This operation:</b> {kinds} — <span className="num">{atomicsLine(op.atomics, v610)}</span> atomics{!v610 ? ' (6.9: no _large_mapcount)' : ''}.</p> : null}
+      {op.rmaps ? <p><b>This operation, all folios:</b> {kinds} — <span className="num">{atomicsLine(op.atomics, v610)}</span>{!v610 ? ' (6.9: no _large_mapcount)' : ''}.</p> : null}
       {op.remaps || op.queued || op.splits ? (
         <p>
           {op.remaps ? <>{fmt(op.remaps)} PMD{op.remaps === 1 ? '' : 's'} remapped by PTEs. </> : null}
@@ -145,6 +154,16 @@ function OpLine({ fo }: { fo: FoliosFrame }) {
   );
 }
 
+const FAULT_ALLOC = COUNTERS.indexOf('anon_fault_alloc'), THP_ALLOC = COUNTERS.indexOf('thp_fault_alloc');
+
+function Census({ fo }: { fo: FoliosFrame }) {
+  return (
+    <p className="lf-census muted" data-testid="lf-census">
+      {fmt(fo.census.large)} large folio{fo.census.large === 1 ? '' : 's'} ({fmt(fo.census.pages)} pages) · {fmt(fo.census.pmdMapped)} PMD-mapped · {fmt(fo.census.queued)} queued for a deferred split
+    </p>
+  );
+}
+
 export function Folios({ frame, program }: ViewProps) {
   const fo = foliosOf(frame);
   const prev = useRef<{ head: number; pages: number[] } | null>(null);
@@ -153,13 +172,16 @@ export function Folios({ frame, program }: ViewProps) {
   if (f) prev.current = { head: f.head, pages: f.pages };
   if (!fo) return <div className="placeholder">No folio data for this run.</div>;
   if (!f) {
+    const ever = frame.counters[FAULT_ALLOC] > 0 || frame.counters[THP_ALLOC] > 0;
     return (
       <div className="lf" data-testid="lf-empty">
         <div className="placeholder">
-          No large folio in memory yet. They come from <code>thp</code> or the <code>mthp</code> sizes (Tunables, <kbd>T</kbd>),
-          on the first write to an anonymous mapping big enough to hold one.
+          {ever ? 'No large folio in memory now: they were freed or split.' : <>
+            No large folio in memory yet. They come from <code>thp</code> or the <code>mthp</code> sizes (Tunables, <kbd>T</kbd>),
+            on the first write to an anonymous mapping big enough to hold one.</>}
         </div>
         <OpLine fo={fo} />
+        <Census fo={fo} />
       </div>
     );
   }
@@ -183,24 +205,22 @@ export function Folios({ frame, program }: ViewProps) {
         <Field name="_entire_mapcount + 1" value={fmt(f.entire)} note="PMD mappings of the whole folio" testid="lf-entire" />
         <Field name="_nr_pages_mapped" value={nrPagesMappedText(f.nrPagesMapped)} note="pages mapped by at least one PTE, plus ENTIRELY_MAPPED (0x800000) while a PMD maps the folio" testid="lf-nrmapped" />
       </dl>
+      <div className="lf-bottom">
+        <Shared f={f} v610={fo.v610} />
+        <OpLine fo={fo} />
+      </div>
       <div className="lf-section-t">
         Each page's <code>_mapcount + 1</code>{nr > 64 ? ' (hover a page for its count)' : ''}
         {f.entire ? <> — a PMD mapping counts in <code>_entire_mapcount</code>, not in the pages</> : null}
       </div>
       <PageStrip f={f} prev={before} />
-      <MapRows f={f} program={program} />
+      <MapRows f={f} program={program} fresh={fo.fresh} />
       <div className="lf-legend" aria-hidden>
         <span><i className="lf-run pmd sw" /> mapped by a PMD</span><span><i className="lf-run pte rw sw" /> by writable PTEs</span>
-        <span><i className="lf-run pte sw" /> by read-only PTEs</span><span><i className="lf-page m2 sw" /> page mapped twice</span>
+        <span><i className="lf-run pte sw" /> by read-only PTEs</span><span><i className="lf-page m1 sw" /> page mapped once</span><span><i className="lf-page m2 sw" /> twice</span>
         <span><i className="lf-page touched sw" /> touched by this operation</span>
       </div>
-      <div className="lf-bottom">
-        <Shared f={f} v610={fo.v610} />
-        <OpLine fo={fo} />
-      </div>
-      <p className="lf-census muted" data-testid="lf-census">
-        {fmt(fo.census.large)} large folio{fo.census.large === 1 ? '' : 's'} ({fmt(fo.census.pages)} pages) · {fmt(fo.census.pmdMapped)} PMD-mapped · {fmt(fo.census.queued)} queued for a deferred split
-      </p>
+      <Census fo={fo} />
     </div>
   );
 }
