@@ -132,8 +132,20 @@ static void __folio_add_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr, 
 {
 	uint32_t head = compound_head(sim, pfn), first = 0, accounted;
 	struct page *folio = pfn_to_page(sim, head);
-	struct rmap_cost before = rmap_cost_now(sim);
+	struct rmap_cost before;
 
+	if (!folio_test_large(folio)) {
+		/* a small folio, the fault path's common case (every page fault-around maps): one _mapcount */
+		VM_BUG_ON(nr != 1);
+		first = ++folio->_mapcount == 0;
+		if (exclusive)
+			folio->flags |= PF(anon_exclusive);
+		RMAP_ATOMIC(sim, PAGE_MAPCOUNT, 1);
+		if (first)
+			mapped_stat(sim, folio, 1);
+		return;
+	}
+	before = rmap_cost_now(sim);
 	for (uint32_t i = 0; i < nr; i++) {
 		struct page *page = pfn_to_page(sim, pfn + i);
 
@@ -143,7 +155,7 @@ static void __folio_add_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr, 
 	}
 	RMAP_ATOMIC(sim, PAGE_MAPCOUNT, nr);
 	accounted = first;
-	if (folio_test_large(folio)) {
+	{
 		struct page *p1 = folio_page1(sim, head);
 
 		if (first) {
@@ -241,7 +253,7 @@ void folio_remove_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 	uint32_t head = compound_head(sim, pfn), last = 0;
 	struct page *folio = pfn_to_page(sim, head);
 	bool large = folio_test_large(folio);
-	struct rmap_cost before = rmap_cost_now(sim);
+	struct rmap_cost before = large ? rmap_cost_now(sim) : (struct rmap_cost){ 0 };
 	int32_t accounted;
 
 	if (large) {
@@ -310,7 +322,7 @@ void folio_remove_rmap_pmd(struct mmsim *sim, uint32_t head)
 void folio_dup_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 {
 	uint32_t head = compound_head(sim, pfn);
-	struct rmap_cost before = rmap_cost_now(sim);
+	struct rmap_cost before = folio_test_large(pfn_to_page(sim, head)) ? rmap_cost_now(sim) : (struct rmap_cost){ 0 };
 
 	for (uint32_t i = 0; i < nr; i++) {
 		struct page *page = pfn_to_page(sim, pfn + i);
