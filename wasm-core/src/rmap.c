@@ -175,6 +175,15 @@ static void __folio_add_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr, 
 
 void folio_add_file_rmap_pte(struct mmsim *sim, uint32_t pfn)
 {
+	struct page *page = pfn_to_page(sim, pfn);
+
+	/* an order-0 page: every page fault-around maps comes here, kept to the bare rule */
+	if (likely(!(page->flags & (PF(head) | PF(tail))))) {
+		if (++page->_mapcount == 0)
+			mapped_stat(sim, page, 1);
+		RMAP_ATOMIC(sim, PAGE_MAPCOUNT, 1);
+		return;
+	}
 	__folio_add_rmap_ptes(sim, pfn, 1, false);
 }
 

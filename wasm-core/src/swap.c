@@ -253,8 +253,10 @@ static void pagevec_add(struct mmsim *sim, uint32_t pv_id, uint32_t pfn)
 	 * lru pvecs on compound page arrival"; 6.x folio_batch_add_and_move)
 	 * does this, so a THP or mTHP never waits in a pagevec.
 	 */
-	if (pv->nr == MMSIM_PAGEVEC_SIZE || folio_test_large(pfn_to_page(sim, pfn)))
-		pagevec_drain(sim, pv_id, folio_test_large(pfn_to_page(sim, pfn)) ? 2 : 0);
+	if (unlikely(folio_test_large(pfn_to_page(sim, pfn))))
+		pagevec_drain(sim, pv_id, 2);
+	else if (pv->nr == MMSIM_PAGEVEC_SIZE)
+		pagevec_drain(sim, pv_id, 0);
 }
 
 /* lru_add_drain(): every pagevec of this CPU, lru_add first, then rotate, then deactivate */
