@@ -87,47 +87,42 @@ for (const size of SIZES)
       expect(await cursorOf(page)).toBeGreaterThan(200);
     });
 
+/**
+ * A mechanism's views on stage: open the scenario at a size and theme, step 40 events, then press its
+ * jump keys; no panel may move at any point. Returns the first boxes, for a caller's further checks.
+ */
+async function holdsStill(page: Page, size: { width: number; height: number }, theme: 'light' | 'dark', scenario: string, view: string, keys: string[]) {
+  await page.setViewportSize(size);
+  await open(page, `scenario=${scenario}`, theme);
+  await expect(page.locator(`[data-view="${view}"]`)).toBeVisible();
+  const first = await boxes(page);
+  for (let i = 1; i <= 40; i++) {
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('cursor')).toHaveText(new RegExp(`^event ${i} /`));
+    expect(moved(first, await boxes(page)), `after step ${i}`).toEqual([]);
+  }
+  for (const k of keys) {
+    const c0 = await cursorOf(page);
+    await page.keyboard.press(k);
+    await expect.poll(() => cursorOf(page), { message: k }).not.toBe(c0);
+    expect(moved(first, await boxes(page)), `after ${k}`).toEqual([]);
+  }
+  return first;
+}
+
 for (const [size, theme] of [[SIZES[0], 'light'], [SIZES[SIZES.length - 1], 'dark']] as const)
   test(`the VMA cache's views do not move either: ebizzy, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({ page }) => {
     test.setTimeout(120_000);
-    await page.setViewportSize(size);
-    await open(page, 'scenario=vmacache/ebizzy', theme);
-    await expect(page.locator('[data-view="vmacache"]')).toBeVisible();
-    const first = await boxes(page);
-    for (let i = 1; i <= 40; i++) {
-      await page.keyboard.press('ArrowRight');
-      await expect(page.getByTestId('cursor')).toHaveText(new RegExp(`^event ${i} /`));
-      expect(moved(first, await boxes(page)), `after step ${i}`).toEqual([]);
-    }
     /* a miss, the end of its fault, the first flush (after the first munmap), back to a miss */
-    for (const k of ['c', 'j', 'h', 'j', 'Shift+C']) {
-      const c0 = await cursorOf(page);
-      await page.keyboard.press(k);
-      await expect.poll(() => cursorOf(page), { message: k }).not.toBe(c0);
-      expect(moved(first, await boxes(page)), `after ${k}`).toEqual([]);
-    }
+    await holdsStill(page, size, theme, 'vmacache/ebizzy', 'vmacache', ['c', 'j', 'h', 'j', 'Shift+C']);
     await axe(page, `the VMA cache (${theme})`);
   });
 
 for (const [size, theme] of [[SIZES[0], 'dark'], [SIZES[SIZES.length - 1], 'light']] as const)
   test(`the LRU's views do not move either: the backup, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({ page }) => {
     test.setTimeout(120_000);
-    await page.setViewportSize(size);
-    await open(page, 'scenario=lru/backup', theme);
-    await expect(page.locator('[data-view="lru"]')).toBeVisible();
-    const first = await boxes(page);
-    for (let i = 1; i <= 40; i++) {
-      await page.keyboard.press('ArrowRight');
-      await expect(page.getByTestId('cursor')).toHaveText(new RegExp(`^event ${i} /`));
-      expect(moved(first, await boxes(page)), `after step ${i}`).toEqual([]);
-    }
     /* activation, deactivation (the trays fill), reclaim (kswapd runs), back to an activation; the chart switched */
-    for (const k of ['u', 'n', 'n', 'r', 'r', 'Shift+U']) {
-      const c0 = await cursorOf(page);
-      await page.keyboard.press(k);
-      await expect.poll(() => cursorOf(page), { message: k }).not.toBe(c0);
-      expect(moved(first, await boxes(page)), `after ${k}`).toEqual([]);
-    }
+    const first = await holdsStill(page, size, theme, 'lru/backup', 'lru', ['u', 'n', 'n', 'r', 'r', 'Shift+U']);
     await page.getByTestId('lru-chart-counters').click();
     expect(moved(first, await boxes(page)), 'after charting the counters').toEqual([]);
     await keysWork(page, 'the LRU chart switch');
@@ -137,22 +132,8 @@ for (const [size, theme] of [[SIZES[0], 'dark'], [SIZES[SIZES.length - 1], 'ligh
 for (const [size, theme] of [[SIZES[0], 'light'], [SIZES[SIZES.length - 1], 'dark']] as const)
   test(`the folio view does not move either: a THP's life, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({ page }) => {
     test.setTimeout(120_000);
-    await page.setViewportSize(size);
-    await open(page, 'scenario=folios/thp', theme);
-    await expect(page.locator('[data-view="folio"]')).toBeVisible();
-    const first = await boxes(page);
-    for (let i = 1; i <= 40; i++) {
-      await page.keyboard.press('ArrowRight');
-      await expect(page.getByTestId('cursor')).toHaveText(new RegExp(`^event ${i} /`));
-      expect(moved(first, await boxes(page)), `after step ${i}`).toEqual([]);
-    }
     /* rmap batches, the remaps, the deferred split, back */
-    for (const k of ['o', 'o', 'v', 'v', 'q', 'Shift+V']) {
-      const c0 = await cursorOf(page);
-      await page.keyboard.press(k);
-      await expect.poll(() => cursorOf(page), { message: k }).not.toBe(c0);
-      expect(moved(first, await boxes(page)), `after ${k}`).toEqual([]);
-    }
+    await holdsStill(page, size, theme, 'folios/thp', 'folio', ['o', 'o', 'v', 'v', 'q', 'Shift+V']);
     await keysWork(page, 'the folio jumps');
     await axe(page, `the large folios (${theme})`);
   });
