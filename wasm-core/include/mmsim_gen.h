@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x285e170au
+#define MMSIM_INTERFACE_HASH 0x7fc75541u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -68,6 +68,7 @@ enum mmsim_fault_kind {
 	MMSIM_FK_HUGE_ANON = 12, /* do_huge_pmd_anonymous_page: write, a THP mapped by one PMD */
 	MMSIM_FK_HUGE_ZERO = 13, /* do_huge_pmd_anonymous_page: read, the huge zero page mapped by one PMD */
 	MMSIM_FK_HUGE_WP_REUSE = 14, /* do_huge_pmd_wp_page: the only mapping of the THP made writable in place */
+	MMSIM_FK_ANON_PREFAULT = 15, /* do_anonymous_page: a predicted fault, a batch of pages mapped ahead (2004 anticipatory prefault) */
 };
 /* MMSIM_EV_SET_PTE.c */
 enum mmsim_set_how {
@@ -260,6 +261,16 @@ enum mmsim_split_pmd_why {
 	MMSIM_SPLITPMD_COW = 1, /* a write to a write-protected PMD that could not be reused (do_huge_pmd_wp_page falls back) */
 	MMSIM_SPLITPMD_VMA = 2, /* a VMA boundary moved inside it (vma_adjust_trans_huge) */
 };
+/* mmsim_anon_prefault.d: what ended the batch */
+enum mmsim_prefault_end {
+	MMSIM_PFEND_MISS = 0, /* no prediction hit: one page, the order reset */
+	MMSIM_PFEND_ORDER = 1, /* 2^order pages, under the cap */
+	MMSIM_PFEND_CAP = 2, /* the cap (PAGEVEC_SIZE) */
+	MMSIM_PFEND_VMA = 3, /* the end of the VMA */
+	MMSIM_PFEND_PMD = 4, /* the end of the page table (a batch never crosses a PMD) */
+	MMSIM_PFEND_ALLOC = 5, /* an allocation failed part way: the batch shrank (the prediction already stored will miss) */
+	MMSIM_PFEND_PRESENT = 6, /* a present PTE (a read batch stops there: the model's choice, as later postings; V1 overwrote it) */
+};
 enum mmsim_vmacache_mode {
 	MMSIM_VMACACHE_PER_THREAD = 0,
 	MMSIM_VMACACHE_MM_WIDE = 1,
@@ -397,7 +408,9 @@ enum mmsim_prefault_mode {
 	X(MODEL_RMAP_ATOMIC_LARGE_MAPCOUNT, "rmap_atomic_large_mapcount") \
 	X(MODEL_RMAP_ATOMIC_ENTIRE_MAPCOUNT, "rmap_atomic_entire_mapcount") \
 	X(MODEL_FOLIO_MAPCOUNT_PAGES_VISITED, "folio_mapcount_pages_visited") \
-	X(MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED, "rmap_atomic_nr_pages_mapped")
+	X(MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED, "rmap_atomic_nr_pages_mapped") \
+	X(MODEL_PREFAULT_PAGES, "prefault_pages") \
+	X(MODEL_PREFAULT_HITS, "prefault_hits")
 enum mmsim_counter {
 #define MMSIM_X_ENUM(id, name) MMSIM_##id,
 	MMSIM_COUNTERS(MMSIM_X_ENUM)
@@ -413,7 +426,9 @@ enum mmsim_counter {
 	X(T_MIN_FLT, "min_flt") \
 	X(T_VMACACHE_FIND_CALLS, "vmacache_find_calls") \
 	X(T_VMACACHE_FIND_HITS, "vmacache_find_hits") \
-	X(T_TOUCHES, "touches")
+	X(T_TOUCHES, "touches") \
+	X(T_PREFAULT_HITS, "prefault_hits") \
+	X(T_PREFAULT_PAGES, "prefault_pages")
 enum mmsim_task_counter {
 #define MMSIM_X_ENUM(id, name) MMSIM_##id,
 	MMSIM_TASK_COUNTERS(MMSIM_X_ENUM)
@@ -566,7 +581,9 @@ enum mmsim_mm_counter {
 	/* a partly unmapped anon large folio queued (deferred_split_folio): a=head pfn, b=order, c=pages still mapped */ \
 	X(DEFERRED_SPLIT, "mmsim_deferred_split") \
 	/* the deferred split shrinker split a folio (split_huge_page): a=head pfn, b=order, c=pages freed (unmapped ones), d=pages left */ \
-	X(SPLIT_FOLIO, "mmsim_split_huge_page")
+	X(SPLIT_FOLIO, "mmsim_split_huge_page") \
+	/* do_anonymous_page with the anticipatory prefault: addr=the fault, a=1 the prediction hit / 0 missed, b=order, c=pages mapped, d=what ended the batch (MMSIM_PFEND_*) */ \
+	X(ANON_PREFAULT, "mmsim_anon_prefault")
 enum mmsim_event_type {
 #define MMSIM_X_ENUM(id, name) MMSIM_EV_##id,
 	MMSIM_EVENTS(MMSIM_X_ENUM)
@@ -681,7 +698,7 @@ struct mmsim_page_info { /* 32 bytes */
 	uint32_t order;
 	uint32_t lru; /* enum mmsim_lru_list, MMSIM_NONE if not on an LRU */
 };
-struct mmsim_task_info { /* 56 bytes */
+struct mmsim_task_info { /* 72 bytes */
 	uint32_t mm; /* process id */
 	uint32_t alive;
 	uint64_t counters[MMSIM_NR_TASK_COUNTERS]; /* enum mmsim_task_counter order */
@@ -783,6 +800,11 @@ struct mmsim_folio_census { /* 16 bytes: the large folios in memory */
 	uint32_t pmd_mapped; /* of them mapped by a PMD somewhere */
 	uint32_t queued; /* on the deferred split queue */
 	uint32_t pages; /* pages in large folios */
+};
+struct mmsim_prefault_state { /* 16 bytes: one task's prediction (2004 V1: task_struct fields) */
+	uint64_t next_addr; /* anon_fault_next_addr: the address predicted next */
+	uint32_t order; /* anon_fault_order */
+	uint32_t alive;
 };
 
 struct mmsim;
@@ -888,6 +910,8 @@ uint32_t mmsim_large_folios(const struct mmsim *sim, uint32_t *out, uint32_t max
 int mmsim_folio_census(const struct mmsim *sim, struct mmsim_folio_census *out);
 /* for the address space's blocks: over n pages from start (hi:lo), bit i of out[i / 32] set when page i maps the page after page i - 1's in one large folio; returns the words written */
 uint32_t mmsim_folio_joins(const struct mmsim *sim, uint32_t mm, uint32_t start_hi, uint32_t start_lo, uint32_t n, uint32_t *out, uint32_t max);
+/* a task's prediction; MMSIM_EINVAL for no such task */
+int mmsim_prefault_state(const struct mmsim *sim, uint32_t task, struct mmsim_prefault_state *out);
 /* the tunables' ranges, from the description: NULL if the header is sound, else why not */
 const char *mmsim_tunables_check(const struct mmsim_prog_header *h);
 /* the header's tunables at their defaults */

@@ -78,6 +78,7 @@ export const enums = [
     ['HugeAnon', 12, 'do_huge_pmd_anonymous_page: write, a THP mapped by one PMD'],
     ['HugeZero', 13, 'do_huge_pmd_anonymous_page: read, the huge zero page mapped by one PMD'],
     ['HugeWpReuse', 14, 'do_huge_pmd_wp_page: the only mapping of the THP made writable in place'],
+    ['AnonPrefault', 15, 'do_anonymous_page: a predicted fault, a batch of pages mapped ahead (2004 anticipatory prefault)'],
   ] },
   { ts: 'SetHow', c: 'mmsim_set_how', prefix: 'MMSIM_SET_', doc: 'MMSIM_EV_SET_PTE.c', members: [
     ['Fault', 0, 'the faulting page, by ->fault + finish_fault'],
@@ -215,7 +216,7 @@ export const counters = [
 export const taskCounters = [
   ['T_PGFAULT', 'pgfault'], ['T_MAJ_FLT', 'maj_flt'], ['T_MIN_FLT', 'min_flt'],
   ['T_VMACACHE_FIND_CALLS', 'vmacache_find_calls'], ['T_VMACACHE_FIND_HITS', 'vmacache_find_hits'],
-  ['T_TOUCHES', 'touches'],
+  ['T_TOUCHES', 'touches'], ['T_PREFAULT_HITS', 'prefault_hits'], ['T_PREFAULT_PAGES', 'prefault_pages'],
 ];
 
 /* Per-mm counters (mm->rss_stat and friends), signed. */

@@ -864,6 +864,9 @@ uint64_t *pmd_alloc(struct mmsim *sim, struct mm_struct *mm, uint64_t addr);
 uint32_t pte_alloc_one(struct mmsim *sim, struct mm_struct *mm, uint64_t addr);
 void pte_free(struct mmsim *sim, struct mm_struct *mm, uint32_t pfn, uint64_t addr);
 uint32_t follow_page_pfn(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr, uint64_t *entry);
+/* prefault.c: do_anon_prefault() returns this after a miss (the caller's ordinary fault follows) */
+#define PREFAULT_MISS 0xffffffffu
+uint32_t do_anon_prefault(struct mmsim *sim, struct vm_fault *vmf, uint64_t *pte);
 /* huge_memory.c */
 bool thp_vma_allowable(const struct mmsim *sim, const struct vm_area_struct *vma, uint64_t addr);
 uint32_t do_huge_pmd_anonymous_page(struct mmsim *sim, struct vm_fault *vmf);

@@ -457,6 +457,9 @@ static int step_op(struct mmsim *sim)
 		task_ptr(sim, cmm->first_task)->alive = 1;
 		/* VC-7: copy_mm() flushes the child's slots; its seqnum is the forking task's (dup_task_struct) */
 		vmacache_task_init(sim, cmm->first_task, st->task);
+		/* the 2004 prefault's prediction is task_struct's: dup_task_struct copies it */
+		task_ptr(sim, cmm->first_task)->anon_fault_next_addr = task_ptr(sim, st->task)->anon_fault_next_addr;
+		task_ptr(sim, cmm->first_task)->anon_fault_order = task_ptr(sim, st->task)->anon_fault_order;
 		trace(sim, MMSIM_EV_FORK, 0, parent, child, 0, 0);
 		break;
 	}

@@ -1771,3 +1771,4 @@ int main(int argc, char **argv)
 #include "lru.c"
 #include "pagewalk.c"
 #include "folios.c"
+#include "prefault.c"
