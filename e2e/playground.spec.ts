@@ -41,7 +41,9 @@ test('the gallery lists every scenario, grouped by mechanism', async ({ page }, 
   expect(shipped('lru').length).toBeGreaterThanOrEqual(7);
   await expect(page.getByRole('heading', { name: 'Large folios' })).toBeVisible();
   expect(shipped('folios').length).toBeGreaterThanOrEqual(7);
-  await expect(page.locator('.card')).toHaveCount(shipped('fault-around').length + shipped('vmacache').length + shipped('lru').length + shipped('folios').length);
+  await expect(page.getByRole('heading', { name: 'Anticipatory prefault' })).toBeVisible();
+  expect(shipped('prefault').length).toBeGreaterThanOrEqual(5);
+  await expect(page.locator('.card')).toHaveCount(shipped('fault-around').length + shipped('vmacache').length + shipped('lru').length + shipped('folios').length + shipped('prefault').length);
   await expect(page.locator('.seed-table a[data-scenario]')).toHaveCount(shipped('fault-around/seed').length);
   await expect(page.locator('.seed-table a[data-sweep]')).toHaveCount(shipped('fault-around/seed').length);
   await expect(page.locator('.card').first()).toContainText('Sequential read of a cached file');
@@ -284,7 +286,7 @@ test('every shipped scenario opens and steps without errors', async ({ page }) =
   test.setTimeout(300_000);
   await page.goto('/');
   const names = await page.locator('[data-scenario]').evaluateAll((els) => els.map((e) => e.getAttribute('data-scenario')!));
-  expect(names.length).toBe(shipped('fault-around').length + shipped('fault-around/seed').length + shipped('vmacache').length + shipped('lru').length + shipped('folios').length);
+  expect(names.length).toBe(shipped('fault-around').length + shipped('fault-around/seed').length + shipped('vmacache').length + shipped('lru').length + shipped('folios').length + shipped('prefault').length);
   for (const name of names) {
     await page.goto(`/?scenario=${name}`);
     const big = name.includes('/seed/');
@@ -489,4 +491,38 @@ test('large folios: step through fork and the child\'s munmap, and watch the map
   await expect(page.locator('[data-run="a"][data-counter="rmap_atomic_large_mapcount"]')).toHaveText('7');
   await expect(page.locator('[data-run="b"][data-counter="rmap_atomic_large_mapcount"]')).toHaveText('0');
   await shot(page, info, 'folio-compare');
+});
+
+test('anticipatory prefault: turn it on, step, and watch the batch grow 1, 2, 4, 8, 14', async ({ page }, info) => {
+  /* the sequential scenario with prefault off, turned on from its quick tunable */
+  await page.goto('/?scenario=prefault/sequential&set=anon_prefault=off');
+  await expect(page.locator('[data-view="prefault"]')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('pf')).toContainText('Prefault off');
+  await page.getByRole('group', { name: 'Kernel tunables' }).getByRole('combobox').first().selectOption('anticipatory');
+  await expect(page.getByTestId('pf')).toContainText('Prefault on', { timeout: 30_000 });
+  /* the first fault is a miss (I), then each hit (K) maps a bigger batch */
+  await page.keyboard.press('i');
+  await expect(page.getByTestId('pf-batch-app.0')).toContainText('missed');
+  for (const [pages, next] of [[2, 3], [4, 7], [8, 15], [14, 29], [14, 43]]) {
+    await page.keyboard.press('k');
+    await expect(page.getByTestId('pf-batch-app.0')).toContainText(`${pages} pages at heap page`);
+    await expect(page.getByTestId('pf-next-app.0')).toHaveText(`heap page ${next}`);
+  }
+  await expect(page.getByTestId('pf-batch-app.0')).toContainText('ended by the cap');
+  await page.keyboard.press('j');
+  await expect(page.locator('[data-view="address"]')).toContainText('predicted: a batch of 14, next at page 43');
+  await shot(page, info, 'prefault-batch');
+  /* the whole run: 18,947 traps */
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('value-pgfault')).toHaveText('18,947');
+  /* compared with THP: 512 faults of 512 pages */
+  await page.goto('/?scenario=prefault/today-thp');
+  await expect(page.locator('[data-view="prefault-pages"]')).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('compare-natural').click();
+  await expect(page.locator('[data-run="b"][data-counter="pgfault"]')).not.toHaveText('–', { timeout: 60_000 });
+  await page.keyboard.press('End');
+  await expect(page.locator('[data-run="a"][data-counter="pgfault"]')).toHaveText('18,947');
+  await expect(page.locator('[data-run="b"][data-counter="pgfault"]')).toHaveText('512');
+  await expect(page.locator('[data-view="prefault-pages"] .pf-legend')).toContainText('512 faults, up to 512 pages each');
+  await shot(page, info, 'prefault-thp');
 });

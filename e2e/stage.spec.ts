@@ -138,6 +138,15 @@ for (const [size, theme] of [[SIZES[0], 'light'], [SIZES[SIZES.length - 1], 'dar
     await axe(page, `the large folios (${theme})`);
   });
 
+for (const [size, theme] of [[SIZES[0], 'dark'], [SIZES[SIZES.length - 1], 'light']] as const)
+  test(`the prefault's views do not move either: the threads, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({ page }) => {
+    test.setTimeout(120_000);
+    /* hits, back a hit, back to a miss (the four first faults are the only misses) */
+    await holdsStill(page, size, theme, 'prefault/threads', 'prefault', ['k', 'k', 'Shift+K', 'Shift+I']);
+    await keysWork(page, 'the prefault jumps');
+    await axe(page, `the prefault (${theme})`);
+  });
+
 /** the player's keys, checked: → steps, F jumps to a fault, Space plays and pauses */
 async function keysWork(page: Page, after: string) {
   const c0 = await cursorOf(page);

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x7fc75541u
+#define MMSIM_INTERFACE_HASH 0x5f510c64u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -582,7 +582,7 @@ enum mmsim_mm_counter {
 	X(DEFERRED_SPLIT, "mmsim_deferred_split") \
 	/* the deferred split shrinker split a folio (split_huge_page): a=head pfn, b=order, c=pages freed (unmapped ones), d=pages left */ \
 	X(SPLIT_FOLIO, "mmsim_split_huge_page") \
-	/* do_anonymous_page with the anticipatory prefault: addr=the fault, a=1 the prediction hit / 0 missed, b=order, c=pages mapped, d=what ended the batch (MMSIM_PFEND_*) */ \
+	/* do_anonymous_page with the anticipatory prefault: addr=the fault, a=1 the prediction hit / 0 missed, b=order, c=pages mapped, d=what ended the batch (MMSIM_PFEND_*) | the pages planned << 8 (the prediction stored: addr + planned pages) */ \
 	X(ANON_PREFAULT, "mmsim_anon_prefault")
 enum mmsim_event_type {
 #define MMSIM_X_ENUM(id, name) MMSIM_EV_##id,

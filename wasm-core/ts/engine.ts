@@ -51,6 +51,8 @@ export interface FaultView {
   addr: number; write: boolean; task: number | null; major: boolean; retried: boolean; done: boolean;
   kind: number | null;
   window: { start: number; end: number; startPgoff: number; endPgoff: number } | null;
+  /** the 2004 anticipatory prefault's batch (mmsim_anon_prefault): its pages, what ended it, and the next prediction */
+  prefault: { hit: boolean; order: number; pages: number; planned: number; why: number; next: number } | null;
   skips: { addr: number; pgoff: number; reason: number }[];
   mapped: { addr: number; how: number }[];
 }
@@ -287,10 +289,13 @@ export class Engine extends Recorder {
     if (!pf) return null;
     const f: FaultView = {
       addr: pf.addr, write: (pf.a & 2) !== 0, task: pf.task, major: false, retried: false, done: false, kind: null,
-      window: null, skips: [], mapped: [],
+      window: null, prefault: null, skips: [], mapped: [],
     };
     for (const e of ops) {
-      if (e.type === EV.mm_filemap_map_pages)
+      if (e.type === EV.mmsim_anon_prefault) {
+        const planned = e.d >>> 8;
+        f.prefault = { hit: e.a === 1, order: e.b, pages: e.c, planned, why: e.d & 0xff, next: e.addr + planned * 4096 };
+      } else if (e.type === EV.mm_filemap_map_pages)
         f.window = { start: e.addr, end: e.addr + (e.c - e.b + 1) * 4096, startPgoff: e.b, endPgoff: e.c };
       else if (e.type === EV.mm_filemap_map_skip) f.skips.push({ addr: e.addr, pgoff: e.a, reason: e.b });
       else if (e.type === EV.mm_set_pte) f.mapped.push({ addr: e.addr, how: e.c });

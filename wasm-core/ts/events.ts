@@ -75,6 +75,7 @@ const KIND_TEXT: Record<number, string> = {
   [FaultKind.HugeAnon]: 'anonymous write: a 2 MiB THP mapped by one PMD',
   [FaultKind.HugeZero]: 'anonymous read: the huge zero page mapped by one read-only PMD',
   [FaultKind.HugeWpReuse]: 'write-protect fault on a THP: its only mapping made writable in place',
+  [FaultKind.AnonPrefault]: 'a predicted anonymous fault: a batch mapped ahead (2004 prefault)',
 };
 
 const KIND_FN: Record<number, string> = {
@@ -83,7 +84,7 @@ const KIND_FN: Record<number, string> = {
   [FaultKind.FileCow]: 'do_cow_fault', [FaultKind.FileShared]: 'do_shared_fault',
   [FaultKind.WpReuse]: 'wp_page_reuse', [FaultKind.WpCopy]: 'wp_page_copy', [FaultKind.WpShared]: 'wp_page_shared',
   [FaultKind.HugeAnon]: 'do_huge_pmd_anonymous_page', [FaultKind.HugeZero]: 'do_huge_pmd_anonymous_page',
-  [FaultKind.HugeWpReuse]: 'do_huge_pmd_wp_page',
+  [FaultKind.HugeWpReuse]: 'do_huge_pmd_wp_page', [FaultKind.AnonPrefault]: 'do_anonymous_page',
 };
 
 const SET_TEXT: Record<number, string> = {

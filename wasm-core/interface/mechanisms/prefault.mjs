@@ -27,7 +27,7 @@ export default {
     ['MODEL_PREFAULT_HITS', 'prefault_hits', { model: true, doc: 'faults at the predicted address (a batch mapped)' }],
   ],
   events: [
-    ['ANON_PREFAULT', 'mmsim_anon_prefault', 'do_anonymous_page with the anticipatory prefault: addr=the fault, a=1 the prediction hit / 0 missed, b=order, c=pages mapped, d=what ended the batch (MMSIM_PFEND_*)'],
+    ['ANON_PREFAULT', 'mmsim_anon_prefault', 'do_anonymous_page with the anticipatory prefault: addr=the fault, a=1 the prediction hit / 0 missed, b=order, c=pages mapped, d=what ended the batch (MMSIM_PFEND_*) | the pages planned << 8 (the prediction stored: addr + planned pages)'],
   ],
   structs: [
     { name: 'prefault_state', doc: 'one task\'s prediction (2004 V1: task_struct fields)', fields: [

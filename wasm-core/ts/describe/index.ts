@@ -6,6 +6,7 @@
 import type { Describer } from '../events.js';
 import { describeLargeFolios } from './large-folios.js';
 import { describeLru } from './lru.js';
+import { describePrefault } from './prefault.js';
 import { describeVmaCache } from './vma-cache.js';
 
-export const MECHANISM_DESCRIBERS: Describer[] = [describeVmaCache, describeLru, describeLargeFolios];
+export const MECHANISM_DESCRIBERS: Describer[] = [describeVmaCache, describeLru, describeLargeFolios, describePrefault];

@@ -207,8 +207,10 @@ function CompareBar() {
    * name: "Compare with true" says nothing.
    */
   const besideIt = !!quick && TUNABLES.some((t) => t.key === quick && t.quick && t.type !== 'bool' && t.mechanism === mechanismOf(group).id);
-  const shortLabel = naturalSet && quick && besideIt && Object.keys(naturalSet).length === 1 && naturalLabel.startsWith(`${quick} `)
-    ? naturalLabel.slice(quick.length + 1) : naturalLabel;
+  /* a bare "off" or "always" says nothing either: such values keep the tunable's name */
+  const bare = (v: string) => /^(off|on|never|always|madvise|true|false)$/.test(v);
+  const shortLabel = naturalSet && quick && besideIt && Object.keys(naturalSet).length === 1 && naturalLabel.startsWith(`${quick} `) &&
+    !bare(naturalLabel.slice(quick.length + 1)) ? naturalLabel.slice(quick.length + 1) : naturalLabel;
   return (
     <div className={`comparebar ${compare ? '' : 'actions'}`} data-testid="comparebar">
       {compare ? (

@@ -6,6 +6,7 @@ import type { FrameProvider } from '../../../wasm-core/ts/engine.js';
 import { faultAroundFrames } from './fault-around/frame.js';
 import { largeFolioFrames } from './large-folios/frame.js';
 import { lruFrames } from './lru/frame.js';
+import { prefaultFrames } from './prefault/frame.js';
 import { vmaCacheFrames } from './vma-cache/frame.js';
 
-export const FRAME_PROVIDERS: FrameProvider[] = [faultAroundFrames, vmaCacheFrames, lruFrames, largeFolioFrames];
+export const FRAME_PROVIDERS: FrameProvider[] = [faultAroundFrames, vmaCacheFrames, lruFrames, largeFolioFrames, prefaultFrames];

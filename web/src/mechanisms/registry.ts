@@ -8,10 +8,11 @@ import type { SimEvent } from '../../../wasm-core/ts/events.js';
 import { faultAround } from './fault-around/index.js';
 import { largeFolios } from './large-folios/index.js';
 import { lru } from './lru/index.js';
+import { prefault } from './prefault/index.js';
 import { vmaCache } from './vma-cache/index.js';
 import type { JumpDef, MechanismDef } from './types.js';
 
-export const MECHANISM_DEFS: MechanismDef[] = [faultAround, vmaCache, lru, largeFolios];
+export const MECHANISM_DEFS: MechanismDef[] = [faultAround, vmaCache, lru, largeFolios, prefault];
 
 /** a mechanism's gallery folder (scenarios/<folder>/), the group of its scenarios */
 export const folderOf = (m: MechanismDef): string => m.folder ?? m.id;

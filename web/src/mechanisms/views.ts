@@ -9,6 +9,8 @@ import { LARGE_FOLIOS } from './large-folios/index.js';
 import { LARGE_FOLIO_VIEWS } from './large-folios/views.js';
 import { LRU } from './lru/index.js';
 import { LRU_VIEWS } from './lru/views.js';
+import { PREFAULT } from './prefault/index.js';
+import { PREFAULT_VIEWS } from './prefault/views.js';
 import { VMA_CACHE } from './vma-cache/index.js';
 import { VMA_CACHE_VIEWS } from './vma-cache/views.js';
 
@@ -16,4 +18,5 @@ export const MECHANISM_VIEWS: Record<string, ViewDef[]> = {
   [VMA_CACHE]: VMA_CACHE_VIEWS,
   [LRU]: LRU_VIEWS,
   [LARGE_FOLIOS]: LARGE_FOLIO_VIEWS,
+  [PREFAULT]: PREFAULT_VIEWS,
 };

@@ -330,6 +330,9 @@ function faultLine(frame: Frame, vma: VmaView) {
     <span>
       <b>{f.write ? 'Write' : 'Read'} fault</b> at page {fmt(page)} ({hex(f.addr)})
       {f.window && <> · window pages {f.window.startPgoff}–{f.window.endPgoff}</>}
+      {f.prefault && (f.prefault.hit
+        ? <> · <b>predicted</b>: a batch of {f.prefault.pages}{f.prefault.pages < f.prefault.planned ? ` (of ${f.prefault.planned})` : ''}, next at page {fmt((f.prefault.next - vma.start) / 4096)}</>
+        : <> · not predicted: one page, next guess page {fmt((f.prefault.next - vma.start) / 4096)}</>)}
       {mapped > 0 && <> · <b>{mapped}</b> mapped</>}
       {f.skips.length > 0 && <> · {f.skips.length} skipped</>}
       {f.major && <> · <b>major</b></>}
@@ -492,6 +495,26 @@ function drawFault(g: CanvasRenderingContext2D, vma: VmaView, f: NonNullable<Fra
       const r = Math.floor(p / COLS), end = Math.min(b, (r + 1) * COLS);
       g.strokeRect(x0 + (p % COLS) * cs - 1.5, y0 + r * cs - 1.5, (end - p) * cs - gap + 3, cs - gap + 3);
       p = end;
+    }
+  }
+  /* the anticipatory prefault's batch (a bracket as fault-around's) and the address it predicts next (a dashed cell) */
+  if (f.prefault) {
+    const a = Math.max(0, cellOf(f.addr)), b = Math.min(n, cellOf(f.addr) + f.prefault.pages);
+    g.strokeStyle = pal.window;
+    g.lineWidth = Math.max(2, Math.min(4, cs / 5));
+    for (let p = a; p < b;) {
+      const r = Math.floor(p / COLS), end = Math.min(b, (r + 1) * COLS);
+      g.strokeRect(x0 + (p % COLS) * cs - 1.5, y0 + r * cs - 1.5, (end - p) * cs - gap + 3, cs - gap + 3);
+      p = end;
+    }
+    const q = cellOf(f.prefault.next);
+    if (q >= 0 && q < n) {
+      g.save();
+      g.setLineDash([3, 2]);
+      g.strokeStyle = pal.text;
+      g.lineWidth = Math.max(1.5, cs / 8);
+      g.strokeRect(x0 + (q % COLS) * cs + 0.5, y0 + Math.floor(q / COLS) * cs + 0.5, cs - gap - 1, cs - gap - 1);
+      g.restore();
     }
   }
   /* skipped pages: a cross */

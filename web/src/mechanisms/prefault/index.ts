@@ -1,0 +1,33 @@
+/**
+ * The 2004 anticipatory prefault of anonymous memory (Christoph Lameter's
+ * V1, never merged), against what kernels do today (THP, mTHP): the
+ * gallery group (scenarios/prefault/), key figures and jump targets. Its
+ * frame data (each thread's prediction, the batch of the fault at the
+ * cursor) and the pages-per-fault series are frame.ts, in the worker; its
+ * views are views.tsx, listed in ../views.ts. The batch and the predicted
+ * address are drawn in the shared address space (engine.ts FaultView).
+ */
+import type { MechanismDef } from '../types.js';
+
+export const PREFAULT = 'prefault';
+
+export const prefault: MechanismDef = {
+  id: PREFAULT,
+  title: 'Anticipatory prefault',
+  blurb: 'A fault where the last one ended maps 2, 4, 8, 14 pages at once: the 2004 prediction, against THP and mTHP today.',
+  figures: [
+    { key: 'pgfault', label: 'Page faults (traps)' },
+    { key: 'prefault_hits', label: 'Predicted faults' },
+    { key: 'prefault_pages', label: 'Pages mapped ahead' },
+    { key: 'nr_anon_pages', label: 'Anonymous pages' },
+  ],
+  teachingOrder: ['sequential', 'random', 'threads', 'today-thp', 'today-mthp'],
+  hides: ['counters', 'steps'],
+  grow: { address: 1.3, walk: 1.0, log: 0.8 },
+  jumps: [
+    { id: 'prefault-hit', label: 'Hit', key: 'K', event: 'mmsim_anon_prefault', where: (e) => e.a === 1,
+      title: 'the next predicted fault: a batch of pages mapped at once' },
+    { id: 'prefault-miss', label: 'Miss', key: 'I', event: 'mmsim_anon_prefault', where: (e) => e.a === 0,
+      title: 'the next fault the prediction missed: one page, the order reset' },
+  ],
+};
