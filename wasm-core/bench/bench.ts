@@ -119,6 +119,7 @@ async function main() {
   console.log('');
   /* BENCH_ONLY=folios: just that part (a quick look while working on it) */
   if (process.env.BENCH_ONLY === 'folios') return benchFoliosReport(core);
+  if (process.env.BENCH_ONLY === 'prefault') return benchPrefaultReport(core);
   console.log('warm: 16 GiB file, fully cached, read sequentially one byte per page (4,194,304 touches), one process');
   row('', 'native', 'wasm', 'wasm/native');
   const results: Record<string, { n: Figures; w: Figures }> = {};
@@ -173,6 +174,7 @@ async function main() {
   console.log('');
 
   await benchFoliosReport(core);
+  await benchPrefaultReport(core);
 
   /* cold: a fresh process per run */
   const file = 'scenarios/fault-around/seed/sequential-16g.yaml';
@@ -335,6 +337,29 @@ async function benchFolios(core: Core) {
     });
   }
   return out;
+}
+
+/* the anticipatory prefault: 1 GiB written in order, under the four answers to "how many pages per fault" */
+async function benchPrefaultReport(core: Core) {
+  const file = 'scenarios/prefault/sequential.yaml';
+  const cases: [string, Record<string, string>][] = [
+    ['no prefault (one page a fault)', { anon_prefault: 'off' }],
+    ['anticipatory prefault (cap 14)', {}],
+    ['THP (thp: always)', { anon_prefault: 'off', thp: 'always' }],
+    ['64 KiB mTHP', { anon_prefault: 'off', mthp: '[64KiB]' }],
+  ];
+  console.log(`the anticipatory prefault: ${file}, 1 GiB written in order (262,144 pages), warm, no events`);
+  row('', 'native', 'wasm', 'wasm/native');
+  for (const [label, sets] of cases) {
+    const p = program(file, sets);
+    const n = nativeWarm(p, programFile(p, `prefault-${label.replace(/\W/g, '')}`));
+    const w = wasmWarm(core, p);
+    const nt = stat(n.runS), wt = stat(w.runS);
+    console.log(` ${label}: ${n.faults.toLocaleString('en-US')} faults`);
+    row('run time', withRange(nt, ms), withRange(wt, ms), `${(wt.median / nt.median).toFixed(2)}x`);
+    row('pages written per second', M(262144 / nt.median), M(262144 / wt.median));
+  }
+  console.log('');
 }
 
 /* large folios: fork and munmap of 1 GiB */
