@@ -370,7 +370,7 @@ static uint32_t do_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
 
 	if (!pte)
 		return MMSIM_VM_FAULT_OOM;
-	if (sim->s.hdr.anon_prefault == MMSIM_PREFAULT_ANTICIPATORY) {
+	if (unlikely(sim->s.hdr.anon_prefault == MMSIM_PREFAULT_ANTICIPATORY)) {
 		/* the 2004 anticipatory prefault (prefault.c): a predicted fault maps a batch; a miss goes on below */
 		uint32_t ret = do_anon_prefault(sim, vmf, pte);
 

@@ -65,13 +65,10 @@ static int prefault_one(struct mmsim *sim, struct vm_fault *vmf, uint64_t addr, 
 	if (alloc_page(sim, &pfn, MMSIM_USE_ANON))
 		return MMSIM_EOOM;
 	folio_set(pfn_to_page(sim, pfn), uptodate);
-	folio_add_new_anon_rmap(sim, pfn, vmf->vma, addr, false);
-	lru_cache_add_lru(sim, pfn, MMSIM_LRU_ACTIVE_ANON);
 	mm_ptr(sim, vmf->mm)->rss[MMSIM_MM_ANONPAGES]++;
-	entry = ((uint64_t)pfn << PAGE_SHIFT) | MMSIM_PTE_PRESENT | MMSIM_PTE_USER | MMSIM_PTE_ACCESSED |
-		MMSIM_PTE_RW | MMSIM_PTE_DIRTY;
-	*pte = entry;
-	trace(sim, MMSIM_EV_SET_PTE, addr, pfn, pfn_to_page(sim, pfn)->index, MMSIM_SET_ANON, (uint32_t)(entry & 0xfff));
+	/* set_pte_range(): a write fault's new anon page, in the rmap and on the active list, writable and dirty */
+	set_pte_range(sim, vmf, pfn, addr, pte, MMSIM_SET_ANON);
+	vmf->mapped--; /* the batch counts its pages itself */
 	return 0;
 }
 

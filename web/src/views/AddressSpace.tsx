@@ -485,28 +485,22 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
 /** the fault in progress: its fault-around window, skipped pages and the faulting page */
 function drawFault(g: CanvasRenderingContext2D, vma: VmaView, f: NonNullable<Frame['fault']>, x0: number, y0: number,
   cs: number, gap: number, COLS: number, n: number, pal: Palette) {
-  /* the fault-around window: a bracket around its cells, row by row */
   const cellOf = (addr: number) => (addr - vma.start) / 4096;
-  if (f.window) {
-    const a = Math.max(0, cellOf(f.window.start)), b = Math.min(n, cellOf(f.window.end));
+  /* a bracket around cells [a, b), row by row */
+  const bracket = (a: number, b: number) => {
     g.strokeStyle = pal.window;
     g.lineWidth = Math.max(2, Math.min(4, cs / 5));
-    for (let p = a; p < b;) {
-      const r = Math.floor(p / COLS), end = Math.min(b, (r + 1) * COLS);
+    for (let p = Math.max(0, a); p < Math.min(n, b);) {
+      const r = Math.floor(p / COLS), end = Math.min(n, b, (r + 1) * COLS);
       g.strokeRect(x0 + (p % COLS) * cs - 1.5, y0 + r * cs - 1.5, (end - p) * cs - gap + 3, cs - gap + 3);
       p = end;
     }
-  }
+  };
+  /* the fault-around window */
+  if (f.window) bracket(cellOf(f.window.start), cellOf(f.window.end));
   /* the anticipatory prefault's batch (a bracket as fault-around's) and the address it predicts next (a dashed cell) */
   if (f.prefault) {
-    const a = Math.max(0, cellOf(f.addr)), b = Math.min(n, cellOf(f.addr) + f.prefault.pages);
-    g.strokeStyle = pal.window;
-    g.lineWidth = Math.max(2, Math.min(4, cs / 5));
-    for (let p = a; p < b;) {
-      const r = Math.floor(p / COLS), end = Math.min(b, (r + 1) * COLS);
-      g.strokeRect(x0 + (p % COLS) * cs - 1.5, y0 + r * cs - 1.5, (end - p) * cs - gap + 3, cs - gap + 3);
-      p = end;
-    }
+    bracket(cellOf(f.addr), cellOf(f.addr) + f.prefault.pages);
     const q = cellOf(f.prefault.next);
     if (q >= 0 && q < n) {
       g.save();
