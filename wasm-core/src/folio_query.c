@@ -119,44 +119,39 @@ uint32_t mmsim_folio_maps(const struct mmsim *sim, uint32_t pfn, struct mmsim_fo
 	return MIN(n, max);
 }
 
+/* the head of the first large folio at or after pfn p, 0 if none: free blocks skipped whole */
+static uint32_t next_large_folio(const struct mmsim *sim, uint32_t p)
+{
+	for (; p < sim->s.high_water; p++) {
+		const struct page *pg = pfn_to_page(sim, p);
+
+		if (pg->flags & PGTY(buddy))
+			p += (1u << pg->private) - 1;
+		else if (folio_test_large(pg) && !(pg->flags & PGTY(table)))
+			return p;
+	}
+	return 0;
+}
+
 uint32_t mmsim_large_folios(const struct mmsim *sim, uint32_t *out, uint32_t max)
 {
 	uint32_t n = 0;
 
-	for (uint32_t p = 1; p < sim->s.high_water && n < max; p++) {
-		const struct page *pg = pfn_to_page(sim, p);
-
-		if (pg->flags & PGTY(buddy)) {
-			p += (1u << pg->private) - 1;
-			continue;
-		}
-		if (folio_test_large(pg) && !(pg->flags & PGTY(table))) {
-			out[n++] = p;
-			p += (1u << folio_order(sim, p)) - 1;
-		}
-	}
+	for (uint32_t p = next_large_folio(sim, 1); p && n < max; p = next_large_folio(sim, p + (1u << folio_order(sim, p))))
+		out[n++] = p;
 	return n;
 }
 
 int mmsim_folio_census(const struct mmsim *sim, struct mmsim_folio_census *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (uint32_t p = 1; p < sim->s.high_water; p++) {
-		const struct page *pg = pfn_to_page(sim, p);
-		uint32_t nr;
+	for (uint32_t p = next_large_folio(sim, 1); p; p = next_large_folio(sim, p + (1u << folio_order(sim, p)))) {
+		uint32_t nr = 1u << folio_order(sim, p);
 
-		if (pg->flags & PGTY(buddy)) {
-			p += (1u << pg->private) - 1;
-			continue;
-		}
-		if (!folio_test_large(pg) || (pg->flags & PGTY(table)))
-			continue;
-		nr = 1u << folio_order(sim, p);
 		out->large++;
 		out->pages += nr;
 		out->pmd_mapped += pfn_to_page(sim, p + 1)->_entire_mapcount >= 0;
 		out->queued += nr >= 4 && pfn_to_page(sim, p + 2)->index;
-		p += nr - 1;
 	}
 	return 0;
 }

@@ -82,15 +82,6 @@ static inline bool is_huge_zero_pmd(uint64_t pmd)
 	return pmd & MMSIM_PTE_SPECIAL;
 }
 
-/* what the rmap atomics counters add up to: an operation's cost (mmsim_split_huge_pmd.d) */
-static uint64_t rmap_atomics(const struct mmsim *sim)
-{
-	const uint64_t *c = sim->s.counters;
-
-	return c[MMSIM_MODEL_RMAP_ATOMIC_PAGE_MAPCOUNT] + c[MMSIM_MODEL_RMAP_ATOMIC_LARGE_MAPCOUNT] +
-	       c[MMSIM_MODEL_RMAP_ATOMIC_ENTIRE_MAPCOUNT] + c[MMSIM_MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED];
-}
-
 /* ------------------------------------------------------------- deposited tables */
 
 static void pgtable_trans_huge_deposit(struct mmsim *sim, struct mm_struct *mm, uint32_t table)
@@ -266,7 +257,7 @@ uint32_t do_huge_pmd_wp_page(struct mmsim *sim, struct vm_fault *vmf)
 int __split_huge_pmd(struct mmsim *sim, struct vm_area_struct *vma, uint64_t *pmd, uint64_t haddr, uint32_t why)
 {
 	struct mm_struct *mm = mm_ptr(sim, vma->vm_mm);
-	uint64_t old = *pmd, before = rmap_atomics(sim), *t;
+	uint64_t old = *pmd, before = rmap_cost_total(rmap_cost_now(sim)), *t;
 	uint32_t table, pfn = pte_pfn(old);
 
 	VM_BUG_ON(!(old & MMSIM_PTE_PSE));
@@ -292,7 +283,7 @@ int __split_huge_pmd(struct mmsim *sim, struct vm_area_struct *vma, uint64_t *pm
 	       MMSIM_PTE_ACCESSED | MMSIM_PTE_DIRTY;
 	mm_flush_walk_cache(mm);
 	trace(sim, MMSIM_EV_SPLIT_PMD, haddr, is_huge_zero_pmd(old) ? 0 : pfn, vma->vm_mm, why,
-	      (uint32_t)(rmap_atomics(sim) - before));
+	      (uint32_t)(rmap_cost_total(rmap_cost_now(sim)) - before));
 	return 0;
 }
 

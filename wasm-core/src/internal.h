@@ -792,6 +792,22 @@ void vma_link_anon(struct mmsim *sim, uint32_t id);
 void vma_unlink_rmap(struct mmsim *sim, uint32_t id);
 uint32_t anon_vma_fork(struct mmsim *sim, uint32_t parent_av, uint32_t child_vma);
 void folio_add_file_rmap_pte(struct mmsim *sim, uint32_t pfn);
+/* the rmap atomics counted so far, per field (rmap.c): what one operation made is a difference of two */
+struct rmap_cost { uint64_t page, large, entire, nr; };
+
+static inline struct rmap_cost rmap_cost_now(const struct mmsim *sim)
+{
+	const uint64_t *c = sim->s.counters;
+
+	return (struct rmap_cost){ c[MMSIM_MODEL_RMAP_ATOMIC_PAGE_MAPCOUNT], c[MMSIM_MODEL_RMAP_ATOMIC_LARGE_MAPCOUNT],
+				   c[MMSIM_MODEL_RMAP_ATOMIC_ENTIRE_MAPCOUNT], c[MMSIM_MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED] };
+}
+
+static inline uint64_t rmap_cost_total(struct rmap_cost c)
+{
+	return c.page + c.large + c.entire + c.nr;
+}
+
 #define ENTIRELY_MAPPED 0x800000
 #define FOLIO_PAGES_MAPPED (ENTIRELY_MAPPED - 1)
 void folio_add_anon_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr, bool exclusive);
@@ -881,6 +897,7 @@ uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t 
 			uint64_t end, uint64_t *freed);
 void free_pgtables(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t end);
 int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_area_struct *src);
+void set_zero_pte(struct mmsim *sim, struct vm_fault *vmf, uint64_t addr, uint64_t *pte);
 void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64_t addr,
 		   uint64_t *pte, uint32_t how);
 static inline uint32_t pte_pfn(uint64_t pte) { return (uint32_t)((pte & MMSIM_PTE_PFN_MASK) >> PAGE_SHIFT); }

@@ -311,6 +311,17 @@ void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64
 
 /* ------------------------------------------------------------- anonymous */
 
+/* a read of anonymous memory maps the shared zero page: read-only, no struct page reference, no RSS */
+void set_zero_pte(struct mmsim *sim, struct vm_fault *vmf, uint64_t addr, uint64_t *pte)
+{
+	uint64_t entry = mk_pte(0) | MMSIM_PTE_ACCESSED | MMSIM_PTE_SPECIAL;
+
+	*pte = entry;
+	vmf->mapped++;
+	trace(sim, MMSIM_EV_SET_PTE, addr, 0, (uint32_t)linear_page_index(vmf->vma, addr), MMSIM_SET_ZERO,
+	      (uint32_t)(entry & 0xfff));
+}
+
 /*
  * alloc_anon_folio() (6.8+, kernel-mechanisms.md §5.4): of the enabled mTHP
  * orders (kernel.mthp; PMD order is THP's), those whose naturally aligned
@@ -378,14 +389,8 @@ static uint32_t do_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
 			return ret;
 	}
 	if (!(vmf->flags & MMSIM_FAULT_FLAG_WRITE)) {
-		/* reads map the shared zero page: no struct page reference, no RSS */
-		entry = mk_pte(0) | MMSIM_PTE_ACCESSED | MMSIM_PTE_SPECIAL;
-		*pte = entry;
-		vmf->mapped++;
+		set_zero_pte(sim, vmf, vmf->address, pte);
 		vmf->kind = MMSIM_FK_ANON_ZERO;
-		trace(sim, MMSIM_EV_SET_PTE, vmf->address, 0,
-		      (uint32_t)linear_page_index(vma, vmf->address), MMSIM_SET_ZERO,
-		      (uint32_t)(entry & 0xfff));
 		return 0;
 	}
 	anon_vma_prepare(sim, vmf->vma_id);

@@ -49,17 +49,13 @@
 
 #define PREFAULT_MAX_ORDER 30
 
-/* one page of a batch: a new anon page (write) or the zero page (read), into the none PTE *pte */
+/* one page of a batch, into the none PTE *pte: a new anon page (write) or the zero page (read); counted in vmf->mapped */
 static int prefault_one(struct mmsim *sim, struct vm_fault *vmf, uint64_t addr, uint64_t *pte, bool write)
 {
-	uint64_t entry;
 	uint32_t pfn;
 
 	if (!write) {
-		entry = ((uint64_t)0 << PAGE_SHIFT) | MMSIM_PTE_PRESENT | MMSIM_PTE_USER | MMSIM_PTE_ACCESSED | MMSIM_PTE_SPECIAL;
-		*pte = entry;
-		trace(sim, MMSIM_EV_SET_PTE, addr, 0, (uint32_t)linear_page_index(vmf->vma, addr), MMSIM_SET_ZERO,
-		      (uint32_t)(entry & 0xfff));
+		set_zero_pte(sim, vmf, addr, pte);
 		return 0;
 	}
 	if (alloc_page(sim, &pfn, MMSIM_USE_ANON))
@@ -68,7 +64,6 @@ static int prefault_one(struct mmsim *sim, struct vm_fault *vmf, uint64_t addr, 
 	mm_ptr(sim, vmf->mm)->rss[MMSIM_MM_ANONPAGES]++;
 	/* set_pte_range(): a write fault's new anon page, in the rmap and on the active list, writable and dirty */
 	set_pte_range(sim, vmf, pfn, addr, pte, MMSIM_SET_ANON);
-	vmf->mapped--; /* the batch counts its pages itself */
 	return 0;
 }
 
@@ -122,7 +117,6 @@ uint32_t do_anon_prefault(struct mmsim *sim, struct vm_fault *vmf, uint64_t *pte
 			break;
 		}
 	}
-	vmf->mapped += mapped;
 	vmf->kind = MMSIM_FK_ANON_PREFAULT;
 	count_vm_event(sim, MMSIM_MODEL_PREFAULT_HITS);
 	count_vm_events(sim, MMSIM_MODEL_PREFAULT_PAGES, mapped - 1);

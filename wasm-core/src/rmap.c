@@ -48,16 +48,6 @@ static void mapped_stat(struct mmsim *sim, const struct page *folio, int64_t nr)
  */
 #define RMAP_ATOMIC(sim, field, n) count_vm_events(sim, MMSIM_MODEL_RMAP_ATOMIC_##field, n)
 
-/* the atomics counters now, to trace what one operation made */
-struct rmap_cost { uint64_t page, large, entire, nr; };
-
-static inline struct rmap_cost rmap_cost_now(const struct mmsim *sim)
-{
-	const uint64_t *c = sim->s.counters;
-
-	return (struct rmap_cost){ c[MMSIM_MODEL_RMAP_ATOMIC_PAGE_MAPCOUNT], c[MMSIM_MODEL_RMAP_ATOMIC_LARGE_MAPCOUNT],
-				   c[MMSIM_MODEL_RMAP_ATOMIC_ENTIRE_MAPCOUNT], c[MMSIM_MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED] };
-}
 
 /*
  * One mmsim_folio_rmap event per rmap operation on a large folio (small
@@ -126,26 +116,17 @@ static inline int32_t folio_nr_pages_mapped(const struct page *p1)
  * one _nr_pages_mapped add_return if some page was mapped for the first
  * time (accounted only below ENTIRELY_MAPPED: a PMD mapping accounted the
  * pages already), and (6.10) one _large_mapcount add for the whole batch.
+ * Large folios only (the callers take an order-0 page themselves).
  * exclusive: RMAP_EXCLUSIVE (the PMD->PTE remap of an exclusive THP).
  */
 static void __folio_add_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr, bool exclusive)
 {
 	uint32_t head = compound_head(sim, pfn), first = 0, accounted;
 	struct page *folio = pfn_to_page(sim, head);
-	struct rmap_cost before;
+	struct rmap_cost before = rmap_cost_now(sim);
 
-	if (!folio_test_large(folio)) {
-		/* a small folio, the fault path's common case (every page fault-around maps): one _mapcount */
-		VM_BUG_ON(nr != 1);
-		first = ++folio->_mapcount == 0;
-		if (exclusive)
-			folio->flags |= PF(anon_exclusive);
-		RMAP_ATOMIC(sim, PAGE_MAPCOUNT, 1);
-		if (first)
-			mapped_stat(sim, folio, 1);
-		return;
-	}
-	before = rmap_cost_now(sim);
+	/* a large folio's pages: an order-0 page takes folio_add_file_rmap_pte()'s bare rule */
+	VM_BUG_ON(!folio_test_large(folio));
 	for (uint32_t i = 0; i < nr; i++) {
 		struct page *page = pfn_to_page(sim, pfn + i);
 

@@ -168,6 +168,16 @@ export interface FrameProvider {
   series?(nEvents: number, event: (i: number) => SimEvent, program: Program): unknown;
 }
 
+/**
+ * A PMD remapped by a PTE table (mmsim_split_huge_pmd) among ops, at the walk's 2 MiB: the walk says so, and
+ * its 512 entries were all set at once. For the fault's own operation and for the one at the cursor.
+ */
+function markRemap(w: WalkView, ops: SimEvent[]): void {
+  if (w.leaf || w.remapped || !ops.some((e) => e.type === EV.mmsim_split_huge_pmd && e.addr === w.pteBase)) return;
+  w.remapped = true;
+  for (let i = 0; i < 512; i++) if (w.pte[i] & 3) w.pte[i] |= 4;
+}
+
 export class Engine extends Recorder {
   private history: FlatHistory | null = null;
   private providers: FrameProvider[];
@@ -252,10 +262,7 @@ export class Engine extends Recorder {
       : remapAt >= 0 ? { ...this.walkView(ops[remapAt].b, ops[remapAt].addr, ops, opStart + remapAt, false), remap: true }
         : this.lastWalk(info.faultEvents, opStart);
     /* a remap by this operation (a munmap, a madvise) of the last fault's PMD: said in the walk too */
-    if (walk && !walk.leaf && !walk.remapped && ops.some((e) => e.type === EV.mmsim_split_huge_pmd && e.addr === walk.pteBase)) {
-      walk.remapped = true;
-      for (let i = 0; i < 512; i++) if (walk.pte[i] & 3) walk.pte[i] |= 4;
-    }
+    if (walk) markRemap(walk, ops);
     const partial = complete ? [] : ops;
     const mms = this.mmViews(c);
     const mech: Record<string, unknown> = {};
@@ -352,9 +359,6 @@ export class Engine extends Recorder {
       const e = leaf ? pmd : entries[i];
       if (e & 1n) pte[i] = (e & 2n ? 2 : 1) | (leaf ? 16 : 0);
     }
-    const remapped = !leaf && ops.some((e) => e.type === EV.mmsim_split_huge_pmd && e.addr === base);
-    /* a remap set all 512 PTEs at once */
-    if (remapped) for (let i = 0; i < 512; i++) if (pte[i] & 3) pte[i] |= 4;
     /* which of the present PTEs this operation set (the narrative; whether they are present is the core's) */
     for (const e of ops)
       if (e.type === EV.mm_set_pte && e.addr >= base && e.addr < base + 2 ** 21) {
@@ -362,11 +366,13 @@ export class Engine extends Recorder {
         if (pte[i] & 3) pte[i] |= 4;
       }
     pte[Math.floor((addr - base) / 4096)] |= 8;
-    return {
+    const view: WalkView = {
       addr, entry: w.entry.map((e) => `0x${e.toString(16).padStart(16, '0')}`),
       present: w.entry.map((e) => (e & 1n) === 1n), allocated,
-      tablePfn: w.tablePfn, index: w.index, pte, ptePfn: pfn, pteBase: base, faultEvent, stale, leaf, remapped,
+      tablePfn: w.tablePfn, index: w.index, pte, ptePfn: pfn, pteBase: base, faultEvent, stale, leaf, remapped: false,
     };
+    markRemap(view, ops);
+    return view;
   }
 
   /**

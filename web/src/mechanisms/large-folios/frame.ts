@@ -20,8 +20,6 @@ import { rmapAtomics } from '../../../../wasm-core/ts/describe/large-folios.js';
 import { LARGE_FOLIOS } from './index.js';
 
 export const ENTIRELY_MAPPED = 0x800000;
-/** folios listed in the census strip */
-export const LISTED = 48;
 
 export interface FolioSummary {
   head: number; order: number; refcount: number; mapcount: number;
@@ -47,7 +45,6 @@ export interface FolioFocus extends FolioSummary {
 
 export interface FoliosFrame {
   census: { large: number; pmdMapped: number; queued: number; pages: number };
-  list: { head: number; order: number; pmd: boolean; queued: boolean }[];
   focus: FolioFocus | null;
   /** this operation, every folio: rmap operations by kind, their atomics, remaps, folios queued and split */
   op: { rmaps: number; kinds: Record<number, number>; atomics: Atomics; remaps: number; queued: number; splits: number; freed: number };
@@ -101,7 +98,7 @@ export function opSummary(ops: SimEvent[]): FoliosFrame['op'] {
   return op;
 }
 
-function focusOf(sim: Sim, ctx: FrameContext, heads: number[]): { f: FolioSummary; why: FolioFocus['why'] } | null {
+function focusOf(sim: Sim, ctx: FrameContext): { f: FolioSummary; why: FolioFocus['why'] } | null {
   if (ctx.partial.length) {
     for (let i = ctx.partial.length - 1; i >= 0; i--) {
       const h = folioOf(ctx.partial[i]);
@@ -115,22 +112,16 @@ function focusOf(sim: Sim, ctx: FrameContext, heads: number[]): { f: FolioSummar
       if (f) return { f, why: 'op' };
     }
   }
-  for (const h of heads) {
-    const f = summary(sim, h);
-    if (f) return { f, why: 'first' };
-  }
-  return null;
+  /* the first large folio in memory */
+  const [first] = sim.queryWords('mmsim_large_folios', 1);
+  const f = first === undefined ? null : summary(sim, first);
+  return f ? { f, why: 'first' } : null;
 }
 
 function frame(ctx: FrameContext): FoliosFrame {
   const { sim } = ctx;
   const c = sim.query('mmsim_folio_census', 'folio_census')!;
-  const heads = [...sim.queryWords('mmsim_large_folios', LISTED)];
-  const list = heads.map((h) => {
-    const f = summary(sim, h);
-    return { head: h, order: f?.order ?? 0, pmd: (f?.entire ?? 0) > 0, queued: f?.queued ?? false };
-  });
-  const picked = focusOf(sim, ctx, heads);
+  const picked = focusOf(sim, ctx);
   let focus: FolioFocus | null = null;
   if (picked) {
     const { f, why } = picked;
@@ -154,7 +145,7 @@ function frame(ctx: FrameContext): FoliosFrame {
   }
   return {
     census: { large: c.large, pmdMapped: c.pmd_mapped, queued: c.queued, pages: c.pages },
-    list, focus, op: opSummary(ctx.partial.length ? ctx.partial : ctx.ops),
+    focus, op: opSummary(ctx.partial.length ? ctx.partial : ctx.ops),
     v610: ctx.program.scenario.kernel.large_mapcount !== false,
     fresh: (() => {
       const last = ctx.partial[ctx.partial.length - 1];
