@@ -45,7 +45,7 @@ export const CORE_MEMORY_LIMIT = 3.5 * 2 ** 30;
 export const OPS_PER_SECOND = 3e6;
 
 export const LIMIT_DEFS: readonly LimitDef[] = [
-  { key: 'source_bytes', default: 2 ** 20, bytes: true, what: 'the scenario text', why: 'parsing YAML takes about 2.5 s per MiB' },
+  { key: 'source_bytes', default: 2 ** 20, bytes: true, what: 'the scenario text', why: 'parsing and checking YAML takes about 1 s per MiB' },
   { key: 'depth', default: 64, what: 'nesting of mappings and lists', why: 'a repeat nests three levels; the core runs 8 repeats deep' },
   { key: 'list_items', default: 100_000, what: 'items in one list (steps:, pages:, points:)', why: 'keeps parsing and checking under a second' },
   { key: 'text_chars', default: 100_000, what: 'characters in one text (name, about, say)', why: 'the player shows them whole' },
