@@ -114,10 +114,22 @@ test('a big link is read in the worker: the page answers, Cancel stops it, and t
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
   await expect.poll(() => page.workers().length).toBe(1);
+  const worker = page.workers()[0];
+  await worker.evaluate(() => 0);
   const started: string[] = [];
   page.on('worker', (w) => started.push(w.url()));
-  const held = page.workers()[0].evaluate(() => { const t = performance.now(); while (performance.now() - t < 12_000); })
-    .catch(() => undefined);
+  /* the loop says it has begun on a BroadcastChannel just before it spins: the link is opened only
+     then, so its message waits behind the loop (opened any sooner, the worker may read it first) */
+  await page.evaluate(() => {
+    const c = new BroadcastChannel('mmplay-test-hold');
+    (window as unknown as { __hold: Promise<void> }).__hold = new Promise((res) => { c.onmessage = () => { c.close(); res(); }; });
+  });
+  const held = worker.evaluate(() => {
+    new BroadcastChannel('mmplay-test-hold').postMessage('spinning');
+    const t = performance.now();
+    while (performance.now() - t < 12_000);
+  }).catch(() => undefined);
+  await page.evaluate(() => (window as unknown as { __hold: Promise<void> }).__hold);
   await page.evaluate((h) => { location.hash = h; }, `src=${compressSource(big)}`);
   const progress = page.getByTestId('progress');
   await expect(progress).toContainText('Reading the scenario');
