@@ -452,10 +452,14 @@ test('large folios: step through fork and the child\'s munmap, and watch the map
   await page.goto('/?scenario=folios/walkthrough');
   await expect(page.locator('[data-view="folio"]')).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-view="walk"]')).toBeVisible();
+  /* before the fork the child is not there yet (not an exited process) */
+  const childTab = page.locator('[data-view="address"]').getByRole('tab', { name: /^child/ });
+  await expect(childTab).toHaveText('child (not forked yet)');
   /* rmap operation by rmap operation (O): the two faults' new folios, then fork's first batch */
   const op = page.getByTestId('lf-op');
   for (let i = 0; i < 3; i++) await page.keyboard.press('o');
   await expect(op).toContainText('1 × PTEs copied by fork');
+  await expect(childTab).toHaveText('child');
   await expect(op).toContainText('4 _mapcount + 1 _large_mapcount');
   await expect(page.getByTestId('lf-large')).toHaveText('8');
   await expect(page.getByTestId('lf-pages')).toHaveText('2222');

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x5f510c64u
+#define MMSIM_INTERFACE_HASH 0xa66e77f9u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -707,7 +707,7 @@ struct mmsim_mm_info { /* 56 bytes */
 	uint32_t alive;
 	uint32_t nr_vmas;
 	uint32_t pgd_pfn;
-	uint32_t reserved;
+	uint32_t exited; /* 1 once the process exited; alive and exited both 0: not forked yet */
 	int64_t counters[MMSIM_NR_MM_COUNTERS]; /* enum mmsim_mm_counter order */
 };
 struct mmsim_file_info { /* 32 bytes */

@@ -342,7 +342,7 @@ export const structs = [
     ['mm', 'u32', 'process id'], ['alive', 'u32'], ['counters', 'u64', 'enum mmsim_task_counter order', 'taskCounters'],
   ] },
   { name: 'mm_info', fields: [
-    ['alive', 'u32'], ['nr_vmas', 'u32'], ['pgd_pfn', 'u32'], ['reserved', 'u32'],
+    ['alive', 'u32'], ['nr_vmas', 'u32'], ['pgd_pfn', 'u32'], ['exited', 'u32', '1 once the process exited; alive and exited both 0: not forked yet'],
     ['counters', 'i64', 'enum mmsim_mm_counter order', 'mmCounters'],
   ] },
   { name: 'file_info', fields: [

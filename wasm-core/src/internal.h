@@ -282,7 +282,7 @@ struct mm_struct {
 	uint64_t free_area_cache[2];
 	uint64_t cached_hole_size[2];
 	uint32_t pmd_huge_pte;     /* deposited PTE tables, one per PMD leaf (huge_memory.c): first pfn, chained by ->index */
-	uint32_t reserved;
+	uint32_t exited;           /* exit_mmap() ran: not alive and exited, gone; not alive and not exited, not forked yet */
 };
 
 static inline void mm_flush_walk_cache(struct mm_struct *mm)

@@ -591,6 +591,7 @@ int mm_init_one(struct mmsim *sim, uint32_t mmid)
 	struct mm_struct *mm = mm_ptr(sim, mmid);
 
 	mm->alive = 1;
+	mm->exited = 0;
 	/* arch_pick_mmap_layout(): the base less a random page offset (ASLR) */
 	mm->mmap_base = MMAP_BASE - (1 + random_index(sim->s.hdr.seed ^ 0x6d6d61705f726e64ull, mmid, 511)) * PAGE_SIZE;
 	mm_flush_walk_cache(mm);
@@ -647,4 +648,5 @@ void exit_mmap(struct mmsim *sim, uint32_t mmid)
 	pgd_free(sim, mm);
 	maprec_unmap(sim, mmid, 0, UINT64_MAX);
 	mm->alive = 0;
+	mm->exited = 1;
 }

@@ -40,6 +40,7 @@ int mmsim_mm_info(const struct mmsim *sim, uint32_t mm, struct mmsim_mm_info *ou
 	out->alive = m->alive;
 	out->nr_vmas = m->map_count;
 	out->pgd_pfn = m->pgd;
+	out->exited = m->exited;
 	for (int i = 0; i < MMSIM_NR_MM_COUNTERS; i++)
 		out->counters[i] = m->rss[i];
 	out->counters[MMSIM_MM_MAP_COUNT] = m->map_count;

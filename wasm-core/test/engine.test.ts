@@ -276,6 +276,43 @@ steps:
   });
 });
 
+describe('engine: a process not forked yet is not an exited one', () => {
+  it('the child of thp.yaml: neither alive nor exited before the fork, alive after it, exited at the end', async () => {
+    const prog = programOf('scenarios/folios/thp.yaml');
+    const eng = new Engine(await loadCore(), prog);
+    const tl = eng.recordAll();
+    const events = Array.from({ length: tl.nEvents }, (_, i) => eng.event(i));
+    const fork = events.findIndex((e) => e.type === EV.mmsim_fork);
+    const exit = events.findIndex((e) => e.type === EV.mmsim_exit);
+    expect(fork).toBeGreaterThan(0);
+    expect(exit).toBeGreaterThan(fork);
+    const child = prog.procs.findIndex((p) => p.name === 'child');
+    const state = (c: number) => { const m = eng.frame(c).mms[child]; return [m.alive, m.exited]; };
+    expect(state(0)).toEqual([false, false]);
+    expect(state(fork + 1)).toEqual([true, false]);
+    expect(state(exit + 1)).toEqual([false, true]);
+    expect(state(tl.nEvents)).toEqual([false, true]);
+    /* and the parent, there from the start, never exits */
+    expect(eng.frame(tl.nEvents).mms[prog.procs.findIndex((p) => p.name === 'parent')].alive).toBe(true);
+    eng.destroy();
+  });
+
+  it('walkthrough.yaml: the PTEs fork copied are coloured as fork\'s (no mm_set_pte maps them), the parent\'s stay anonymous', async () => {
+    const prog = programOf('scenarios/folios/walkthrough.yaml');
+    const eng = new Engine(await loadCore(), prog);
+    const tl = eng.recordAll();
+    const events = Array.from({ length: tl.nEvents }, (_, i) => eng.event(i));
+    const fork = events.findIndex((e) => e.type === EV.mmsim_fork);
+    const f = eng.frame(fork + 1);
+    const causes = (proc: string) => f.mms[prog.procs.findIndex((p) => p.name === proc)].vmas
+      .map((v) => Array.from(v.pages!).filter((st) => st & 1).map((st) => st >> 4));
+    /* a and b: one page written in each, each an order-2 folio of 4 pages */
+    expect(causes('parent')).toEqual([[CAUSE.anon, CAUSE.anon, CAUSE.anon, CAUSE.anon], [CAUSE.anon, CAUSE.anon, CAUSE.anon, CAUSE.anon]]);
+    expect(causes('child')).toEqual([[CAUSE.fork, CAUSE.fork, CAUSE.fork, CAUSE.fork], [CAUSE.fork, CAUSE.fork, CAUSE.fork, CAUSE.fork]]);
+    eng.destroy();
+  });
+});
+
 describe('engine: every view is the core at the cursor, also inside a fault', () => {
   const count = (f: Frame, name: (typeof COUNTERS)[number]) => f.counters[COUNTERS.indexOf(name)];
 

@@ -46,7 +46,7 @@ export interface PageInfo {
   order: number; lru: number | null;
 }
 export interface TaskInfo { mm: number; alive: boolean; counters: Record<string, number> }
-export interface MmInfo { alive: boolean; nrVmas: number; pgdPfn: number; counters: Record<string, number> }
+export interface MmInfo { alive: boolean; exited: boolean; nrVmas: number; pgdPfn: number; counters: Record<string, number> }
 /** a snapshot kept in the core's own memory (Sim.snapshotInCore) */
 export interface CoreSnapshot { ptr: Ptr; len: number; cap: number }
 export interface FileInfo {
@@ -271,7 +271,7 @@ export class Sim {
     const r = readStruct(this.core.view(), p, 'mm_info');
     const counters: Record<string, number> = {};
     MM_COUNTERS.forEach((n, i) => { counters[n] = Number(r.counters[i]); });
-    return { alive: r.alive !== 0, nrVmas: r.nr_vmas, pgdPfn: r.pgd_pfn, counters };
+    return { alive: r.alive !== 0, exited: r.exited !== 0, nrVmas: r.nr_vmas, pgdPfn: r.pgd_pfn, counters };
   }
 
   fileInfo(file: number): FileInfo {

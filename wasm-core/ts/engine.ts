@@ -27,8 +27,8 @@ export type { EngineOptions, Samples, TimelineInfo } from './recorder.js';
 
 export type PageCause = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 /** per page: how it came to be mapped (0 unknown, e.g. inherited at fork) */
-export const CAUSE = { unknown: 0, fault: 1, around: 2, major: 3, anon: 4, zero: 5, cow: 6, huge: 7 } as const;
-export const CAUSE_NAMES = ['mapped', 'faulting access', 'fault-around', 'major fault', 'anonymous page', 'zero page', 'private copy', 'a THP (one PMD maps 2 MiB)'];
+export const CAUSE = { unknown: 0, fault: 1, around: 2, major: 3, anon: 4, zero: 5, cow: 6, huge: 7, fork: 8 } as const;
+export const CAUSE_NAMES = ['mapped', 'faulting access', 'fault-around', 'major fault', 'anonymous page', 'zero page', 'private copy', 'a THP (one PMD maps 2 MiB)', 'copied by fork'];
 
 export interface VmaView {
   id: number; start: number; end: number; pgoff: number; flags: number; file: number | null; map: number | null;
@@ -43,6 +43,8 @@ export interface VmaView {
 
 export interface MmView {
   id: number; name: string; alive: boolean; vmas: VmaView[]; counters: Record<string, number>;
+  /** not alive because it exited (not alive and not exited: a fork has not created it yet) */
+  exited: boolean;
   /** the process's VMA count: vmas holds the first 1,024 of them (core.ts vmas()) */
   nrVmas: number;
 }
@@ -408,6 +410,13 @@ export class Engine extends Recorder {
               for (let j = hist.start[i]; j < hist.start[i + 1] && hist.from[j] <= cursor; j++) cause = hist.cause[j];
               st[p] = (st[p] & 15) | (cause << 4);
             }
+            /*
+             * A present PTE no mm_set_pte mapped before the cursor, in a forked process: fork's
+             * copy_present_pte() made it (the kernel traces no event there; leaves and remaps
+             * have their causes above)
+             */
+            if (this.program.procs[mm].forked)
+              for (let p = 0; p < n; p++) if ((st[p] & 1) && !(st[p] >> 4)) st[p] |= CAUSE.fork << 4;
             vv.pages = st;
             const joins = this.sim.queryWords('mmsim_folio_joins', Math.ceil(n / 32), mm, Math.floor(start / 2 ** 32), start % 2 ** 32, n);
             if (joins.some((w) => w !== 0)) vv.joins = joins;
@@ -418,7 +427,7 @@ export class Engine extends Recorder {
         }
       const counters: Record<string, number> = {};
       MM_COUNTERS.forEach((k) => { counters[k] = mi.counters[k]; });
-      out.push({ id: mm, name: this.program.procs[mm].name, alive: mi.alive, vmas, counters, nrVmas: mi.alive ? mi.nrVmas : 0 });
+      out.push({ id: mm, name: this.program.procs[mm].name, alive: mi.alive, exited: mi.exited, vmas, counters, nrVmas: mi.alive ? mi.nrVmas : 0 });
     }
     return out;
   }
@@ -434,7 +443,7 @@ export class Engine extends Recorder {
       })) : [];
       const counters: Record<string, number> = {};
       MM_COUNTERS.forEach((k) => { counters[k] = mi.counters[k]; });
-      mms.push({ id: mm, name: this.program.procs[mm].name, alive: mi.alive, vmas, counters, nrVmas: mi.alive ? mi.nrVmas : 0 });
+      mms.push({ id: mm, name: this.program.procs[mm].name, alive: mi.alive, exited: mi.exited, vmas, counters, nrVmas: mi.alive ? mi.nrVmas : 0 });
     }
     return {
       cursor: 0, nEvents: 0, big: true, opStart: 0, opEnd: 0, event: null, step: null, say: null,

@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0x5f510c64;
+export const INTERFACE_HASH = 0xa66e77f9;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -528,7 +528,7 @@ export const STRUCTS = {
     alive: { offset: 0, type: 'u32', n: 1 },
     nr_vmas: { offset: 4, type: 'u32', n: 1 },
     pgd_pfn: { offset: 8, type: 'u32', n: 1 },
-    reserved: { offset: 12, type: 'u32', n: 1 },
+    exited: { offset: 12, type: 'u32', n: 1 },
     counters: { offset: 16, type: 'i64', n: 5 },
   } },
   file_info: { size: 32, fields: {

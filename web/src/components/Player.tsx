@@ -401,7 +401,9 @@ function subtitle(id: ViewId, s: AppState): string {
   const f = s.frame;
   if (!f) return '';
   if (id === 'address') {
-    const mm = f.mms[f.focusMm];
+    /* the process the view shows: the one picked on its tabs, else the one in focus */
+    const mm = f.mms[s.mmSel ?? f.focusMm] ?? f.mms[0];
+    if (mm && !mm.alive) return `process ${mm.name}, ${mm.exited ? 'exited' : 'not forked yet'}`;
     return mm ? `process ${mm.name}, ${mm.nrVmas.toLocaleString('en-US')} VMA${mm.nrVmas === 1 ? '' : 's'}${mm.nrVmas > mm.vmas.length ? ` (the first ${mm.vmas.length.toLocaleString('en-US')} drawn)` : ''}` : '';
   }
   if (id === 'walk') return f.walk ? `0x${f.walk.addr.toString(16)}` : '';

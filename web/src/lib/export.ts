@@ -74,7 +74,7 @@ const VAR_DEFAULTS: Record<string, string> = {
   '--mono': "ui-monospace, 'SF Mono', 'JetBrains Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
   '--c-fault': '#0072b2', '--c-around': '#56b4e9', '--c-major': '#d55e00', '--c-anon': '#cc79a7',
   '--c-zero': '#9b9b9b', '--c-cow': '#e69f00', '--c-mapped': '#009e73', '--c-window': '#e69f00',
-  '--c-cached': '#5f656d', '--c-ra': '#009e73',
+  '--c-cached': '#5f656d', '--c-ra': '#009e73', '--c-huge': '#882255', '--c-fork': '#009e73',
   '--bg': '#f5f5f2', '--panel': '#ffffff', '--panel-2': '#fafaf8', '--text': '#1c1d1f', '--muted': '#5b6067',
   '--faint': '#8a8f96', '--border': '#e1e1dc', '--strong-border': '#c9c9c3', '--accent': '#0a66c2',
 };

@@ -20,6 +20,7 @@ export function readPalette(el: Element = document.documentElement): Palette {
   cause[CAUSE.zero] = v('--c-zero');
   cause[CAUSE.cow] = v('--c-cow');
   cause[CAUSE.huge] = v('--c-huge');
+  cause[CAUSE.fork] = v('--c-fork');
   return {
     empty: v('--cell-empty'), emptyLine: v('--cell-empty-line'), text: v('--text'), muted: v('--muted'),
     panel: v('--panel-2'), window: v('--c-window'), accent: v('--accent'), cached: v('--c-cached'), reading: v('--c-major'), ra: v('--c-ra'), cause,
@@ -34,4 +35,5 @@ export const CAUSE_LEGEND: { cause: number; label: string; short: string; css: s
   { cause: CAUSE.zero, label: 'zero page', short: 'zero page', css: 'var(--c-zero)' },
   { cause: CAUSE.cow, label: 'private copy (COW)', short: 'private copy (COW)', css: 'var(--c-cow)' },
   { cause: CAUSE.huge, label: 'THP: one PMD maps 2 MiB', short: 'THP (PMD)', css: 'var(--c-huge)' },
+  { cause: CAUSE.fork, label: 'a PTE fork copied from the parent (copy_present_pte)', short: 'copied by fork', css: 'var(--c-fork)' },
 ];

@@ -70,7 +70,7 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
             {frame.mms.map((m) => (
               <button key={m.id} role="tab" aria-selected={m.id === mmId} className={`btn ${m.id === mmId ? 'active' : ''}`}
                 onClick={() => { setMmSel(m.id === frame.focusMm ? null : m.id); setVmaSel(null); }}>
-                {m.name}{m.alive ? '' : ' (exited)'}
+                {m.name}{m.alive ? '' : m.exited ? ' (exited)' : ' (not forked yet)'}
               </button>
             ))}
           </div>
@@ -78,14 +78,14 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
         <VmaStrip frame={frame} vmas={mm.vmas} selected={vma?.id ?? null} maps={program.maps} files={program.files}
           onSelect={(id) => setVmaSel(id === faultVma?.id ? null : id)} />
       </div>
-      {!mm.alive && <div className="placeholder as-fill"><p>Process {mm.name} has exited: it has no mappings.</p></div>}
+      {!mm.alive && <div className="placeholder as-fill"><p>{mm.exited ? <>Process {mm.name} has exited: it has no mappings.</> : <>Process {mm.name} does not exist yet: a <code>fork</code> further on creates it.</>}</p></div>}
       {mm.alive && !vma && <div className="placeholder as-fill"><p>Nothing is mapped yet. Step forward to the first <code>mmap</code>.</p></div>}
       {vma && (
         <VmaGrid key={`${mmId}:${vma.id}`} vma={vma} frame={frame} theme={theme} following={following}
           label={vmaName(vma, program.maps, program.files)} onFollow={() => setVmaSel(null)} />
       )}
       {/* before the first mapping, the legend of the kind the scenario will map (it does not change size when one appears) */}
-      <Legend file={vma ? vma.file !== null : program.files.length > 0} />
+      <Legend file={vma ? vma.file !== null : program.files.length > 0} fork={program.procs.some((p) => p.forked)} />
     </div>
   );
 }
@@ -128,15 +128,15 @@ function VmaStrip({ frame, vmas, selected, maps, files, onSelect }: {
 /** at most this many VMAs on the strip */
 const VMA_WINDOW = 40;
 
-/** what the cells mean: short labels (the tooltip says more); a file mapping's page-cache states only beside a file */
-function Legend({ file }: { file: boolean }) {
+/** what the cells mean: short labels (the tooltip says more); a file mapping's page-cache states only beside a file, fork's copies only where a process forks */
+function Legend({ file, fork }: { file: boolean; fork: boolean }) {
   const item = (cls: string, label: string, title: string, style?: React.CSSProperties) => (
     <span key={label} title={title}><i className={cls} style={style} />{label}</span>
   );
   return (
     <div className="legend" role="group" aria-label="Legend">
       {item('empty', 'not present', 'no page-table entry for this page')}
-      {CAUSE_LEGEND.filter((l) => file ? l.cause <= CAUSE.major : l.cause !== CAUSE.around && l.cause !== CAUSE.major).map((l) =>
+      {CAUSE_LEGEND.filter((l) => file ? l.cause <= CAUSE.major : l.cause !== CAUSE.around && l.cause !== CAUSE.major && (fork || l.cause !== CAUSE.fork)).map((l) =>
         item('', l.short, l.label, { background: l.css }))}
       {file && <>
         {item('win', 'window', 'the fault-around window of the current fault')}
