@@ -107,6 +107,10 @@ async function holdsStill(page: Page, size: { width: number; height: number }, t
     await expect.poll(() => cursorOf(page), { message: k }).not.toBe(c0);
     expect(moved(first, await boxes(page)), `after ${k}`).toEqual([]);
   }
+  /* the address space's foot is whole: its legend ends inside the panel, not under the clip */
+  const panel = (await page.locator('[data-view="address"]').boundingBox())!;
+  const legend = (await page.locator('[data-view="address"] .legend').boundingBox())!;
+  expect(legend.y + legend.height, `${scenario}: the address space's legend inside its panel`).toBeLessThanOrEqual(panel.y + panel.height);
   return first;
 }
 

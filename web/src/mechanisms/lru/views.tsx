@@ -162,8 +162,8 @@ export function LruLists({ frame, program }: ViewProps) {
   const moved = new Set(lru.moves.filter((g) => g.why !== 'added').flatMap((g) => g.pfns));
   const top = (i: number) => 4 + i * rowH;
   const geoms = rows.map((l, i) => (narrow
-    ? layoutRow(lru.lists[l], x0, x1, top(i) + TRAY_H + 16, rowH - TRAY_H - 20)
-    : layoutRow(lru.lists[l], x0, x1, top(i) + 14, rowH - 18)));
+    ? layoutRow(lru.lists[l], x0, x1, top(i) + TRAY_H + 16, Math.max(0, rowH - TRAY_H - 20))
+    : layoutRow(lru.lists[l], x0, x1, top(i) + 14, Math.max(0, rowH - 18))));
   const rowOf = (l: number | null) => geoms.find((g) => g.list === l) ?? null;
   /* arrows: at most one per (from, to, why), from the source row to the destination row */
   const arrows = lru.moves.filter((g) => g.why !== 'added' && g.from !== null && g.to !== null && g.to !== 'freed');
