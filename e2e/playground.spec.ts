@@ -428,6 +428,9 @@ test('LRU: the backup deactivates what fadvise cannot drop; 2.6.38 loses the wor
   /* the first deactivation (N): fadvise hands a dirty copy page to the inactive list with PG_reclaim */
   await page.keyboard.press('n');
   await expect(page.getByTestId('caption')).toContainText('fadvise');
+  /* the backup process only reads and writes: its address space says so, not "yet" */
+  await page.locator('[data-view="address"]').getByRole('tab', { name: 'backup' }).click();
+  await expect(page.locator('[data-view="address"] .placeholder')).toHaveText('Process backup maps nothing in this scenario.');
   await expect(page.locator('[data-view="lru"] svg[role="img"]')).toHaveAttribute('aria-label', /fadvise: dirty, PG_reclaim/);
   await expect(page.getByTestId('lru-row-inactive_file')).toBeVisible();
   await shot(page, info, 'lru-deactivation');
@@ -455,6 +458,7 @@ test('large folios: step through fork and the child\'s munmap, and watch the map
   /* before the fork the child is not there yet (not an exited process) */
   const childTab = page.locator('[data-view="address"]').getByRole('tab', { name: /^child/ });
   await expect(childTab).toHaveText('child (not forked yet)');
+  await expect(page.locator('[data-view="address"] .placeholder')).toHaveText('Nothing is mapped yet. Step forward to parent\u2019s first mmap.');
   /* rmap operation by rmap operation (O): the two faults' new folios, then fork's first batch */
   const op = page.getByTestId('lf-op');
   for (let i = 0; i < 3; i++) await page.keyboard.press('o');

@@ -22,6 +22,8 @@ export interface StepInfo {
   depth: number;
   /** for expect steps: what each (key, value) item checks, and where it is written */
   items?: { label: string; at: At }[];
+  /** for mmap steps: the process that maps */
+  proc?: number;
 }
 
 export interface ProcInfo { name: string; threads: number; firstTask: number; forked: boolean; vmacacheSeqnum: number }
@@ -135,7 +137,7 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
   const emit = (st: Step, depth: number) => {
     const push = (r: RawStep, items?: { label: string; at: At }[]) => {
       out.push(r);
-      info.push({ at: st.at, kind: st.kind, summary: describeStep(st), depth, items });
+      info.push({ at: st.at, kind: st.kind, summary: describeStep(st), depth, items, ...(st.kind === 'mmap' ? { proc: procIdx(st.task.proc) } : {}) });
     };
     switch (st.kind) {
       case 'mmap': {

@@ -15,6 +15,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useBoxSize } from './useBoxSize.js';
 import { PC, PC_READAHEAD, PC_STATE_MASK, SKIP_REASONS, SkipReason, VM } from '../../../wasm-core/ts/abi.js';
 import { CAUSE, CAUSE_NAMES, type Frame, type VmaView as CoreVma } from '../../../wasm-core/ts/engine.js';
+import type { Program } from '../../../wasm-core/ts/compile.js';
 import { cacheKey, faultAroundOf, type FileView } from '../mechanisms/fault-around/frame.js';
 
 /** a VMA as drawn here: the core's, with the page cache behind it (fault-around's frame data) */
@@ -79,7 +80,7 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
           onSelect={(id) => setVmaSel(id === faultVma?.id ? null : id)} />
       </div>
       {!mm.alive && <div className="placeholder as-fill"><p>{mm.exited ? <>Process {mm.name} has exited: it has no mappings.</> : <>Process {mm.name} does not exist yet: a <code>fork</code> further on creates it.</>}</p></div>}
-      {mm.alive && !vma && <div className="placeholder as-fill"><p>Nothing is mapped yet. Step forward to the first <code>mmap</code>.</p></div>}
+      {mm.alive && !vma && <div className="placeholder as-fill"><p>{emptyText(mm.id, mm.name, frame.step, program)}</p></div>}
       {vma && (
         <VmaGrid key={`${mmId}:${vma.id}`} vma={vma} frame={frame} theme={theme} following={following}
           label={vmaName(vma, program.maps, program.files)} onFollow={() => setVmaSel(null)} />
@@ -123,6 +124,15 @@ function VmaStrip({ frame, vmas, selected, maps, files, onSelect }: {
       {to < vmas.length && <span className="as-gap">{fmt(vmas.length - to)} VMAs above</span>}
     </div>
   );
+}
+
+/** why a live process shows no VMA: none mapped yet, none left, or none in the whole scenario */
+function emptyText(mm: number, name: string, step: number | null, program: Program): React.ReactNode {
+  const own = program.steps.flatMap((st, i) => (st.kind === 'mmap' && st.proc === mm ? [i] : []));
+  if (!own.length && !program.procs[mm]?.forked) return <>Process {name} maps nothing in this scenario.</>;
+  /* a step runs after its index: an mmap step before the current one has mapped (and its VMA is gone since) */
+  if (step !== null && (own.some((i) => i < step) || program.procs[mm]?.forked)) return <>Process {name} has nothing mapped at this point.</>;
+  return <>Nothing is mapped yet. Step forward to {name}&rsquo;s first <code>mmap</code>.</>;
 }
 
 /** at most this many VMAs on the strip */
