@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COUNTERS, EV, FaultKind, PC, PC_READAHEAD, PC_STATE_MASK, SkipReason } from '../ts/abi.js';
 import { CAUSE, Engine, type Frame } from '../ts/engine.js';
 import { cacheKey, faultAroundOf } from '../../web/src/mechanisms/fault-around/frame.js';
+import { recorded } from '../../web/src/mechanisms/testing.js';
 import { FRAME_PROVIDERS } from '../../web/src/mechanisms/frames.js';
 import { runProgram } from '../ts/runner.js';
 import { loadCore, programFrom, programOf } from './helpers.js';
@@ -278,10 +279,8 @@ steps:
 
 describe('engine: a process not forked yet is not an exited one', () => {
   it('the child of thp.yaml: neither alive nor exited before the fork, alive after it, exited at the end', async () => {
-    const prog = programOf('scenarios/folios/thp.yaml');
-    const eng = new Engine(await loadCore(), prog);
-    const tl = eng.recordAll();
-    const events = Array.from({ length: tl.nEvents }, (_, i) => eng.event(i));
+    const { eng, tl, events } = await recorded('scenarios/folios/thp.yaml');
+    const prog = eng.program;
     const fork = events.findIndex((e) => e.type === EV.mmsim_fork);
     const exit = events.findIndex((e) => e.type === EV.mmsim_exit);
     expect(fork).toBeGreaterThan(0);
@@ -298,10 +297,8 @@ describe('engine: a process not forked yet is not an exited one', () => {
   });
 
   it('walkthrough.yaml: the PTEs fork copied are coloured as fork\'s (no mm_set_pte maps them), the parent\'s stay anonymous', async () => {
-    const prog = programOf('scenarios/folios/walkthrough.yaml');
-    const eng = new Engine(await loadCore(), prog);
-    const tl = eng.recordAll();
-    const events = Array.from({ length: tl.nEvents }, (_, i) => eng.event(i));
+    const { eng, events } = await recorded('scenarios/folios/walkthrough.yaml');
+    const prog = eng.program;
     const fork = events.findIndex((e) => e.type === EV.mmsim_fork);
     const f = eng.frame(fork + 1);
     const causes = (proc: string) => f.mms[prog.procs.findIndex((p) => p.name === proc)].vmas

@@ -65,12 +65,9 @@ static struct mmsim *folio_prog(int order, bool large_mapcount, bool child_exits
 	uint64_t p0[] = { 0 };
 	struct mmsim_step *f;
 
-	prog_init(&p, 64 * MiB);
+	prog_anon_pair(&p, 64 * MiB, PAGE_SIZE << order);                        /* step 0: the mmap */
 	p.h.mthp_orders = 1u << order;
 	p.h.large_mapcount = large_mapcount;
-	prog_proc(&p, 1, 0);
-	prog_proc(&p, 1, 1);
-	prog_mmap(&p, 0, 0, -1, 0, (PAGE_SIZE << order), 0, 1);                 /* step 0 */
 	prog_touch(&p, 0, 0, 1, p0, 1);                                          /* step 1 */
 	f = prog_step(&p, MMSIM_OP_FORK);                                        /* step 2 */
 	f->task = 0;
@@ -272,12 +269,9 @@ TEST(mthp_likely_mapped_shared_false_negative)
 		struct mmsim *sim;
 		uint32_t head;
 
-		prog_init(&p, 64 * MiB);
+		prog_anon_pair(&p, 64 * MiB, 4 * PAGE_SIZE);
 		p.h.mthp_orders = 1u << 2;
 		p.h.large_mapcount = lm;
-		prog_proc(&p, 1, 0);
-		prog_proc(&p, 1, 1);
-		prog_mmap(&p, 0, 0, -1, 0, 4 * PAGE_SIZE, 0, 1);
 		prog_touch(&p, 0, 0, 1, p0, 1);
 		s = prog_step(&p, MMSIM_OP_FORK);
 		s->task = 0;
@@ -324,12 +318,9 @@ static struct mmsim *thp_prog(bool large_mapcount)
 	uint64_t p0[] = { 0 }, p5[] = { 5 };
 	struct mmsim_step *s;
 
-	prog_init(&p, 64 * MiB);
+	prog_anon_pair(&p, 64 * MiB, 4 * MiB);                                   /* step 0: the mmap */
 	p.h.thp = MMSIM_THP_ALWAYS;
 	p.h.large_mapcount = large_mapcount;
-	prog_proc(&p, 1, 0);
-	prog_proc(&p, 1, 1);
-	prog_mmap(&p, 0, 0, -1, 0, 4 * MiB, 0, 1);                               /* step 0 */
 	prog_touch(&p, 0, 0, 1, p0, 1);                                          /* step 1 */
 	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, PAGE_SIZE, PMD_SIZE - PAGE_SIZE); /* step 2 */
 	s = prog_step(&p, MMSIM_OP_FORK);                                        /* step 3 */
@@ -467,12 +458,9 @@ TEST(thp_fault_fork_cow_munmap_split)
 /* one 4 MiB anon mapping under thp mode, memory mem; the steps follow */
 static void thp_prog_init(struct prog *p, uint32_t mode, uint64_t mem, bool large_mapcount)
 {
-	prog_init(p, mem);
+	prog_anon_pair(p, mem, 4 * MiB);
 	p->h.thp = mode;
 	p->h.large_mapcount = large_mapcount;
-	prog_proc(p, 1, 0);
-	prog_proc(p, 1, 1);
-	prog_mmap(p, 0, 0, -1, 0, 4 * MiB, 0, 1);
 }
 
 static struct mmsim_step *prog_madvise(struct prog *p, uint32_t task, uint32_t advice, uint64_t off, uint64_t len)

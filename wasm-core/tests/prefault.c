@@ -18,12 +18,9 @@ static const struct mmsim_event *prefault_ev(size_t k)
 /* one anonymous mapping of `pages` pages, prefault on with `cap`, then the steps the caller adds */
 static void prefault_prog(struct prog *p, uint64_t mem, uint64_t pages, uint32_t cap)
 {
-	prog_init(p, mem);
+	prog_anon_pair(p, mem, pages * PAGE_SIZE); /* 2 MiB aligned */
 	p->h.anon_prefault = MMSIM_PREFAULT_ANTICIPATORY;
 	p->h.anon_prefault_cap = cap;
-	prog_proc(p, 1, 0);
-	prog_proc(p, 1, 1);
-	prog_mmap(p, 0, 0, -1, 0, pages * PAGE_SIZE, 0, 1); /* 2 MiB aligned */
 }
 
 #define CHECK_BATCH(k, addr_page, hit, order, pages, why)                                        \

@@ -71,6 +71,15 @@ static inline struct mmsim_step *prog_mmap(struct prog *p, uint32_t task, uint32
 	return s;
 }
 
+/* a process, a second one for it to fork into, and one private anonymous read-write mapping (map 0) of len bytes */
+static inline void prog_anon_pair(struct prog *p, uint64_t memory, uint64_t len)
+{
+	prog_init(p, memory);
+	prog_proc(p, 1, 0);
+	prog_proc(p, 1, 1);
+	prog_mmap(p, 0, 0, -1, 0, len, 0, 1);
+}
+
 static inline struct mmsim_step *prog_access(struct prog *p, uint32_t task, uint32_t map, int write,
 					     uint8_t pattern, uint64_t offset, uint64_t len)
 {

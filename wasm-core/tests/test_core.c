@@ -952,10 +952,7 @@ TEST(fork_cow)
 	struct mmsim_step *f;
 	struct mmsim *sim;
 
-	prog_init(&p, 64 * MiB);
-	prog_proc(&p, 1, 0);
-	prog_proc(&p, 1, 1);
-	prog_mmap(&p, 0, 0, -1, 0, 16 * KiB, 0, 1);
+	prog_anon_pair(&p, 64 * MiB, 16 * KiB);
 	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, 0, 0);
 	f = prog_step(&p, MMSIM_OP_FORK);
 	f->task = 0;

@@ -14,8 +14,8 @@
  * folder in web/src/mechanisms/): each gets the core at the cursor and the
  * partial operation's events, and its result goes in frame.mech[id].
  */
-import { EV, FaultKind, MM_COUNTERS, SetHow } from './abi.js';
-import type { Core, Sim } from './core.js';
+import { EV, FaultKind, SetHow } from './abi.js';
+import type { Core, MmInfo, Sim } from './core.js';
 import type { Program, StepInfo } from './compile.js';
 import { lowerBound } from './search.js';
 import { describeEvent, type SimEvent } from './events.js';
@@ -25,8 +25,7 @@ import { collectCounters } from './runner.js';
 export { findInIndex, Recorder };
 export type { EngineOptions, Samples, TimelineInfo } from './recorder.js';
 
-export type PageCause = 0 | 1 | 2 | 3 | 4 | 5 | 6;
-/** per page: how it came to be mapped (0 unknown, e.g. inherited at fork) */
+/** per page: how it came to be mapped (0 unknown: nothing the events say) */
 export const CAUSE = { unknown: 0, fault: 1, around: 2, major: 3, anon: 4, zero: 5, cow: 6, huge: 7, fork: 8 } as const;
 export const CAUSE_NAMES = ['mapped', 'faulting access', 'fault-around', 'major fault', 'anonymous page', 'zero page', 'private copy', 'a THP (one PMD maps 2 MiB)', 'copied by fork'];
 
@@ -425,11 +424,14 @@ export class Engine extends Recorder {
           }
           vmas.push(vv);
         }
-      const counters: Record<string, number> = {};
-      MM_COUNTERS.forEach((k) => { counters[k] = mi.counters[k]; });
-      out.push({ id: mm, name: this.program.procs[mm].name, alive: mi.alive, exited: mi.exited, vmas, counters, nrVmas: mi.alive ? mi.nrVmas : 0 });
+      out.push(this.mmView(mm, mi, vmas));
     }
     return out;
+  }
+
+  /** a process as the views get it, from the core's mm_info (its counters already keyed by MM_COUNTERS) */
+  private mmView(mm: number, mi: MmInfo, vmas: VmaView[]): MmView {
+    return { id: mm, name: this.program.procs[mm].name, alive: mi.alive, exited: mi.exited, vmas, counters: mi.counters, nrVmas: mi.alive ? mi.nrVmas : 0 };
   }
 
   private bigFrame(): Frame {
@@ -441,9 +443,7 @@ export class Engine extends Recorder {
         id: v.id, start: Number(v.vmStart), end: Number(v.vmEnd), pgoff: Number(v.vmPgoff), flags: v.vmFlags,
         file: v.file, map: v.map, heat: this.sim.pteHeat(mm, v.vmStart, v.vmEnd, HEAT_BUCKETS),
       })) : [];
-      const counters: Record<string, number> = {};
-      MM_COUNTERS.forEach((k) => { counters[k] = mi.counters[k]; });
-      mms.push({ id: mm, name: this.program.procs[mm].name, alive: mi.alive, exited: mi.exited, vmas, counters, nrVmas: mi.alive ? mi.nrVmas : 0 });
+      mms.push(this.mmView(mm, mi, vmas));
     }
     return {
       cursor: 0, nEvents: 0, big: true, opStart: 0, opEnd: 0, event: null, step: null, say: null,

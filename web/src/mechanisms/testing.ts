@@ -6,9 +6,9 @@ import { Engine, type FrameProvider } from '../../../wasm-core/ts/engine.js';
 import type { SimEvent } from '../../../wasm-core/ts/events.js';
 import { loadCore, programOf } from '../../../wasm-core/test/helpers.js';
 
-/** the scenario recorded with `provider`, and every event of the run */
-export async function recorded(file: string, provider: FrameProvider, sets: Record<string, string> = {}) {
-  const eng = new Engine(await loadCore(), programOf(file, sets), {}, [provider]);
+/** the scenario recorded with `provider` (or none: the core's own frame), and every event of the run */
+export async function recorded(file: string, provider?: FrameProvider, sets: Record<string, string> = {}) {
+  const eng = new Engine(await loadCore(), programOf(file, sets), {}, provider ? [provider] : []);
   const tl = eng.recordAll();
   const events = Array.from({ length: tl.nEvents }, (_, i) => eng.event(i));
   return { eng, tl, events };

@@ -129,9 +129,11 @@ function VmaStrip({ frame, vmas, selected, maps, files, onSelect }: {
 /** why a live process shows no VMA: none mapped yet, none left, or none in the whole scenario */
 function emptyText(mm: number, name: string, step: number | null, program: Program): React.ReactNode {
   const own = program.steps.flatMap((st, i) => (st.kind === 'mmap' && st.proc === mm ? [i] : []));
-  if (!own.length && !program.procs[mm]?.forked) return <>Process {name} maps nothing in this scenario.</>;
+  /* a forked process is alive only after its fork, which may have copied mappings since gone */
+  const forked = program.procs[mm]?.forked ?? false;
+  if (!own.length && !forked) return <>Process {name} maps nothing in this scenario.</>;
   /* a step runs after its index: an mmap step before the current one has mapped (and its VMA is gone since) */
-  if (step !== null && (own.some((i) => i < step) || program.procs[mm]?.forked)) return <>Process {name} has nothing mapped at this point.</>;
+  if (forked || (step !== null && own.some((i) => i < step))) return <>Process {name} has nothing mapped at this point.</>;
   return <>Nothing is mapped yet. Step forward to {name}&rsquo;s first <code>mmap</code>.</>;
 }
 
