@@ -17,7 +17,10 @@ test.beforeEach(async ({ page }) => {
   /* the main thread's health: the longest gap between 10 ms heartbeats, and long tasks */
   await page.addInitScript(() => {
     const w = window as unknown as { __gap: number; __long: number; __last: number; __since: number };
-    w.__gap = 0; w.__long = 0; w.__last = performance.now(); w.__since = 0;
+    w.__gap = 0;
+    w.__long = 0;
+    w.__last = performance.now();
+    w.__since = 0;
     setInterval(() => {
       const now = performance.now();
       if (document.visibilityState === 'visible') w.__gap = Math.max(w.__gap, now - w.__last);
@@ -28,7 +31,9 @@ test.beforeEach(async ({ page }) => {
       new PerformanceObserver((l) => {
         for (const e of l.getEntries()) if (e.startTime >= w.__since) w.__long = Math.max(w.__long, e.duration);
       }).observe({ type: 'longtask', buffered: true });
-    } catch { /* no long-task API */ }
+    } catch {
+      /* no long-task API */
+    }
   });
 });
 /** the main thread's worst stall since load, ms: [heartbeat gap, longest task] */
@@ -43,7 +48,10 @@ async function health(page: Page): Promise<[number, number]> {
 async function resetHealth(page: Page) {
   await page.evaluate(() => {
     const w = window as unknown as { __gap: number; __long: number; __last: number; __since: number };
-    w.__gap = 0; w.__long = 0; w.__last = performance.now(); w.__since = performance.now();
+    w.__gap = 0;
+    w.__long = 0;
+    w.__last = performance.now();
+    w.__since = performance.now();
   });
 }
 
@@ -63,14 +71,48 @@ async function expectResponsive(page: Page, what: string, answers = 100) {
 const hostile = (f: string) => readFileSync(`wasm-core/test/hostile/${f}`, 'utf8');
 
 const LINKS: { what: string; url: () => string; expect: RegExp; ask?: boolean }[] = [
-  { what: 'empty repeats nested to 10¹⁸', url: () => `/#src=${compressSource(hostile('repeats-nested-empty.yaml'))}`, expect: /needs about 1 × 10¹⁸ operations/, ask: true },
-  { what: 'a 16 TiB mapping touched at both ends', url: () => `/#src=${compressSource(hostile('sizes-16tib-anon.yaml'))}`, expect: /./ },
-  { what: 'kernel: {constructor: 1}', url: () => `/#src=${compressSource('name: x\nkernel: {constructor: 1}\nprocesses: {app: {}}\nsteps: []\n')}`, expect: /unknown key 'constructor'/ },
-  { what: 'set=constructor=1', url: () => '/?scenario=fault-around/sequential&set=constructor=1', expect: /unknown tunable 'constructor'/ },
-  { what: 'set=__proto__=1', url: () => '/?scenario=fault-around/sequential&set=__proto__=1', expect: /unknown tunable '__proto__'/ },
-  { what: '999 forks of a 1 GiB process', url: () => `/#src=${compressSource(hostile('scale-forks.yaml'))}`, expect: /999 fork steps/, ask: true },
-  { what: 'nesting that overflowed the parser', url: () => `/#src=${compressSource(hostile('yaml-deep-flow.yaml'))}`, expect: /nested more than 64 deep/ },
-  { what: 'a billion laughs', url: () => `/#src=${compressSource(hostile('yaml-billion-laughs.yaml'))}`, expect: /YAML aliases/ },
+  {
+    what: 'empty repeats nested to 10¹⁸',
+    url: () => `/#src=${compressSource(hostile('repeats-nested-empty.yaml'))}`,
+    expect: /needs about 1 × 10¹⁸ operations/,
+    ask: true,
+  },
+  {
+    what: 'a 16 TiB mapping touched at both ends',
+    url: () => `/#src=${compressSource(hostile('sizes-16tib-anon.yaml'))}`,
+    expect: /./,
+  },
+  {
+    what: 'kernel: {constructor: 1}',
+    url: () => `/#src=${compressSource('name: x\nkernel: {constructor: 1}\nprocesses: {app: {}}\nsteps: []\n')}`,
+    expect: /unknown key 'constructor'/,
+  },
+  {
+    what: 'set=constructor=1',
+    url: () => '/?scenario=fault-around/sequential&set=constructor=1',
+    expect: /unknown tunable 'constructor'/,
+  },
+  {
+    what: 'set=__proto__=1',
+    url: () => '/?scenario=fault-around/sequential&set=__proto__=1',
+    expect: /unknown tunable '__proto__'/,
+  },
+  {
+    what: '999 forks of a 1 GiB process',
+    url: () => `/#src=${compressSource(hostile('scale-forks.yaml'))}`,
+    expect: /999 fork steps/,
+    ask: true,
+  },
+  {
+    what: 'nesting that overflowed the parser',
+    url: () => `/#src=${compressSource(hostile('yaml-deep-flow.yaml'))}`,
+    expect: /nested more than 64 deep/,
+  },
+  {
+    what: 'a billion laughs',
+    url: () => `/#src=${compressSource(hostile('yaml-billion-laughs.yaml'))}`,
+    expect: /YAML aliases/,
+  },
 ];
 
 for (const l of LINKS)
@@ -79,7 +121,9 @@ for (const l of LINKS)
     /* from the first paint of the player on (starting the app is not the link's doing) */
     await expect(page.locator('[data-testid="scenario-title"], [data-testid="error-banner"]').first()).toBeVisible();
     await resetHealth(page);
-    const shown = page.locator('[data-testid="error-banner"], [data-view="address"], [data-testid="run-error"]').first();
+    const shown = page
+      .locator('[data-testid="error-banner"], [data-view="address"], [data-testid="run-error"]')
+      .first();
     await expect(shown).toBeVisible();
     if (l.expect.source !== '.') await expect(page.getByTestId('error-banner')).toContainText(l.expect);
     if (l.ask) await expect(page.getByTestId('limit-ask').getByRole('button', { name: 'Run anyway' })).toBeVisible();
@@ -91,13 +135,17 @@ test('a link that inflates past the limit is refused without inflating it', asyn
   const bomb = compressSource(`name: bomb\nsteps: []\n# ${'x'.repeat(200 * 2 ** 20)}\n`);
   expect(bomb.length).toBeLessThan(400_000);
   await page.goto(`/#src=${bomb}`);
-  await expect(page.getByRole('status').or(page.getByRole('alert')).filter({ hasText: 'more than 1 MiB' }).first()).toBeVisible();
+  await expect(
+    page.getByRole('status').or(page.getByRole('alert')).filter({ hasText: 'more than 1 MiB' }).first(),
+  ).toBeVisible();
   await resetHealth(page);
   await page.waitForTimeout(300);
   await expectResponsive(page, 'the bomb');
 });
 
-test('a big link is read in the worker: the page answers, Cancel stops it, and the next run works', async ({ page }) => {
+test('a big link is read in the worker: the page answers, Cancel stops it, and the next run works', async ({
+  page,
+}) => {
   /* about 760 KB of YAML, 16,000 steps */
   const lines = ['name: Eight thousand mappings', 'processes: {app: {}}', 'steps:'];
   for (let i = 0; i < 8000; i++) lines.push(`  - mmap: {task: app, name: m${i}, length: 4KiB, prot: read}`);
@@ -122,15 +170,27 @@ test('a big link is read in the worker: the page answers, Cancel stops it, and t
      then, so its message waits behind the loop (opened any sooner, the worker may read it first) */
   await page.evaluate(() => {
     const c = new BroadcastChannel('mmplay-test-hold');
-    (window as unknown as { __hold: Promise<void> }).__hold = new Promise((res) => { c.onmessage = () => { c.close(); res(); }; });
+    (window as unknown as { __hold: Promise<void> }).__hold = new Promise((res) => {
+      c.onmessage = () => {
+        c.close();
+        res();
+      };
+    });
   });
-  const held = worker.evaluate(() => {
-    new BroadcastChannel('mmplay-test-hold').postMessage('spinning');
-    const t = performance.now();
-    while (performance.now() - t < 12_000);
-  }).catch(() => undefined);
+  const held = worker
+    .evaluate(() => {
+      new BroadcastChannel('mmplay-test-hold').postMessage('spinning');
+      const t = performance.now();
+      while (performance.now() - t < 12_000);
+    })
+    .catch(() => undefined);
   await page.evaluate(() => (window as unknown as { __hold: Promise<void> }).__hold);
-  await page.evaluate((h) => { location.hash = h; }, `src=${compressSource(big)}`);
+  await page.evaluate(
+    (h) => {
+      location.hash = h;
+    },
+    `src=${compressSource(big)}`,
+  );
   const progress = page.getByTestId('progress');
   await expect(progress).toContainText('Reading the scenario');
   await resetHealth(page);
@@ -163,7 +223,9 @@ test('a big link is read in the worker: the page answers, Cancel stops it, and t
 test('scenario text is never HTML', async ({ page }) => {
   await page.goto(`/#src=${compressSource(hostile('text-html.yaml'))}`);
   await expect(page.getByTestId('scenario-title')).toContainText('<img src=x onerror=alert(1)>');
-  const injected = await page.locator('img[src="x"], iframe, body script').evaluateAll((els) => els.map((e) => e.outerHTML.slice(0, 120)));
+  const injected = await page
+    .locator('img[src="x"], iframe, body script')
+    .evaluateAll((els) => els.map((e) => e.outerHTML.slice(0, 120)));
   expect(injected).toEqual([]);
   await page.keyboard.press('End');
   await expect(page.locator('body')).toContainText('<iframe src=javascript:alert(1)></iframe>');

@@ -41,7 +41,10 @@ test.describe('opened from disk', () => {
     await expect(page.locator('.cm-content')).toBeVisible();
 
     expect(requests.length).toBeGreaterThan(0);
-    expect(requests.filter((u) => !/^(file|data|blob):/.test(u)), 'requests other than file:, data: and blob:').toEqual([]);
+    expect(
+      requests.filter((u) => !/^(file|data|blob):/.test(u)),
+      'requests other than file:, data: and blob:',
+    ).toEqual([]);
   });
 });
 

@@ -43,7 +43,13 @@ test('the gallery lists every scenario, grouped by mechanism', async ({ page }, 
   expect(shipped('folios').length).toBeGreaterThanOrEqual(7);
   await expect(page.getByRole('heading', { name: 'Anticipatory prefault' })).toBeVisible();
   expect(shipped('prefault').length).toBeGreaterThanOrEqual(5);
-  await expect(page.locator('.card')).toHaveCount(shipped('fault-around').length + shipped('vmacache').length + shipped('lru').length + shipped('folios').length + shipped('prefault').length);
+  await expect(page.locator('.card')).toHaveCount(
+    shipped('fault-around').length +
+      shipped('vmacache').length +
+      shipped('lru').length +
+      shipped('folios').length +
+      shipped('prefault').length,
+  );
   await expect(page.locator('.seed-table a[data-scenario]')).toHaveCount(shipped('fault-around/seed').length);
   await expect(page.locator('.seed-table a[data-sweep]')).toHaveCount(shipped('fault-around/seed').length);
   await expect(page.locator('.card').first()).toContainText('Sequential read of a cached file');
@@ -67,9 +73,13 @@ test('opens a scenario by route, steps forward and back, jumps to faults', async
   for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowRight');
   await expect(page.locator('[data-view="walk"]')).toContainText('set by this fault');
   await expect(page.locator('[data-view="log"] li.cur')).toContainText('by fault-around');
-  await expect(page.locator('[data-view="log"] li.cur a')).toHaveAttribute('href', /elixir\.bootlin\.com\/linux\/v6\.19\/A\/ident\//);
+  await expect(page.locator('[data-view="log"] li.cur a')).toHaveAttribute(
+    'href',
+    /elixir\.bootlin\.com\/linux\/v6\.19\/A\/ident\//,
+  );
   await shot(page, info, 'player');
-  for (const v of ['address', 'walk', 'counters', 'log', 'steps']) await shot(page, info, `view-${v}`, `[data-view="${v}"]`);
+  for (const v of ['address', 'walk', 'counters', 'log', 'steps'])
+    await shot(page, info, `view-${v}`, `[data-view="${v}"]`);
   /* step back within the fault: fewer pages mapped */
   const mapped = async () => Number((await page.getByTestId('value-nr_mapped').textContent())!.replace(/,/g, ''));
   await page.keyboard.press('End');
@@ -160,7 +170,11 @@ test('a copied link reopens the same state', async ({ page, context }) => {
      window, which a busy machine running two browsers does not always give us */
   await page.addInitScript(() => {
     Object.defineProperty(navigator, 'clipboard', {
-      value: { writeText: async (t: string) => { (window as unknown as { copied: string }).copied = t; } },
+      value: {
+        writeText: async (t: string) => {
+          (window as unknown as { copied: string }).copied = t;
+        },
+      },
     });
   });
   await open(page, 'fault-around/random');
@@ -189,7 +203,7 @@ test('a copied link reopens the same state', async ({ page, context }) => {
   await expect(again.getByTestId('value-pgfault')).toHaveText(faults!);
   await expect(again.getByTestId('tunable-fault_around_bytes')).toHaveValue('32768');
   await expect(again.locator('[data-view="steps"]')).toHaveCount(0);
-  await expect(again.locator('.fault-line')).toHaveText(await page.locator('.fault-line').textContent() as string);
+  await expect(again.locator('.fault-line')).toHaveText((await page.locator('.fault-line').textContent()) as string);
   await again.close();
 });
 
@@ -224,7 +238,9 @@ steps:
         - munmap: { task: bench, map: m }
 `;
 
-test('the 16 GiB scenario in a loop asks first, then shows progress, keeps the page responsive, and can be cancelled', async ({ page }, info) => {
+test('the 16 GiB scenario in a loop asks first, then shows progress, keeps the page responsive, and can be cancelled', async ({
+  page,
+}, info) => {
   await page.goto(`/#src=${compressSource(LONG)}`);
   /* 1,000 passes over 16 GiB is over the operations limit: the page asks before any work */
   const ask = page.getByTestId('limit-ask');
@@ -238,7 +254,9 @@ test('the 16 GiB scenario in a loop asks first, then shows progress, keeps the p
   await expect(page.getByTestId('scenario-title')).toContainText("The seed's 16 GiB file, read in a loop");
   await expect(page.getByTestId('tunable-fault_around_bytes')).toHaveValue('4096');
   const bar = progress.getByRole('progressbar');
-  await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 20_000 })
+    .toBeGreaterThan(0);
   /* the page answers while the worker runs */
   const before = await page.locator('html').getAttribute('data-theme');
   await page.keyboard.press('d');
@@ -285,8 +303,17 @@ test('a big run shows aggregates when it completes', async ({ page }, info) => {
 test('every shipped scenario opens and steps without errors', async ({ page }) => {
   test.setTimeout(300_000);
   await page.goto('/');
-  const names = await page.locator('[data-scenario]').evaluateAll((els) => els.map((e) => e.getAttribute('data-scenario')!));
-  expect(names.length).toBe(shipped('fault-around').length + shipped('fault-around/seed').length + shipped('vmacache').length + shipped('lru').length + shipped('folios').length + shipped('prefault').length);
+  const names = await page
+    .locator('[data-scenario]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-scenario')!));
+  expect(names.length).toBe(
+    shipped('fault-around').length +
+      shipped('fault-around/seed').length +
+      shipped('vmacache').length +
+      shipped('lru').length +
+      shipped('folios').length +
+      shipped('prefault').length,
+  );
   for (const name of names) {
     await page.goto(`/?scenario=${name}`);
     const big = name.includes('/seed/');
@@ -307,7 +334,8 @@ test('every shipped scenario opens and steps without errors', async ({ page }) =
 
 test('compare: run A and run B side by side, stepped together', async ({ page }, info) => {
   await page.goto('/?scenario=fault-around/sequential&compare=fault_around_bytes=4096');
-  const a = page.locator('[data-run="a"][data-counter="pgfault"]'), b = page.locator('[data-run="b"][data-counter="pgfault"]');
+  const a = page.locator('[data-run="a"][data-counter="pgfault"]'),
+    b = page.locator('[data-run="b"][data-counter="pgfault"]');
   await expect(b).not.toHaveText('–', { timeout: 30_000 });
   await expect(page.getByTestId('run-label-a')).toContainText('fault_around_bytes 64 KiB');
   await expect(page.getByTestId('run-label-b')).toContainText('fault_around_bytes 4 KiB');
@@ -361,7 +389,7 @@ test('sweep: fault_around_bytes from 4 KiB to 2 MiB, charted, exported', async (
   await expect(page.locator('[data-view="address"]')).toBeVisible();
 });
 
-test('the seed row: one click from the gallery to its sweep beside the seed\'s numbers', async ({ page }, info) => {
+test("the seed row: one click from the gallery to its sweep beside the seed's numbers", async ({ page }, info) => {
   test.setTimeout(240_000);
   await page.goto('/');
   await page.locator('.seed-table a[data-sweep="fault-around/seed/sequential-16g"]').click();
@@ -378,13 +406,18 @@ test('the seed row: one click from the gallery to its sweep beside the seed\'s n
 
 /** click an export button and return the text of the file the app offers */
 async function download(page: Page, label: string): Promise<string> {
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label, exact: true }).click()]);
+  const [dl] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: label, exact: true }).click(),
+  ]);
   const path = await dl.path();
   const { readFileSync } = await import('node:fs');
   return readFileSync(path!, 'utf8');
 }
 
-test('VMA cache: a miss walks the tree; ebizzy per-thread near 100% against mm-wide near 0%', async ({ page }, info) => {
+test('VMA cache: a miss walks the tree; ebizzy per-thread near 100% against mm-wide near 0%', async ({
+  page,
+}, info) => {
   await page.goto('/?scenario=vmacache/ebizzy');
   await expect(page.locator('[data-view="vmacache"]')).toBeVisible({ timeout: 30_000 });
   /* the walk is hidden in this group, the cache's views shown */
@@ -392,7 +425,9 @@ test('VMA cache: a miss walks the tree; ebizzy per-thread near 100% against mm-w
   await expect(page.locator('[data-view="vma-tree"]')).toBeVisible();
   await expect(page.locator('[data-view="vmacache-rate"]')).toBeVisible();
   /* the group's tunable beside the key figures (it was missing: the description lacked quick: true) */
-  await expect(page.getByRole('group', { name: 'Kernel tunables' }).getByText('vmacache', { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('group', { name: 'Kernel tunables' }).getByText('vmacache', { exact: true }),
+  ).toBeVisible();
   /* the first miss (C), then the end of its fault (J): the walk is drawn, node by node */
   await page.keyboard.press('c');
   await expect(page.getByTestId('vc-outcome')).toContainText('miss');
@@ -411,8 +446,12 @@ test('VMA cache: a miss walks the tree; ebizzy per-thread near 100% against mm-w
   const b = page.locator('[data-run="b"][data-counter="vmacache_find_hits"]');
   await expect(b).not.toHaveText('–', { timeout: 30_000 });
   await page.keyboard.press('End');
-  await expect(page.locator('[data-run-view="a"]').getByTestId('vc-total')).toContainText('28,648 hits in 28,736 lookups · 99.69%');
-  await expect(page.locator('[data-run-view="b"]').getByTestId('vc-total')).toContainText('0 hits in 28,736 lookups · 0.00%');
+  await expect(page.locator('[data-run-view="a"]').getByTestId('vc-total')).toContainText(
+    '28,648 hits in 28,736 lookups · 99.69%',
+  );
+  await expect(page.locator('[data-run-view="b"]').getByTestId('vc-total')).toContainText(
+    '0 hits in 28,736 lookups · 0.00%',
+  );
   /* the chart overlays both runs; its legend reads each thread's rate in A and B */
   await expect(page.locator('[data-view="vmacache-rate"] .vc-rate-legend')).toContainText('ebizzy.1 99.67% / 0.00%');
   await shot(page, info, 'vmacache-compare');
@@ -424,14 +463,21 @@ test('LRU: the backup deactivates what fadvise cannot drop; 2.6.38 loses the wor
   await expect(page.locator('[data-view="walk"]')).toHaveCount(0);
   await expect(page.locator('[data-view="lru-memory"]')).toBeVisible();
   await expect(page.locator('[data-view="lru-residency"]')).toBeVisible();
-  await expect(page.getByRole('group', { name: 'Kernel tunables' }).getByText('fadvise_dontneed', { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('group', { name: 'Kernel tunables' }).getByText('fadvise_dontneed', { exact: true }),
+  ).toBeVisible();
   /* the first deactivation (N): fadvise hands a dirty copy page to the inactive list with PG_reclaim */
   await page.keyboard.press('n');
   await expect(page.getByTestId('caption')).toContainText('fadvise');
   /* the backup process only reads and writes: its address space says so, not "yet" */
   await page.locator('[data-view="address"]').getByRole('tab', { name: 'backup' }).click();
-  await expect(page.locator('[data-view="address"] .placeholder')).toHaveText('Process backup maps nothing in this scenario.');
-  await expect(page.locator('[data-view="lru"] svg[role="img"]')).toHaveAttribute('aria-label', /fadvise: dirty, PG_reclaim/);
+  await expect(page.locator('[data-view="address"] .placeholder')).toHaveText(
+    'Process backup maps nothing in this scenario.',
+  );
+  await expect(page.locator('[data-view="lru"] svg[role="img"]')).toHaveAttribute(
+    'aria-label',
+    /fadvise: dirty, PG_reclaim/,
+  );
   await expect(page.getByTestId('lru-row-inactive_file')).toBeVisible();
   await shot(page, info, 'lru-deactivation');
   /* the next reclaim (R): kswapd frees pages from the inactive tail */
@@ -440,25 +486,33 @@ test('LRU: the backup deactivates what fadvise cannot drop; 2.6.38 loses the wor
   /* the scenario's own comparison, one click: 2.6.38's invalidate-only */
   await page.getByTestId('compare-natural').click();
   await expect(page.getByTestId('run-label-b')).toContainText('invalidate-only');
-  const a = page.locator('[data-run="a"][data-counter="pgmajfault"]'), b = page.locator('[data-run="b"][data-counter="pgmajfault"]');
+  const a = page.locator('[data-run="a"][data-counter="pgmajfault"]'),
+    b = page.locator('[data-run="b"][data-counter="pgmajfault"]');
   await expect(b).not.toHaveText('–', { timeout: 60_000 });
   await page.keyboard.press('End');
   /* the working set read again: from the page cache with 2.6.39, from disk with 2.6.38 */
   await expect(a).toHaveText('0');
   await expect(b).toHaveText('1,536');
   await expect(page.locator('[data-view="lru"] [data-run-view="b"]').getByTestId('lru-row-active_file')).toBeVisible();
-  await expect(page.locator('[data-view="lru-residency"] svg[role="img"]')).toHaveAttribute('aria-label', /fadvise_dontneed deactivate solid against fadvise_dontneed invalidate-only dashed/);
+  await expect(page.locator('[data-view="lru-residency"] svg[role="img"]')).toHaveAttribute(
+    'aria-label',
+    /fadvise_dontneed deactivate solid against fadvise_dontneed invalidate-only dashed/,
+  );
   await shot(page, info, 'lru-compare');
 });
 
-test('large folios: step through fork and the child\'s munmap, and watch the mapcounts change; 6.9 beside 6.10', async ({ page }, info) => {
+test("large folios: step through fork and the child's munmap, and watch the mapcounts change; 6.9 beside 6.10", async ({
+  page,
+}, info) => {
   await page.goto('/?scenario=folios/walkthrough');
   await expect(page.locator('[data-view="folio"]')).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-view="walk"]')).toBeVisible();
   /* before the fork the child is not there yet (not an exited process) */
   const childTab = page.locator('[data-view="address"]').getByRole('tab', { name: /^child/ });
   await expect(childTab).toHaveText('child (not forked yet)');
-  await expect(page.locator('[data-view="address"] .placeholder')).toHaveText('Nothing is mapped yet. Step forward to parent\u2019s first mmap.');
+  await expect(page.locator('[data-view="address"] .placeholder')).toHaveText(
+    'Nothing is mapped yet. Step forward to parent\u2019s first mmap.',
+  );
   /* rmap operation by rmap operation (O): the two faults' new folios, then fork's first batch */
   const op = page.getByTestId('lf-op');
   for (let i = 0; i < 3; i++) await page.keyboard.press('o');
@@ -511,7 +565,13 @@ test('anticipatory prefault: turn it on, step, and watch the batch grow 1, 2, 4,
   /* the first fault is a miss (I), then each hit (K) maps a bigger batch */
   await page.keyboard.press('i');
   await expect(page.getByTestId('pf-batch-app.0')).toContainText('missed');
-  for (const [pages, next] of [[2, 3], [4, 7], [8, 15], [14, 29], [14, 43]]) {
+  for (const [pages, next] of [
+    [2, 3],
+    [4, 7],
+    [8, 15],
+    [14, 29],
+    [14, 43],
+  ]) {
     await page.keyboard.press('k');
     await expect(page.getByTestId('pf-batch-app.0')).toContainText(`${pages} pages at heap page`);
     await expect(page.getByTestId('pf-next-app.0')).toHaveText(`heap page ${next}`);
@@ -531,6 +591,8 @@ test('anticipatory prefault: turn it on, step, and watch the batch grow 1, 2, 4,
   await page.keyboard.press('End');
   await expect(page.locator('[data-run="a"][data-counter="pgfault"]')).toHaveText('18,947');
   await expect(page.locator('[data-run="b"][data-counter="pgfault"]')).toHaveText('512');
-  await expect(page.locator('[data-view="prefault-pages"] .pf-legend')).toContainText('512 faults, up to 512 pages each');
+  await expect(page.locator('[data-view="prefault-pages"] .pf-legend')).toContainText(
+    '512 faults, up to 512 pages each',
+  );
   await shot(page, info, 'prefault-thp');
 });

@@ -8,9 +8,14 @@ export function failOnPageProblems(): void {
   let problems: string[] = [];
   test.beforeEach(async ({ page }) => {
     problems = [];
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console.error: ${m.text()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console.error: ${m.text()}`);
+    });
     page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
-    page.on('dialog', (d) => { problems.push(`a dialog opened: ${d.message()}`); void d.dismiss(); });
+    page.on('dialog', (d) => {
+      problems.push(`a dialog opened: ${d.message()}`);
+      void d.dismiss();
+    });
   });
   test.afterEach(async () => {
     expect(problems, 'no console errors, exceptions or dialogs on the page').toEqual([]);

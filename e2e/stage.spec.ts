@@ -14,7 +14,10 @@ const SHOTS = 'test-results/screenshots';
 mkdirSync(SHOTS, { recursive: true });
 failOnPageProblems();
 
-const SIZES = [{ width: 1920, height: 1080 }, { width: 1280, height: 720 }];
+const SIZES = [
+  { width: 1920, height: 1080 },
+  { width: 1280, height: 720 },
+];
 const THEMES = ['light', 'dark'] as const;
 
 async function shot(page: Page, info: TestInfo, name: string) {
@@ -29,13 +32,15 @@ async function open(page: Page, query: string, theme: 'light' | 'dark' = 'light'
   await expect(page.getByTestId('cursor')).toHaveText(/^event /);
 }
 
-const cursorOf = async (page: Page) => Number((await page.getByTestId('cursor').textContent())!.match(/event ([\d,]+)/)![1].replace(/,/g, ''));
+const cursorOf = async (page: Page) =>
+  Number((await page.getByTestId('cursor').textContent())!.match(/event ([\d,]+)/)![1].replace(/,/g, ''));
 
 /** where every panel and bar is, to the pixel */
 function boxes(page: Page): Promise<Record<string, [number, number, number, number]>> {
   return page.evaluate(() => {
     const out: Record<string, [number, number, number, number]> = {};
-    const sel = '.caption, .transport, .figures, .quick, .comparebar, [data-view], [data-view] .panel-body, .as-canvas-wrap, .legend, .as-foot';
+    const sel =
+      '.caption, .transport, .figures, .quick, .comparebar, [data-view], [data-view] .panel-body, .as-canvas-wrap, .legend, .as-foot';
     /* keyed by what the element is (its view, its class), not by its place in the document */
     const seen = new Map<string, number>();
     document.querySelectorAll(sel).forEach((el) => {
@@ -91,7 +96,14 @@ for (const size of SIZES)
  * A mechanism's views on stage: open the scenario at a size and theme, step 40 events, then press its
  * jump keys; no panel may move at any point. Returns the first boxes, for a caller's further checks.
  */
-async function holdsStill(page: Page, size: { width: number; height: number }, theme: 'light' | 'dark', scenario: string, view: string, keys: string[]) {
+async function holdsStill(
+  page: Page,
+  size: { width: number; height: number },
+  theme: 'light' | 'dark',
+  scenario: string,
+  view: string,
+  keys: string[],
+) {
   await page.setViewportSize(size);
   await open(page, `scenario=${scenario}`, theme);
   await expect(page.locator(`[data-view="${view}"]`)).toBeVisible();
@@ -110,20 +122,32 @@ async function holdsStill(page: Page, size: { width: number; height: number }, t
   /* the address space's foot is whole: its legend ends inside the panel, not under the clip */
   const panel = (await page.locator('[data-view="address"]').boundingBox())!;
   const legend = (await page.locator('[data-view="address"] .legend').boundingBox())!;
-  expect(legend.y + legend.height, `${scenario}: the address space's legend inside its panel`).toBeLessThanOrEqual(panel.y + panel.height);
+  expect(legend.y + legend.height, `${scenario}: the address space's legend inside its panel`).toBeLessThanOrEqual(
+    panel.y + panel.height,
+  );
   return first;
 }
 
-for (const [size, theme] of [[SIZES[0], 'light'], [SIZES[SIZES.length - 1], 'dark']] as const)
-  test(`the VMA cache's views do not move either: ebizzy, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({ page }) => {
+for (const [size, theme] of [
+  [SIZES[0], 'light'],
+  [SIZES[SIZES.length - 1], 'dark'],
+] as const)
+  test(`the VMA cache's views do not move either: ebizzy, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     /* a miss, the end of its fault, the first flush (after the first munmap), back to a miss */
     await holdsStill(page, size, theme, 'vmacache/ebizzy', 'vmacache', ['c', 'j', 'h', 'j', 'Shift+C']);
     await axe(page, `the VMA cache (${theme})`);
   });
 
-for (const [size, theme] of [[SIZES[0], 'dark'], [SIZES[SIZES.length - 1], 'light']] as const)
-  test(`the LRU's views do not move either: the backup, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({ page }) => {
+for (const [size, theme] of [
+  [SIZES[0], 'dark'],
+  [SIZES[SIZES.length - 1], 'light'],
+] as const)
+  test(`the LRU's views do not move either: the backup, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     /* activation, deactivation (the trays fill), reclaim (kswapd runs), back to an activation; the chart switched */
     const first = await holdsStill(page, size, theme, 'lru/backup', 'lru', ['u', 'n', 'n', 'r', 'r', 'Shift+U']);
@@ -133,8 +157,13 @@ for (const [size, theme] of [[SIZES[0], 'dark'], [SIZES[SIZES.length - 1], 'ligh
     await axe(page, `the LRU (${theme})`);
   });
 
-for (const [size, theme] of [[SIZES[0], 'light'], [SIZES[SIZES.length - 1], 'dark']] as const)
-  test(`the folio view does not move either: a THP's life, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({ page }) => {
+for (const [size, theme] of [
+  [SIZES[0], 'light'],
+  [SIZES[SIZES.length - 1], 'dark'],
+] as const)
+  test(`the folio view does not move either: a THP's life, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     /* rmap batches, the remaps, the deferred split, back */
     await holdsStill(page, size, theme, 'folios/thp', 'folio', ['o', 'o', 'v', 'v', 'q', 'Shift+V']);
@@ -142,8 +171,13 @@ for (const [size, theme] of [[SIZES[0], 'light'], [SIZES[SIZES.length - 1], 'dar
     await axe(page, `the large folios (${theme})`);
   });
 
-for (const [size, theme] of [[SIZES[0], 'dark'], [SIZES[SIZES.length - 1], 'light']] as const)
-  test(`the prefault's views do not move either: the threads, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({ page }) => {
+for (const [size, theme] of [
+  [SIZES[0], 'dark'],
+  [SIZES[SIZES.length - 1], 'light'],
+] as const)
+  test(`the prefault's views do not move either: the threads, 40 steps and its jumps, ${size.width}x${size.height} ${theme}`, async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     /* hits, back a hit, back to a miss (the four first faults are the only misses) */
     await holdsStill(page, size, theme, 'prefault/threads', 'prefault', ['k', 'k', 'Shift+K', 'Shift+I']);
@@ -155,13 +189,17 @@ for (const [size, theme] of [[SIZES[0], 'dark'], [SIZES[SIZES.length - 1], 'ligh
 async function keysWork(page: Page, after: string) {
   const c0 = await cursorOf(page);
   await page.keyboard.press('ArrowRight');
-  await expect(page.getByTestId('cursor'), `→ after ${after}`).toHaveText(new RegExp(`^event ${(c0 + 1).toLocaleString('en-US')} /`));
+  await expect(page.getByTestId('cursor'), `→ after ${after}`).toHaveText(
+    new RegExp(`^event ${(c0 + 1).toLocaleString('en-US')} /`),
+  );
   await page.keyboard.press('f');
   await expect.poll(() => cursorOf(page), { message: `F after ${after}` }).toBeGreaterThan(c0 + 1);
   /* where the focus is when Space goes in: a failure says which element kept it */
   const focused = await page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
-    return el ? `${el.tagName.toLowerCase()}${el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : ''} ${el.getAttribute('aria-label') ?? ''}` : 'none';
+    return el
+      ? `${el.tagName.toLowerCase()}${el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : ''} ${el.getAttribute('aria-label') ?? ''}`
+      : 'none';
   });
   await page.keyboard.press(' ');
   await expect(page.getByTestId('play'), `Space after ${after} (focus on ${focused})`).toContainText('Pause');
@@ -175,23 +213,49 @@ test('every shortcut works after using each control', async ({ page }) => {
   await page.setViewportSize({ width: 1920, height: 1080 });
   await open(page, 'scenario=fault-around/sequential&cursor=20');
   const controls: [string, () => Promise<void>][] = [
-    ['the speed select', async () => { await page.locator('#speed').selectOption('100'); }],
-    ['the tunable select', async () => {
-      await page.getByTestId('tunable-readahead_kb').selectOption({ index: 2 });
-      await expect(page.getByTestId('cursor')).toHaveText(/^event /);
-      await expect(page.locator('[data-view="address"]')).toBeVisible();
-    }],
+    [
+      'the speed select',
+      async () => {
+        await page.locator('#speed').selectOption('100');
+      },
+    ],
+    [
+      'the tunable select',
+      async () => {
+        await page.getByTestId('tunable-readahead_kb').selectOption({ index: 2 });
+        await expect(page.getByTestId('cursor')).toHaveText(/^event /);
+        await expect(page.locator('[data-view="address"]')).toBeVisible();
+      },
+    ],
     ['the scrubber', () => page.getByTestId('scrubber').click()],
     ['the Fault button', () => page.getByTestId('jump-fault').click()],
     ['the Fault end button', () => page.getByTestId('jump-fault-end').click()],
     ['the step button', () => page.getByTestId('step').click()],
-    ['the play button', async () => { await page.getByTestId('play').click(); await page.getByTestId('play').click(); }],
+    [
+      'the play button',
+      async () => {
+        await page.getByTestId('play').click();
+        await page.getByTestId('play').click();
+      },
+    ],
     ['a counter row', () => page.locator('.ctr-table tr', { hasText: 'pgactivate' }).click()],
     ['the counters checkbox', () => page.locator('.ctr-all input').click()],
     ['an event-log row', () => page.locator('[data-view="log"] li').nth(3).click()],
     ['a step row', () => page.locator('[data-view="steps"] li').nth(2).click()],
-    ['the enlarge button', async () => { await page.getByRole('button', { name: 'Enlarge Counters' }).click(); await page.getByRole('button', { name: 'Restore Counters' }).click(); }],
-    ['the About drawer', async () => { await page.getByTestId('open-about').click(); await page.keyboard.press('Escape'); }],
+    [
+      'the enlarge button',
+      async () => {
+        await page.getByRole('button', { name: 'Enlarge Counters' }).click();
+        await page.getByRole('button', { name: 'Restore Counters' }).click();
+      },
+    ],
+    [
+      'the About drawer',
+      async () => {
+        await page.getByTestId('open-about').click();
+        await page.keyboard.press('Escape');
+      },
+    ],
     ['the zoom buttons', () => page.getByRole('button', { name: 'Zoom in (+)' }).click()],
   ];
   for (const [name, use] of controls) {
@@ -208,7 +272,9 @@ test('Space plays while a button holds a pointer focus, and does not press it', 
   await page.mouse.down();
   await page.mouse.move(box.x + box.width / 2, box.y + 300);
   await page.mouse.up();
-  expect(await page.evaluate(() => document.activeElement?.matches('[data-testid=jump-fault]:not(:focus-visible)'))).toBe(true);
+  expect(
+    await page.evaluate(() => document.activeElement?.matches('[data-testid=jump-fault]:not(:focus-visible)')),
+  ).toBe(true);
   const c0 = await cursorOf(page);
   await page.keyboard.press(' ');
   await expect(page.getByTestId('play')).toContainText('Pause');
@@ -246,7 +312,13 @@ test('Ctrl+Enter runs the editor, Esc closes it', async ({ page }) => {
 
 async function axe(page: Page, what: string) {
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found = r.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  const found = r.violations.map(
+    (v) =>
+      `${v.id} (${v.nodes.length}): ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(' | ')}`,
+  );
   expect(found, `axe-core on ${what}`).toEqual([]);
 }
 
@@ -278,7 +350,9 @@ for (const theme of THEMES)
     await expect(page.getByTestId('cursor')).toHaveText(/^event /);
     await axe(page, 'the VMA cache on stage');
     await open(page, 'scenario=lru/backup&cursor=s12:0.5&compare=fadvise_dontneed=invalidate-only', theme);
-    await expect(page.locator('[data-view="lru"] [data-run-view="b"]').getByTestId('lru-row-active_file')).toBeVisible();
+    await expect(
+      page.locator('[data-view="lru"] [data-run-view="b"]').getByTestId('lru-row-active_file'),
+    ).toBeVisible();
     await axe(page, 'the LRU, compared');
     await page.goto(`/?scenario=lru/backup&cursor=s12:0.5&present=1&theme=${theme}`);
     await expect(page.locator('[data-view="lru"]')).toBeVisible();
@@ -287,7 +361,9 @@ for (const theme of THEMES)
   });
 
 for (const size of SIZES)
-  test(`presenter mode fills the screen and steps with PageDown, ${size.width}x${size.height}`, async ({ page }, info) => {
+  test(`presenter mode fills the screen and steps with PageDown, ${size.width}x${size.height}`, async ({
+    page,
+  }, info) => {
     await page.setViewportSize(size);
     await open(page, 'scenario=fault-around/sequential&present=1&cursor=30', 'dark');
     await expect(page.locator('.topbar')).toHaveCount(0);
@@ -338,12 +414,22 @@ async function layoutProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [];
     const app = document.querySelector('.app')!;
-    if (document.scrollingElement!.scrollWidth > innerWidth) out.push(`the page is ${document.scrollingElement!.scrollWidth} px wide`);
+    if (document.scrollingElement!.scrollWidth > innerWidth)
+      out.push(`the page is ${document.scrollingElement!.scrollWidth} px wide`);
     if (app.scrollWidth > app.clientWidth) out.push(`the player is ${app.scrollWidth} px wide`);
-    const panels = [...document.querySelectorAll<HTMLElement>('[data-view]')].map((el) => ({ id: el.dataset.view!, r: el.getBoundingClientRect() }));
+    const panels = [...document.querySelectorAll<HTMLElement>('[data-view]')].map((el) => ({
+      id: el.dataset.view!,
+      r: el.getBoundingClientRect(),
+    }));
     for (const a of panels)
       for (const b of panels)
-        if (a.id < b.id && a.r.left < b.r.right - 1 && b.r.left < a.r.right - 1 && a.r.top < b.r.bottom - 1 && b.r.top < a.r.bottom - 1)
+        if (
+          a.id < b.id &&
+          a.r.left < b.r.right - 1 &&
+          b.r.left < a.r.right - 1 &&
+          a.r.top < b.r.bottom - 1 &&
+          b.r.top < a.r.bottom - 1
+        )
           out.push(`${a.id} overlaps ${b.id}`);
     /* a panel's drawing stays inside its panel */
     for (const { id, r } of panels) {
@@ -356,7 +442,13 @@ async function layoutProblems(page: Page): Promise<string[]> {
 }
 
 test('narrow windows: no horizontal scroll from 1280 down, read-only stepping at 768 and 375', async ({ page }) => {
-  for (const [width, height] of [[1280, 720], [1024, 768], [800, 600], [768, 1024], [375, 812]]) {
+  for (const [width, height] of [
+    [1280, 720],
+    [1024, 768],
+    [800, 600],
+    [768, 1024],
+    [375, 812],
+  ]) {
     await page.setViewportSize({ width, height });
     await open(page, 'scenario=fault-around/sequential&cursor=30');
     expect(await layoutProblems(page), `${width}x${height}`).toEqual([]);
@@ -391,8 +483,19 @@ test('the exports download what they say', async ({ page }) => {
   await page.keyboard.press('x');
   await expect(page.getByTestId('export')).toBeVisible();
   const get = async (testid: string) => {
-    const failed = page.locator('.export-status', { hasText: ':' }).waitFor({ timeout: 30_000 }).then(async () => { throw new Error(`${testid}: ${await page.locator('.export-status').textContent()}`); }, () => undefined);
-    const [d] = await Promise.all([Promise.race([page.waitForEvent('download', { timeout: 30_000 }), failed as Promise<never>]), page.getByTestId(testid).click()]);
+    const failed = page
+      .locator('.export-status', { hasText: ':' })
+      .waitFor({ timeout: 30_000 })
+      .then(
+        async () => {
+          throw new Error(`${testid}: ${await page.locator('.export-status').textContent()}`);
+        },
+        () => undefined,
+      );
+    const [d] = await Promise.all([
+      Promise.race([page.waitForEvent('download', { timeout: 30_000 }), failed as Promise<never>]),
+      page.getByTestId(testid).click(),
+    ]);
     return { name: d.suggestedFilename(), bytes: readFileSync((await d.path())!) };
   };
   const csv = await get('export-counters-csv');
@@ -408,7 +511,11 @@ test('the exports download what they say', async ({ page }) => {
   expect(steps[steps.length - 1].counters.pgfault).toBe(256);
   const stepsCsv = (await get('export-steps-csv')).bytes.toString().split('\n');
   expect(stepsCsv[0].startsWith('step,line,kind,summary,event,pgfault')).toBe(true);
-  const log = (await get('export-log')).bytes.toString().trim().split('\n').map((l) => JSON.parse(l));
+  const log = (await get('export-log')).bytes
+    .toString()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   expect(log.length).toBeGreaterThan(5000);
   expect(log.filter((e: { event: string }) => e.event === 'page_fault_user')).toHaveLength(256);
   expect(typeof log[0].text).toBe('string');

@@ -31,14 +31,18 @@ function inlineSafe(text, tag) {
 
 function only(output, pred, what) {
   const items = output.filter(pred);
-  if (items.length !== 1) throw new Error(`offline build: expected one ${what}, got ${items.map((o) => o.fileName).join(', ') || 'none'}`);
+  if (items.length !== 1)
+    throw new Error(`offline build: expected one ${what}, got ${items.map((o) => o.fileName).join(', ') || 'none'}`);
   return items[0];
 }
 
 export async function buildOffline({ logLevel = 'warn' } = {}) {
   const { build } = await import('vite');
   const web = join(root, 'web');
-  const common = { logLevel, build: { write: false, sourcemap: false, minify: true, reportCompressedSize: false, copyPublicDir: false } };
+  const common = {
+    logLevel,
+    build: { write: false, sourcemap: false, minify: true, reportCompressedSize: false, copyPublicDir: false },
+  };
 
   /* 1. the worker: a classic script, every asset (the wasm) inline */
   const w = await build({
@@ -55,8 +59,12 @@ export async function buildOffline({ logLevel = 'warn' } = {}) {
   });
   const workerOut = (Array.isArray(w) ? w[0] : w).output;
   const workerJs = only(workerOut, (o) => o.type === 'chunk', 'worker chunk').code;
-  if (workerOut.length !== 1) throw new Error(`offline build: the worker emitted files besides its script: ${workerOut.map((o) => o.fileName).join(', ')}`);
-  if (!workerJs.includes('data:application/wasm;base64,')) throw new Error('offline build: the wasm is not inline in the worker');
+  if (workerOut.length !== 1)
+    throw new Error(
+      `offline build: the worker emitted files besides its script: ${workerOut.map((o) => o.fileName).join(', ')}`,
+    );
+  if (!workerJs.includes('data:application/wasm;base64,'))
+    throw new Error('offline build: the wasm is not inline in the worker');
 
   /* 2. the page: web/vite.config.ts, one classic script, one CSS file, the worker's code as a constant */
   const p = await build({
@@ -98,12 +106,16 @@ export async function buildOffline({ logLevel = 'warn' } = {}) {
   const scriptTag = /\s*<script type="module"[^>]*\ssrc="[^"]*"[^>]*><\/script>/;
   const cssTag = /\s*<link rel="stylesheet"[^>]*>/g;
   if (!scriptTag.test(page)) throw new Error('offline build: no module script tag in index.html');
-  if ((page.match(cssTag) ?? []).length !== css.length) throw new Error('offline build: index.html does not link every CSS file');
+  if ((page.match(cssTag) ?? []).length !== css.length)
+    throw new Error('offline build: index.html does not link every CSS file');
   if (/<link[^>]+rel="modulepreload"/.test(page)) throw new Error('offline build: index.html preloads modules');
   page = page.replace(scriptTag, '').replace(cssTag, '');
   const style = css.map((c) => inlineSafe(String(c.source), 'style')).join('\n');
   page = page.replace(/\s*<\/head>/, () => `\n    <style>\n${style}\n</style>\n  </head>`);
-  page = page.replace(/\s*<\/body>(?![\s\S]*<\/body>)/, () => `\n    <script>\n${inlineSafe(js.code, 'script')}\n</script>\n  </body>`);
+  page = page.replace(
+    /\s*<\/body>(?![\s\S]*<\/body>)/,
+    () => `\n    <script>\n${inlineSafe(js.code, 'script')}\n</script>\n  </body>`,
+  );
   const file = join(root, OFFLINE_FILE);
   writeFileSync(file, page);
   return { file, bytes: Buffer.byteLength(page) };
@@ -112,5 +124,7 @@ export async function buildOffline({ logLevel = 'warn' } = {}) {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const t = Date.now();
   const { file, bytes } = await buildOffline();
-  console.log(`built ${file} (${(bytes / 1024).toFixed(0)} KiB, ${((Date.now() - t) / 1000).toFixed(1)} s): open it from disk, no server or network needed`);
+  console.log(
+    `built ${file} (${(bytes / 1024).toFixed(0)} KiB, ${((Date.now() - t) / 1000).toFixed(1)} s): open it from disk, no server or network needed`,
+  );
 }

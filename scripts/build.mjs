@@ -3,7 +3,11 @@ import { spawnSync } from 'node:child_process';
 import { root, setup } from './setup.mjs';
 
 setup({ native: false });
-const r = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+const r = spawnSync(
+  process.execPath,
+  ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+  { cwd: root, stdio: 'inherit' },
+);
 if (r.status !== 0) process.exit(r.status ?? 1);
 /* then the single file that opens from disk: web/dist/mmplay-offline.html */
 const o = spawnSync(process.execPath, ['scripts/build-offline.mjs'], { cwd: root, stdio: 'inherit' });

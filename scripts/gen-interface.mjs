@@ -31,32 +31,62 @@ function fnv(str) {
 export async function resolve() {
   const reg = await import(pathToFileURL(join(root, 'wasm-core/interface/index.mjs')).href);
   const { core, mechanisms, ABI_VERSION } = reg;
-  const fail = (m) => { throw new Error(`wasm-core/interface: ${m}`); };
+  const fail = (m) => {
+    throw new Error(`wasm-core/interface: ${m}`);
+  };
 
   /* counters: vmstat events, then gauges, then the model's own; stable within */
-  const allCounters = [...core.counters.map((c) => [...c, 'core']),
-    ...mechanisms.flatMap((m) => (m.counters ?? []).map((c) => [...c, m.id]))];
+  const allCounters = [
+    ...core.counters.map((c) => [...c, 'core']),
+    ...mechanisms.flatMap((m) => (m.counters ?? []).map((c) => [...c, m.id])),
+  ];
   const rank = (c) => (c[2].model ? 2 : c[2].gauge ? 1 : 0);
-  const counters = allCounters.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
-    .map(({ c }) => ({ id: c[0], name: c[1], gauge: !!c[2].gauge, model: !!c[2].model, required: !!c[2].required, doc: c[2].doc ?? '', mechanism: c[3] }));
-  const events = [...core.events.map((e) => [...e, 'core']), ...mechanisms.flatMap((m) => (m.events ?? []).map((e) => [...e, m.id]))]
-    .map(([id, name, doc, mech]) => ({ id, name, doc, mechanism: mech }));
+  const counters = allCounters
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
+    .map(({ c }) => ({
+      id: c[0],
+      name: c[1],
+      gauge: !!c[2].gauge,
+      model: !!c[2].model,
+      required: !!c[2].required,
+      doc: c[2].doc ?? '',
+      mechanism: c[3],
+    }));
+  const events = [
+    ...core.events.map((e) => [...e, 'core']),
+    ...mechanisms.flatMap((m) => (m.events ?? []).map((e) => [...e, m.id])),
+  ].map(([id, name, doc, mech]) => ({ id, name, doc, mechanism: mech }));
 
   /* tunables: each mechanism's (the kernel section), then the machine's */
   const tunables = [];
   for (const m of mechanisms)
-    for (const t of m.tunables ?? []) tunables.push({ ...t, scope: 'kernel', mechanism: m.id, seed: m.seed, field: t.field ?? t.key, ctype: t.ctype ?? 'u32' });
-  for (const t of core.machine) tunables.push({ ...t, scope: 'machine', mechanism: 'core', seed: null, ctype: t.ctype ?? 'u32' });
+    for (const t of m.tunables ?? [])
+      tunables.push({
+        ...t,
+        scope: 'kernel',
+        mechanism: m.id,
+        seed: m.seed,
+        field: t.field ?? t.key,
+        ctype: t.ctype ?? 'u32',
+      });
+  for (const t of core.machine)
+    tunables.push({ ...t, scope: 'machine', mechanism: 'core', seed: null, ctype: t.ctype ?? 'u32' });
   /* a mechanism's machine settings (e.g. the LRU's writeback time) follow the core's */
   for (const m of mechanisms)
-    for (const t of m.machine ?? []) tunables.push({ ...t, scope: 'machine', mechanism: m.id, seed: null, ctype: t.ctype ?? 'u32' });
+    for (const t of m.machine ?? [])
+      tunables.push({ ...t, scope: 'machine', mechanism: m.id, seed: null, ctype: t.ctype ?? 'u32' });
   for (const t of tunables) {
     if (!['size', 'int', 'bool', 'choice', 'sizes'].includes(t.type)) fail(`tunable ${t.key}: unknown type ${t.type}`);
     if (!t.desc) fail(`tunable ${t.key}: no desc`);
     if (t.default === undefined) fail(`tunable ${t.key}: no default`);
   }
   const names = new Set();
-  for (const n of [...counters.map((c) => `counter ${c.name}`), ...events.map((e) => `event ${e.name}`), ...tunables.map((t) => `tunable ${t.key}`)]) {
+  for (const n of [
+    ...counters.map((c) => `counter ${c.name}`),
+    ...events.map((e) => `event ${e.name}`),
+    ...tunables.map((t) => `tunable ${t.key}`),
+  ]) {
     if (names.has(n)) fail(`${n} is described twice`);
     names.add(n);
   }
@@ -66,38 +96,79 @@ export async function resolve() {
   const enums = [...core.enums, ...mechanisms.flatMap((m) => m.enums ?? [])].map((e) => ({
     ...e,
     members: e.members.map(([name, value, doc, cname]) => ({
-      name, value, doc: doc ?? '',
-      c: cname ? (cname.startsWith('MMSIM_') ? cname : e.prefix + cname) : e.prefix + (e.keepCase ? name : upperSnake(name)),
+      name,
+      value,
+      doc: doc ?? '',
+      c: cname
+        ? cname.startsWith('MMSIM_')
+          ? cname
+          : e.prefix + cname
+        : e.prefix + (e.keepCase ? name : upperSnake(name)),
     })),
   }));
   for (const t of tunables.filter((x) => x.type === 'choice'))
     enums.push({
-      ts: t.key.replace(/(^|_)([a-z])/g, (_, __, ch) => ch.toUpperCase()) + 'Mode', c: t.cEnum, prefix: t.cPrefix, tunable: t.key,
-      members: t.choices.map((ch, i) => ({ name: ch, value: i, doc: '', c: t.cPrefix + ch.replace(/-/g, '_').toUpperCase() })),
+      ts: t.key.replace(/(^|_)([a-z])/g, (_, __, ch) => ch.toUpperCase()) + 'Mode',
+      c: t.cEnum,
+      prefix: t.cPrefix,
+      tunable: t.key,
+      members: t.choices.map((ch, i) => ({
+        name: ch,
+        value: i,
+        doc: '',
+        c: t.cPrefix + ch.replace(/-/g, '_').toUpperCase(),
+      })),
     });
 
   /* structs, laid out */
-  const expand = (f) => (typeof f[3] === 'string' ? { taskCounters: core.taskCounters.length, mmCounters: core.mmCounters.length }[f[3]] : f[3] ?? 1);
+  const expand = (f) =>
+    typeof f[3] === 'string'
+      ? { taskCounters: core.taskCounters.length, mmCounters: core.mmCounters.length }[f[3]]
+      : (f[3] ?? 1);
   /* the core's structs and exports, then each mechanism's (its queries), in registry order */
   const structs = [...core.structs, ...mechanisms.flatMap((m) => m.structs ?? [])].map((s) => {
     let fields = [];
     for (const f of s.fields) {
       if (f.tunables) {
-        for (const t of tunables) if (t.ctype === 'u32') fields.push({ name: t.field, type: 'u32', n: 1, doc: `${t.key} (${t.type === 'choice' ? `enum ${t.cEnum}` : t.type === 'sizes' ? 'bit n: order n enabled' : t.type === 'bool' ? '0/1' : t.unit ?? ''})` });
-      } else fields.push({ name: f[0], type: f[1], doc: f[2] ?? '', n: expand(f), nName: typeof f[3] === 'string' ? f[3] : null });
+        for (const t of tunables)
+          if (t.ctype === 'u32')
+            fields.push({
+              name: t.field,
+              type: 'u32',
+              n: 1,
+              doc: `${t.key} (${t.type === 'choice' ? `enum ${t.cEnum}` : t.type === 'sizes' ? 'bit n: order n enabled' : t.type === 'bool' ? '0/1' : (t.unit ?? '')})`,
+            });
+      } else
+        fields.push({
+          name: f[0],
+          type: f[1],
+          doc: f[2] ?? '',
+          n: expand(f),
+          nName: typeof f[3] === 'string' ? f[3] : null,
+        });
     }
-    let off = 0, align = 1;
+    let off = 0,
+      align = 1;
     for (const f of fields) {
       const sz = SIZES[f.type];
       if (!sz) fail(`struct ${s.name}.${f.name}: unknown type ${f.type}`);
-      if (off % sz) fail(`struct ${s.name}.${f.name} would need ${sz - (off % sz)} bytes of padding before it: reorder or add a reserved field`);
+      if (off % sz)
+        fail(
+          `struct ${s.name}.${f.name} would need ${sz - (off % sz)} bytes of padding before it: reorder or add a reserved field`,
+        );
       f.offset = off;
       off += sz * f.n;
       align = Math.max(align, sz);
     }
     if (off % align) {
       if (s.name !== 'prog_header') fail(`struct ${s.name} would need tail padding: add a reserved field`);
-      fields.push({ name: 'reserved', type: 'u32', n: (align - (off % align)) / 4, doc: 'padding to 8 bytes', offset: off });
+      fields.push({
+        name: 'reserved',
+        type: 'u32',
+        n: (align - (off % align)) / 4,
+        doc: 'padding to 8 bytes',
+        offset: off,
+      });
       off += align - (off % align);
     }
     return { name: s.name, doc: s.doc ?? '', fields, size: off };
@@ -107,19 +178,37 @@ export async function resolve() {
   const exportsList = [...core.exports, ...mechanisms.flatMap((m) => m.exports ?? [])].map(([proto, doc, opts]) => {
     const m = /^(.*?)\b(\w+)\((.*)\)$/.exec(proto);
     if (!m) fail(`export: cannot parse '${proto}'`);
-    const wasm = (t) => (/\*/.test(t) || /\b(size_t|int|u?int(8|16|32)_t|char)\b/.test(t) && !/int64_t/.test(t) ? 'i32' : /int64_t/.test(t) ? 'i64' : t.trim() === 'void' ? 'void' : fail(`export ${m[2]}: type '${t}'`));
-    const params = m[3] === 'void' ? [] : m[3].split(',').map((p) => {
-      const pm = /^(.*?)(\w+)$/.exec(p.trim());
-      return { name: pm[2], c: pm[1].trim(), wasm: wasm(pm[1]) };
-    });
+    const wasm = (t) =>
+      /\*/.test(t) || (/\b(size_t|int|u?int(8|16|32)_t|char)\b/.test(t) && !/int64_t/.test(t))
+        ? 'i32'
+        : /int64_t/.test(t)
+          ? 'i64'
+          : t.trim() === 'void'
+            ? 'void'
+            : fail(`export ${m[2]}: type '${t}'`);
+    const params =
+      m[3] === 'void'
+        ? []
+        : m[3].split(',').map((p) => {
+            const pm = /^(.*?)(\w+)$/.exec(p.trim());
+            return { name: pm[2], c: pm[1].trim(), wasm: wasm(pm[1]) };
+          });
     return { name: m[2], ret: m[1].trim(), retWasm: wasm(m[1]), params, doc, proto, libc: !!opts?.libc };
   });
 
   const desc = {
-    abi: ABI_VERSION, constants: [...core.constants, ...mechanisms.flatMap((m) => m.constants ?? [])], enums,
-    flags: [...core.flags, ...mechanisms.flatMap((m) => m.flags ?? [])], counters,
-    taskCounters: core.taskCounters, mmCounters: core.mmCounters, events, tunables, structs,
-    exports: exportsList, mechanisms: mechanisms.map((m) => ({ id: m.id, title: m.title, seed: m.seed })),
+    abi: ABI_VERSION,
+    constants: [...core.constants, ...mechanisms.flatMap((m) => m.constants ?? [])],
+    enums,
+    flags: [...core.flags, ...mechanisms.flatMap((m) => m.flags ?? [])],
+    counters,
+    taskCounters: core.taskCounters,
+    mmCounters: core.mmCounters,
+    events,
+    tunables,
+    structs,
+    exports: exportsList,
+    mechanisms: mechanisms.map((m) => ({ id: m.id, title: m.title, seed: m.seed })),
   };
   desc.hash = fnv(JSON.stringify(desc, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)));
   return desc;
@@ -133,8 +222,12 @@ function genHeader(d) {
   const L = [];
   L.push('/* Generated by scripts/gen-interface.mjs from wasm-core/interface/: do not edit. */');
   L.push('#ifndef MMSIM_GEN_H', '#define MMSIM_GEN_H', '', '#include <stddef.h>', '#include <stdint.h>', '');
-  L.push(`#define MMSIM_ABI_VERSION ${d.abi}`, `#define MMSIM_INTERFACE_HASH 0x${d.hash.toString(16).padStart(8, '0')}u`);
-  for (const [n, v, doc] of d.constants) L.push(`#define MMSIM_${n} ${typeof v === 'number' && v > 0xffff ? `0x${v.toString(16)}u` : v}${cComment(doc)}`);
+  L.push(
+    `#define MMSIM_ABI_VERSION ${d.abi}`,
+    `#define MMSIM_INTERFACE_HASH 0x${d.hash.toString(16).padStart(8, '0')}u`,
+  );
+  for (const [n, v, doc] of d.constants)
+    L.push(`#define MMSIM_${n} ${typeof v === 'number' && v > 0xffff ? `0x${v.toString(16)}u` : v}${cComment(doc)}`);
   L.push('#define MMSIM_UNLIMITED UINT64_MAX', '');
   for (const e of d.enums) {
     if (e.doc) L.push(`/* ${e.doc} */`);
@@ -146,26 +239,64 @@ function genHeader(d) {
   L.push('#define MMSIM_PG_readahead MMSIM_PG_reclaim', '');
   for (const f of d.flags) {
     L.push(`/* ${f.doc} */`);
-    for (const [n, v, doc] of f.members) L.push(`#define ${f.prefix}${n} ${f.u64 ? `0x${BigInt(v).toString(16)}ull` : `0x${Number(v).toString(16)}u`}${cComment(doc)}`);
+    for (const [n, v, doc] of f.members)
+      L.push(
+        `#define ${f.prefix}${n} ${f.u64 ? `0x${BigInt(v).toString(16)}ull` : `0x${Number(v).toString(16)}u`}${cComment(doc)}`,
+      );
   }
   L.push('#define MMSIM_VM_FAULT_ERROR (MMSIM_VM_FAULT_OOM | MMSIM_VM_FAULT_SIGBUS | MMSIM_VM_FAULT_SIGSEGV)', '');
-  L.push('/* Global counters: /proc/vmstat names, gauges after the event counts, the model\'s own last. */');
+  L.push("/* Global counters: /proc/vmstat names, gauges after the event counts, the model's own last. */");
   L.push('#define MMSIM_COUNTERS(X) \\');
   L.push(d.counters.map((c) => `\tX(${c.id}, "${c.name}")`).join(' \\\n'));
-  L.push('enum mmsim_counter {', '#define MMSIM_X_ENUM(id, name) MMSIM_##id,', '\tMMSIM_COUNTERS(MMSIM_X_ENUM)', '#undef MMSIM_X_ENUM', '\tMMSIM_NR_COUNTERS', '};');
+  L.push(
+    'enum mmsim_counter {',
+    '#define MMSIM_X_ENUM(id, name) MMSIM_##id,',
+    '\tMMSIM_COUNTERS(MMSIM_X_ENUM)',
+    '#undef MMSIM_X_ENUM',
+    '\tMMSIM_NR_COUNTERS',
+    '};',
+  );
   L.push(`#define MMSIM_FIRST_GAUGE MMSIM_${d.counters.find((c) => c.gauge).id}`);
   L.push(`#define MMSIM_FIRST_MODEL_COUNTER MMSIM_${d.counters.find((c) => c.model).id}`, '');
   L.push('#define MMSIM_TASK_COUNTERS(X) \\', d.taskCounters.map(([id, n]) => `\tX(${id}, "${n}")`).join(' \\\n'));
-  L.push('enum mmsim_task_counter {', '#define MMSIM_X_ENUM(id, name) MMSIM_##id,', '\tMMSIM_TASK_COUNTERS(MMSIM_X_ENUM)', '#undef MMSIM_X_ENUM', '\tMMSIM_NR_TASK_COUNTERS', '};');
-  L.push('enum mmsim_mm_counter {', ...d.mmCounters.map(([id, n], i) => `\tMMSIM_${id} = ${i}, /* ${n} */`), '\tMMSIM_NR_MM_COUNTERS', '};', '');
+  L.push(
+    'enum mmsim_task_counter {',
+    '#define MMSIM_X_ENUM(id, name) MMSIM_##id,',
+    '\tMMSIM_TASK_COUNTERS(MMSIM_X_ENUM)',
+    '#undef MMSIM_X_ENUM',
+    '\tMMSIM_NR_TASK_COUNTERS',
+    '};',
+  );
+  L.push(
+    'enum mmsim_mm_counter {',
+    ...d.mmCounters.map(([id, n], i) => `\tMMSIM_${id} = ${i}, /* ${n} */`),
+    '\tMMSIM_NR_MM_COUNTERS',
+    '};',
+    '',
+  );
   L.push('/* Events: 32-byte records (struct mmsim_event); a..d per type. */');
   L.push('#define MMSIM_EVENTS(X) \\');
   L.push(d.events.map((e) => `\t/* ${e.doc.replace(/\*\//g, '')} */ \\\n\tX(${e.id}, "${e.name}")`).join(' \\\n'));
-  L.push('enum mmsim_event_type {', '#define MMSIM_X_ENUM(id, name) MMSIM_EV_##id,', '\tMMSIM_EVENTS(MMSIM_X_ENUM)', '#undef MMSIM_X_ENUM', '\tMMSIM_NR_EVENT_TYPES', '};', '');
+  L.push(
+    'enum mmsim_event_type {',
+    '#define MMSIM_X_ENUM(id, name) MMSIM_EV_##id,',
+    '\tMMSIM_EVENTS(MMSIM_X_ENUM)',
+    '#undef MMSIM_X_ENUM',
+    '\tMMSIM_NR_EVENT_TYPES',
+    '};',
+    '',
+  );
   for (const s of d.structs) {
     L.push(`struct mmsim_${s.name} {${cComment(`${s.size} bytes${s.doc ? `: ${s.doc}` : ''}`)}`);
     for (const f of s.fields) {
-      const n = f.nName === 'taskCounters' ? '[MMSIM_NR_TASK_COUNTERS]' : f.nName === 'mmCounters' ? '[MMSIM_NR_MM_COUNTERS]' : f.n > 1 ? `[${f.n}]` : '';
+      const n =
+        f.nName === 'taskCounters'
+          ? '[MMSIM_NR_TASK_COUNTERS]'
+          : f.nName === 'mmCounters'
+            ? '[MMSIM_NR_MM_COUNTERS]'
+            : f.n > 1
+              ? `[${f.n}]`
+              : '';
       L.push(`\t${CTYPE[f.type]} ${f.name}${n};${cComment(f.doc)}`);
     }
     L.push('};');
@@ -175,12 +306,20 @@ function genHeader(d) {
     if (e.doc) L.push(`/* ${e.doc} */`);
     L.push(`${e.proto};`);
   }
-  L.push('/* the tunables\' ranges, from the description: NULL if the header is sound, else why not */');
+  L.push("/* the tunables' ranges, from the description: NULL if the header is sound, else why not */");
   L.push('const char *mmsim_tunables_check(const struct mmsim_prog_header *h);');
   /* every tunable's default as the header stores it (native tests and tools build headers with it) */
-  const cDefault = (t) => (t.type === 'choice' ? t.choices.indexOf(t.default) : t.type === 'bool' ? (t.default ? 1 : 0)
-    : t.type === 'sizes' ? t.default.reduce((m, sz) => m | (1 << Math.log2(sz / 4096)), 0) : t.default);
-  L.push('/* the header\'s tunables at their defaults */', '#define MMSIM_HEADER_DEFAULTS(h) do { \\');
+  const cDefault = (t) =>
+    t.type === 'choice'
+      ? t.choices.indexOf(t.default)
+      : t.type === 'bool'
+        ? t.default
+          ? 1
+          : 0
+        : t.type === 'sizes'
+          ? t.default.reduce((m, sz) => m | (1 << Math.log2(sz / 4096)), 0)
+          : t.default;
+  L.push("/* the header's tunables at their defaults */", '#define MMSIM_HEADER_DEFAULTS(h) do { \\');
   for (const t of d.tunables) L.push(`\t(h)->${t.field} = ${cDefault(t)}${t.ctype === 'u64' ? 'ull' : 'u'}; \\`);
   L.push('} while (0)');
   L.push('', '#endif /* MMSIM_GEN_H */', '');
@@ -195,25 +334,58 @@ function layoutRows(d) {
     rows.push([1, si, 0, `sizeof(struct mmsim_${s.name})`, s.size, `sizeof ${s.name}`]);
     s.fields.forEach((f, fi) => {
       rows.push([2, si, fi, `offsetof(struct mmsim_${s.name}, ${f.name})`, f.offset, `${s.name}.${f.name} offset`]);
-      rows.push([3, si, fi, `sizeof(((struct mmsim_${s.name} *)0)->${f.name})`, SIZES[f.type] * f.n, `${s.name}.${f.name} size`]);
+      rows.push([
+        3,
+        si,
+        fi,
+        `sizeof(((struct mmsim_${s.name} *)0)->${f.name})`,
+        SIZES[f.type] * f.n,
+        `${s.name}.${f.name} size`,
+      ]);
     });
   });
-  d.enums.forEach((e, ei) => e.members.forEach((m, mi) => rows.push([4, ei, mi, `(uint32_t)${m.c}`, m.value >>> 0, `${e.ts}.${m.name}`])));
-  d.flags.forEach((f, fi) => f.members.forEach(([n, v], mi) => {
-    rows.push([5, fi, mi, `(uint32_t)(${f.prefix}${n})`, Number(BigInt(v) & 0xffffffffn), `${f.ts}.${n}`]);
-    rows.push([6, fi, mi, `(uint32_t)((uint64_t)(${f.prefix}${n}) >> 32)`, Number(BigInt(v) >> 32n), `${f.ts}.${n} (high)`]);
-  }));
+  d.enums.forEach((e, ei) =>
+    e.members.forEach((m, mi) => rows.push([4, ei, mi, `(uint32_t)${m.c}`, m.value >>> 0, `${e.ts}.${m.name}`])),
+  );
+  d.flags.forEach((f, fi) =>
+    f.members.forEach(([n, v], mi) => {
+      rows.push([5, fi, mi, `(uint32_t)(${f.prefix}${n})`, Number(BigInt(v) & 0xffffffffn), `${f.ts}.${n}`]);
+      rows.push([
+        6,
+        fi,
+        mi,
+        `(uint32_t)((uint64_t)(${f.prefix}${n}) >> 32)`,
+        Number(BigInt(v) >> 32n),
+        `${f.ts}.${n} (high)`,
+      ]);
+    }),
+  );
   d.constants.forEach(([n, v], ci) => rows.push([7, ci, 0, `(uint32_t)MMSIM_${n}`, v >>> 0, n]));
-  rows.push([8, 0, 0, 'MMSIM_NR_COUNTERS', d.counters.length, 'counters'], [8, 1, 0, 'MMSIM_NR_EVENT_TYPES', d.events.length, 'events'],
-    [8, 2, 0, 'MMSIM_NR_TASK_COUNTERS', d.taskCounters.length, 'task counters'], [8, 3, 0, 'MMSIM_NR_MM_COUNTERS', d.mmCounters.length, 'mm counters']);
+  rows.push(
+    [8, 0, 0, 'MMSIM_NR_COUNTERS', d.counters.length, 'counters'],
+    [8, 1, 0, 'MMSIM_NR_EVENT_TYPES', d.events.length, 'events'],
+    [8, 2, 0, 'MMSIM_NR_TASK_COUNTERS', d.taskCounters.length, 'task counters'],
+    [8, 3, 0, 'MMSIM_NR_MM_COUNTERS', d.mmCounters.length, 'mm counters'],
+  );
   return rows;
 }
 
 function genC(d) {
   const L = [];
-  L.push('/*', ' * interface_gen.c - generated by scripts/gen-interface.mjs from wasm-core/interface/: do not edit.', ' *');
-  L.push(' * The layout table holds what the C compiler made of the description (sizeof,', ' * offsetof, enum values), five u32 per row: kind, a, b, value, 0. The');
-  L.push(' * TypeScript drift test reads it back from the wasm and compares it with the', ' * offsets and values the TypeScript side uses.', ' */');
+  L.push(
+    '/*',
+    ' * interface_gen.c - generated by scripts/gen-interface.mjs from wasm-core/interface/: do not edit.',
+    ' *',
+  );
+  L.push(
+    ' * The layout table holds what the C compiler made of the description (sizeof,',
+    ' * offsetof, enum values), five u32 per row: kind, a, b, value, 0. The',
+  );
+  L.push(
+    ' * TypeScript drift test reads it back from the wasm and compares it with the',
+    ' * offsets and values the TypeScript side uses.',
+    ' */',
+  );
   L.push('#include "mmsim.h"', '');
   L.push('static const uint32_t layout[][5] = {');
   for (const r of layoutRows(d)) L.push(`\t{ ${r[0]}, ${r[1]}, ${r[2]}, ${r[3]}, 0 },`);
@@ -229,7 +401,10 @@ function genC(d) {
       if (t.pow2) say(`${v} & (${v} - 1)`, `must be a power of two`);
       if (t.page) say(`${v} & ${4095}`, `must be a multiple of 4096`);
       const sfx = t.ctype === 'u64' ? 'ull' : 'u';
-      say(t.min > 0 ? `${v} < ${t.min}${sfx} || ${v} > ${t.max}${sfx}` : `${v} > ${t.max}${sfx}`, `must be from ${t.min} to ${t.max}`);
+      say(
+        t.min > 0 ? `${v} < ${t.min}${sfx} || ${v} > ${t.max}${sfx}` : `${v} > ${t.max}${sfx}`,
+        `must be from ${t.min} to ${t.max}`,
+      );
     } else if (t.type === 'bool') say(`${v} > 1`, 'must be 0 or 1');
     else if (t.type === 'choice') say(`${v} >= ${t.choices.length}`, `must be one of ${t.choices.join(', ')}`);
     else if (t.type === 'sizes') {
@@ -248,16 +423,30 @@ const J = (v) => JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? `${x}n` : 
 
 function genTs(d) {
   const L = [];
-  L.push('/* Generated by scripts/gen-interface.mjs from wasm-core/interface/: do not edit. */', '/* eslint-disable */', '');
-  L.push(`export const ABI_VERSION = ${d.abi};`, `export const INTERFACE_HASH = 0x${d.hash.toString(16).padStart(8, '0')};`);
-  for (const [n, v, doc] of d.constants) L.push(`${doc ? `/** ${doc} */\n` : ''}export const ${n} = ${typeof v === 'number' && v > 0xffff ? `0x${v.toString(16)}` : v};`);
+  L.push(
+    '/* Generated by scripts/gen-interface.mjs from wasm-core/interface/: do not edit. */',
+    '/* eslint-disable */',
+    '',
+  );
+  L.push(
+    `export const ABI_VERSION = ${d.abi};`,
+    `export const INTERFACE_HASH = 0x${d.hash.toString(16).padStart(8, '0')};`,
+  );
+  for (const [n, v, doc] of d.constants)
+    L.push(
+      `${doc ? `/** ${doc} */\n` : ''}export const ${n} = ${typeof v === 'number' && v > 0xffff ? `0x${v.toString(16)}` : v};`,
+    );
   L.push('');
   for (const e of d.enums) {
     if (e.constObject || e.names || e.tunable) {
       L.push(`${e.doc ? `/** ${e.doc} */\n` : ''}export const ${e.ts} = {`);
-      for (const m of e.members) L.push(`  ${/^[a-z_][a-z0-9_]*$/i.test(m.name) ? m.name : J(m.name)}: ${m.value},${m.doc ? ` // ${m.doc}` : ''}`);
+      for (const m of e.members)
+        L.push(
+          `  ${/^[a-z_][a-z0-9_]*$/i.test(m.name) ? m.name : J(m.name)}: ${m.value},${m.doc ? ` // ${m.doc}` : ''}`,
+        );
       L.push('} as const;');
-      if (e.names || e.tunable) L.push(`export const ${upperSnake(e.ts)}_NAMES = ${J(e.members.map((m) => m.name))} as const;`);
+      if (e.names || e.tunable)
+        L.push(`export const ${upperSnake(e.ts)}_NAMES = ${J(e.members.map((m) => m.name))} as const;`);
     } else {
       L.push(`${e.doc ? `/** ${e.doc} */\n` : ''}export enum ${e.ts} {`);
       for (const m of e.members) L.push(`  ${m.name} = ${m.value},${m.doc ? ` // ${m.doc}` : ''}`);
@@ -268,21 +457,28 @@ function genTs(d) {
   L.push('');
   for (const f of d.flags) {
     L.push(`/** ${f.doc} */`, `export const ${f.ts} = {`);
-    for (const [n, v, doc] of f.members) L.push(`  ${n}: ${f.u64 ? `0x${BigInt(v).toString(16)}n` : `0x${Number(v).toString(16)}`},${doc ? ` // ${doc}` : ''}`);
+    for (const [n, v, doc] of f.members)
+      L.push(
+        `  ${n}: ${f.u64 ? `0x${BigInt(v).toString(16)}n` : `0x${Number(v).toString(16)}`},${doc ? ` // ${doc}` : ''}`,
+      );
     L.push('} as const;');
   }
   L.push('', '/** Global counters, enum mmsim_counter order. */');
   L.push(`export const COUNTERS = ${J(d.counters.map((c) => c.name))} as const;`);
   L.push('export type CounterName = (typeof COUNTERS)[number];');
-  L.push('export interface CounterInfo { name: CounterName; gauge: boolean; model: boolean; required: boolean; doc: string; mechanism: string }');
-  L.push(`export const COUNTER_INFO: readonly CounterInfo[] = ${J(d.counters.map(({ name, gauge, model, required, doc, mechanism }) => ({ name, gauge, model, required, doc, mechanism })))};`);
+  L.push(
+    'export interface CounterInfo { name: CounterName; gauge: boolean; model: boolean; required: boolean; doc: string; mechanism: string }',
+  );
+  L.push(
+    `export const COUNTER_INFO: readonly CounterInfo[] = ${J(d.counters.map(({ name, gauge, model, required, doc, mechanism }) => ({ name, gauge, model, required, doc, mechanism })))};`,
+  );
   L.push(`export const TASK_COUNTERS = ${J(d.taskCounters.map((c) => c[1]))} as const;`);
   L.push('export type TaskCounterName = (typeof TASK_COUNTERS)[number];');
   L.push(`export const MM_COUNTERS = ${J(d.mmCounters.map((c) => c[1]))} as const;`, '');
   L.push(`export const EVENTS = ${J(d.events.map((e) => e.name))} as const;`);
   L.push('export type EventName = (typeof EVENTS)[number];');
   L.push(`export const EVENT_DOCS: readonly string[] = ${J(d.events.map((e) => e.doc))};`, '');
-  L.push('export type FieldType = \'u8\' | \'u16\' | \'u32\' | \'i32\' | \'u64\' | \'i64\';');
+  L.push("export type FieldType = 'u8' | 'u16' | 'u32' | 'i32' | 'u64' | 'i64';");
   L.push('export interface FieldLayout { offset: number; type: FieldType; n: number }');
   L.push('export interface StructLayout { size: number; fields: Record<string, FieldLayout> }');
   L.push('/** Struct layouts (bytes), the same on wasm32 and x86-64: no implicit padding. */');
@@ -293,29 +489,54 @@ function genTs(d) {
     L.push('  } },');
   }
   L.push('} as const satisfies Record<string, StructLayout>;', 'export type StructName = keyof typeof STRUCTS;', '');
-  L.push('export type TunableType = \'size\' | \'int\' | \'bool\' | \'choice\' | \'sizes\';');
+  L.push("export type TunableType = 'size' | 'int' | 'bool' | 'choice' | 'sizes';");
   L.push('export interface TunableInfo {');
-  L.push('  key: string; scope: \'kernel\' | \'machine\'; field: string; ctype: \'u32\' | \'u64\'; type: TunableType;');
+  L.push("  key: string; scope: 'kernel' | 'machine'; field: string; ctype: 'u32' | 'u64'; type: TunableType;");
   L.push('  min?: number; max?: number; pow2?: boolean; page?: boolean; choices?: readonly string[];');
   L.push('  default: number | boolean | string | readonly number[]; unit?: string; desc: string; kernel: string;');
-  L.push('  mechanism: string; seed: string | null; status?: \'modelled\' | \'later\'; quick?: boolean; sweep?: readonly number[];');
+  L.push(
+    "  mechanism: string; seed: string | null; status?: 'modelled' | 'later'; quick?: boolean; sweep?: readonly number[];",
+  );
   L.push('}');
-  L.push(`export const TUNABLES: readonly TunableInfo[] = ${JSON.stringify(d.tunables.map(({ cEnum, cPrefix, ...t }) => t), null, 2)};`, '');
-  const tsType = (t) => (t.type === 'bool' ? 'boolean' : t.type === 'choice' ? t.choices.map((c) => `'${c}'`).join(' | ') : t.type === 'sizes' ? 'number[]' : 'number');
-  L.push('/** The scenario\'s `kernel:` section, fully defaulted. */', 'export interface KernelTunables {');
-  for (const t of d.tunables.filter((x) => x.scope === 'kernel')) L.push(`  /** ${t.desc} */`, `  ${t.key}: ${tsType(t)};`);
-  L.push('}', '/** The scenario\'s `machine:` section, fully defaulted. */', 'export interface MachineSettings {');
-  for (const t of d.tunables.filter((x) => x.scope === 'machine')) L.push(`  /** ${t.desc} */`, `  ${t.key.slice(8)}: ${tsType(t)};`);
+  L.push(
+    `export const TUNABLES: readonly TunableInfo[] = ${JSON.stringify(
+      d.tunables.map(({ cEnum, cPrefix, ...t }) => t),
+      null,
+      2,
+    )};`,
+    '',
+  );
+  const tsType = (t) =>
+    t.type === 'bool'
+      ? 'boolean'
+      : t.type === 'choice'
+        ? t.choices.map((c) => `'${c}'`).join(' | ')
+        : t.type === 'sizes'
+          ? 'number[]'
+          : 'number';
+  L.push("/** The scenario's `kernel:` section, fully defaulted. */", 'export interface KernelTunables {');
+  for (const t of d.tunables.filter((x) => x.scope === 'kernel'))
+    L.push(`  /** ${t.desc} */`, `  ${t.key}: ${tsType(t)};`);
+  L.push('}', "/** The scenario's `machine:` section, fully defaulted. */", 'export interface MachineSettings {');
+  for (const t of d.tunables.filter((x) => x.scope === 'machine'))
+    L.push(`  /** ${t.desc} */`, `  ${t.key.slice(8)}: ${tsType(t)};`);
   L.push('}', '');
   L.push(`export const MECHANISMS = ${J(d.mechanisms)} as const;`, '');
-  L.push('/** the order of the layout table\'s rows (interface_gen.c), for the drift test */');
-  L.push(`export const LAYOUT_ORDER = ${J({ structs: d.structs.map((x) => x.name), enums: d.enums.map((e) => e.ts), flags: d.flags.map((f) => f.ts), constants: d.constants.map((c) => c[0]) })} as const;`, '');
-  L.push('export type WasmType = \'i32\' | \'i64\' | \'void\';');
-  L.push(`export const EXPORTS: readonly { name: string; params: readonly { name: string; wasm: WasmType }[]; ret: WasmType; doc: string }[] = [\n${d.exports.map((e) => `  ${J({ name: e.name, params: e.params.map((p) => ({ name: p.name, wasm: p.wasm })), ret: e.retWasm, doc: e.doc })},`).join('\n')}\n];`, '');
+  L.push("/** the order of the layout table's rows (interface_gen.c), for the drift test */");
+  L.push(
+    `export const LAYOUT_ORDER = ${J({ structs: d.structs.map((x) => x.name), enums: d.enums.map((e) => e.ts), flags: d.flags.map((f) => f.ts), constants: d.constants.map((c) => c[0]) })} as const;`,
+    '',
+  );
+  L.push("export type WasmType = 'i32' | 'i64' | 'void';");
+  L.push(
+    `export const EXPORTS: readonly { name: string; params: readonly { name: string; wasm: WasmType }[]; ret: WasmType; doc: string }[] = [\n${d.exports.map((e) => `  ${J({ name: e.name, params: e.params.map((p) => ({ name: p.name, wasm: p.wasm })), ret: e.retWasm, doc: e.doc })},`).join('\n')}\n];`,
+    '',
+  );
   L.push('/** The wasm exports, typed: i32 as number (pointers too), i64 as bigint. */');
   L.push('export interface CoreExports {', '  memory: WebAssembly.Memory;', '  _initialize?: () => void;');
   const ty = (w) => (w === 'i64' ? 'bigint' : w === 'void' ? 'void' : 'number');
-  for (const e of d.exports) L.push(`  ${e.name}(${e.params.map((p) => `${p.name}: ${ty(p.wasm)}`).join(', ')}): ${ty(e.retWasm)};`);
+  for (const e of d.exports)
+    L.push(`  ${e.name}(${e.params.map((p) => `${p.name}: ${ty(p.wasm)}`).join(', ')}): ${ty(e.retWasm)};`);
   L.push('}', '');
   return L.join('\n');
 }
@@ -323,16 +544,45 @@ function genTs(d) {
 function genReadmeTable(d, readme) {
   const begin = '<!-- tunables:begin (generated by scripts/gen-interface.mjs from wasm-core/interface/) -->';
   const end = '<!-- tunables:end -->';
-  const i = readme.indexOf(begin.slice(0, 20)), j = readme.indexOf(end);
+  const i = readme.indexOf(begin.slice(0, 20)),
+    j = readme.indexOf(end);
   if (i < 0 || j < 0) return readme;
-  const fb = (n) => { for (const [u, v] of [['TiB', 2 ** 40], ['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]]) if (n >= v && n % v === 0) return `${n / v} ${u}`; return `${n} B`; };
+  const fb = (n) => {
+    for (const [u, v] of [
+      ['TiB', 2 ** 40],
+      ['GiB', 2 ** 30],
+      ['MiB', 2 ** 20],
+      ['KiB', 2 ** 10],
+    ])
+      if (n >= v && n % v === 0) return `${n / v} ${u}`;
+    return `${n} B`;
+  };
   const fv = (t, v) => (t.type === 'size' || t.type === 'sizes' ? fb(v) : String(v));
-  const fmtDefault = (t) => (Array.isArray(t.default) ? `[${t.default.map((v) => fv(t, v)).join(', ')}]` : fv(t, t.default));
-  const values = (t) => (t.type === 'choice' ? t.choices.map((c) => `\`${c}\``).join(', ') : t.type === 'bool' ? '`true`, `false`'
-    : t.type === 'sizes' ? `list of powers of two, ${fb(t.min)} … ${fb(t.max)}` : t.type === 'size' ? `${t.pow2 ? 'power of two, ' : ''}${fb(t.min)} … ${fb(t.max)}`
-    : `${t.min} … ${t.max}${t.unit ? ` ${t.unit}` : ''}`);
-  const rows = d.tunables.map((t) => `| \`${t.key}\` | ${values(t)} | ${fmtDefault(t)} | ${t.kernel} | ${t.mechanism} | ${t.status === 'later' ? 'not yet modelled' : 'modelled'} | ${t.desc.replace(/\|/g, '\\|')} |`);
-  const table = [begin, '', '| key | values | default | kernel | mechanism | status | meaning |', '|---|---|---|---|---|---|---|', ...rows, '', end].join('\n');
+  const fmtDefault = (t) =>
+    Array.isArray(t.default) ? `[${t.default.map((v) => fv(t, v)).join(', ')}]` : fv(t, t.default);
+  const values = (t) =>
+    t.type === 'choice'
+      ? t.choices.map((c) => `\`${c}\``).join(', ')
+      : t.type === 'bool'
+        ? '`true`, `false`'
+        : t.type === 'sizes'
+          ? `list of powers of two, ${fb(t.min)} … ${fb(t.max)}`
+          : t.type === 'size'
+            ? `${t.pow2 ? 'power of two, ' : ''}${fb(t.min)} … ${fb(t.max)}`
+            : `${t.min} … ${t.max}${t.unit ? ` ${t.unit}` : ''}`;
+  const rows = d.tunables.map(
+    (t) =>
+      `| \`${t.key}\` | ${values(t)} | ${fmtDefault(t)} | ${t.kernel} | ${t.mechanism} | ${t.status === 'later' ? 'not yet modelled' : 'modelled'} | ${t.desc.replace(/\|/g, '\\|')} |`,
+  );
+  const table = [
+    begin,
+    '',
+    '| key | values | default | kernel | mechanism | status | meaning |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    end,
+  ].join('\n');
   return readme.slice(0, i) + table + readme.slice(j + end.length);
 }
 
@@ -367,7 +617,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const check = process.argv.includes('--check');
   const { stale } = await generate({ check });
   if (check && stale.length) {
-    console.error(`stale generated interface files: ${stale.join(', ')}\n  the description in wasm-core/interface/ changed: run  node scripts/gen-interface.mjs  and commit the result`);
+    console.error(
+      `stale generated interface files: ${stale.join(', ')}\n  the description in wasm-core/interface/ changed: run  node scripts/gen-interface.mjs  and commit the result`,
+    );
     process.exit(1);
   }
   if (!check && stale.length) console.log(`gen-interface: wrote ${stale.join(', ')}`);

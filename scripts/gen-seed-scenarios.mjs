@@ -20,7 +20,10 @@ const orders = [
 ];
 const tables = [
   {
-    key: 'sequential-16g', title: 'Sequential access 16GiB file', size: '16GiB', memory: '17GiB',
+    key: 'sequential-16g',
+    title: 'Sequential access 16GiB file',
+    size: '16GiB',
+    memory: '17GiB',
     access: '{ task: bench, map: m, op: read, pattern: sequential }',
     // kernel-mechanisms.md §1.9: N/W with N = 4,194,304
     model: [4194304, 2097152, 524288, 262144, 131072, 32768, 8192],
@@ -28,14 +31,20 @@ const tables = [
     formula: 'N / 2^k with N = 4,194,304 pages',
   },
   {
-    key: 'random-1g', title: 'Random access 1GiB file', size: '1GiB', memory: '2GiB',
+    key: 'random-1g',
+    title: 'Random access 1GiB file',
+    size: '1GiB',
+    memory: '2GiB',
     access: '{ task: bench, map: m, op: read, pattern: random }',
     model: [262144, 131072, 32768, 16384, 8192, 2048, 512],
     seed: [262636, 132743, 34369, 17299, 8527, 3451, 1222],
     formula: 'N / 2^k with N = 262,144 pages (independent of the order of access)',
   },
   {
-    key: 'one-per-page-table-16g', title: 'Touch only one page in page table in 16GiB file', size: '16GiB', memory: '17GiB',
+    key: 'one-per-page-table-16g',
+    title: 'Touch only one page in page table in 16GiB file',
+    size: '16GiB',
+    memory: '17GiB',
     access: '{ task: bench, map: m, op: read, pattern: sequential, stride: 2MiB }',
     model: [8192, 8192, 8192, 8192, 8192, 8192, 8192],
     seed: [8372, 8324, 8270, 8260, 8249, 8239, 8237],
@@ -43,13 +52,16 @@ const tables = [
   },
 ];
 const n = (x) => x.toLocaleString('en-US');
-const SOURCE = 'Kirill A. Shutemov, cover letter of the faultaround patchset (8c6e50b029 "mm: introduce vm_ops->map_pages()", Linux 3.15, 2014)';
+const SOURCE =
+  'Kirill A. Shutemov, cover letter of the faultaround patchset (8c6e50b029 "mm: introduce vm_ops->map_pages()", Linux 3.15, 2014)';
 mkdirSync('scenarios/fault-around/seed', { recursive: true });
 for (const f of readdirSync('scenarios/fault-around/seed')) rmSync(`scenarios/fault-around/seed/${f}`);
 for (const t of tables) {
   const d = orders.findIndex((o) => o.key === 'order-4');
   const file = `scenarios/fault-around/seed/${t.key}.yaml`;
-  writeFileSync(file, `name: "Seed: ${t.title}"
+  writeFileSync(
+    file,
+    `name: "Seed: ${t.title}"
 about: |
   The single-thread row of "${t.title}" in the fault-around series
   (Kirill A. Shutemov, 2014): minor faults for FAULT_AROUND_ORDER 0 (no
@@ -77,8 +89,12 @@ steps:
   - mmap:   { task: bench, name: m, file: data, prot: read, shared: true }
   - access: ${t.access}
   - expect: { pgfault: ${t.model[d]}, pgmajfault: 0 }
-`);
+`,
+  );
 }
 /* the model's numbers per order, for the test that checks them */
-writeFileSync('wasm-core/test/seed-model.json', `${JSON.stringify(Object.fromEntries(tables.map((t) => [t.key, Object.fromEntries(orders.map((o, i) => [o.bytes, t.model[i]]))])), null, 2)}\n`);
+writeFileSync(
+  'wasm-core/test/seed-model.json',
+  `${JSON.stringify(Object.fromEntries(tables.map((t) => [t.key, Object.fromEntries(orders.map((o, i) => [o.bytes, t.model[i]]))])), null, 2)}\n`,
+);
 console.log(`wrote ${tables.length} scenarios to scenarios/fault-around/seed/ and wasm-core/test/seed-model.json`);

@@ -10,7 +10,11 @@ import { gzipSync } from 'node:zlib';
 import { root } from './setup.mjs';
 
 export async function measureWeb() {
-  const b = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
+  const b = spawnSync(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (b.status !== 0) throw new Error('vite build failed');
   const dir = join(root, 'web/dist/assets');
   const files = readdirSync(dir).filter((f) => !f.endsWith('.map'));
@@ -18,12 +22,30 @@ export async function measureWeb() {
     const buf = readFileSync(join(dir, f));
     return { file: f, bytes: statSync(join(dir, f)).size, gzip: gzipSync(buf, { level: 9 }).length };
   });
-  const server = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--config', 'web/vite.config.ts', '--port', '4179', '--strictPort'], { cwd: root, stdio: 'ignore' });
+  const server = spawn(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'preview', '--config', 'web/vite.config.ts', '--port', '4179', '--strictPort'],
+    { cwd: root, stdio: 'ignore' },
+  );
   await new Promise((r) => setTimeout(r, 1500));
   const { chromium } = await import('@playwright/test');
   const exe = execSync('command -v chromium', { encoding: 'utf8' }).trim();
-  const browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  const gallery = [], ready = [], frames = [], big = [];
+  const browser = await chromium.launch({
+    executablePath: exe,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const gallery = [],
+    ready = [],
+    frames = [],
+    big = [];
   try {
     for (let i = 0; i < 7; i++) {
       const ctx = await browser.newContext();
@@ -58,7 +80,10 @@ export async function measureWeb() {
   }
   const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
   return {
-    sizes, galleryMs: med(gallery), readyMs: med(ready), seekMs: med(frames),
+    sizes,
+    galleryMs: med(gallery),
+    readyMs: med(ready),
+    seekMs: med(frames),
     bigMs: { median: med(big), min: Math.min(...big), max: Math.max(...big), runs: big.length },
   };
 }

@@ -47,18 +47,26 @@ export function ensureTools(tools) {
   const pkgs = [...new Set(missing.map(([, pkg]) => pkg))];
   const cmd = `apt-get install -y --no-install-recommends ${pkgs.join(' ')}`;
   const isRoot = process.getuid?.() === 0;
-  if (!which('apt-get')) die(`Missing: ${missing.map(([b]) => b).join(', ')}. Install the packages ${pkgs.join(', ')} with your system's package manager (on Debian/Ubuntu: sudo ${cmd}).`);
-  if (!isRoot) die(`Missing: ${missing.map(([b]) => b).join(', ')}. Install them with:\n\n    sudo ${cmd}\n\nthen run the command again.`);
+  if (!which('apt-get'))
+    die(
+      `Missing: ${missing.map(([b]) => b).join(', ')}. Install the packages ${pkgs.join(', ')} with your system's package manager (on Debian/Ubuntu: sudo ${cmd}).`,
+    );
+  if (!isRoot)
+    die(
+      `Missing: ${missing.map(([b]) => b).join(', ')}. Install them with:\n\n    sudo ${cmd}\n\nthen run the command again.`,
+    );
   say(`installing ${pkgs.join(', ')} with apt-get (one time, a few minutes)...`);
   if (!aptUpdated) {
     run('apt-get', ['update', '-qq'], { quiet: true, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     aptUpdated = true;
   }
   run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], {
-    quiet: true, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    quiet: true,
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
   const still = missing.filter(([bin]) => !which(bin));
-  if (still.length) die(`apt-get installed ${pkgs.join(' ')} but ${still.map(([b]) => b).join(', ')} is still not on PATH.`);
+  if (still.length)
+    die(`apt-get installed ${pkgs.join(' ')} but ${still.map(([b]) => b).join(', ')} is still not on PATH.`);
 }
 
 /** npm packages: `npm ci` when node_modules is missing or older than package-lock.json */
@@ -82,21 +90,38 @@ export function ensureInterface() {
   const check = !!process.env.CI;
   /* up to date when the last generation (its stamp) is newer than the description and the generator:
      no process spawned, since the CLI runs this on every start */
-  const inputs = [join(root, 'scripts/gen-interface.mjs'), ...readdirSync(join(root, 'wasm-core/interface'), { recursive: true })
-    .filter((f) => String(f).endsWith('.mjs')).map((f) => join(root, 'wasm-core/interface', String(f)))];
+  const inputs = [
+    join(root, 'scripts/gen-interface.mjs'),
+    ...readdirSync(join(root, 'wasm-core/interface'), { recursive: true })
+      .filter((f) => String(f).endsWith('.mjs'))
+      .map((f) => join(root, 'wasm-core/interface', String(f))),
+  ];
   const stamp = join(root, 'wasm-core/build/interface.stamp');
   if (!check && existsSync(stamp) && inputs.every((f) => statSync(f).mtimeMs <= statSync(stamp).mtimeMs)) return;
-  const r = spawnSync(process.execPath, [join(root, 'scripts/gen-interface.mjs'), ...(check ? ['--check'] : [])], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) die(check ? 'the generated interface files are stale (see above)' : 'could not generate the interface files (see above)');
+  const r = spawnSync(process.execPath, [join(root, 'scripts/gen-interface.mjs'), ...(check ? ['--check'] : [])], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (r.status !== 0)
+    die(
+      check
+        ? 'the generated interface files are stale (see above)'
+        : 'could not generate the interface files (see above)',
+    );
   mkdirSync(dirname(stamp), { recursive: true });
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
 
 /** the C core: native runner and both wasm builds (make is incremental) */
 export function ensureCore({ native = true } = {}) {
-  ensureTools([['make', 'make'], ['gcc', 'gcc'], ['emcc', 'emscripten']]);
+  ensureTools([
+    ['make', 'make'],
+    ['gcc', 'gcc'],
+    ['emcc', 'emscripten'],
+  ]);
   const targets = native ? ['wasm', 'native'] : ['wasm'];
-  const upToDate = spawnSync('make', ['-q', '-C', 'wasm-core', ...targets], { cwd: root, stdio: 'ignore' }).status === 0;
+  const upToDate =
+    spawnSync('make', ['-q', '-C', 'wasm-core', ...targets], { cwd: root, stdio: 'ignore' }).status === 0;
   if (upToDate) return;
   say(`building the core (${targets.join(', ')})...`);
   run('make', ['-s', '-C', 'wasm-core', ...targets], { quiet: true });
@@ -110,13 +135,22 @@ export function ensureCore({ native = true } = {}) {
 export function ensureCli() {
   const out = join(root, 'wasm-core', 'build', 'sim.mjs');
   const sources = ['wasm-core/cli', 'wasm-core/ts'].flatMap((d) =>
-    readdirSync(join(root, d), { recursive: true }).filter((f) => String(f).endsWith('.ts')).map((f) => join(root, d, String(f))));
+    readdirSync(join(root, d), { recursive: true })
+      .filter((f) => String(f).endsWith('.ts'))
+      .map((f) => join(root, d, String(f))),
+  );
   const built = existsSync(out) ? statSync(out).mtimeMs : 0;
   if (sources.every((f) => statSync(f).mtimeMs < built)) return out;
   const esbuild = createRequire(import.meta.url)(join(root, 'node_modules', 'esbuild'));
   const { outputFiles } = esbuild.buildSync({
-    entryPoints: [join(root, 'wasm-core/cli/sim.ts')], outfile: out, bundle: true, platform: 'node',
-    format: 'esm', packages: 'external', logLevel: 'warning', write: false,
+    entryPoints: [join(root, 'wasm-core/cli/sim.ts')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'warning',
+    write: false,
   });
   /* written whole, then renamed: parallel test workers may start the CLI at the same moment */
   const tmp = `${out}.${process.pid}.tmp`;

@@ -4,9 +4,14 @@ import { root, setup } from './setup.mjs';
 
 setup({ native: false });
 const port = process.env.PORT ?? '5173';
-const vite = spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--config', 'web/vite.config.ts', '--port', port, '--clearScreen', 'false'], {
-  cwd: root, stdio: ['inherit', 'pipe', 'inherit'],
-});
+const vite = spawn(
+  process.execPath,
+  ['node_modules/vite/bin/vite.js', '--config', 'web/vite.config.ts', '--port', port, '--clearScreen', 'false'],
+  {
+    cwd: root,
+    stdio: ['inherit', 'pipe', 'inherit'],
+  },
+);
 let told = false;
 vite.stdout.on('data', (d) => {
   process.stdout.write(d);
@@ -16,5 +21,9 @@ vite.stdout.on('data', (d) => {
     console.log(`\n  mmplay is running: open ${m[1]} in your browser (Ctrl+C to stop).\n`);
   }
 });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { vite.kill(sig); process.exit(0); });
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, () => {
+    vite.kill(sig);
+    process.exit(0);
+  });
 vite.on('exit', (code) => process.exit(code ?? 0));

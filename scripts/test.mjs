@@ -13,7 +13,11 @@ const stages = [
   ['type check', node, ['node_modules/typescript/bin/tsc', '-p', '.']],
   ['core: native tests (ASan, UBSan)', 'make', ['-s', '-C', 'wasm-core', 'test']],
   ['TypeScript tests (vitest)', node, ['node_modules/vitest/vitest.mjs', 'run']],
-  ['production build', node, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']],
+  [
+    'production build',
+    node,
+    ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+  ],
   ['production build: the offline single file', node, ['scripts/build-offline.mjs']],
   ['browser tests (Playwright, Chromium)', node, ['node_modules/@playwright/test/cli.js', 'test']],
 ];
@@ -22,7 +26,11 @@ for (const [name, cmd, args] of stages) {
   if (only && !name.startsWith(only)) continue;
   const t = Date.now();
   console.log(`\n=== ${name}`);
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' } });
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' },
+  });
   if (r.status !== 0) {
     console.error(`\n=== FAILED: ${name} (exit ${r.status}) after ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     process.exit(1);

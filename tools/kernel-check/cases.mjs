@@ -25,8 +25,10 @@ const disk = (pages, cached = 'none') => ({ data: { size: pages * PAGE, cached }
 
 function K1() {
   return {
-    id: 'K1', what: 'cold 4 MiB file (1024 pages): read 0..1023 in order',
-    files: disk(1024), phases: [[mmap('m'), seq('m', 0, 1023)]],
+    id: 'K1',
+    what: 'cold 4 MiB file (1024 pages): read 0..1023 in order',
+    files: disk(1024),
+    phases: [[mmap('m'), seq('m', 0, 1023)]],
   };
 }
 
@@ -46,14 +48,26 @@ function K3(v, P) {
   const n = 1024;
   const base = { id: `K3 ${v} ${P}`, files: disk(n) };
   switch (v) {
-    case 'a': return { ...base, what: `cold 1024-page file: touch ${P} → read 0..1023`,
-      phases: [[mmap('m'), list('m', [P])], [seq('m', 0, n - 1)]] };
-    case 'b': return { ...base, what: `cold 1024-page file: touch ${P} → read ${P + 1}..1023`,
-      phases: [[mmap('m'), list('m', [P])], [seq('m', P + 1, n - 1)]] };
-    case 'c': return { ...base, what: `cold 1024-page file: read ${P}..1023`,
-      phases: [[mmap('m'), seq('m', P, n - 1)]] };
-    case 'd': return { ...base, what: `cold 1024-page file: touch ${P} → read ${P}..1023`,
-      phases: [[mmap('m'), list('m', [P])], [seq('m', P, n - 1)]] };
+    case 'a':
+      return {
+        ...base,
+        what: `cold 1024-page file: touch ${P} → read 0..1023`,
+        phases: [[mmap('m'), list('m', [P])], [seq('m', 0, n - 1)]],
+      };
+    case 'b':
+      return {
+        ...base,
+        what: `cold 1024-page file: touch ${P} → read ${P + 1}..1023`,
+        phases: [[mmap('m'), list('m', [P])], [seq('m', P + 1, n - 1)]],
+      };
+    case 'c':
+      return { ...base, what: `cold 1024-page file: read ${P}..1023`, phases: [[mmap('m'), seq('m', P, n - 1)]] };
+    case 'd':
+      return {
+        ...base,
+        what: `cold 1024-page file: touch ${P} → read ${P}..1023`,
+        phases: [[mmap('m'), list('m', [P])], [seq('m', P, n - 1)]],
+      };
   }
   throw new Error(`K3: bad variant ${v}`);
 }
@@ -61,21 +75,30 @@ function K3(v, P) {
 function K4(N, pre) {
   if (pre)
     return {
-      id: `K4 ${N} pre`, what: `cold ${N}-page file: touch ${N - 5} → read 0..${N - 1}`,
-      files: disk(N), phases: [[mmap('m'), list('m', [N - 5])], [seq('m', 0, N - 1)]],
+      id: `K4 ${N} pre`,
+      what: `cold ${N}-page file: touch ${N - 5} → read 0..${N - 1}`,
+      files: disk(N),
+      phases: [[mmap('m'), list('m', [N - 5])], [seq('m', 0, N - 1)]],
     };
-  return { id: `K4 ${N}`, what: `cold ${N}-page file: read 0..${N - 1}`, files: disk(N), phases: [[mmap('m'), seq('m', 0, N - 1)]] };
+  return {
+    id: `K4 ${N}`,
+    what: `cold ${N}-page file: read 0..${N - 1}`,
+    files: disk(N),
+    phases: [[mmap('m'), seq('m', 0, N - 1)]],
+  };
 }
 
 function K5(v) {
   if (v === 'sparse')
     return {
-      id: 'K5 sparse', memory: '256MiB', placement: 'm',
+      id: 'K5 sparse',
+      memory: '256MiB',
+      placement: 'm',
       what: 'tmpfs, 4 MiB file made by ftruncate (no pages), shared read-only, 2 MiB aligned: read all',
       files: { data: { size: 4 * MIB, cached: 'none', fs: 'tmpfs' } },
       phases: [[mmap('m', { addr: ALIGNED_ADDR }), seq('m', 0, 1023)]],
     };
-  const n = 256 * MIB / PAGE;
+  const n = (256 * MIB) / PAGE;
   const m = {
     i: { o: {}, what: 'shared, NULL hint' },
     ii: { o: { addr: ALIGNED_ADDR }, what: 'shared, 2 MiB aligned' },
@@ -83,7 +106,9 @@ function K5(v) {
   }[v];
   if (!m) throw new Error(`K5: bad variant ${v}`);
   return {
-    id: `K5 ${v}`, memory: '1GiB', placement: 'm',
+    id: `K5 ${v}`,
+    memory: '1GiB',
+    placement: 'm',
     what: `tmpfs, 256 MiB file written with write(), mapped read-write ${m.what}: read all → write all`,
     files: { data: { size: 256 * MIB, cached: 'all', fs: 'tmpfs' } },
     phases: [[mmap('m', { prot: 'read-write', ...m.o }), seq('m', 0, n - 1)], [seq('m', 0, n - 1, 'write')]],
@@ -92,7 +117,8 @@ function K5(v) {
 
 function K6() {
   return {
-    id: 'K6', sigbus: true,
+    id: 'K6',
+    sigbus: true,
     what: 'cached 3-page file mapped as 4 pages: touch 0 → touch 3 (beyond EOF: SIGBUS)',
     files: disk(3, 'all'),
     phases: [[mmap('m', { length: 4 * PAGE }), list('m', [0])], [list('m', [3])]],
@@ -101,8 +127,10 @@ function K6() {
 
 function K8(N, P) {
   return {
-    id: `K8 ${N} ${P}`, what: `cold ${N}-page file: touch ${P} → read ${P + 1}..${N - 1}`,
-    files: disk(N), phases: [[mmap('m'), list('m', [P])], [seq('m', P + 1, N - 1)]],
+    id: `K8 ${N} ${P}`,
+    what: `cold ${N}-page file: touch ${P} → read ${P + 1}..${N - 1}`,
+    files: disk(N),
+    phases: [[mmap('m'), list('m', [P])], [seq('m', P + 1, N - 1)]],
   };
 }
 
@@ -127,7 +155,10 @@ function scalar(v) {
   if (Array.isArray(v)) return `[${v.map(scalar).join(', ')}]`;
   return /^[a-z][a-z0-9_-]*$/i.test(v) && !/^(true|false|null|yes|no|on|off)$/i.test(v) ? v : JSON.stringify(v);
 }
-const flow = (o) => `{ ${Object.entries(o).map(([k, v]) => `${k}: ${scalar(v)}`).join(', ')} }`;
+const flow = (o) =>
+  `{ ${Object.entries(o)
+    .map(([k, v]) => `${k}: ${scalar(v)}`)
+    .join(', ')} }`;
 
 /** the case as a scenario that runs setup + phases 1..k (default: all) */
 export function scenarioYaml(c, k = c.phases.length) {

@@ -19,7 +19,18 @@
 //   --jobs N         model runs in parallel (default: number of CPUs)
 //   --only REGEX     only the cases whose id matches (e.g. '^K3 a')
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -31,15 +42,28 @@ const IO_LATENCIES = [0, 30];
 
 function usage(msg) {
   if (msg) process.stderr.write(`compare.mjs: ${msg}\n\n`);
-  const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1);
-  const head = lines.slice(0, lines.findIndex((l) => !l.startsWith('//')));
+  const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8')
+    .split('\n')
+    .slice(1);
+  const head = lines.slice(
+    0,
+    lines.findIndex((l) => !l.startsWith('//')),
+  );
   process.stderr.write(`${head.map((l) => l.replace(/^\/\/ ?/, '')).join('\n')}\n`);
   process.exit(msg ? 2 : 0);
 }
 
 function parseArgs(argv) {
-  const o = { raw: null, rawOut: join(HERE, 'results-raw.txt'), out: join(HERE, 'compare.md'), build: true,
-    readme: false, keep: false, jobs: os.availableParallelism?.() ?? os.cpus().length, only: null };
+  const o = {
+    raw: null,
+    rawOut: join(HERE, 'results-raw.txt'),
+    out: join(HERE, 'compare.md'),
+    build: true,
+    readme: false,
+    keep: false,
+    jobs: os.availableParallelism?.() ?? os.cpus().length,
+    only: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => (i + 1 < argv.length ? argv[++i] : usage(`${a} needs a value`));
@@ -94,20 +118,50 @@ export function parseRaw(text) {
     else if ((m = /^THP shmem_enabled: (.*)$/.exec(line))) env.shmemThp = m[1];
     if ((m = /^== kreplay dir=\S+ runs=\d+ case: (.*)$/.exec(line))) {
       const id = m[1].trim();
-      if (cases.has(id)) { dup.add(id); cur = null; continue; }
-      cur = { id, runs: new Map(), notCold: 0, maxHead: 0, maxTail: 0, addrs: new Set(), sigbus: [], nullPhase: [], failed: false };
+      if (cases.has(id)) {
+        dup.add(id);
+        cur = null;
+        continue;
+      }
+      cur = {
+        id,
+        runs: new Map(),
+        notCold: 0,
+        maxHead: 0,
+        maxTail: 0,
+        addrs: new Set(),
+        sigbus: [],
+        nullPhase: [],
+        failed: false,
+      };
       cases.set(id, cur);
       continue;
     }
     if ((m = /^### FAILED: kreplay \S+ \d+ (.*) \(exit/.exec(line))) {
       const c = cases.get(m[1].trim());
       if (c) c.failed = true;
-      else cases.set(m[1].trim(), { id: m[1].trim(), runs: new Map(), failed: true, addrs: new Set(), sigbus: [], nullPhase: [] });
+      else
+        cases.set(m[1].trim(), {
+          id: m[1].trim(),
+          runs: new Map(),
+          failed: true,
+          addrs: new Set(),
+          sigbus: [],
+          nullPhase: [],
+        });
       continue;
     }
-    if (line.startsWith('###')) { cur = null; continue; }
+    if (line.startsWith('###')) {
+      cur = null;
+      continue;
+    }
     if (!cur) continue;
-    if ((m = /^.+? run=(\d+) ph(\d+)\[.*\] maj=(-?\d+) min=(-?\d+) total=-?\d+ \| vmstat pgfault=(-?\d+) pgmajfault=(-?\d+)$/.exec(line))) {
+    if (
+      (m =
+        /^.+? run=(\d+) ph(\d+)\[.*\] maj=(-?\d+) min=(-?\d+) total=-?\d+ \| vmstat pgfault=(-?\d+) pgmajfault=(-?\d+)$/.exec(
+          line,
+        ))
+    ) {
       const run = Number(m[1]);
       if (!cur.runs.has(run)) cur.runs.set(run, []);
       cur.runs.get(run)[Number(m[2]) - 1] = { maj: +m[3], min: +m[4], vpgf: +m[5], vpgmaj: +m[6] };
@@ -133,9 +187,15 @@ function summarizeKernel(k, nPhases) {
     const col = (f) => runs.map((r) => r[p][f]);
     const [maj, min, vpgf] = [col('maj'), col('min'), col('vpgf')];
     phases.push({
-      maj: lowerMedian(maj), min: lowerMedian(min),
-      majLo: Math.min(...maj), majHi: Math.max(...maj), minLo: Math.min(...min), minHi: Math.max(...min),
-      vpgf: lowerMedian(vpgf), vpgfLo: Math.min(...vpgf), vpgfHi: Math.max(...vpgf),
+      maj: lowerMedian(maj),
+      min: lowerMedian(min),
+      majLo: Math.min(...maj),
+      majHi: Math.max(...maj),
+      minLo: Math.min(...min),
+      minHi: Math.max(...min),
+      vpgf: lowerMedian(vpgf),
+      vpgfLo: Math.min(...vpgf),
+      vpgfHi: Math.max(...vpgf),
     });
   }
   return { n: runs.length, phases };
@@ -157,12 +217,19 @@ async function modelCli(build, dir) {
     setup.setup({ native: false });
     bundle = setup.ensureCli();
   } else if (!existsSync(bundle) || !existsSync(wasm))
-    usage(`--no-build: ${relative(ROOT, bundle)} or the wasm core is missing; run 'npm run sim -- scenarios/fault-around/sequential.yaml' once`);
+    usage(
+      `--no-build: ${relative(ROOT, bundle)} or the wasm core is missing; run 'npm run sim -- scenarios/fault-around/sequential.yaml' once`,
+    );
   const built = statSync(wasm).mtime;
-  const tsNewer = ['wasm-core/cli', 'wasm-core/ts'].flatMap((d) => readdirSync(join(ROOT, d))
-    .filter((f) => f.endsWith('.ts') && statSync(join(ROOT, d, f)).mtimeMs > statSync(bundle).mtimeMs));
+  const tsNewer = ['wasm-core/cli', 'wasm-core/ts'].flatMap((d) =>
+    readdirSync(join(ROOT, d)).filter(
+      (f) => f.endsWith('.ts') && statSync(join(ROOT, d, f)).mtimeMs > statSync(bundle).mtimeMs,
+    ),
+  );
   if (tsNewer.length)
-    process.stderr.write(`compare.mjs: warning: ${relative(ROOT, bundle)} is older than ${tsNewer.join(', ')} (--no-build: using it as it is)\n`);
+    process.stderr.write(
+      `compare.mjs: warning: ${relative(ROOT, bundle)} is older than ${tsNewer.join(', ')} (--no-build: using it as it is)\n`,
+    );
   const snap = join(dir, 'model', 'build');
   mkdirSync(join(snap, 'wasm'), { recursive: true });
   copyFileSync(bundle, join(snap, 'sim.mjs'));
@@ -175,12 +242,21 @@ function runCli(bundle, file, sets, events) {
   return new Promise((resolve) => {
     const args = [bundle, file, '--json', ...sets.flatMap((s) => ['--set', s]), ...(events ? ['--events'] : [])];
     const p = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '', err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
+    let out = '',
+      err = '';
+    p.stdout.on('data', (d) => {
+      out += d;
+    });
+    p.stderr.on('data', (d) => {
+      err += d;
+    });
     p.on('close', (code) => {
       let json = null;
-      try { json = JSON.parse(out); } catch { /* reported below */ }
+      try {
+        json = JSON.parse(out);
+      } catch {
+        /* reported below */
+      }
       resolve({ code, json, stderr: err });
     });
   });
@@ -189,12 +265,14 @@ function runCli(bundle, file, sets, events) {
 async function pool(jobs, n) {
   const results = new Array(jobs.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, jobs.length) }, async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      results[i] = await jobs[i]();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, jobs.length) }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        results[i] = await jobs[i]();
+      }
+    }),
+  );
   return results;
 }
 
@@ -245,14 +323,17 @@ async function runModel(cases, bundle, dir, jobs) {
 const fmt = (p) => `${p.maj}/${p.min}`;
 
 function kernelCell(ks) {
-  return ks.phases.map((p) => {
-    if (p.majLo === p.majHi && p.minLo === p.minHi) return fmt(p);
-    return `${fmt(p)} (${p.majLo}/${p.minLo}–${p.majHi}/${p.minHi})`;
-  }).join(' → ');
+  return ks.phases
+    .map((p) => {
+      if (p.majLo === p.majHi && p.minLo === p.minHi) return fmt(p);
+      return `${fmt(p)} (${p.majLo}/${p.minLo}–${p.majHi}/${p.minHi})`;
+    })
+    .join(' → ');
 }
 
 /** sum over phases of |Δmaj| + |Δmin| */
-const distance = (ks, mp) => ks.phases.reduce((s, p, i) => s + Math.abs(p.maj - mp[i].maj) + Math.abs(p.min - mp[i].min), 0);
+const distance = (ks, mp) =>
+  ks.phases.reduce((s, p, i) => s + Math.abs(p.maj - mp[i].maj) + Math.abs(p.min - mp[i].min), 0);
 const hex = (v) => `0x${v.toString(16)}`;
 
 function buildReport({ env, kcases, model, cases, opts, bundle, duplicates }) {
@@ -294,15 +375,21 @@ function buildReport({ env, kcases, model, cases, opts, bundle, duplicates }) {
       if (ks) {
         const d = distance(ks, r.phases);
         dists.push(d);
-        if (d === 0) { stats[io].exact++; stats[io].near++; cell += ' ✓'; }
-        else if (d <= 1) { stats[io].near++; cell += ' ≈'; }
+        if (d === 0) {
+          stats[io].exact++;
+          stats[io].near++;
+          cell += ' ✓';
+        } else if (d <= 1) {
+          stats[io].near++;
+          cell += ' ≈';
+        }
       }
       if (c.placement && m.placement !== null) cell += `; addr mod 64 KiB: ${hex(m.placement % 65536n)}`;
-      if (c.sigbus) cell += `; ${r.sigbus ? 'SIGBUS' : 'no SIGBUS'}; global pgfault in phase ${r.phases.length}: +${r.phases[r.phases.length - 1].pgfault}`;
+      if (c.sigbus)
+        cell += `; ${r.sigbus ? 'SIGBUS' : 'no SIGBUS'}; global pgfault in phase ${r.phases.length}: +${r.phases[r.phases.length - 1].pgfault}`;
       mcells.push(cell);
     }
-    if (ks && dists.every((d) => d > 1))
-      far.push({ c, ks, m, dists });
+    if (ks && dists.every((d) => d > 1)) far.push({ c, ks, m, dists });
     rows.push(`| ${c.id} | ${c.what} | ${kcell} | ${mcells.join(' | ')} |`);
   }
 
@@ -312,30 +399,40 @@ function buildReport({ env, kcases, model, cases, opts, bundle, duplicates }) {
     ...rows,
   ].join('\n');
   const pct = (x) => `${x}/${compared}`;
-  const summary = `**Summary** (${compared} cases): io_latency ${IO_LATENCIES[0]} matches ${pct(stats[0].exact)} exactly and ${pct(stats[0].near)} within ±1 fault; ` +
+  const summary =
+    `**Summary** (${compared} cases): io_latency ${IO_LATENCIES[0]} matches ${pct(stats[0].exact)} exactly and ${pct(stats[0].near)} within ±1 fault; ` +
     `io_latency ${IO_LATENCIES[1]} matches ${pct(stats[30].exact)} exactly and ${pct(stats[30].near)} within ±1 fault` +
     `${stats[0].errors + stats[30].errors ? ` (model errors: ${stats[0].errors} at 0, ${stats[30].errors} at 30)` : ''}.`;
 
   // sanity checks of the kernel run
-  const ext4 = cases.filter((c) => !c.id.startsWith('K5')).map((c) => kcases.get(c.id)).filter(Boolean);
+  const ext4 = cases
+    .filter((c) => !c.id.startsWith('K5'))
+    .map((c) => kcases.get(c.id))
+    .filter(Boolean);
   const notCold = ext4.reduce((s, k) => s + (k.notCold ?? 0), 0);
   const large = ext4.filter((k) => k.maxHead || k.maxTail).map((k) => k.id);
   const nullBad = [...kcases.values()].filter((k) => k.nullPhase?.some((x) => x)).map((k) => k.id);
-  const varying = cases.filter((c) => {
-    const ks = summarizeKernel(kcases.get(c.id), c.phases.length);
-    return ks?.phases.some((p) => p.majLo !== p.majHi || p.minLo !== p.minHi);
-  }).map((c) => c.id);
+  const varying = cases
+    .filter((c) => {
+      const ks = summarizeKernel(kcases.get(c.id), c.phases.length);
+      return ks?.phases.some((p) => p.majLo !== p.majHi || p.minLo !== p.minHi);
+    })
+    .map((c) => c.id);
 
   let bundleInfo = `${relative(ROOT, bundle.bundle)} + wasm-core/build/wasm/mmsim.wasm built ${bundle.built.toISOString().replace(/\.\d+Z$/, 'Z')}`;
   try {
     bundleInfo += `, repository HEAD ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()} (plus any uncommitted changes)`;
-  } catch { /* not a git checkout */ }
+  } catch {
+    /* not a git checkout */
+  }
 
   const dups = duplicates.filter((id) => cases.some((c) => c.id === id));
   const farText = far.map(({ c, ks, m }) => {
     const per = IO_LATENCIES.map((io) => {
       const r = m.byIo[io];
-      return r?.phases ? `io_latency ${io}: ${r.phases.map(fmt).join(' → ')} (off by ${distance(ks, r.phases)})` : `io_latency ${io}: ${r?.error ?? 'not run'}`;
+      return r?.phases
+        ? `io_latency ${io}: ${r.phases.map(fmt).join(' → ')} (off by ${distance(ks, r.phases)})`
+        : `io_latency ${io}: ${r?.error ?? 'not run'}`;
     }).join('; ');
     return `* **${c.id}** (${c.what}): kernel ${kernelCell(ks)}; model ${per}.`;
   });
@@ -381,9 +478,14 @@ ${farText.length ? farText.join('\n') : 'None.'}
 function updateReadme(text) {
   const f = join(HERE, 'README.md');
   const s = readFileSync(f, 'utf8');
-  const a = '<!-- BEGIN compare.md table -->', b = '<!-- END compare.md table -->';
-  const i = s.indexOf(a), j = s.indexOf(b);
-  if (i < 0 || j < i) { process.stderr.write('compare.mjs: README.md has no table markers; not updated\n'); return; }
+  const a = '<!-- BEGIN compare.md table -->',
+    b = '<!-- END compare.md table -->';
+  const i = s.indexOf(a),
+    j = s.indexOf(b);
+  if (i < 0 || j < i) {
+    process.stderr.write('compare.mjs: README.md has no table markers; not updated\n');
+    return;
+  }
   writeFileSync(f, `${s.slice(0, i + a.length)}\n${text}\n${s.slice(j)}`);
 }
 
@@ -394,15 +496,21 @@ async function main() {
   const cases = opts.only ? CASES.filter((c) => opts.only.test(c.id)) : CASES;
   if (!cases.length) usage('--only matches no case');
   let rawFile = opts.raw;
-  if (!rawFile) { runKernel(opts.rawOut); rawFile = opts.rawOut; }
+  if (!rawFile) {
+    runKernel(opts.rawOut);
+    rawFile = opts.rawOut;
+  }
   if (!existsSync(rawFile)) usage(`no such file: ${rawFile}`);
   const { env, cases: kcases, duplicates } = parseRaw(readFileSync(rawFile, 'utf8'));
   const runCounts = new Set([...kcases.values()].map((k) => k.runs.size).filter(Boolean));
-  opts.runsLabel = runCounts.size === 1 ? `${[...runCounts][0]} runs, range if runs differ` : 'the runs, range if runs differ';
+  opts.runsLabel =
+    runCounts.size === 1 ? `${[...runCounts][0]} runs, range if runs differ` : 'the runs, range if runs differ';
 
   const dir = mkdtempSync(join(os.tmpdir(), 'kernel-check-model-'));
   const bundle = await modelCli(opts.build, dir);
-  process.stderr.write(`compare.mjs: running the model on ${cases.length} cases × io_latency ${IO_LATENCIES.join(', ')}...\n`);
+  process.stderr.write(
+    `compare.mjs: running the model on ${cases.length} cases × io_latency ${IO_LATENCIES.join(', ')}...\n`,
+  );
   const t0 = Date.now();
   const model = await runModel(cases, bundle.cli, dir, opts.jobs);
   process.stderr.write(`compare.mjs: model done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
@@ -413,7 +521,8 @@ async function main() {
   writeFileSync(opts.out, rep.md);
   if (opts.readme) updateReadme(`${rep.summary}\n\n${rep.table}`);
   process.stdout.write(`${rep.summary.replace(/\*\*/g, '')}\nwrote ${relative(process.cwd(), opts.out) || opts.out}\n`);
-  if (rep.far.length) process.stdout.write(`both settings off by more than 1 fault:\n${rep.far.join('\n').replace(/\*\*/g, '')}\n`);
+  if (rep.far.length)
+    process.stdout.write(`both settings off by more than 1 fault:\n${rep.far.join('\n').replace(/\*\*/g, '')}\n`);
 }
 
 main().catch((e) => {

@@ -30,12 +30,19 @@ import { benchTimeTravel } from './timetravel.js';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const REPEAT = Math.max(3, Number(process.env.BENCH_REPEAT ?? 5));
 
-
 interface Figures {
-  preloadS: number[]; runS: number[]; touches: number; faults: number; mapped: number;
-  simBytes: number; simPeak: number; rss: number; wasmMemory?: number;
+  preloadS: number[];
+  runS: number[];
+  touches: number;
+  faults: number;
+  mapped: number;
+  simBytes: number;
+  simPeak: number;
+  rss: number;
+  wasmMemory?: number;
   /* the native runner's: every counter at the end, and the steps run */
-  counters?: Record<string, number>; steps?: number;
+  counters?: Record<string, number>;
+  steps?: number;
 }
 
 function program(file: string, sets: Record<string, string> = {}): Program {
@@ -56,12 +63,20 @@ function programFile(p: Program, name: string): string {
 }
 
 function nativeWarm(p: Program, bin: string, runner = native, repeat = REPEAT, split = cachedPages(p)): Figures {
-  const j = JSON.parse(execFileSync(runner, ['--repeat', String(repeat), '--split', String(split), bin], { encoding: 'utf8' }));
+  const j = JSON.parse(
+    execFileSync(runner, ['--repeat', String(repeat), '--split', String(split), bin], { encoding: 'utf8' }),
+  );
   return {
     preloadS: j.runs.map((r: { preload_seconds: number }) => r.preload_seconds),
     runS: j.runs.map((r: { run_seconds: number }) => r.run_seconds),
-    touches: j.counters.touches, faults: j.counters.pgfault, mapped: j.counters.nr_mapped,
-    simBytes: j.sim_bytes, simPeak: j.sim_peak_bytes, rss: j.max_rss_bytes, counters: j.counters, steps: j.steps,
+    touches: j.counters.touches,
+    faults: j.counters.pgfault,
+    mapped: j.counters.nr_mapped,
+    simBytes: j.sim_bytes,
+    simPeak: j.sim_peak_bytes,
+    rss: j.max_rss_bytes,
+    counters: j.counters,
+    steps: j.steps,
   };
 }
 
@@ -82,8 +97,13 @@ function wasmWarm(core: Core, p: Program, repeat = REPEAT, split = cachedPages(p
     f.preloadS.push((t1 - t0) / 1000);
     f.runS.push((t2 - t1) / 1000);
     Object.assign(f, {
-      touches: c('touches'), faults: c('pgfault'), mapped: c('nr_mapped'), simBytes: sim.memBytes,
-      simPeak: sim.memPeak, rss: process.memoryUsage().rss, wasmMemory: core.memoryBytes,
+      touches: c('touches'),
+      faults: c('pgfault'),
+      mapped: c('nr_mapped'),
+      simBytes: sim.memBytes,
+      simPeak: sim.memPeak,
+      rss: process.memoryUsage().rss,
+      wasmMemory: core.memoryBytes,
     });
     sim.destroy();
   }
@@ -114,8 +134,17 @@ async function main() {
   const core = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`));
   const gcc = execFileSync('gcc', ['-dumpfullversion'], { encoding: 'utf8' }).trim();
   let emcc = '?';
-  try { emcc = execFileSync('emcc', ['--version'], { encoding: 'utf8' }).split('\n')[0].replace(/.*\) /, '').replace(/ .*/, ''); } catch { /* not on PATH */ }
-  console.log(`mmplay benchmark: Node ${process.versions.node} (V8 ${process.versions.v8}), gcc ${gcc} -O2, emcc ${emcc} -O3; medians of ${REPEAT} runs (range)`);
+  try {
+    emcc = execFileSync('emcc', ['--version'], { encoding: 'utf8' })
+      .split('\n')[0]
+      .replace(/.*\) /, '')
+      .replace(/ .*/, '');
+  } catch {
+    /* not on PATH */
+  }
+  console.log(
+    `mmplay benchmark: Node ${process.versions.node} (V8 ${process.versions.v8}), gcc ${gcc} -O2, emcc ${emcc} -O3; medians of ${REPEAT} runs (range)`,
+  );
   console.log('');
   /* BENCH_ONLY=folios: just that part (a quick look while working on it) */
   if (process.env.BENCH_ONLY === 'folios') return benchFoliosReport(core);
@@ -123,54 +152,93 @@ async function main() {
   console.log('warm: 16 GiB file, fully cached, read sequentially one byte per page (4,194,304 touches), one process');
   row('', 'native', 'wasm', 'wasm/native');
   const results: Record<string, { n: Figures; w: Figures }> = {};
-  for (const [key, label] of [['base', 'fault-around off (baseline)'], ['order-4', 'fault-around on (order 4, 64 KiB)']] as const) {
-    const p = program('scenarios/fault-around/seed/sequential-16g.yaml', key === 'base' ? { fault_around_bytes: '4096' } : {});
+  for (const [key, label] of [
+    ['base', 'fault-around off (baseline)'],
+    ['order-4', 'fault-around on (order 4, 64 KiB)'],
+  ] as const) {
+    const p = program(
+      'scenarios/fault-around/seed/sequential-16g.yaml',
+      key === 'base' ? { fault_around_bytes: '4096' } : {},
+    );
     const n = nativeWarm(p, programFile(p, key));
     const w = wasmWarm(core, p);
     results[key] = { n, w };
-    const nRun = stat(n.runS), wRun = stat(w.runS), nPre = stat(n.preloadS), wPre = stat(w.preloadS);
+    const nRun = stat(n.runS),
+      wRun = stat(w.runS),
+      nPre = stat(n.preloadS),
+      wPre = stat(w.preloadS);
     console.log(` ${label}`);
-    row('fill the page cache (4 Mi pages)', withRange(nPre, ms), withRange(wPre, ms), `${(wPre.median / nPre.median).toFixed(2)}x`);
-    row('page touches per second', withRange(stat(n.runS.map((t) => n.touches / t)), M), withRange(stat(w.runS.map((t) => w.touches / t)), M),
-      `${(wRun.median / nRun.median).toFixed(2)}x`);
+    row(
+      'fill the page cache (4 Mi pages)',
+      withRange(nPre, ms),
+      withRange(wPre, ms),
+      `${(wPre.median / nPre.median).toFixed(2)}x`,
+    );
+    row(
+      'page touches per second',
+      withRange(stat(n.runS.map((t) => n.touches / t)), M),
+      withRange(stat(w.runS.map((t) => w.touches / t)), M),
+      `${(wRun.median / nRun.median).toFixed(2)}x`,
+    );
     row('faults per second', M(n.faults / nRun.median), M(w.faults / wRun.median));
     row('faults', n.faults.toLocaleString('en-US'), w.faults.toLocaleString('en-US'));
   }
   const on = results['order-4'];
   console.log(' memory (fault-around on, every page cached and mapped)');
-  row('simulator memory per 4 KiB page', `${(on.n.simBytes / on.n.mapped).toFixed(1)} B`, `${(on.w.simBytes / on.w.mapped).toFixed(1)} B`);
+  row(
+    'simulator memory per 4 KiB page',
+    `${(on.n.simBytes / on.n.mapped).toFixed(1)} B`,
+    `${(on.w.simBytes / on.w.mapped).toFixed(1)} B`,
+  );
   row('simulator memory, peak', MiB(on.n.simPeak), MiB(on.w.simPeak));
   row('process peak RSS', MiB(on.n.rss), MiB(on.w.rss));
   row('wasm linear memory', '-', MiB(on.w.wasmMemory ?? 0));
   console.log('');
 
   /* the seed's 16 GiB scenario as shipped (fault-around on: 262,144 faults), and every touch a fault (the worst case) */
-  const vcOn = await vmacacheCost(core, '65536'), vcOff = await vmacacheCost(core, '4096');
-  console.log('the VMA cache on the fault path: the seed\'s 16 GiB read (one find_vma per fault), on this core and on one');
-  console.log(`built without the cache (make bench-baseline: find_vma a plain tree walk, nothing counted); runs alternate, medians of ${2 * REPEAT - 1}`);
+  const vcOn = await vmacacheCost(core, '65536'),
+    vcOff = await vmacacheCost(core, '4096');
+  console.log(
+    "the VMA cache on the fault path: the seed's 16 GiB read (one find_vma per fault), on this core and on one",
+  );
+  console.log(
+    `built without the cache (make bench-baseline: find_vma a plain tree walk, nothing counted); runs alternate, medians of ${2 * REPEAT - 1}`,
+  );
   row('', 'native', 'wasm');
-  for (const [label, vc] of [['as shipped, fault-around on (262,144 faults)', vcOn], ['fault-around off (4 Mi faults: the worst case)', vcOff]] as const) {
+  for (const [label, vc] of [
+    ['as shipped, fault-around on (262,144 faults)', vcOn],
+    ['fault-around off (4 Mi faults: the worst case)', vcOff],
+  ] as const) {
     console.log(` ${label}`);
     row('page touches per second, with the cache', withRange(vc.n.with, M), withRange(vc.w.with, M));
     row('page touches per second, without', withRange(vc.n.without, M), withRange(vc.w.without, M));
-    row('the cache\'s cost (slower by)', pctCost(vc.n), pctCost(vc.w));
+    row("the cache's cost (slower by)", pctCost(vc.n), pctCost(vc.w));
   }
   console.log('');
 
   /* the LRU: the seed's backup at 32x, under memory pressure the whole way */
   const bk = await benchBackup(core);
-  console.log(`the LRU under pressure: ${BACKUP} (${bk.steps.toLocaleString('en-US')} steps, 384 MiB, a 1 GiB copy), both fadvise settings`);
+  console.log(
+    `the LRU under pressure: ${BACKUP} (${bk.steps.toLocaleString('en-US')} steps, 384 MiB, a 1 GiB copy), both fadvise settings`,
+  );
   row('', 'native', 'wasm', 'wasm/native');
   for (const [mode, r] of Object.entries(bk.runs)) {
-    const nt = stat(r.n), wt = stat(r.w);
-    console.log(` fadvise_dontneed: ${mode} (pgscan ${r.scanned.toLocaleString('en-US')}, pgsteal ${r.stolen.toLocaleString('en-US')})`);
+    const nt = stat(r.n),
+      wt = stat(r.w);
+    console.log(
+      ` fadvise_dontneed: ${mode} (pgscan ${r.scanned.toLocaleString('en-US')}, pgsteal ${r.stolen.toLocaleString('en-US')})`,
+    );
     row('run time (warm, no events)', withRange(nt, ms), withRange(wt, ms), `${(wt.median / nt.median).toFixed(2)}x`);
     row('pages scanned per second', M(r.scanned / nt.median), M(r.scanned / wt.median));
     row('pages freed per second', M(r.stolen / nt.median), M(r.stolen / wt.median));
     row('steps per second', M(bk.steps / nt.median), M(bk.steps / wt.median));
   }
-  console.log(`  the playground's engine (wasm): ${BACKUP} as a big run (final state, no events) ${withRange(bk.record, ms)}`);
-  console.log(`  the playground's engine (wasm): ${BACKUP_RECORDED} recorded (events and snapshots) ${withRange(bk.recorded, ms)}, ${bk.events.toLocaleString('en-US')} events`);
+  console.log(
+    `  the playground's engine (wasm): ${BACKUP} as a big run (final state, no events) ${withRange(bk.record, ms)}`,
+  );
+  console.log(
+    `  the playground's engine (wasm): ${BACKUP_RECORDED} recorded (events and snapshots) ${withRange(bk.recorded, ms)}, ${bk.events.toLocaleString('en-US')} events`,
+  );
   console.log('');
 
   await benchFoliosReport(core);
@@ -184,29 +252,52 @@ async function main() {
   const coldNpm = stat(cold('npm', ['run', '--silent', 'sim', '--', file, '--json']));
   console.log(`cold: ${file}, a fresh process each run (fill 4 Mi pages, read them)`);
   row('', 'native runner', 'wasm CLI', 'CLI/native');
-  row('wall time', withRange(coldNative, ms), withRange(coldCli, ms), `${(coldCli.median / coldNative.median).toFixed(2)}x`);
+  row(
+    'wall time',
+    withRange(coldNative, ms),
+    withRange(coldCli, ms),
+    `${(coldCli.median / coldNative.median).toFixed(2)}x`,
+  );
   row('  through npm run --silent sim', '', withRange(coldNpm, ms));
   console.log('  (the native runner reads the compiled program; the CLI parses and compiles the YAML first)');
   console.log('');
 
   /* several runs: compare, sweep, and what two loaded runs hold */
   const cmp = stat(cold(process.execPath, ['scripts/sim.mjs', file, '--compare', 'fault_around_bytes=4096', '--json']));
-  const sw = stat(cold(process.execPath, ['scripts/sim.mjs', 'wasm-core/bench/sequential-256m.yaml', '--sweep', 'fault_around_bytes', '--csv']));
+  const sw = stat(
+    cold(process.execPath, [
+      'scripts/sim.mjs',
+      'wasm-core/bench/sequential-256m.yaml',
+      '--sweep',
+      'fault_around_bytes',
+      '--csv',
+    ]),
+  );
   console.log('several runs (wasm, the CLI end to end, a fresh process each run)');
   row('compare: the 16 GiB scenario, A and B (4 KiB)', '', withRange(cmp, ms));
   row('sweep: 256 MiB sequential, 10 values', '', withRange(sw, ms));
   const mem = await twoRunsMemory();
-  console.log('two runs loaded at once in one core (the browser worker\'s way): wasm linear memory');
-  row('  fault-around/sequential.yaml, A and B (4 KiB), recorded', '', `${MiB(mem.small.one)} one, ${MiB(mem.small.two)} both`);
+  console.log("two runs loaded at once in one core (the browser worker's way): wasm linear memory");
+  row(
+    '  fault-around/sequential.yaml, A and B (4 KiB), recorded',
+    '',
+    `${MiB(mem.small.one)} one, ${MiB(mem.small.two)} both`,
+  );
   row('  the 16 GiB seed row, A and B (4 KiB), big runs', '', `${MiB(mem.big.one)} one, ${MiB(mem.big.two)} both`);
   console.log('');
 
   const tt = await benchTimeTravel(core);
   for (const t of tt) {
-    console.log(`time travel (the playground's engine, wasm): ${t.scenario}, ${t.events.toLocaleString('en-US')} events, a snapshot every ${t.interval.toLocaleString('en-US')} events (${t.snapshots} snapshots, ${MiB(t.snapshotBytes)})`);
+    console.log(
+      `time travel (the playground's engine, wasm): ${t.scenario}, ${t.events.toLocaleString('en-US')} events, a snapshot every ${t.interval.toLocaleString('en-US')} events (${t.snapshots} snapshots, ${MiB(t.snapshotBytes)})`,
+    );
     console.log(`  record the run (events, snapshots)    ${ms(t.firstRunS)}`);
-    console.log(`  step back, 200 random points         median ${t.back.median.toFixed(1)} ms, worst ${t.back.max.toFixed(1)} ms`);
-    console.log(`  seek to a random event, 200 times    median ${t.seek.median.toFixed(1)} ms, worst ${t.seek.max.toFixed(1)} ms`);
+    console.log(
+      `  step back, 200 random points         median ${t.back.median.toFixed(1)} ms, worst ${t.back.max.toFixed(1)} ms`,
+    );
+    console.log(
+      `  seek to a random event, 200 times    median ${t.seek.median.toFixed(1)} ms, worst ${t.seek.max.toFixed(1)} ms`,
+    );
   }
   console.log('');
 
@@ -218,14 +309,21 @@ async function main() {
   console.log('targets');
   console.log(`  wasm >= 10 M page touches per second   ${check(worst >= 10e6)}  (slowest median: ${M(worst)})`);
   console.log(`  wasm within 1.5x of native (warm)      ${check(ratio <= 1.5)}  (worst: ${ratio.toFixed(2)}x)`);
-  console.log(`  cold CLI within 2x of native           ${check(coldCli.median <= 2 * coldNative.median)}  (${(coldCli.median / coldNative.median).toFixed(2)}x)`);
+  console.log(
+    `  cold CLI within 2x of native           ${check(coldCli.median <= 2 * coldNative.median)}  (${(coldCli.median / coldNative.median).toFixed(2)}x)`,
+  );
   console.log(`  <= 64 bytes per cached, mapped page     ${check(perPage <= 64)}  (${perPage.toFixed(1)} B)`);
   console.log(`  step back < 50 ms, up to 1 M events     ${check(backWorst < 50)}  (worst ${backWorst.toFixed(1)} ms)`);
   const vcWorst = Math.max(cost(vcOn.n), cost(vcOn.w));
-  console.log(`  VMA cache costs the fault path <= 5%   ${check(vcWorst <= 0.05)}  (the 16 GiB scenario as shipped, worst ${(100 * vcWorst).toFixed(1)}%; every touch a fault: ${pctCost(vcOff.n)} native, ${pctCost(vcOff.w)} wasm)`);
+  console.log(
+    `  VMA cache costs the fault path <= 5%   ${check(vcWorst <= 0.05)}  (the 16 GiB scenario as shipped, worst ${(100 * vcWorst).toFixed(1)}%; every touch a fault: ${pctCost(vcOff.n)} native, ${pctCost(vcOff.w)} wasm)`,
+  );
 }
 
-interface CostPair { with: Stat; without: Stat }
+interface CostPair {
+  with: Stat;
+  without: Stat;
+}
 /** how much slower the fault path is with the cache: 1 - with/without, on medians */
 const cost = (c: CostPair) => 1 - c.with.median / c.without.median;
 const pctCost = (c: CostPair) => `${(100 * cost(c)).toFixed(1)}%`;
@@ -289,8 +387,10 @@ async function benchBackup(core: Core) {
     }
     return { t: stat(times), events };
   };
-  const big = await engineRun(BACKUP), rec = await engineRun(BACKUP_RECORDED);
-  if (big.events) throw new Error(`${BACKUP}: the engine recorded ${big.events} events; the benchmark expects a big run`);
+  const big = await engineRun(BACKUP),
+    rec = await engineRun(BACKUP_RECORDED);
+  if (big.events)
+    throw new Error(`${BACKUP}: the engine recorded ${big.events} events; the benchmark expects a big run`);
   return { runs, steps, record: big.t, recorded: rec.t, events: rec.events };
 }
 
@@ -312,7 +412,11 @@ async function benchFolios(core: Core) {
   };
   const cases = [
     { label: 'order 2 (16 KiB mTHP)', file: FOLIOS_MTHP, keep: () => true },
-    { label: 'order 9 (2 MiB THP, one PMD each)', file: FOLIOS_THP, keep: (k: string) => k !== 'repeat' && k !== 'madvise' },
+    {
+      label: 'order 9 (2 MiB THP, one PMD each)',
+      file: FOLIOS_THP,
+      keep: (k: string) => k !== 'repeat' && k !== 'madvise',
+    },
   ];
   const out = [];
   for (const c of cases) {
@@ -327,13 +431,23 @@ async function benchFolios(core: Core) {
       const p = cut(c.file, c.keep, upTo);
       const n = nativeWarm(p, programFile(p, `folios-${upTo}`), native, REPEAT, split);
       const w = wasmWarm(core, p, REPEAT, split);
-      return { write: { n: stat(n.preloadS), w: stat(w.preloadS) }, rest: { n: stat(n.runS), w: stat(w.runS) }, counters: n.counters! };
+      return {
+        write: { n: stat(n.preloadS), w: stat(w.preloadS) },
+        rest: { n: stat(n.runS), w: stat(w.runS) },
+        counters: n.counters!,
+      };
     };
-    const fork = phase(3), all = phase(4);
-    const sum = (x: Record<string, number>) => x.rmap_atomic_page_mapcount + x.rmap_atomic_large_mapcount + x.rmap_atomic_entire_mapcount;
+    const fork = phase(3),
+      all = phase(4);
+    const sum = (x: Record<string, number>) =>
+      x.rmap_atomic_page_mapcount + x.rmap_atomic_large_mapcount + x.rmap_atomic_entire_mapcount;
     out.push({
-      label: c.label, write: fork.write, fork: fork.rest, forkMunmap: all.rest,
-      fork_atomics: sum(fork.counters), munmap_atomics: sum(all.counters) - sum(fork.counters),
+      label: c.label,
+      write: fork.write,
+      fork: fork.rest,
+      forkMunmap: all.rest,
+      fork_atomics: sum(fork.counters),
+      munmap_atomics: sum(all.counters) - sum(fork.counters),
     });
   }
   return out;
@@ -354,7 +468,8 @@ async function benchPrefaultReport(core: Core) {
     const p = program(file, sets);
     const n = nativeWarm(p, programFile(p, `prefault-${label.replace(/\W/g, '')}`));
     const w = wasmWarm(core, p);
-    const nt = stat(n.runS), wt = stat(w.runS);
+    const nt = stat(n.runS),
+      wt = stat(w.runS);
     console.log(` ${label}: ${n.faults.toLocaleString('en-US')} faults`);
     row('run time', withRange(nt, ms), withRange(wt, ms), `${(wt.median / nt.median).toFixed(2)}x`);
     row('pages written per second', M(262144 / nt.median), M(262144 / wt.median));
@@ -365,14 +480,27 @@ async function benchPrefaultReport(core: Core) {
 /* large folios: fork and munmap of 1 GiB */
 async function benchFoliosReport(core: Core) {
   const fo = await benchFolios(core);
-  console.log('large folios: fork() and the child\'s munmap() of 1 GiB, 6.10 (large_mapcount: true), warm, no events');
+  console.log("large folios: fork() and the child's munmap() of 1 GiB, 6.10 (large_mapcount: true), warm, no events");
   row('', 'native', 'wasm', 'wasm/native');
   for (const c of fo) {
-    const munN = Math.max(0, c.forkMunmap.n.median - c.fork.n.median), munW = Math.max(0, c.forkMunmap.w.median - c.fork.w.median);
-    console.log(` ${c.label}: fork ${c.fork_atomics.toLocaleString('en-US')} rmap atomics, munmap ${c.munmap_atomics.toLocaleString('en-US')}`);
-    row('write 1 GiB (mmap + one touch per 16 KiB)', withRange(c.write.n, ms), withRange(c.write.w, ms), `${(c.write.w.median / c.write.n.median).toFixed(2)}x`);
+    const munN = Math.max(0, c.forkMunmap.n.median - c.fork.n.median),
+      munW = Math.max(0, c.forkMunmap.w.median - c.fork.w.median);
+    console.log(
+      ` ${c.label}: fork ${c.fork_atomics.toLocaleString('en-US')} rmap atomics, munmap ${c.munmap_atomics.toLocaleString('en-US')}`,
+    );
+    row(
+      'write 1 GiB (mmap + one touch per 16 KiB)',
+      withRange(c.write.n, ms),
+      withRange(c.write.w, ms),
+      `${(c.write.w.median / c.write.n.median).toFixed(2)}x`,
+    );
     row('fork', withRange(c.fork.n, ms), withRange(c.fork.w, ms), `${(c.fork.w.median / c.fork.n.median).toFixed(2)}x`);
-    row('fork + munmap in the child', withRange(c.forkMunmap.n, ms), withRange(c.forkMunmap.w, ms), `${(c.forkMunmap.w.median / c.forkMunmap.n.median).toFixed(2)}x`);
+    row(
+      'fork + munmap in the child',
+      withRange(c.forkMunmap.n, ms),
+      withRange(c.forkMunmap.w, ms),
+      `${(c.forkMunmap.w.median / c.forkMunmap.n.median).toFixed(2)}x`,
+    );
     row('munmap (difference of medians)', ms(munN), ms(munW), munN ? `${(munW / munN).toFixed(2)}x` : '');
   }
   console.log('');
@@ -391,7 +519,8 @@ async function twoRunsMemory() {
     engines.forEach((e) => e.destroy());
     return bytes;
   };
-  const small = 'scenarios/fault-around/sequential.yaml', big = 'scenarios/fault-around/seed/sequential-16g.yaml';
+  const small = 'scenarios/fault-around/sequential.yaml',
+    big = 'scenarios/fault-around/seed/sequential-16g.yaml';
   return {
     small: { one: await measure(small, 1), two: await measure(small, 2) },
     big: { one: await measure(big, 1), two: await measure(big, 2) },

@@ -1,5 +1,9 @@
 /** median and range of a list of numbers (the benchmark's only statistic) */
-export interface Stat { median: number; min: number; max: number }
+export interface Stat {
+  median: number;
+  min: number;
+  max: number;
+}
 
 export function stat(a: number[]): Stat {
   const s = [...a].sort((x, y) => x - y);

@@ -13,8 +13,14 @@ import { parseScenario } from '../ts/scenario.js';
 import { stat, type Stat } from './stats.js';
 
 export interface TimeTravelFigures {
-  scenario: string; events: number; interval: number; snapshots: number; snapshotBytes: number;
-  firstRunS: number; back: Stat; seek: Stat;
+  scenario: string;
+  events: number;
+  interval: number;
+  snapshots: number;
+  snapshotBytes: number;
+  firstRunS: number;
+  back: Stat;
+  seek: Stat;
 }
 
 async function one(core: Core, name: string): Promise<TimeTravelFigures> {
@@ -25,8 +31,12 @@ async function one(core: Core, name: string): Promise<TimeTravelFigures> {
   const tl = eng.recordAll();
   const firstRunS = (performance.now() - t0) / 1000;
   let x = 12345;
-  const rand = (n: number) => { x = (x * 1103515245 + 12345) % 2 ** 31; return x % n; };
-  const back: number[] = [], seek: number[] = [];
+  const rand = (n: number) => {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    return x % n;
+  };
+  const back: number[] = [],
+    seek: number[] = [];
   eng.frame(1); /* the first frame builds the page history once */
   for (let i = 0; i < 200; i++) {
     const c = 1 + rand(tl.nEvents);
@@ -40,8 +50,14 @@ async function one(core: Core, name: string): Promise<TimeTravelFigures> {
   }
   eng.destroy();
   return {
-    scenario: `wasm-core/bench/${name}`, events: tl.nEvents, interval: tl.interval, snapshots: tl.snapshots,
-    snapshotBytes: tl.snapshotBytes, firstRunS, back: stat(back), seek: stat(seek),
+    scenario: `wasm-core/bench/${name}`,
+    events: tl.nEvents,
+    interval: tl.interval,
+    snapshots: tl.snapshots,
+    snapshotBytes: tl.snapshotBytes,
+    firstRunS,
+    back: stat(back),
+    seek: stat(seek),
   };
 }
 

@@ -18,9 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { Core } from '../ts/core.js';
 import { compile, type Program } from '../ts/compile.js';
 import { decodeEvent, describeEvent, type SimEvent } from '../ts/events.js';
-import {
-  allCounters, counterDiff, formatValue, judgeExpects, parseSweepArg, tunableValue,
-} from '../ts/multirun.js';
+import { allCounters, counterDiff, formatValue, judgeExpects, parseSweepArg, tunableValue } from '../ts/multirun.js';
 import { planCompare, planSweep } from '../ts/plan.js';
 import { runProgram, ProgramError, locate, type RunIssue, type RunResult } from '../ts/runner.js';
 import { applyOverrides, parseScenario, ScenarioErrors, formatSize, type Scenario } from '../ts/scenario.js';
@@ -33,24 +31,36 @@ import { formatTunable, KERNEL_TUNABLES, MACHINE_SETTINGS, type TunableInfo } fr
 function domainText(t: TunableInfo): string {
   const b = (n: number) => formatSize(n);
   switch (t.type) {
-    case 'size': return `${t.pow2 ? 'power of two, ' : t.page ? 'multiple of 4 KiB, ' : ''}${b(t.min!)} .. ${b(t.max!)}`;
-    case 'sizes': return `list of powers of two, ${b(t.min!)} .. ${b(t.max!)}, e.g. [16KiB,64KiB]`;
-    case 'int': return `${t.min} .. ${t.max}${t.unit ? ` ${t.unit}` : ''}`;
-    case 'choice': return t.choices!.join(' | ');
-    case 'bool': return 'true | false';
+    case 'size':
+      return `${t.pow2 ? 'power of two, ' : t.page ? 'multiple of 4 KiB, ' : ''}${b(t.min!)} .. ${b(t.max!)}`;
+    case 'sizes':
+      return `list of powers of two, ${b(t.min!)} .. ${b(t.max!)}, e.g. [16KiB,64KiB]`;
+    case 'int':
+      return `${t.min} .. ${t.max}${t.unit ? ` ${t.unit}` : ''}`;
+    case 'choice':
+      return t.choices!.join(' | ');
+    case 'bool':
+      return 'true | false';
   }
 }
 
 function tunablesHelp(): string {
-  const rows = [...KERNEL_TUNABLES, ...MACHINE_SETTINGS].map((t) => [t.key, domainText(t), formatTunable(t, t.default)]);
+  const rows = [...KERNEL_TUNABLES, ...MACHINE_SETTINGS].map((t) => [
+    t.key,
+    domainText(t),
+    formatTunable(t, t.default),
+  ]);
   rows.push(['seed', 'a whole number', '1']);
-  const w0 = Math.max(...rows.map((r) => r[0].length)), w1 = Math.max(...rows.map((r) => r[1].length));
+  const w0 = Math.max(...rows.map((r) => r[0].length)),
+    w1 = Math.max(...rows.map((r) => r[1].length));
   return rows.map(([k, d, def]) => `  ${k.padEnd(w0)}  ${d.padEnd(w1)}  default ${def}`).join('\n');
 }
 
 function limitsHelp(): string {
   const w = Math.max(...LIMIT_DEFS.map((d) => d.key.length));
-  return LIMIT_DEFS.map((d) => `  ${d.key.padEnd(w)}  ${formatFigure(d.key, d.default).padEnd(11)}  ${d.what}`).join('\n');
+  return LIMIT_DEFS.map((d) => `  ${d.key.padEnd(w)}  ${formatFigure(d.key, d.default).padEnd(11)}  ${d.what}`).join(
+    '\n',
+  );
 }
 
 const USAGE = `usage: npm run --silent sim -- FILE [--set key=value ...] [--json]
@@ -104,7 +114,10 @@ function parseArgs(argv: string[]) {
   const compares: Record<string, string> = Object.create(null);
   const limits: Limits = { ...DEFAULT_LIMITS };
   let file: string | undefined, sweep: string | undefined;
-  let json = false, csv = false, debugVm = false, events = false;
+  let json = false,
+    csv = false,
+    debugVm = false,
+    events = false;
   const value = (a: string, flag: string, i: number): [string | undefined, number] =>
     a === flag ? [argv[i + 1], i + 1] : [a.slice(flag.length + 1), i];
   for (let i = 0; i < argv.length; i++) {
@@ -114,10 +127,16 @@ function parseArgs(argv: string[]) {
     else if (a === '--csv') csv = true;
     else if (a === '--debug-vm') debugVm = true;
     else if (a === '--events') events = true;
-    else if (a === '--help' || a === '-h') { process.stdout.write(`${USAGE}\n`); process.exit(0); }
-    else if (a === '--set' || a.startsWith('--set=')) { [v, i] = value(a, '--set', i); keyValue('--set', v, sets); }
-    else if (a === '--compare' || a.startsWith('--compare=')) { [v, i] = value(a, '--compare', i); keyValue('--compare', v, compares); }
-    else if (a === '--limit' || a.startsWith('--limit=')) {
+    else if (a === '--help' || a === '-h') {
+      process.stdout.write(`${USAGE}\n`);
+      process.exit(0);
+    } else if (a === '--set' || a.startsWith('--set=')) {
+      [v, i] = value(a, '--set', i);
+      keyValue('--set', v, sets);
+    } else if (a === '--compare' || a.startsWith('--compare=')) {
+      [v, i] = value(a, '--compare', i);
+      keyValue('--compare', v, compares);
+    } else if (a === '--limit' || a.startsWith('--limit=')) {
       [v, i] = value(a, '--limit', i);
       const kv: Record<string, string> = Object.create(null);
       keyValue('--limit', v, kv);
@@ -125,11 +144,11 @@ function parseArgs(argv: string[]) {
         const bad = parseLimit(k, x, limits);
         if (bad) fail(bad);
       }
-    }
-    else if (a === '--sweep' || a.startsWith('--sweep=')) {
+    } else if (a === '--sweep' || a.startsWith('--sweep=')) {
       [v, i] = value(a, '--sweep', i);
       if (!v) fail(`--sweep needs a tunable: --sweep key or --sweep key=v1,v2,...\n\n${USAGE}`);
-      if (sweep !== undefined) fail(`one --sweep at a time (got '${sweep}' and '${v}'); use --set for the other tunables`);
+      if (sweep !== undefined)
+        fail(`one --sweep at a time (got '${sweep}' and '${v}'); use --set for the other tunables`);
       sweep = v;
     } else if (a.startsWith('-')) fail(`unknown option '${a}'\n\n${USAGE}`);
     else if (file) fail(`one scenario at a time (got '${file}' and '${a}')\n\n${USAGE}`);
@@ -138,17 +157,23 @@ function parseArgs(argv: string[]) {
   if (!file) fail(USAGE);
   const comparing = Object.keys(compares).length > 0;
   if (comparing && sweep !== undefined)
-    fail('--compare and --sweep do not go together: compare two runs, or sweep one tunable (use --set to fix the others)');
-  if (csv && sweep === undefined) fail('--csv goes with --sweep (one line per run); for one run or --compare use --json');
+    fail(
+      '--compare and --sweep do not go together: compare two runs, or sweep one tunable (use --set to fix the others)',
+    );
+  if (csv && sweep === undefined)
+    fail('--csv goes with --sweep (one line per run); for one run or --compare use --json');
   if (csv && json) fail('--csv or --json, not both');
-  if (events && (comparing || sweep !== undefined)) fail('--events prints one run\'s events: not with --compare or --sweep');
+  if (events && (comparing || sweep !== undefined))
+    fail("--events prints one run's events: not with --compare or --sweep");
   return { file, sets, compares: comparing ? compares : null, sweep, json, csv, debugVm, events, limits };
 }
 
 /** ScenarioErrors from applyOverrides name the flag --set; say which flag it was */
 function overrideErrors(e: unknown, flag: string): never {
   if (e instanceof ScenarioErrors)
-    fail(e.errors.map((x) => (x.file === '--set' && !x.line ? `${flag} ${x.path}: ${x.detail}` : x.message)).join('\n'));
+    fail(
+      e.errors.map((x) => (x.file === '--set' && !x.line ? `${flag} ${x.path}: ${x.detail}` : x.message)).join('\n'),
+    );
   throw e;
 }
 
@@ -179,8 +204,12 @@ const n = (x: number) => x.toLocaleString('en-US');
  * figure, counted the >= 4.9 way (every call).
  */
 function hitRates(res: RunResult): { all: number | null; tasks: Record<string, number | null> } {
-  const rate = (c: Record<string, number>) => (c.vmacache_find_calls ? c.vmacache_find_hits / c.vmacache_find_calls : null);
-  return { all: rate(res.counters), tasks: Object.fromEntries(Object.entries(res.tasks).map(([t, c]) => [t, rate(c)])) };
+  const rate = (c: Record<string, number>) =>
+    c.vmacache_find_calls ? c.vmacache_find_hits / c.vmacache_find_calls : null;
+  return {
+    all: rate(res.counters),
+    tasks: Object.fromEntries(Object.entries(res.tasks).map(([t, c]) => [t, rate(c)])),
+  };
 }
 const pct = (r: number | null) => (r === null ? '-' : `${(100 * r).toFixed(2)}%`);
 
@@ -188,14 +217,18 @@ function table(res: RunResult, s: Scenario): string {
   const lines: string[] = [];
   lines.push(s.name);
   const k = s.kernel;
-  lines.push(`kernel: fault_around_bytes=${k.fault_around_bytes} vmacache=${k.vmacache} anon_prefault=${k.anon_prefault} thp=${k.thp} readahead_kb=${k.readahead_kb} large_mapcount=${k.large_mapcount}`);
-  lines.push(`machine: memory=${formatSize(s.machine.memory)}  steps run: ${res.steps}  touches: ${n(res.model.touches)}`);
+  lines.push(
+    `kernel: fault_around_bytes=${k.fault_around_bytes} vmacache=${k.vmacache} anon_prefault=${k.anon_prefault} thp=${k.thp} readahead_kb=${k.readahead_kb} large_mapcount=${k.large_mapcount}`,
+  );
+  lines.push(
+    `machine: memory=${formatSize(s.machine.memory)}  steps run: ${res.steps}  touches: ${n(res.model.touches)}`,
+  );
   lines.push('');
   const w = Math.max(...Object.keys(res.counters).map((x) => x.length));
   lines.push(`${'counter'.padEnd(w)}  ${'value'.padStart(14)}`);
   for (const [name, v] of Object.entries(res.counters)) lines.push(`${name.padEnd(w)}  ${n(v).padStart(14)}`);
   lines.push('');
-  lines.push('the model\'s own (no kernel counter):');
+  lines.push("the model's own (no kernel counter):");
   for (const [name, v] of Object.entries(res.model)) lines.push(`${name.padEnd(w)}  ${n(v).padStart(14)}`);
   lines.push('');
   const tasks = Object.entries(res.tasks);
@@ -244,7 +277,7 @@ function eventPrinter(prog: Program, toStderr: boolean) {
       if (e.opStart) op = [];
       const d = describeEvent(e, prog, op);
       op.push(e);
-      const who = e.task !== null ? prog.tasks[e.task] ?? '' : '';
+      const who = e.task !== null ? (prog.tasks[e.task] ?? '') : '';
       lines.push(`#${e.index} ${e.step !== null ? `step ${e.step + 1}` : ''} ${who}  ${e.name}  ${d.text}`);
     }
     if (lines.length) out.write(`${lines.join('\n')}\n`);
@@ -275,8 +308,13 @@ function sign(d: number): string {
 }
 
 function compareTable(a: Run, b: Run, label: { a: string; b: string }): string {
-  const lines: string[] = [a.scenario.name, `A: ${label.a}`, `B: ${label.b}`,
-    `machine: memory=${formatSize(a.scenario.machine.memory)} / ${formatSize(b.scenario.machine.memory)}  steps run: ${a.res.steps} / ${b.res.steps}`, ''];
+  const lines: string[] = [
+    a.scenario.name,
+    `A: ${label.a}`,
+    `B: ${label.b}`,
+    `machine: memory=${formatSize(a.scenario.machine.memory)} / ${formatSize(b.scenario.machine.memory)}  steps run: ${a.res.steps} / ${b.res.steps}`,
+    '',
+  ];
   const groups: [string, Record<string, number>, Record<string, number>][] = [
     ['counter', a.res.counters, b.res.counters],
     ["the model's own (no kernel counter)", a.res.model, b.res.model],
@@ -287,29 +325,45 @@ function compareTable(a: Run, b: Run, label: { a: string; b: string }): string {
   }
   const names = groups.flatMap(([, ca]) => Object.keys(ca));
   const w = Math.max(...groups.map(([g]) => g.length), ...names.map((x) => x.length));
-  const nums = groups.flatMap(([, ca, cb]) => Object.keys(ca).filter((k) => k in cb).flatMap((k) => [n(ca[k]), n(cb[k]), sign(cb[k] - ca[k])]));
+  const nums = groups.flatMap(([, ca, cb]) =>
+    Object.keys(ca)
+      .filter((k) => k in cb)
+      .flatMap((k) => [n(ca[k]), n(cb[k]), sign(cb[k] - ca[k])]),
+  );
   const cw = Math.max(12, ...nums.map((x) => x.length));
   let folded = 0;
   for (const [g, ca, cb] of groups) {
     const rows: string[] = [];
     for (const k of Object.keys(ca)) {
       if (!(k in cb)) continue;
-      if (ca[k] === 0 && cb[k] === 0) { folded++; continue; }
+      if (ca[k] === 0 && cb[k] === 0) {
+        folded++;
+        continue;
+      }
       const d = cb[k] - ca[k];
-      rows.push(`${k.padEnd(w)}  ${n(ca[k]).padStart(cw)}  ${n(cb[k]).padStart(cw)}  ${sign(d).padStart(cw)}${d ? '  *' : ''}`);
+      rows.push(
+        `${k.padEnd(w)}  ${n(ca[k]).padStart(cw)}  ${n(cb[k]).padStart(cw)}  ${sign(d).padStart(cw)}${d ? '  *' : ''}`,
+      );
     }
     if (!rows.length) continue;
     lines.push(`${g.padEnd(w)}  ${'A'.padStart(cw)}  ${'B'.padStart(cw)}  ${'B-A'.padStart(cw)}`, ...rows, '');
   }
-  const ra = hitRates(a.res), rb = hitRates(b.res);
+  const ra = hitRates(a.res),
+    rb = hitRates(b.res);
   if (ra.all !== null || rb.all !== null) {
     const g = 'VMA-cache hit rate (hits / calls)';
-    lines.push(`${g.padEnd(w)}  ${'A'.padStart(cw)}  ${'B'.padStart(cw)}`, `${'all tasks'.padEnd(w)}  ${pct(ra.all).padStart(cw)}  ${pct(rb.all).padStart(cw)}`);
+    lines.push(
+      `${g.padEnd(w)}  ${'A'.padStart(cw)}  ${'B'.padStart(cw)}`,
+      `${'all tasks'.padEnd(w)}  ${pct(ra.all).padStart(cw)}  ${pct(rb.all).padStart(cw)}`,
+    );
     for (const t of Object.keys(ra.tasks))
-      if (ra.tasks[t] !== null || rb.tasks[t] != null) lines.push(`${t.padEnd(w)}  ${pct(ra.tasks[t]).padStart(cw)}  ${pct(rb.tasks[t] ?? null).padStart(cw)}`);
+      if (ra.tasks[t] !== null || rb.tasks[t] != null)
+        lines.push(`${t.padEnd(w)}  ${pct(ra.tasks[t]).padStart(cw)}  ${pct(rb.tasks[t] ?? null).padStart(cw)}`);
     lines.push('');
   }
-  lines.push(`* B differs from A${folded ? `; ${folded} counter${folded > 1 ? 's' : ''} 0 in both runs not shown` : ''}`);
+  lines.push(
+    `* B differs from A${folded ? `; ${folded} counter${folded > 1 ? 's' : ''} 0 in both runs not shown` : ''}`,
+  );
   return lines.join('\n');
 }
 
@@ -339,8 +393,11 @@ function sweepTable(key: string, own: Scenario, runs: Run[]): string {
   const w = head.map((h, j) => Math.max(h.length, ...rows.map((r) => r[j].length)));
   const fmt = (r: string[]) => r.map((x, j) => (j ? x.padStart(w[j]) : x.padEnd(w[j]))).join('  ');
   const lines = [
-    `${own.name}: sweep of ${key} (the scenario's own: ${formatValue(key, tunableValue(own, key))})`, '',
-    fmt(head), ...rows.map(fmt), '',
+    `${own.name}: sweep of ${key} (the scenario's own: ${formatValue(key, tunableValue(own, key))})`,
+    '',
+    fmt(head),
+    ...rows.map(fmt),
+    '',
   ];
   if (runs.some((r) => !r.changed.length)) lines.push("* the scenario's own tunables");
   const constant = names.filter((k) => !cols.includes(k) && all[0][k] !== 0);
@@ -383,7 +440,10 @@ async function main() {
       overrideErrors(e, '--compare');
     }
     labels = plan.label;
-    planned = [{ name: 'A', tag: 'A', scenario: plan.a }, { name: 'B', tag: 'B', scenario: plan.b }];
+    planned = [
+      { name: 'A', tag: 'A', scenario: plan.a },
+      { name: 'B', tag: 'B', scenario: plan.b },
+    ];
   } else if (sweep !== undefined) {
     const { key, values } = parseSweepArg(sweep);
     sweepKey = key;
@@ -412,13 +472,17 @@ async function main() {
   }
   for (const [i, p] of planned.entries()) {
     const prog = progs[i];
-    const what = planned.length > 1
-      ? `run ${i + 1}/${planned.length} (${compares ? `${p.tag}: ${p.tag === 'A' ? labels!.a : labels!.b}` : p.tag})` : '';
+    const what =
+      planned.length > 1
+        ? `run ${i + 1}/${planned.length} (${compares ? `${p.tag}: ${p.tag === 'A' ? labels!.a : labels!.b}` : p.tag})`
+        : '';
     if (what) progress.show(what);
     let res: RunResult;
     try {
       res = runProgram(core, prog, {
-        debugVm, trace: events, onEvents: events ? eventPrinter(prog, json) : undefined,
+        debugVm,
+        trace: events,
+        onEvents: events ? eventPrinter(prog, json) : undefined,
         onProgress: what ? (done, total) => progress.show(what, done, total) : undefined,
       });
     } catch (e) {
@@ -433,7 +497,8 @@ async function main() {
   /* what they gave */
   if (compares) {
     const [a, b] = runs;
-    if (json) process.stdout.write(`${JSON.stringify({ a: runJson(a), b: runJson(b), diff: counterDiff(a.res, b.res) })}\n`);
+    if (json)
+      process.stdout.write(`${JSON.stringify({ a: runJson(a), b: runJson(b), diff: counterDiff(a.res, b.res) })}\n`);
     else process.stdout.write(`${compareTable(a, b, labels!)}\n`);
   } else if (sweep !== undefined) {
     if (json) process.stdout.write(`${JSON.stringify(runs.map(runJson))}\n`);
@@ -443,7 +508,8 @@ async function main() {
   else process.stdout.write(`${table(runs[0].res, runs[0].scenario)}\n`);
 
   /* expect failures, notes and errors, per run */
-  let failed = false, errored = false;
+  let failed = false,
+    errored = false;
   for (const r of runs) {
     const pre = r.tag ? `run ${r.tag}: ` : '';
     for (const f of r.failures) process.stderr.write(`${pre}${locate(r.prog, f.at, f.message)}\n`);
@@ -454,19 +520,23 @@ async function main() {
     }
     if (r.failures.length) {
       failed = true;
-      if (!json) process.stderr.write(`${pre}${r.failures.length} expect check${r.failures.length > 1 ? 's' : ''} failed\n`);
+      if (!json)
+        process.stderr.write(`${pre}${r.failures.length} expect check${r.failures.length > 1 ? 's' : ''} failed\n`);
     }
   }
   if (!json && runs.some((r) => r.notes.length)) {
     const keys = [...new Set(runs.flatMap((r) => (r.notes.length ? r.changed : [])))];
-    process.stderr.write(`(notes, not failures: the scenario's expect checks are written for its own ${keys.join(', ')})\n`);
+    process.stderr.write(
+      `(notes, not failures: the scenario's expect checks are written for its own ${keys.join(', ')})\n`,
+    );
   }
   if (errored) process.exit(2);
   if (failed) process.exit(1);
 }
 
 /* the hostile-input tests check peak memory: MMPLAY_RUSAGE=1 reports it last on stderr */
-if (process.env.MMPLAY_RUSAGE) process.on('exit', () => process.stderr.write(`rusage: maxrss ${process.resourceUsage().maxRSS} KiB\n`));
+if (process.env.MMPLAY_RUSAGE)
+  process.on('exit', () => process.stderr.write(`rusage: maxrss ${process.resourceUsage().maxRSS} KiB\n`));
 
 main().catch((e) => {
   process.stderr.write(`internal error: ${(e as Error).stack ?? e}\n`);

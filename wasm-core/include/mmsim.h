@@ -76,10 +76,10 @@ extern "C" {
 /* ---------------------------------------------------------------- config */
 
 struct mmsim_config {
-	int trace;                /* record events */
-	int debug_vm;             /* run the invariant checker after every step */
-	uint32_t event_capacity;  /* event buffer size (records) */
-	uint64_t max_bytes;       /* refuse to allocate beyond this (host memory) */
+	int trace; /* record events */
+	int debug_vm; /* run the invariant checker after every step */
+	uint32_t event_capacity; /* event buffer size (records) */
+	uint64_t max_bytes; /* refuse to allocate beyond this (host memory) */
 	void *(*alloc)(size_t size, void *ctx);
 	void (*free)(void *ptr, void *ctx);
 	void *alloc_ctx;

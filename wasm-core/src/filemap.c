@@ -102,7 +102,8 @@ void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn, uint32
 	else if (folio_test(folio, dirty))
 		account_page_cleaned(sim, pfn);
 	if (shadow)
-		xa_store(sim, &f->i_pages, folio->index, shadow); /* replaces the folio: no node to allocate */
+		xa_store(sim, &f->i_pages, folio->index,
+			 shadow); /* replaces the folio: no node to allocate */
 	else
 		xa_erase(sim, &f->i_pages, folio->index);
 	f->nrpages--;
@@ -141,7 +142,8 @@ int file_preload(struct mmsim *sim, uint32_t file, uint64_t from, uint32_t n)
 		if (err)
 			return err;
 		f->nrpages++;
-		lruvec_add_folio(sim, pfn, shmem ? MMSIM_LRU_INACTIVE_ANON : MMSIM_LRU_INACTIVE_FILE);
+		lruvec_add_folio(sim, pfn,
+				 shmem ? MMSIM_LRU_INACTIVE_ANON : MMSIM_LRU_INACTIVE_FILE);
 	}
 	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, n);
 	if (shmem)
@@ -183,7 +185,10 @@ void io_submit_read(struct mmsim *sim, uint32_t file, uint64_t start, uint32_t n
 	if (sim->s.io_count == MMSIM_IO_QUEUE)
 		io_complete(sim, 0);
 	sim->s.io[sim->s.io_count++] = (struct io_req){
-		.file = file, .start = (uint32_t)start, .nr = nr, .id = id,
+		.file = file,
+		.start = (uint32_t)start,
+		.nr = nr,
+		.id = id,
 		.complete_at = sim->s.clock + sim->s.hdr.io_latency,
 	};
 	if (!sim->s.hdr.io_latency)
@@ -257,7 +262,8 @@ uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t sta
 	trace(sim, MMSIM_EV_MAP_PAGES, addr, file, (uint32_t)start_pgoff, (uint32_t)end_pgoff,
 	      (uint32_t)vmf->pgoff);
 
-	for (uint64_t index = start_pgoff; index <= end_pgoff && index < max_idx; index++, addr += PAGE_SIZE) {
+	for (uint64_t index = start_pgoff; index <= end_pgoff && index < max_idx;
+	     index++, addr += PAGE_SIZE) {
 		uint32_t e, pfn;
 		struct page *folio;
 		uint64_t *pte;
@@ -345,7 +351,8 @@ uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t sta
  */
 static bool may_drop_mmap_lock(const struct vm_fault *vmf)
 {
-	return (vmf->flags & MMSIM_FAULT_FLAG_ALLOW_RETRY) && !(vmf->flags & MMSIM_FAULT_FLAG_TRIED);
+	return (vmf->flags & MMSIM_FAULT_FLAG_ALLOW_RETRY) &&
+	       !(vmf->flags & MMSIM_FAULT_FLAG_TRIED);
 }
 
 /* do_async_mmap_readahead(): returns true if mmap_lock was dropped */
@@ -516,7 +523,8 @@ int generic_file_read(struct mmsim *sim, uint32_t file, uint64_t offset, uint64_
 		if (pfn) {
 			folio = pfn_to_page(sim, pfn);
 			if (folio_test(folio, readahead) && !shmem_file(f))
-				page_cache_async_ra(sim, file, pfn, index, (uint32_t)(last_index - index));
+				page_cache_async_ra(sim, file, pfn, index,
+						    (uint32_t)(last_index - index));
 			if (folio_test(folio, locked))
 				io_wait_folio(sim, file, pfn);
 			if (prev_index != index || off != prev_offset)
@@ -551,7 +559,8 @@ int generic_file_write(struct mmsim *sim, uint32_t file, uint64_t offset, uint64
 	uint32_t pages = 0, dirtied = 0;
 
 	if (end > f->i_size || end < offset)
-		return sim_error(sim, MMSIM_EINVAL, offset, f->i_size); /* files do not grow in this model */
+		return sim_error(sim, MMSIM_EINVAL, offset,
+				 f->i_size); /* files do not grow in this model */
 
 	while (pos < end) {
 		uint64_t index = pos >> PAGE_SHIFT;
@@ -578,9 +587,12 @@ int generic_file_write(struct mmsim *sim, uint32_t file, uint64_t offset, uint64
 		}
 		folio = pfn_to_page(sim, pfn);
 		if (folio_test(folio, locked))
-			io_wait_folio(sim, file, pfn); /* a read in flight (readahead): lock_page waits */
+			io_wait_folio(sim, file,
+				      pfn); /* a read in flight (readahead): lock_page waits */
 		if (folio_test(folio, writeback))
-			writeback_wait_page(sim, pfn); /* grab_cache_page_write_begin(): wait_on_page_writeback */
+			writeback_wait_page(
+				sim,
+				pfn); /* grab_cache_page_write_begin(): wait_on_page_writeback */
 		folio_mark_accessed(sim, pfn);
 		if (!folio_test(folio, dirty))
 			dirtied++;

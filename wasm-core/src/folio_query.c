@@ -58,7 +58,8 @@ uint32_t mmsim_folio_pages(const struct mmsim *sim, uint32_t pfn, uint32_t *out,
  * page looked up (follow_page_pfn), consecutive PTEs mapping consecutive
  * pages folded into one run, a PMD leaf one run of the whole folio.
  */
-uint32_t mmsim_folio_maps(const struct mmsim *sim, uint32_t pfn, struct mmsim_folio_map *out, uint32_t max)
+uint32_t mmsim_folio_maps(const struct mmsim *sim, uint32_t pfn, struct mmsim_folio_map *out,
+			  uint32_t max)
 {
 	uint32_t head, nr, n = 0;
 	const struct page *folio;
@@ -67,7 +68,8 @@ uint32_t mmsim_folio_maps(const struct mmsim *sim, uint32_t pfn, struct mmsim_fo
 		return 0;
 	head = compound_head(sim, pfn);
 	folio = pfn_to_page(sim, head);
-	if ((folio->flags & (PGTY(buddy) | PGTY(table))) || folio->_refcount <= 0 || !folio->mapping)
+	if ((folio->flags & (PGTY(buddy) | PGTY(table))) || folio->_refcount <= 0 ||
+	    !folio->mapping)
 		return 0;
 	nr = 1u << folio_order(sim, head);
 	for (uint32_t m = 0; m < sim->s.hdr.nr_procs; m++) {
@@ -97,21 +99,34 @@ uint32_t mmsim_folio_maps(const struct mmsim *sim, uint32_t pfn, struct mmsim_fo
 				}
 				if (e & MMSIM_PTE_PSE) {
 					if (i == 0 && n < max)
-						out[n] = (struct mmsim_folio_map){ .addr = addr, .mm = m, .level = MMSIM_PGT_PMD,
-										   .page = 0, .nr = nr, .bits = (uint32_t)(e & 0xfff) };
+						out[n] = (struct mmsim_folio_map){
+							.addr = addr,
+							.mm = m,
+							.level = MMSIM_PGT_PMD,
+							.page = 0,
+							.nr = nr,
+							.bits = (uint32_t)(e & 0xfff)
+						};
 					if (i == 0)
 						n++;
 					run = NULL;
 					break;
 				}
-				if (run && run->page + run->nr == i && run->addr + ((uint64_t)run->nr << PAGE_SHIFT) == addr) {
+				if (run && run->page + run->nr == i &&
+				    run->addr + ((uint64_t)run->nr << PAGE_SHIFT) == addr) {
 					run->nr++;
 					continue;
 				}
 				run = n < max ? &out[n] : NULL;
 				if (run)
-					*run = (struct mmsim_folio_map){ .addr = addr, .mm = m, .level = MMSIM_PGT_PTE, .page = i,
-									 .nr = 1, .bits = (uint32_t)(e & 0xfff) };
+					*run = (struct mmsim_folio_map){
+						.addr = addr,
+						.mm = m,
+						.level = MMSIM_PGT_PTE,
+						.page = i,
+						.nr = 1,
+						.bits = (uint32_t)(e & 0xfff)
+					};
 				n++;
 			}
 		}
@@ -137,7 +152,8 @@ uint32_t mmsim_large_folios(const struct mmsim *sim, uint32_t *out, uint32_t max
 {
 	uint32_t n = 0;
 
-	for (uint32_t p = next_large_folio(sim, 1); p && n < max; p = next_large_folio(sim, p + (1u << folio_order(sim, p))))
+	for (uint32_t p = next_large_folio(sim, 1); p && n < max;
+	     p = next_large_folio(sim, p + (1u << folio_order(sim, p))))
 		out[n++] = p;
 	return n;
 }
@@ -145,7 +161,8 @@ uint32_t mmsim_large_folios(const struct mmsim *sim, uint32_t *out, uint32_t max
 int mmsim_folio_census(const struct mmsim *sim, struct mmsim_folio_census *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (uint32_t p = next_large_folio(sim, 1); p; p = next_large_folio(sim, p + (1u << folio_order(sim, p)))) {
+	for (uint32_t p = next_large_folio(sim, 1); p;
+	     p = next_large_folio(sim, p + (1u << folio_order(sim, p)))) {
 		uint32_t nr = 1u << folio_order(sim, p);
 
 		out->large++;
@@ -161,8 +178,8 @@ int mmsim_folio_census(const struct mmsim *sim, struct mmsim_folio_census *out)
  * pages of one large folio (by PTEs, or under one PMD leaf): the address
  * space draws those as one block. One PMD entry looked up per 2 MiB.
  */
-uint32_t mmsim_folio_joins(const struct mmsim *sim, uint32_t mm, uint32_t start_hi, uint32_t start_lo, uint32_t n,
-			   uint32_t *out, uint32_t max)
+uint32_t mmsim_folio_joins(const struct mmsim *sim, uint32_t mm, uint32_t start_hi,
+			   uint32_t start_lo, uint32_t n, uint32_t *out, uint32_t max)
 {
 	uint64_t start = (uint64_t)start_hi << 32 | start_lo;
 	uint32_t words = MIN((n + 31) / 32, max), prev = MMSIM_NONE;
@@ -173,10 +190,12 @@ uint32_t mmsim_folio_joins(const struct mmsim *sim, uint32_t mm, uint32_t start_
 		return words;
 	m = mm_ptr(sim, mm);
 	for (uint32_t i = 0; i < n && i / 32 < words;) {
-		uint64_t addr = start + ((uint64_t)i << PAGE_SHIFT), chunk_end = (addr & ~(PMD_SIZE - 1)) + PMD_SIZE;
+		uint64_t addr = start + ((uint64_t)i << PAGE_SHIFT),
+			 chunk_end = (addr & ~(PMD_SIZE - 1)) + PMD_SIZE;
 		uint32_t span = (uint32_t)MIN((uint64_t)(n - i), (chunk_end - addr) >> PAGE_SHIFT);
 		const uint64_t *pmd = mm_find_pmd(sim, m, addr), *t = NULL;
-		bool leaf = pmd && pte_present(*pmd) && (*pmd & MMSIM_PTE_PSE) && !(*pmd & MMSIM_PTE_SPECIAL);
+		bool leaf = pmd && pte_present(*pmd) && (*pmd & MMSIM_PTE_PSE) &&
+			    !(*pmd & MMSIM_PTE_SPECIAL);
 
 		if (pmd && pte_present(*pmd) && !(*pmd & MMSIM_PTE_PSE))
 			t = table_of_entry(sim, *pmd);
@@ -185,7 +204,8 @@ uint32_t mmsim_folio_joins(const struct mmsim *sim, uint32_t mm, uint32_t start_
 			uint32_t pfn = MMSIM_NONE;
 
 			if (leaf) {
-				pfn = pte_pfn(*pmd) + (uint32_t)((a & (PMD_SIZE - 1)) >> PAGE_SHIFT);
+				pfn = pte_pfn(*pmd) +
+				      (uint32_t)((a & (PMD_SIZE - 1)) >> PAGE_SHIFT);
 			} else if (t) {
 				e = t[pgt_level_index(a, MMSIM_PGT_PTE)];
 				if (pte_present(e) && !(e & MMSIM_PTE_SPECIAL))

@@ -122,8 +122,8 @@ bool thp_vma_allowable(const struct mmsim *sim, const struct vm_area_struct *vma
 	return haddr >= vma->vm_start && haddr + PMD_SIZE <= vma->vm_end;
 }
 
-static void set_pmd_leaf(struct mmsim *sim, uint32_t mmid, uint64_t *pmd, uint64_t haddr, uint64_t entry,
-			 uint32_t how)
+static void set_pmd_leaf(struct mmsim *sim, uint32_t mmid, uint64_t *pmd, uint64_t haddr,
+			 uint64_t entry, uint32_t how)
 {
 	*pmd = entry;
 	trace(sim, MMSIM_EV_SET_PMD, haddr, pte_pfn(entry), mmid, how, (uint32_t)(entry & 0xfff));
@@ -136,16 +136,17 @@ static void set_pmd_leaf(struct mmsim *sim, uint32_t mmid, uint64_t *pmd, uint64
  * Counts thp_fault_alloc or thp_fault_fallback (and the PMD size's mTHP
  * stats). 0 and *pfn, or an error.
  */
-static int vma_alloc_anon_folio_pmd(struct mmsim *sim, const struct vm_area_struct *vma, uint32_t *pfn)
+static int vma_alloc_anon_folio_pmd(struct mmsim *sim, const struct vm_area_struct *vma,
+				    uint32_t *pfn)
 {
 	int err;
 
 	if (vma->vm_flags & MMSIM_VM_HUGEPAGE)
 		err = alloc_pages(sim, HPAGE_PMD_ORDER, pfn, MMSIM_USE_ANON);
 	else
-		err = zone_watermark_ok(sim, HPAGE_PMD_ORDER, sim->s.wmark[1])
-			      ? alloc_pages_nowmark(sim, HPAGE_PMD_ORDER, pfn, MMSIM_USE_ANON)
-			      : MMSIM_EOOM;
+		err = zone_watermark_ok(sim, HPAGE_PMD_ORDER, sim->s.wmark[1]) ?
+			      alloc_pages_nowmark(sim, HPAGE_PMD_ORDER, pfn, MMSIM_USE_ANON) :
+			      MMSIM_EOOM;
 	if (err) {
 		count_vm_event(sim, MMSIM_THP_FAULT_FALLBACK);
 		count_vm_event(sim, MMSIM_ANON_FAULT_FALLBACK);
@@ -158,13 +159,16 @@ static int vma_alloc_anon_folio_pmd(struct mmsim *sim, const struct vm_area_stru
 }
 
 /* map_anon_folio_pmd(): a new THP in the rmap, on the LRU, in RSS, and its writable PMD */
-static void map_anon_folio_pmd(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64_t haddr)
+static void map_anon_folio_pmd(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn,
+			       uint64_t haddr)
 {
 	folio_add_new_anon_rmap(sim, pfn, vmf->vma, haddr, true);
 	lru_cache_add_lru(sim, pfn, MMSIM_LRU_ACTIVE_ANON);
 	mm_ptr(sim, vmf->mm)->rss[MMSIM_MM_ANONPAGES] += HPAGE_PMD_NR;
-	set_pmd_leaf(sim, vmf->mm, vmf->pmd, haddr, ((uint64_t)pfn << PAGE_SHIFT) | MMSIM_PTE_PRESENT |
-		     MMSIM_PTE_USER | MMSIM_PTE_PSE | MMSIM_PTE_RW | MMSIM_PTE_DIRTY | MMSIM_PTE_ACCESSED, MMSIM_SET_ANON);
+	set_pmd_leaf(sim, vmf->mm, vmf->pmd, haddr,
+		     ((uint64_t)pfn << PAGE_SHIFT) | MMSIM_PTE_PRESENT | MMSIM_PTE_USER |
+			     MMSIM_PTE_PSE | MMSIM_PTE_RW | MMSIM_PTE_DIRTY | MMSIM_PTE_ACCESSED,
+		     MMSIM_SET_ANON);
 	vmf->mapped += HPAGE_PMD_NR;
 	vmf->kind = MMSIM_FK_HUGE_ANON;
 }
@@ -191,8 +195,10 @@ uint32_t do_huge_pmd_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
 			count_vm_event(sim, MMSIM_THP_ZERO_PAGE_ALLOC);
 		}
 		pgtable_trans_huge_deposit(sim, mm, table);
-		set_pmd_leaf(sim, vmf->mm, vmf->pmd, haddr, MMSIM_PTE_PRESENT | MMSIM_PTE_USER | MMSIM_PTE_PSE |
-			     MMSIM_PTE_SPECIAL | MMSIM_PTE_ACCESSED, MMSIM_SET_ZERO);
+		set_pmd_leaf(sim, vmf->mm, vmf->pmd, haddr,
+			     MMSIM_PTE_PRESENT | MMSIM_PTE_USER | MMSIM_PTE_PSE |
+				     MMSIM_PTE_SPECIAL | MMSIM_PTE_ACCESSED,
+			     MMSIM_SET_ZERO);
 		vmf->mapped += HPAGE_PMD_NR;
 		vmf->kind = MMSIM_FK_HUGE_ZERO;
 		return 0;
@@ -228,7 +234,9 @@ uint32_t do_huge_pmd_wp_page(struct mmsim *sim, struct vm_fault *vmf)
 
 	if (is_huge_zero_pmd(pmd)) {
 		if (!vma_alloc_anon_folio_pmd(sim, vmf->vma, &pfn)) {
-			map_anon_folio_pmd(sim, vmf, pfn, haddr); /* pmdp_huge_clear_flush + set_pmd_at: in place */
+			map_anon_folio_pmd(
+				sim, vmf, pfn,
+				haddr); /* pmdp_huge_clear_flush + set_pmd_at: in place */
 			return 0;
 		}
 	} else {
@@ -254,7 +262,8 @@ uint32_t do_huge_pmd_wp_page(struct mmsim *sim, struct vm_fault *vmf)
  * table takes its place, with 512 PTEs (the huge zero page: 512 read-only
  * zero-page PTEs, no rmap). Returns 0 (the deposit makes it infallible).
  */
-int __split_huge_pmd(struct mmsim *sim, struct vm_area_struct *vma, uint64_t *pmd, uint64_t haddr, uint32_t why)
+int __split_huge_pmd(struct mmsim *sim, struct vm_area_struct *vma, uint64_t *pmd, uint64_t haddr,
+		     uint32_t why)
 {
 	struct mm_struct *mm = mm_ptr(sim, vma->vm_mm);
 	uint64_t old = *pmd, before = rmap_cost_total(rmap_cost_now(sim)), *t;
@@ -266,13 +275,15 @@ int __split_huge_pmd(struct mmsim *sim, struct vm_area_struct *vma, uint64_t *pm
 	t = table_of_pfn(sim, table);
 	if (is_huge_zero_pmd(old)) {
 		for (uint32_t i = 0; i < HPAGE_PMD_NR; i++)
-			t[i] = MMSIM_PTE_PRESENT | MMSIM_PTE_USER | MMSIM_PTE_SPECIAL | (old & MMSIM_PTE_ACCESSED);
+			t[i] = MMSIM_PTE_PRESENT | MMSIM_PTE_USER | MMSIM_PTE_SPECIAL |
+			       (old & MMSIM_PTE_ACCESSED);
 	} else {
 		struct page *folio = pfn_to_page(sim, pfn);
 		uint64_t bits = MMSIM_PTE_PRESENT | MMSIM_PTE_USER |
 				(old & (MMSIM_PTE_RW | MMSIM_PTE_DIRTY | MMSIM_PTE_ACCESSED));
 
-		folio->_refcount += (int32_t)HPAGE_PMD_NR - 1; /* folio_ref_add(): a reference per PTE */
+		folio->_refcount +=
+			(int32_t)HPAGE_PMD_NR - 1; /* folio_ref_add(): a reference per PTE */
 		folio_add_anon_rmap_ptes(sim, pfn, HPAGE_PMD_NR, folio_test(folio, anon_exclusive));
 		for (uint32_t i = 0; i < HPAGE_PMD_NR; i++)
 			t[i] = ((uint64_t)(pfn + i) << PAGE_SHIFT) | bits;
@@ -316,7 +327,8 @@ uint32_t zap_huge_pmd(struct mmsim *sim, struct vm_area_struct *vma, uint64_t *p
 		freed = folio->_refcount == 1;
 	}
 	*pmd = 0;
-	trace(sim, MMSIM_EV_PMD_CLEAR, haddr, is_huge_zero_pmd(old) ? 0 : pfn, vma->vm_mm, freed, 0);
+	trace(sim, MMSIM_EV_PMD_CLEAR, haddr, is_huge_zero_pmd(old) ? 0 : pfn, vma->vm_mm, freed,
+	      0);
 	pte_free(sim, mm, pgtable_trans_huge_withdraw(sim, mm), haddr); /* zap_deposited_table() */
 	if (!is_huge_zero_pmd(old))
 		folio_put(sim, pfn);
@@ -349,7 +361,8 @@ int copy_huge_pmd(struct mmsim *sim, struct vm_area_struct *dst, uint64_t *spmd,
 		dst_mm->rss[MMSIM_MM_ANONPAGES] += HPAGE_PMD_NR;
 		folio_dup_rmap_pmd(sim, pfn);
 	}
-	trace(sim, MMSIM_EV_SET_PMD, haddr, pte_pfn(*dpmd), dst->vm_mm, MMSIM_SET_FORK, (uint32_t)(*dpmd & 0xfff));
+	trace(sim, MMSIM_EV_SET_PMD, haddr, pte_pfn(*dpmd), dst->vm_mm, MMSIM_SET_FORK,
+	      (uint32_t)(*dpmd & 0xfff));
 	return 0;
 }
 
@@ -369,12 +382,13 @@ int copy_huge_pmd(struct mmsim *sim, struct vm_area_struct *dst, uint64_t *spmd,
 static int split_huge_page(struct mmsim *sim, uint32_t head)
 {
 	struct page *folio = pfn_to_page(sim, head);
-	const uint32_t keep = PF(anon) | PF(swapbacked) | PF(uptodate) | PF(active) | PF(workingset) |
-			      PF(unevictable) | PF(dirty) | PF(lru);
+	const uint32_t keep = PF(anon) | PF(swapbacked) | PF(uptodate) | PF(active) |
+			      PF(workingset) | PF(unevictable) | PF(dirty) | PF(lru);
 	uint32_t order = folio_order(sim, head), nr = 1u << order, freed = 0, prev = head;
 	bool on_lru = folio_test(folio, lru);
 
-	if (pfn_to_page(sim, head + 1)->_entire_mapcount >= 0 || folio->_refcount != folio_mapcount(sim, head))
+	if (pfn_to_page(sim, head + 1)->_entire_mapcount >= 0 ||
+	    folio->_refcount != folio_mapcount(sim, head))
 		return -1;
 	folio_undo_deferred_split(sim, head);
 	for (uint32_t i = 1; i < nr; i++) {
@@ -419,7 +433,8 @@ static int split_huge_page(struct mmsim *sim, uint32_t head)
  */
 uint64_t deferred_split_scan(struct mmsim *sim)
 {
-	uint32_t first = sim->s.deferred_split_head, n = (uint32_t)sim->s.counters[MMSIM_NR_DEFERRED_SPLIT];
+	uint32_t first = sim->s.deferred_split_head,
+		 n = (uint32_t)sim->s.counters[MMSIM_NR_DEFERRED_SPLIT];
 	uint64_t freed = 0;
 
 	/* walk a snapshot of the queue's length: splits unlink their own node */

@@ -45,9 +45,9 @@
 #define MMSIM_IO_QUEUE 64
 #define MMSIM_PRELOAD_CHUNK 4096u
 
-#define ALIGN_DOWN(x, a) ((x) & ~((uint64_t)(a) - 1))
-#define ALIGN_UP(x, a) (((x) + (uint64_t)(a) - 1) & ~((uint64_t)(a) - 1))
-#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define ALIGN_DOWN(x, a) ((x) & ~((uint64_t)(a)-1))
+#define ALIGN_UP(x, a) (((x) + (uint64_t)(a)-1) & ~((uint64_t)(a)-1))
+#define DIV_ROUND_UP(n, d) (((n) + (d)-1) / (d))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
@@ -55,26 +55,33 @@
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 #ifdef MMSIM_DEBUG
-#define VM_BUG_ON(cond) do { if (cond) __builtin_trap(); } while (0)
+#define VM_BUG_ON(cond)                   \
+	do {                              \
+		if (cond)                 \
+			__builtin_trap(); \
+	} while (0)
 #else
-#define VM_BUG_ON(cond) do { (void)sizeof(cond); } while (0)
+#define VM_BUG_ON(cond)             \
+	do {                        \
+		(void)sizeof(cond); \
+	} while (0)
 #endif
 
 /* ------------------------------------------------------------- pools */
 
 enum pool_id {
-	POOL_PAGE = 0,  /* mem_map: struct page by pfn; grown by the buddy allocator */
-	POOL_PGTABLE,   /* 512-entry page tables, by table id (page->private of the frame) */
-	POOL_XA,        /* page-cache radix nodes */
-	POOL_VMA,       /* struct vm_area_struct; element 0 is the rb-tree's NIL */
-	POOL_MAPREC,    /* scenario map names bound to address ranges */
-	POOL_TASK,      /* struct task_struct, id = task id + 1 */
-	POOL_MM,        /* struct mm_struct, id = process id + 1 */
-	POOL_FILE,      /* struct file, id = file id + 1 */
-	POOL_ANON_VMA,  /* struct anon_vma (rmap.c), id = page->mapping of an anon folio */
+	POOL_PAGE = 0, /* mem_map: struct page by pfn; grown by the buddy allocator */
+	POOL_PGTABLE, /* 512-entry page tables, by table id (page->private of the frame) */
+	POOL_XA, /* page-cache radix nodes */
+	POOL_VMA, /* struct vm_area_struct; element 0 is the rb-tree's NIL */
+	POOL_MAPREC, /* scenario map names bound to address ranges */
+	POOL_TASK, /* struct task_struct, id = task id + 1 */
+	POOL_MM, /* struct mm_struct, id = process id + 1 */
+	POOL_FILE, /* struct file, id = file id + 1 */
+	POOL_ANON_VMA, /* struct anon_vma (rmap.c), id = page->mapping of an anon folio */
 	NR_MUTABLE_POOLS,
 	POOL_STEP = NR_MUTABLE_POOLS, /* the program's steps (immutable once loaded) */
-	POOL_DATA,      /* the program's u64 data table (immutable) */
+	POOL_DATA, /* the program's u64 data table (immutable) */
 	NR_POOLS
 };
 
@@ -87,13 +94,13 @@ enum pool_id {
 #define DATA_CHUNK_SHIFT 12
 
 struct pool_state { /* part of the snapshot */
-	uint32_t nr;      /* elements [0, nr) exist; 0 is reserved */
-	uint32_t free;    /* free list head (linked through the element's first u32) */
+	uint32_t nr; /* elements [0, nr) exist; 0 is reserved */
+	uint32_t free; /* free list head (linked through the element's first u32) */
 	uint32_t nr_free;
 	uint32_t reserved;
 };
 
-struct pool_mem {   /* host side, never snapshotted */
+struct pool_mem { /* host side, never snapshotted */
 	uint32_t elem_size;
 	uint32_t shift;
 	uint32_t nr_chunks;
@@ -109,17 +116,17 @@ struct pool_mem {   /* host side, never snapshotted */
  * overlays them (include/linux/mm_types.h); its order is in page[1].flags.
  */
 struct page {
-	uint32_t flags;      /* 1 << MMSIM_PG_* */
+	uint32_t flags; /* 1 << MMSIM_PG_* */
 	int32_t _refcount;
-	int32_t _mapcount;   /* -1: no PTE maps this page */
-	uint32_t private;    /* page table: table id; buddy: order; tail: head pfn */
+	int32_t _mapcount; /* -1: no PTE maps this page */
+	uint32_t private; /* page table: table id; buddy: order; tail: head pfn */
 	union {
-		struct {     /* order-0 folios and heads */
+		struct { /* order-0 folios and heads */
 			uint32_t mapping; /* file id + 1, or anon_vma id (PG_anon set) */
-			uint32_t index;   /* pgoff, or linear index in the anon VMA */
+			uint32_t index; /* pgoff, or linear index in the anon VMA */
 			uint32_t lru_next, lru_prev; /* pfn; also buddy free lists */
 		};
-		struct {     /* page[1] of a large folio */
+		struct { /* page[1] of a large folio */
 			int32_t _large_mapcount;
 			int32_t _entire_mapcount;
 			int32_t _nr_pages_mapped;
@@ -139,10 +146,10 @@ _Static_assert(sizeof(struct page) == 32, "struct page must stay 32 bytes");
 #define XA_CHUNK_MASK (XA_CHUNK_SIZE - 1)
 
 struct xa_node {
-	uint8_t shift;       /* bits of index below this node */
-	uint8_t offset;      /* slot in parent */
-	uint8_t count;       /* non-empty slots */
-	uint8_t nr_values;   /* value (shadow) entries */
+	uint8_t shift; /* bits of index below this node */
+	uint8_t offset; /* slot in parent */
+	uint8_t count; /* non-empty slots */
+	uint8_t nr_values; /* value (shadow) entries */
 	uint32_t parent;
 	/* PAGECACHE_TAG_DIRTY: leaf, bit n: slot n's folio is dirty; interior: child n holds a tagged entry */
 	uint64_t tagged;
@@ -150,17 +157,29 @@ struct xa_node {
 };
 
 /* an entry: 0 empty; folio = pfn << 1; value = v << 1 | 1 (xa_mk_value) */
-static inline uint32_t xa_mk_folio(uint32_t pfn) { return pfn << 1; }
-static inline uint32_t xa_mk_value(uint32_t v) { return (v << 1) | 1; }
-static inline bool xa_is_value(uint32_t e) { return e & 1; }
-static inline uint32_t xa_to_pfn(uint32_t e) { return e >> 1; }
+static inline uint32_t xa_mk_folio(uint32_t pfn)
+{
+	return pfn << 1;
+}
+static inline uint32_t xa_mk_value(uint32_t v)
+{
+	return (v << 1) | 1;
+}
+static inline bool xa_is_value(uint32_t e)
+{
+	return e & 1;
+}
+static inline uint32_t xa_to_pfn(uint32_t e)
+{
+	return e >> 1;
+}
 
 struct xarray {
-	uint32_t head;       /* root node id, 0 if empty */
-	uint32_t height;     /* levels below head; max index = 64^height - 1 */
+	uint32_t head; /* root node id, 0 if empty */
+	uint32_t height; /* levels below head; max index = 64^height - 1 */
 	/* the last leaf found by xa_load_cached(), like a kept xa_state: speed only */
-	uint64_t leaf_base;  /* first index of that leaf */
-	uint32_t leaf;       /* its node id, 0 if none */
+	uint64_t leaf_base; /* first index of that leaf */
+	uint32_t leaf; /* its node id, 0 if none */
 	uint32_t reserved;
 };
 
@@ -171,7 +190,7 @@ struct file_ra_state {
 	uint32_t ra_pages;
 	uint32_t mmap_miss;
 	uint64_t prev_pos;
-	uint32_t order;            /* folio order of the last readahead (always 0 here) */
+	uint32_t order; /* folio order of the last readahead (always 0 here) */
 	uint32_t _pad;
 };
 
@@ -192,7 +211,7 @@ struct file {
 	uint32_t nrdirty;
 	uint32_t nrwriteback;
 	uint32_t writeback_index;
-	uint64_t dirtied_when;     /* clock at the clean -> dirty transition */
+	uint64_t dirtied_when; /* clock at the clean -> dirty transition */
 };
 
 static inline bool shmem_file(const struct file *f)
@@ -210,16 +229,17 @@ struct vm_area_struct {
 	uint64_t vm_start, vm_end; /* [vm_start, vm_end) */
 	uint64_t vm_pgoff;
 	uint32_t vm_flags;
-	uint32_t vm_mm;            /* mm id */
-	uint32_t vm_file;          /* file id + 1; 0 = anonymous */
-	uint32_t anon_vma;         /* 0 until the first anon page (anon_vma_prepare) */
+	uint32_t vm_mm; /* mm id */
+	uint32_t vm_file; /* file id + 1; 0 = anonymous */
+	uint32_t anon_vma; /* 0 until the first anon page (anon_vma_prepare) */
 	uint32_t vm_next, vm_prev; /* the sorted VMA list */
 	uint32_t rb_parent, rb_left, rb_right;
 	uint32_t rb_color;
-	uint32_t map;              /* map name id that created it (display only) */
+	uint32_t map; /* map name id that created it (display only) */
 	uint32_t alive;
 	uint32_t shared_next, shared_prev; /* rmap.c: the file's i_mmap list */
-	uint32_t anon_next, anon_prev;     /* rmap.c: the VMAs of one anon_vma family (its root's list) */
+	uint32_t anon_next,
+		anon_prev; /* rmap.c: the VMAs of one anon_vma family (its root's list) */
 };
 
 /*
@@ -232,8 +252,8 @@ struct vm_area_struct {
  */
 struct anon_vma {
 	uint32_t root;
-	uint32_t parent;           /* 0 for a root */
-	uint32_t head;             /* root only: first VMA of the family */
+	uint32_t parent; /* 0 for a root */
+	uint32_t head; /* root only: first VMA of the family */
 	uint32_t reserved;
 };
 
@@ -244,35 +264,35 @@ struct anon_vma {
  * both stay O(log n) with tens of thousands of mappings.
  */
 struct maprec {
-	uint32_t mm, name, file;   /* file id + 1, 0 anonymous */
-	uint32_t prio;             /* treap heap key: a hash of the id */
-	uint32_t link[2][2];       /* [MAPREC_BY_NAME / MAPREC_BY_START][left / right] */
+	uint32_t mm, name, file; /* file id + 1, 0 anonymous */
+	uint32_t prio; /* treap heap key: a hash of the id */
+	uint32_t link[2][2]; /* [MAPREC_BY_NAME / MAPREC_BY_START][left / right] */
 	uint64_t start, len, pgoff;
 };
 enum { MAPREC_BY_NAME, MAPREC_BY_START };
 
 struct mm_struct {
-	uint32_t pgd;              /* pfn of the PGD table page */
-	uint32_t mm_rb;            /* root of the VMA rb-tree */
-	uint32_t mmap;             /* lowest VMA */
+	uint32_t pgd; /* pfn of the PGD table page */
+	uint32_t mm_rb; /* root of the VMA rb-tree */
+	uint32_t mmap; /* lowest VMA */
 	uint32_t map_count;
-	uint32_t mmap_cache;       /* 3.14 mm->mmap_cache (vmacache issue) */
+	uint32_t mmap_cache; /* 3.14 mm->mmap_cache (vmacache issue) */
 	uint32_t vmacache_seqnum;
 	uint32_t alive;
-	uint32_t maps[2];          /* maprec treap roots, [MAPREC_BY_NAME / MAPREC_BY_START] */
+	uint32_t maps[2]; /* maprec treap roots, [MAPREC_BY_NAME / MAPREC_BY_START] */
 	uint32_t nr_threads;
 	uint32_t first_task;
-	uint64_t mmap_base;        /* where get_unmapped_area() starts (mmap.c) */
+	uint64_t mmap_base; /* where get_unmapped_area() starts (mmap.c) */
 	int64_t rss[MMSIM_NR_MM_COUNTERS];
 	/*
 	 * The model's paging-structure caches (x86 has them too: the PDE and
 	 * PDPTE caches): the last PTE table and the last PMD table found.
 	 * Emptied whenever a table is freed; they change no result, only speed.
 	 */
-	uint64_t ptc_addr;         /* PMD-aligned address, or 1 if empty */
-	uint64_t pmc_addr;         /* PUD-aligned address, or 1 if empty */
-	uint32_t ptc_table;        /* table id */
-	uint32_t pmc_table;        /* table id */
+	uint64_t ptc_addr; /* PMD-aligned address, or 1 if empty */
+	uint64_t pmc_addr; /* PUD-aligned address, or 1 if empty */
+	uint32_t ptc_table; /* table id */
+	uint32_t pmc_table; /* table id */
 	/*
 	 * The search cache of get_unmapped_area() (mmap.c), per alignment
 	 * (page, PMD): where the last search ended, and the largest usable
@@ -281,8 +301,8 @@ struct mm_struct {
 	 */
 	uint64_t free_area_cache[2];
 	uint64_t cached_hole_size[2];
-	uint32_t pmd_huge_pte;     /* deposited PTE tables, one per PMD leaf (huge_memory.c): first pfn, chained by ->index */
-	uint32_t exited;           /* exit_mmap() ran: not alive and exited, gone; not alive and not exited, not forked yet */
+	uint32_t pmd_huge_pte; /* deposited PTE tables, one per PMD leaf (huge_memory.c): first pfn, chained by ->index */
+	uint32_t exited; /* exit_mmap() ran: not alive and exited, gone; not alive and not exited, not forked yet */
 };
 
 static inline void mm_flush_walk_cache(struct mm_struct *mm)
@@ -301,33 +321,46 @@ struct task_struct {
 	uint32_t anon_fault_order;
 	uint64_t anon_fault_next_addr;
 	/* the current access step's walk for this thread */
-	uint64_t acc_start;        /* address of slot 0 */
-	uint64_t acc_slots;        /* stride-slots in the range */
-	uint64_t acc_stride;       /* bytes */
-	uint64_t acc_pos;          /* touches done */
-	uint64_t acc_len;          /* touches to do */
-	uint64_t acc_key;          /* permutation / random key */
+	uint64_t acc_start; /* address of slot 0 */
+	uint64_t acc_slots; /* stride-slots in the range */
+	uint64_t acc_stride; /* bytes */
+	uint64_t acc_pos; /* touches done */
+	uint64_t acc_len; /* touches to do */
+	uint64_t acc_key; /* permutation / random key */
 };
 
 /* ------------------------------------------------------------- run state */
 
-struct loop_state { uint32_t start, end; uint64_t i, times, stride; };
+struct loop_state {
+	uint32_t start, end;
+	uint64_t i, times, stride;
+};
 
-struct io_req { uint32_t file, start, nr, id; uint64_t complete_at; };
+struct io_req {
+	uint32_t file, start, nr, id;
+	uint64_t complete_at;
+};
 
 /* writeback.c: one write request in flight, a contiguous run of one file's pages */
-struct wb_req { uint64_t submitted, complete_at; uint32_t file, first, nr, id, reason, reserved; };
+struct wb_req {
+	uint64_t submitted, complete_at;
+	uint32_t file, first, nr, id, reason, reserved;
+};
 
 /* 2.6.39's per-CPU pagevec (swap.c), one CPU */
-struct pagevec { uint32_t nr; uint32_t pages[MMSIM_PAGEVEC_SIZE]; uint32_t reserved; };
+struct pagevec {
+	uint32_t nr;
+	uint32_t pages[MMSIM_PAGEVEC_SIZE];
+	uint32_t reserved;
+};
 
 /* kswapd (vmscan.c): asleep, or inside balance_pgdat() at some priority */
 struct kswapd_state {
-	uint32_t running;          /* woken below the low watermark, not yet balanced */
-	uint32_t in_loop;          /* inside balance_pgdat()'s loop_again */
-	uint32_t priority;         /* of its next pass */
+	uint32_t running; /* woken below the low watermark, not yet balanced */
+	uint32_t in_loop; /* inside balance_pgdat()'s loop_again */
+	uint32_t priority; /* of its next pass */
 	uint32_t reserved;
-	uint64_t nr_reclaimed;     /* this loop_again */
+	uint64_t nr_reclaimed; /* this loop_again */
 	uint64_t total_scanned;
 };
 
@@ -336,7 +369,10 @@ struct lruvec {
 	uint32_t nr[MMSIM_NR_LRU_LISTS];
 };
 
-struct free_area { uint32_t head; uint32_t nr_free; };
+struct free_area {
+	uint32_t head;
+	uint32_t nr_free;
+};
 
 /* everything below is saved by a snapshot */
 struct mmsim_state {
@@ -358,17 +394,17 @@ struct mmsim_state {
 	uint32_t steps_executed;
 	uint32_t nr_loops;
 	struct loop_state loops[MMSIM_MAX_LOOPS];
-	uint32_t preload_file;     /* files preloaded so far */
+	uint32_t preload_file; /* files preloaded so far */
 	uint32_t preload_pgoff;
 	/* the access step in progress */
 	uint32_t acc_active;
-	uint32_t acc_task0;        /* first task id */
+	uint32_t acc_task0; /* first task id */
 	uint32_t acc_nthreads;
-	uint32_t acc_cur;          /* next thread to take a turn */
+	uint32_t acc_cur; /* next thread to take a turn */
 	uint32_t acc_write;
 	uint32_t acc_pattern;
 	uint64_t acc_remaining;
-	uint64_t acc_off;          /* offset adjustment of the step (repeat) */
+	uint64_t acc_off; /* offset adjustment of the step (repeat) */
 	/* coalesced non-faulting touches (MMSIM_EV_ACCESS, run.c) */
 	uint64_t run_count, run_first, run_last;
 	uint32_t run_task, run_write;
@@ -389,8 +425,8 @@ struct mmsim_state {
 	struct pool_state pools[NR_POOLS];
 
 	/* the buddy allocator */
-	uint32_t nr_frames;        /* machine.memory / PAGE_SIZE */
-	uint32_t high_water;       /* pfns >= this were never handed out */
+	uint32_t nr_frames; /* machine.memory / PAGE_SIZE */
+	uint32_t high_water; /* pfns >= this were never handed out */
 	struct free_area free_area[MAX_PAGE_ORDER + 1];
 
 	struct lruvec lruvec;
@@ -398,22 +434,22 @@ struct mmsim_state {
 	/* the per-CPU pagevecs (swap.c) */
 	struct pagevec pvecs[MMSIM_NR_PVECS];
 	/* the zone's reclaim state (vmscan.c), 2.6.39 */
-	uint32_t wmark[3];         /* min, low, high (pages) */
+	uint32_t wmark[3]; /* min, low, high (pages) */
 	uint32_t inactive_ratio;
 	uint64_t recent_scanned[2], recent_rotated[2]; /* [anon, file] */
 	uint64_t nr_saved_scan[MMSIM_NR_LRU_LISTS];
-	uint64_t pages_scanned;    /* since a page was last freed */
+	uint64_t pages_scanned; /* since a page was last freed */
 	uint32_t all_unreclaimable;
-	uint32_t reclaiming;       /* reclaim is running: an allocation inside it does not reclaim again (PF_MEMALLOC) */
+	uint32_t reclaiming; /* reclaim is running: an allocation inside it does not reclaim again (PF_MEMALLOC) */
 	struct kswapd_state kswapd;
-	uint64_t inactive_age;     /* workingset.c (3.15) */
+	uint64_t inactive_age; /* workingset.c (3.15) */
 	/* writeback (writeback.c) */
 	struct wb_req wb[MMSIM_WB_QUEUE];
 	uint32_t wb_count;
 	uint32_t wb_next_id;
 	uint32_t wb_congested;
 	uint32_t flusher_woken;
-	uint32_t dirty_ratelimit;  /* pages dirtied since balance_dirty_pages() last looked */
+	uint32_t dirty_ratelimit; /* pages dirtied since balance_dirty_pages() last looked */
 	uint32_t ratelimit_pages;
 
 	struct io_req io[MMSIM_IO_QUEUE];
@@ -422,7 +458,7 @@ struct mmsim_state {
 
 	/* the deferred split queue of anon large folios (rmap.c): page[2]'s pfn of the first one, 0 empty */
 	uint32_t deferred_split_head;
-	uint32_t huge_zero_page;   /* the huge zero page was set up (thp_zero_page_alloc counted once) */
+	uint32_t huge_zero_page; /* the huge zero page was set up (thp_zero_page_alloc counted once) */
 };
 
 struct mmsim {
@@ -432,13 +468,13 @@ struct mmsim {
 	/* events: host side */
 	struct mmsim_event *ev;
 	uint32_t nr_ev, cap_ev, soft_cap_ev;
-	uint32_t op_start;         /* the next event starts an operation */
+	uint32_t op_start; /* the next event starts an operation */
 	int trace;
 	int debug_vm;
 	uint64_t mem_bytes, mem_peak;
 	char check_msg[256];
-	uint32_t host_refused;     /* sim_alloc() failed: an EOOM that follows is the host's, not machine.memory's */
-	const char *load_msg;      /* why load.c refused the program, or why run.c stopped (lost events) */
+	uint32_t host_refused; /* sim_alloc() failed: an EOOM that follows is the host's, not machine.memory's */
+	const char *load_msg; /* why load.c refused the program, or why run.c stopped (lost events) */
 	/*
 	 * A capture (mem.c): the whole state, saved by trace_emit() when
 	 * events_total reaches capture_at, in the middle of an operation, where
@@ -446,7 +482,7 @@ struct mmsim {
 	 * place; the machine answers queries but cannot resume half an
 	 * operation, so mmsim_run() refuses until a snapshot is restored.
 	 */
-	uint64_t capture_at;       /* UINT64_MAX: none armed */
+	uint64_t capture_at; /* UINT64_MAX: none armed */
 	void *capture;
 	uint64_t capture_len, capture_cap;
 	int frozen;
@@ -474,7 +510,7 @@ static inline void *pool_ptr(const struct mmsim *sim, int pool, uint32_t idx)
 }
 
 /* typed accessors: element size and chunk shift are constants (hot paths) */
-#define POOL_ELEM(sim, pool, type, shift, idx)                                                \
+#define POOL_ELEM(sim, pool, type, shift, idx) \
 	((type *)(sim)->pm[pool].chunk[(idx) >> (shift)] + ((idx) & ((1u << (shift)) - 1)))
 
 static inline struct xa_node *xa_node(const struct mmsim *sim, uint32_t id)
@@ -518,7 +554,10 @@ static inline uint64_t prog_data(const struct mmsim *sim, uint32_t i)
 
 /* ------------------------------------------------------------- page flags */
 
-static inline bool PageFlag(const struct page *p, unsigned bit) { return p->flags & (1u << bit); }
+static inline bool PageFlag(const struct page *p, unsigned bit)
+{
+	return p->flags & (1u << bit);
+}
 #define folio_test(f, flag) (((f)->flags & PF(flag)) != 0)
 #define folio_set(f, flag) ((f)->flags |= PF(flag))
 #define folio_clear(f, flag) ((f)->flags &= ~PF(flag))
@@ -582,11 +621,11 @@ static inline void count_task_event(struct mmsim *sim, uint32_t task, enum mmsim
 
 /* ------------------------------------------------------------- events */
 
-void trace_emit(struct mmsim *sim, uint32_t type, uint64_t addr, uint32_t a, uint32_t b,
-		uint32_t c, uint32_t d);
+void trace_emit(struct mmsim *sim, uint32_t type, uint64_t addr, uint32_t a, uint32_t b, uint32_t c,
+		uint32_t d);
 
-static inline void trace(struct mmsim *sim, uint32_t type, uint64_t addr, uint32_t a,
-			 uint32_t b, uint32_t c, uint32_t d)
+static inline void trace(struct mmsim *sim, uint32_t type, uint64_t addr, uint32_t a, uint32_t b,
+			 uint32_t c, uint32_t d)
 {
 	if (unlikely(sim->trace))
 		trace_emit(sim, type, addr, a, b, c, d);
@@ -648,8 +687,10 @@ void folio_mark_dirty(struct mmsim *sim, uint32_t pfn);
 void folio_mark_dirty_buffers(struct mmsim *sim, uint32_t pfn);
 void account_page_cleaned(struct mmsim *sim, uint32_t pfn);
 bool clear_page_dirty_for_io(struct mmsim *sim, uint32_t pfn);
-void writeback_submit(struct mmsim *sim, uint32_t file, uint64_t first, uint32_t nr, uint32_t reason);
-uint64_t write_cache_pages(struct mmsim *sim, uint32_t file, uint64_t nr_to_write, bool cyclic, uint32_t reason);
+void writeback_submit(struct mmsim *sim, uint32_t file, uint64_t first, uint32_t nr,
+		      uint32_t reason);
+uint64_t write_cache_pages(struct mmsim *sim, uint32_t file, uint64_t nr_to_write, bool cyclic,
+			   uint32_t reason);
 uint64_t writeback_inodes(struct mmsim *sim, uint64_t nr_pages, uint32_t reason);
 void writeback_advance(struct mmsim *sim);
 void writeback_wait_page(struct mmsim *sim, uint32_t pfn);
@@ -699,7 +740,8 @@ uint32_t *xa_slot(const struct mmsim *sim, const struct xarray *xa, uint64_t ind
 /* the dirty tag (PAGECACHE_TAG_DIRTY): set, cleared, and the first tagged index at or after from */
 void xa_set_tag(struct mmsim *sim, struct xarray *xa, uint64_t index);
 void xa_clear_tag(struct mmsim *sim, struct xarray *xa, uint64_t index);
-bool xa_find_tagged(const struct mmsim *sim, const struct xarray *xa, uint64_t from, uint64_t *index);
+bool xa_find_tagged(const struct mmsim *sim, const struct xarray *xa, uint64_t from,
+		    uint64_t *index);
 bool xa_get_tag(const struct mmsim *sim, const struct xarray *xa, uint64_t index);
 
 /* pagewalk.c: walk_page_range() over an mm's page tables (see its opening comment) */
@@ -781,8 +823,8 @@ static inline void pfn_list_del(struct mmsim *sim, uint32_t *first, uint32_t pfn
 }
 
 /* rmap.c */
-typedef bool (*rmap_one_fn)(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma, uint64_t addr,
-			    uint64_t *pte, void *arg);
+typedef bool (*rmap_one_fn)(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma,
+			    uint64_t addr, uint64_t *pte, void *arg);
 void rmap_walk(struct mmsim *sim, uint32_t pfn, rmap_one_fn one, void *arg);
 uint32_t page_referenced(struct mmsim *sim, uint32_t pfn, uint32_t *vm_flags);
 int try_to_unmap(struct mmsim *sim, uint32_t pfn);
@@ -793,14 +835,18 @@ void vma_unlink_rmap(struct mmsim *sim, uint32_t id);
 uint32_t anon_vma_fork(struct mmsim *sim, uint32_t parent_av, uint32_t child_vma);
 void folio_add_file_rmap_pte(struct mmsim *sim, uint32_t pfn);
 /* the rmap atomics counted so far, per field (rmap.c): what one operation made is a difference of two */
-struct rmap_cost { uint64_t page, large, entire, nr; };
+struct rmap_cost {
+	uint64_t page, large, entire, nr;
+};
 
 static inline struct rmap_cost rmap_cost_now(const struct mmsim *sim)
 {
 	const uint64_t *c = sim->s.counters;
 
-	return (struct rmap_cost){ c[MMSIM_MODEL_RMAP_ATOMIC_PAGE_MAPCOUNT], c[MMSIM_MODEL_RMAP_ATOMIC_LARGE_MAPCOUNT],
-				   c[MMSIM_MODEL_RMAP_ATOMIC_ENTIRE_MAPCOUNT], c[MMSIM_MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED] };
+	return (struct rmap_cost){ c[MMSIM_MODEL_RMAP_ATOMIC_PAGE_MAPCOUNT],
+				   c[MMSIM_MODEL_RMAP_ATOMIC_LARGE_MAPCOUNT],
+				   c[MMSIM_MODEL_RMAP_ATOMIC_ENTIRE_MAPCOUNT],
+				   c[MMSIM_MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED] };
 }
 
 static inline uint64_t rmap_cost_total(struct rmap_cost c)
@@ -857,17 +903,17 @@ struct vm_fault {
 	uint32_t vma_id;
 	uint32_t mm;
 	uint32_t task;
-	uint32_t flags;      /* FAULT_FLAG_* */
-	uint64_t address;    /* page aligned */
+	uint32_t flags; /* FAULT_FLAG_* */
+	uint64_t address; /* page aligned */
 	uint64_t pgoff;
-	uint64_t *pmd;       /* the PMD entry */
-	uint64_t *pte;       /* the PTE, NULL if pte_none or no table */
-	uint64_t *ptep;      /* the PTE slot if the PTE table exists, else NULL */
+	uint64_t *pmd; /* the PMD entry */
+	uint64_t *pte; /* the PTE, NULL if pte_none or no table */
+	uint64_t *ptep; /* the PTE slot if the PTE table exists, else NULL */
 	uint64_t orig_pte;
-	uint32_t page;       /* pfn from ->fault */
+	uint32_t page; /* pfn from ->fault */
 	uint32_t cow_page;
-	uint32_t kind;       /* enum mmsim_fault_kind */
-	uint32_t mapped;     /* PTEs set by this fault */
+	uint32_t kind; /* enum mmsim_fault_kind */
+	uint32_t mapped; /* PTEs set by this fault */
 };
 bool user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool write);
 int handle_user_fault(struct mmsim *sim, uint32_t task, uint64_t addr, bool write);
@@ -879,7 +925,8 @@ uint64_t *mm_find_pmd(const struct mmsim *sim, const struct mm_struct *mm, uint6
 uint64_t *pmd_alloc(struct mmsim *sim, struct mm_struct *mm, uint64_t addr);
 uint32_t pte_alloc_one(struct mmsim *sim, struct mm_struct *mm, uint64_t addr);
 void pte_free(struct mmsim *sim, struct mm_struct *mm, uint32_t pfn, uint64_t addr);
-uint32_t follow_page_pfn(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr, uint64_t *entry);
+uint32_t follow_page_pfn(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr,
+			 uint64_t *entry);
 /* prefault.c: do_anon_prefault() returns this after a miss (the caller's ordinary fault follows) */
 #define PREFAULT_MISS 0xffffffffu
 uint32_t do_anon_prefault(struct mmsim *sim, struct vm_fault *vmf, uint64_t *pte);
@@ -887,22 +934,32 @@ uint32_t do_anon_prefault(struct mmsim *sim, struct vm_fault *vmf, uint64_t *pte
 bool thp_vma_allowable(const struct mmsim *sim, const struct vm_area_struct *vma, uint64_t addr);
 uint32_t do_huge_pmd_anonymous_page(struct mmsim *sim, struct vm_fault *vmf);
 uint32_t do_huge_pmd_wp_page(struct mmsim *sim, struct vm_fault *vmf);
-int __split_huge_pmd(struct mmsim *sim, struct vm_area_struct *vma, uint64_t *pmd, uint64_t haddr, uint32_t why);
+int __split_huge_pmd(struct mmsim *sim, struct vm_area_struct *vma, uint64_t *pmd, uint64_t haddr,
+		     uint32_t why);
 void split_huge_pmd_address(struct mmsim *sim, struct vm_area_struct *vma, uint64_t addr);
 uint32_t zap_huge_pmd(struct mmsim *sim, struct vm_area_struct *vma, uint64_t *pmd, uint64_t haddr);
 int copy_huge_pmd(struct mmsim *sim, struct vm_area_struct *dst, uint64_t *spmd, uint64_t haddr);
 uint64_t deferred_split_scan(struct mmsim *sim);
 uint32_t pte_alloc(struct mmsim *sim, struct vm_fault *vmf);
-uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t start,
-			uint64_t end, uint64_t *freed);
+uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t start, uint64_t end,
+			uint64_t *freed);
 void free_pgtables(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t end);
 int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_area_struct *src);
 void set_zero_pte(struct mmsim *sim, struct vm_fault *vmf, uint64_t addr, uint64_t *pte);
 void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64_t addr,
 		   uint64_t *pte, uint32_t how);
-static inline uint32_t pte_pfn(uint64_t pte) { return (uint32_t)((pte & MMSIM_PTE_PFN_MASK) >> PAGE_SHIFT); }
-static inline bool pte_none(uint64_t pte) { return pte == 0; }
-static inline bool pte_present(uint64_t pte) { return pte & MMSIM_PTE_PRESENT; }
+static inline uint32_t pte_pfn(uint64_t pte)
+{
+	return (uint32_t)((pte & MMSIM_PTE_PFN_MASK) >> PAGE_SHIFT);
+}
+static inline bool pte_none(uint64_t pte)
+{
+	return pte == 0;
+}
+static inline bool pte_present(uint64_t pte)
+{
+	return pte & MMSIM_PTE_PRESENT;
+}
 
 /* the 512 entries of the page-table page at pfn, or of the table an entry points at */
 static inline uint64_t *table_of_pfn(const struct mmsim *sim, uint32_t pfn)
@@ -914,7 +971,10 @@ static inline uint64_t *table_of_entry(const struct mmsim *sim, uint64_t entry)
 {
 	return table_of_pfn(sim, pte_pfn(entry));
 }
-static inline bool pte_write(uint64_t pte) { return pte & MMSIM_PTE_RW; }
+static inline bool pte_write(uint64_t pte)
+{
+	return pte & MMSIM_PTE_RW;
+}
 
 /*
  * ptep_get_and_clear(): every present PTE the model clears goes through
@@ -951,7 +1011,8 @@ uint32_t find_vma_noacct(const struct mmsim *sim, const struct mm_struct *mm, ui
  * contains addr, else goes left; otherwise right. Returns the next node, 0
  * when the walk is over.
  */
-static inline uint32_t find_vma_step(const struct mmsim *sim, uint32_t node, uint64_t addr, uint32_t *vma)
+static inline uint32_t find_vma_step(const struct mmsim *sim, uint32_t node, uint64_t addr,
+				     uint32_t *vma)
 {
 	const struct vm_area_struct *v = vma_ptr(sim, node);
 

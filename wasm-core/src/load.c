@@ -27,7 +27,10 @@
  */
 #include "internal.h"
 
-uint32_t mmsim_abi_version(void) { return MMSIM_ABI_VERSION; }
+uint32_t mmsim_abi_version(void)
+{
+	return MMSIM_ABI_VERSION;
+}
 
 struct mmsim *mmsim_create(const struct mmsim_config *cfg)
 {
@@ -76,7 +79,8 @@ struct mmsim *mmsim_create(const struct mmsim_config *cfg)
 	return sim;
 }
 
-struct mmsim *mmsim_create_with(int trace, int debug_vm, uint32_t event_capacity, uint64_t max_bytes)
+struct mmsim *mmsim_create_with(int trace, int debug_vm, uint32_t event_capacity,
+				uint64_t max_bytes)
 {
 	struct mmsim_config cfg;
 
@@ -98,16 +102,20 @@ void mmsim_destroy(struct mmsim *sim)
 	sim->cfg.free(sim, sim->cfg.alloc_ctx);
 }
 
-const char *mmsim_load_message(const struct mmsim *sim) { return sim->load_msg ? sim->load_msg : ""; }
+const char *mmsim_load_message(const struct mmsim *sim)
+{
+	return sim->load_msg ? sim->load_msg : "";
+}
 
 /* ------------------------------------------------------------- checking */
 
 /* MMSIM_MAX_FILES .. MMSIM_MAX_DATA come from the interface description (mmsim_gen.h) */
-#define MMSIM_MAX_FILE_SIZE (1ull << 40)   /* 1 TiB */
+#define MMSIM_MAX_FILE_SIZE (1ull << 40) /* 1 TiB */
 
 /* the refusals below spell the limits out */
 _Static_assert(MMSIM_MAX_FILES == 1024 && MMSIM_MAX_PROCS == 1024 && MMSIM_MAX_TASKS == 4096 &&
-	       MMSIM_MAX_MAPS == 65536 && MMSIM_MAX_STEPS == 1048576 && MMSIM_MAX_DATA == 16777216,
+		       MMSIM_MAX_MAPS == 65536 && MMSIM_MAX_STEPS == 1048576 &&
+		       MMSIM_MAX_DATA == 16777216,
 	       "update the program-too-large messages");
 
 static int load_fail(struct mmsim *sim, uint32_t step, const char *why)
@@ -117,7 +125,6 @@ static int load_fail(struct mmsim *sim, uint32_t step, const char *why)
 	sim->s.err.step = step;
 	return MMSIM_EINVAL;
 }
-
 
 static bool task_ok(const struct mmsim_prog_header *h, uint32_t task, bool all_ok)
 {
@@ -146,9 +153,11 @@ static int validate(struct mmsim *sim, const struct mmsim_prog_header *h,
 	if (h->nr_maps > MMSIM_MAX_MAPS)
 		return load_fail(sim, MMSIM_NONE, "program too large: more than 65536 map names");
 	if (h->nr_steps > MMSIM_MAX_STEPS)
-		return load_fail(sim, MMSIM_NONE, "program too large: more than 1048576 compiled steps");
+		return load_fail(sim, MMSIM_NONE,
+				 "program too large: more than 1048576 compiled steps");
 	if (h->nr_data > MMSIM_MAX_DATA)
-		return load_fail(sim, MMSIM_NONE, "program too large: more than 16777216 data words (page lists)");
+		return load_fail(sim, MMSIM_NONE,
+				 "program too large: more than 16777216 data words (page lists)");
 	for (uint32_t i = 0; i < h->nr_files; i++)
 		if (files[i].size > MMSIM_MAX_FILE_SIZE ||
 		    (files[i].flags & ~(MMSIM_FILE_CACHED | MMSIM_FILE_SHMEM | MMSIM_FILE_SPARSE)))
@@ -172,16 +181,20 @@ static int validate(struct mmsim *sim, const struct mmsim_prog_header *h,
 		case MMSIM_OP_SAY:
 			break;
 		case MMSIM_OP_MMAP:
-			if (!task_ok(h, st->task, false) || st->map >= h->nr_maps || st->file > h->nr_files)
+			if (!task_ok(h, st->task, false) || st->map >= h->nr_maps ||
+			    st->file > h->nr_files)
 				return load_fail(sim, pc, "mmap: bad task, map or file");
 			if (!st->file && !(st->flags & MMSIM_STEPF_LENGTH))
 				return load_fail(sim, pc, "mmap: anonymous mapping without length");
 			if ((st->offset | st->length) & (PAGE_SIZE - 1))
-				return load_fail(sim, pc, "mmap: offset and length must be page aligned");
-			if ((st->flags & MMSIM_STEPF_FIXED) && ((st->addr & (PAGE_SIZE - 1)) || st->addr >= TASK_SIZE))
+				return load_fail(sim, pc,
+						 "mmap: offset and length must be page aligned");
+			if ((st->flags & MMSIM_STEPF_FIXED) &&
+			    ((st->addr & (PAGE_SIZE - 1)) || st->addr >= TASK_SIZE))
 				return load_fail(sim, pc, "mmap: bad address");
 			if ((st->flags & MMSIM_STEPF_SHARED) && !st->file) {
-				sim->load_msg = "shared anonymous mappings (shmem) are not modelled";
+				sim->load_msg =
+					"shared anonymous mappings (shmem) are not modelled";
 				sim->s.err.code = MMSIM_ENOTIMPL;
 				sim->s.err.step = pc;
 				return MMSIM_ENOTIMPL;
@@ -199,21 +212,27 @@ static int validate(struct mmsim *sim, const struct mmsim_prog_header *h,
 		case MMSIM_OP_ACCESS:
 			if (!task_ok(h, st->task, true))
 				return load_fail(sim, pc, "access: bad task");
-			if (st->kind > MMSIM_PAT_LIST || !st->stride || (st->stride & (PAGE_SIZE - 1)) ||
+			if (st->kind > MMSIM_PAT_LIST || !st->stride ||
+			    (st->stride & (PAGE_SIZE - 1)) ||
 			    ((st->offset | st->length) & (PAGE_SIZE - 1)))
-				return load_fail(sim, pc, "access: bad pattern, stride, offset or length");
+				return load_fail(sim, pc,
+						 "access: bad pattern, stride, offset or length");
 			if (st->flags & MMSIM_STEPF_MAPLIST) {
-				uint32_t n = (st->task & MMSIM_TASK_ALL) ? procs[st->task & ~MMSIM_TASK_ALL].threads : 1;
+				uint32_t n = (st->task & MMSIM_TASK_ALL) ?
+						     procs[st->task & ~MMSIM_TASK_ALL].threads :
+						     1;
 
 				if (st->addr > h->nr_data || n > h->nr_data - st->addr)
 					return load_fail(sim, pc, "access: map list out of range");
 				for (uint32_t i = 0; i < n; i++)
 					if (data[st->addr + i] >= h->nr_maps)
-						return load_fail(sim, pc, "access: bad map in list");
+						return load_fail(sim, pc,
+								 "access: bad map in list");
 			} else if (st->map >= h->nr_maps) {
 				return load_fail(sim, pc, "access: bad map");
 			}
-			if (st->kind == MMSIM_PAT_LIST && (st->data > h->nr_data || st->ndata > h->nr_data - st->data))
+			if (st->kind == MMSIM_PAT_LIST &&
+			    (st->data > h->nr_data || st->ndata > h->nr_data - st->data))
 				return load_fail(sim, pc, "access: page list out of range");
 			break;
 		case MMSIM_OP_READ:
@@ -221,13 +240,15 @@ static int validate(struct mmsim *sim, const struct mmsim_prog_header *h,
 		case MMSIM_OP_FADVISE:
 		case MMSIM_OP_FSYNC:
 			if (!task_ok(h, st->task, false) || st->file >= h->nr_files)
-				return load_fail(sim, pc, "read, write, fadvise, fsync: bad task or file");
+				return load_fail(sim, pc,
+						 "read, write, fadvise, fsync: bad task or file");
 			if (st->op == MMSIM_OP_FADVISE && st->kind != 0)
 				return load_fail(sim, pc, "fadvise: bad advice");
 			break;
 		case MMSIM_OP_FORK:
 			if (!task_ok(h, st->task, false) || st->file >= h->nr_procs ||
-			    !(procs[st->file].flags & MMSIM_PROC_FORKED) || procs[st->file].threads != 1)
+			    !(procs[st->file].flags & MMSIM_PROC_FORKED) ||
+			    procs[st->file].threads != 1)
 				return load_fail(sim, pc, "fork: bad task or child");
 			break;
 		case MMSIM_OP_EXIT:
@@ -246,7 +267,8 @@ static int validate(struct mmsim *sim, const struct mmsim_prog_header *h,
 		case MMSIM_OP_EXPECT: {
 			bool have_folio = false;
 
-			if (st->data > h->nr_data || st->ndata > h->nr_data - st->data || (st->ndata & 1))
+			if (st->data > h->nr_data || st->ndata > h->nr_data - st->data ||
+			    (st->ndata & 1))
 				return load_fail(sim, pc, "expect: data out of range");
 			for (uint32_t i = 0; i < st->ndata; i += 2) {
 				uint64_t key = data[st->data + i];
@@ -259,16 +281,20 @@ static int validate(struct mmsim *sim, const struct mmsim_prog_header *h,
 				case MMSIM_EXPECT_TASK_COUNTER:
 					if ((key & 0xffff) >= MMSIM_NR_TASK_COUNTERS ||
 					    ((key >> 16) & 0xffffffffffull) >= h->nr_tasks)
-						return load_fail(sim, pc, "expect: bad task counter");
+						return load_fail(sim, pc,
+								 "expect: bad task counter");
 					break;
 				case MMSIM_EXPECT_FOLIO_AT:
-					if ((key & 0xffff) >= h->nr_maps || ((key >> 16) & 0xffffffffffull) >= h->nr_tasks)
-						return load_fail(sim, pc, "expect: bad folio reference");
+					if ((key & 0xffff) >= h->nr_maps ||
+					    ((key >> 16) & 0xffffffffffull) >= h->nr_tasks)
+						return load_fail(sim, pc,
+								 "expect: bad folio reference");
 					have_folio = true;
 					break;
 				case MMSIM_EXPECT_FOLIO_FIELD:
 					if (!have_folio || (key & 0xffff) >= MMSIM_NR_FOLIO_FIELDS)
-						return load_fail(sim, pc, "expect: bad folio field");
+						return load_fail(sim, pc,
+								 "expect: bad folio field");
 					break;
 				default:
 					return load_fail(sim, pc, "expect: bad item");
@@ -312,8 +338,9 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 
 /* the number of operations the program will run (exact unless ranges change at run time) */
 static uint64_t estimate_work(struct mmsim *sim, const struct mmsim_prog_header *h,
-			      const struct mmsim_prog_file *files, const struct mmsim_prog_proc *procs,
-			      const struct mmsim_step *steps, const uint64_t *data)
+			      const struct mmsim_prog_file *files,
+			      const struct mmsim_prog_proc *procs, const struct mmsim_step *steps,
+			      const uint64_t *data)
 {
 	uint64_t total = 0, mult[MMSIM_MAX_LOOPS + 1] = { 1 };
 	uint32_t ends[MMSIM_MAX_LOOPS], depth = 0;
@@ -344,11 +371,16 @@ static uint64_t estimate_work(struct mmsim *sim, const struct mmsim_prog_header 
 			continue;
 		}
 		if (st->op == MMSIM_OP_ACCESS) {
-			uint32_t n = (st->task & MMSIM_TASK_ALL) ? procs[st->task & ~MMSIM_TASK_ALL].threads : 1;
+			uint32_t n = (st->task & MMSIM_TASK_ALL) ?
+					     procs[st->task & ~MMSIM_TASK_ALL].threads :
+					     1;
 
 			for (uint32_t t = 0; t < n; t++) {
-				uint32_t map = (st->flags & MMSIM_STEPF_MAPLIST) ? (uint32_t)data[st->addr + t] : st->map;
-				uint64_t len = st->flags & MMSIM_STEPF_LENGTH ? st->length : maplen[map];
+				uint32_t map = (st->flags & MMSIM_STEPF_MAPLIST) ?
+						       (uint32_t)data[st->addr + t] :
+						       st->map;
+				uint64_t len = st->flags & MMSIM_STEPF_LENGTH ? st->length :
+										maplen[map];
 
 				if (!(st->flags & MMSIM_STEPF_LENGTH))
 					len = len > st->offset ? len - st->offset : 0;
@@ -389,8 +421,9 @@ int mmsim_load(struct mmsim *sim, const void *prog, size_t len)
 		sim->s.err.code = MMSIM_EABI;
 		return MMSIM_EABI;
 	}
-	need = sizeof(h) + (uint64_t)h.nr_files * sizeof(*files) + (uint64_t)h.nr_procs * sizeof(*procs) +
-	       (uint64_t)h.nr_steps * sizeof(*steps) + (uint64_t)h.nr_data * sizeof(*data);
+	need = sizeof(h) + (uint64_t)h.nr_files * sizeof(*files) +
+	       (uint64_t)h.nr_procs * sizeof(*procs) + (uint64_t)h.nr_steps * sizeof(*steps) +
+	       (uint64_t)h.nr_data * sizeof(*data);
 	if (need != len)
 		return load_fail(sim, MMSIM_NONE, "program length does not match its header");
 	/* the program is copied into aligned pools; read it from an aligned copy */
@@ -415,9 +448,11 @@ int mmsim_load(struct mmsim *sim, const void *prog, size_t len)
 				sim->s.pools[POOL_STEP].nr = h.nr_steps + 1;
 				sim->s.pools[POOL_DATA].nr = h.nr_data + 1;
 				for (uint32_t i = 0; i < h.nr_steps; i++)
-					memcpy(pool_ptr(sim, POOL_STEP, i + 1), &steps[i], sizeof(*steps));
+					memcpy(pool_ptr(sim, POOL_STEP, i + 1), &steps[i],
+					       sizeof(*steps));
 				for (uint32_t i = 0; i < h.nr_data; i++)
-					memcpy(pool_ptr(sim, POOL_DATA, i + 1), &data[i], sizeof(*data));
+					memcpy(pool_ptr(sim, POOL_DATA, i + 1), &data[i],
+					       sizeof(*data));
 			}
 		}
 		if (!err) {
@@ -437,7 +472,8 @@ int mmsim_load(struct mmsim *sim, const void *prog, size_t len)
 				f->i_size = files[i].size;
 				f->flags = files[i].flags;
 				f->f_ra.ra_pages = sim->s.ra_pages;
-				f->f_ra.prev_pos = UINT64_MAX; /* file_ra_state_init(): -1, nothing read yet */
+				f->f_ra.prev_pos =
+					UINT64_MAX; /* file_ra_state_init(): -1, nothing read yet */
 			}
 			for (uint32_t i = 0; i < h.nr_procs && !err; i++)
 				if (pool_alloc(sim, POOL_MM) != i + 1)
@@ -464,7 +500,8 @@ int mmsim_load(struct mmsim *sim, const void *prog, size_t len)
 					task_ptr(sim, procs[i].first_task + t)->alive = 1;
 			}
 			if (err == MMSIM_EOOM) {
-				sim->load_msg = "machine.memory too small for the processes' page tables";
+				sim->load_msg =
+					"machine.memory too small for the processes' page tables";
 				sim->s.err.code = err;
 			}
 		}

@@ -198,8 +198,14 @@ void pool_destroy_all(struct mmsim *sim)
 	}
 }
 
-uint64_t mmsim_mem_bytes(const struct mmsim *sim) { return sim->mem_bytes; }
-uint64_t mmsim_mem_peak(const struct mmsim *sim) { return sim->mem_peak; }
+uint64_t mmsim_mem_bytes(const struct mmsim *sim)
+{
+	return sim->mem_bytes;
+}
+uint64_t mmsim_mem_peak(const struct mmsim *sim)
+{
+	return sim->mem_peak;
+}
 
 /* ------------------------------------------------------------- snapshots */
 

@@ -37,8 +37,8 @@
  */
 #include "internal.h"
 
-#define _PAGE_TABLE (MMSIM_PTE_PRESENT | MMSIM_PTE_RW | MMSIM_PTE_USER | MMSIM_PTE_ACCESSED | \
-		     MMSIM_PTE_DIRTY)
+#define _PAGE_TABLE \
+	(MMSIM_PTE_PRESENT | MMSIM_PTE_RW | MMSIM_PTE_USER | MMSIM_PTE_ACCESSED | MMSIM_PTE_DIRTY)
 
 /*
  * A page-table page: a frame plus 512 zeroed entries, hooked into its parent
@@ -135,7 +135,8 @@ uint64_t *mm_find_pmd(const struct mmsim *sim, const struct mm_struct *mm, uint6
  * addr, through a PTE or a PMD leaf, and the entry (*entry) that maps it;
  * MMSIM_NONE if none, or the zero page.
  */
-uint32_t follow_page_pfn(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr, uint64_t *entry)
+uint32_t follow_page_pfn(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr,
+			 uint64_t *entry)
 {
 	const uint64_t *pmd = mm_find_pmd(sim, mm, addr), *pte;
 
@@ -144,8 +145,9 @@ uint32_t follow_page_pfn(const struct mmsim *sim, const struct mm_struct *mm, ui
 	if (*pmd & MMSIM_PTE_PSE) {
 		if (entry)
 			*entry = *pmd;
-		return (*pmd & MMSIM_PTE_SPECIAL) ? MMSIM_NONE
-						  : pte_pfn(*pmd) + (uint32_t)((addr & (PMD_SIZE - 1)) >> PAGE_SHIFT);
+		return (*pmd & MMSIM_PTE_SPECIAL) ?
+			       MMSIM_NONE :
+			       pte_pfn(*pmd) + (uint32_t)((addr & (PMD_SIZE - 1)) >> PAGE_SHIFT);
 	}
 	pte = &table_of_entry(sim, *pmd)[pgt_level_index(addr, MMSIM_PGT_PTE)];
 	if (entry)
@@ -299,7 +301,8 @@ void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64
 		entry |= MMSIM_PTE_RW;
 	if (write && !(vmf->vma->vm_flags & MMSIM_VM_SHARED)) {
 		folio_add_new_anon_rmap(sim, pfn, vmf->vma, addr, false);
-		lru_cache_add_lru(sim, pfn, MMSIM_LRU_ACTIVE_ANON); /* page_add_new_anon_rmap(), 2.6.39 */
+		lru_cache_add_lru(sim, pfn,
+				  MMSIM_LRU_ACTIVE_ANON); /* page_add_new_anon_rmap(), 2.6.39 */
 	} else {
 		folio_add_file_rmap_pte(sim, pfn);
 	}
@@ -318,8 +321,8 @@ void set_zero_pte(struct mmsim *sim, struct vm_fault *vmf, uint64_t addr, uint64
 
 	*pte = entry;
 	vmf->mapped++;
-	trace(sim, MMSIM_EV_SET_PTE, addr, 0, (uint32_t)linear_page_index(vmf->vma, addr), MMSIM_SET_ZERO,
-	      (uint32_t)(entry & 0xfff));
+	trace(sim, MMSIM_EV_SET_PTE, addr, 0, (uint32_t)linear_page_index(vmf->vma, addr),
+	      MMSIM_SET_ZERO, (uint32_t)(entry & 0xfff));
 }
 
 /*
@@ -331,10 +334,12 @@ void set_zero_pte(struct mmsim *sim, struct vm_fault *vmf, uint64_t addr, uint64
  * the order allocated (its pfn in *pfn), -1 when even order 0 failed.
  * pte is the faulting address's PTE.
  */
-static int alloc_anon_folio(struct mmsim *sim, struct vm_fault *vmf, const uint64_t *pte, uint32_t *pfn)
+static int alloc_anon_folio(struct mmsim *sim, struct vm_fault *vmf, const uint64_t *pte,
+			    uint32_t *pfn)
 {
 	const struct vm_area_struct *vma = vmf->vma;
-	uint32_t orders = sim->s.hdr.mthp_orders & ((1u << (PMD_SHIFT - PAGE_SHIFT)) - 1) & ~1u, suitable = 0;
+	uint32_t orders = sim->s.hdr.mthp_orders & ((1u << (PMD_SHIFT - PAGE_SHIFT)) - 1) & ~1u,
+		 suitable = 0;
 	int order, top = 0;
 
 	if (!orders) /* no mTHP size enabled (the default): the one-page fault, at once */
@@ -348,7 +353,8 @@ static int alloc_anon_folio(struct mmsim *sim, struct vm_fault *vmf, const uint6
 	}
 	/* pte_range_none(): the highest suitable order whose PTEs are all none */
 	for (order = PMD_SHIFT - PAGE_SHIFT - 1; order > 0 && !top; order--) {
-		const uint64_t *first = pte - ((vmf->address & ((PAGE_SIZE << order) - 1)) >> PAGE_SHIFT);
+		const uint64_t *first =
+			pte - ((vmf->address & ((PAGE_SIZE << order) - 1)) >> PAGE_SHIFT);
 		uint32_t i;
 
 		if (!(suitable >> order & 1))
@@ -400,7 +406,8 @@ static uint32_t do_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
 	nr = 1u << order;
 	addr = vmf->address & ~((PAGE_SIZE << order) - 1);
 	pte -= (vmf->address - addr) >> PAGE_SHIFT;
-	pfn_to_page(sim, pfn)->_refcount += (int32_t)nr - 1; /* folio_ref_add(folio, nr_pages - 1): a reference per PTE */
+	pfn_to_page(sim, pfn)->_refcount +=
+		(int32_t)nr - 1; /* folio_ref_add(folio, nr_pages - 1): a reference per PTE */
 	folio_add_new_anon_rmap(sim, pfn, vma, addr, false);
 	lru_cache_add_lru(sim, pfn, MMSIM_LRU_ACTIVE_ANON); /* page_add_new_anon_rmap(), 2.6.39 */
 	mm_ptr(sim, vmf->mm)->rss[MMSIM_MM_ANONPAGES] += nr;
@@ -409,8 +416,8 @@ static uint32_t do_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
 		entry = mk_pte(pfn + i) | MMSIM_PTE_ACCESSED | MMSIM_PTE_RW | MMSIM_PTE_DIRTY;
 		pte[i] = entry;
 		vmf->mapped++;
-		trace(sim, MMSIM_EV_SET_PTE, addr + i * PAGE_SIZE, pfn + i, pfn_to_page(sim, pfn)->index + i,
-		      MMSIM_SET_ANON, (uint32_t)(entry & 0xfff));
+		trace(sim, MMSIM_EV_SET_PTE, addr + i * PAGE_SIZE, pfn + i,
+		      pfn_to_page(sim, pfn)->index + i, MMSIM_SET_ANON, (uint32_t)(entry & 0xfff));
 	}
 	vmf->kind = MMSIM_FK_ANON_NEW;
 	return 0;
@@ -438,7 +445,8 @@ static uint32_t do_fault_around(struct mmsim *sim, struct vm_fault *vmf)
 
 	from_pte = MAX(ALIGN_DOWN(pte_off, nr_pages), pte_off - MIN(pte_off, vma_off));
 	to_pte = MIN(MIN(from_pte + nr_pages, (uint64_t)PTRS_PER_PTE),
-		     pte_off + vma_pages(vmf->vma) - vma_off) - 1;
+		     pte_off + vma_pages(vmf->vma) - vma_off) -
+		 1;
 	return filemap_map_pages(sim, vmf, vmf->pgoff + from_pte - pte_off,
 				 vmf->pgoff + to_pte - pte_off);
 }
@@ -603,7 +611,8 @@ static uint32_t wp_page_copy(struct mmsim *sim, struct vm_fault *vmf)
 	if (!zero) {
 		struct page *old_folio = pfn_to_page(sim, compound_head(sim, old_pfn));
 
-		mm->rss[folio_test_anon(old_folio) ? MMSIM_MM_ANONPAGES : mm_counter_file(old_folio)]--;
+		mm->rss[folio_test_anon(old_folio) ? MMSIM_MM_ANONPAGES :
+						     mm_counter_file(old_folio)]--;
 		folio_remove_rmap_pte(sim, old_pfn);
 		folio_put(sim, compound_head(sim, old_pfn));
 	}
@@ -649,7 +658,8 @@ static uint32_t handle_pte_fault(struct mmsim *sim, struct vm_fault *vmf)
 	if (!*vmf->pmd) {
 		vmf->pte = vmf->ptep = NULL;
 	} else {
-		vmf->pte = vmf->ptep = &table_of_entry(sim, *vmf->pmd)[pgt_level_index(vmf->address, MMSIM_PGT_PTE)];
+		vmf->pte = vmf->ptep = &table_of_entry(
+			sim, *vmf->pmd)[pgt_level_index(vmf->address, MMSIM_PGT_PTE)];
 		vmf->orig_pte = *vmf->pte;
 		if (pte_none(vmf->orig_pte))
 			vmf->pte = NULL;
@@ -750,8 +760,13 @@ static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, b
 			return sim_error(sim, MMSIM_ESEGV, addr, 1);
 
 		struct vm_fault vmf = {
-			.vma = vma, .vma_id = vma_id, .mm = t->mm, .task = task, .flags = flags,
-			.address = addr & PAGE_MASK, .pgoff = linear_page_index(vma, addr & PAGE_MASK),
+			.vma = vma,
+			.vma_id = vma_id,
+			.mm = t->mm,
+			.task = task,
+			.flags = flags,
+			.address = addr & PAGE_MASK,
+			.pgoff = linear_page_index(vma, addr & PAGE_MASK),
 		};
 
 		ret = handle_mm_fault(sim, &vmf);
@@ -860,15 +875,16 @@ static bool vma_has_recency(const struct vm_area_struct *vma)
  * FPB_IGNORE_DIRTY and pte_wrprotect(pte_mkold()) ignore them. 1 for a
  * small folio.
  */
-static uint32_t folio_pte_batch(const struct mmsim *sim, const uint64_t *pte, uint32_t pfn, uint32_t max)
+static uint32_t folio_pte_batch(const struct mmsim *sim, const uint64_t *pte, uint32_t pfn,
+				uint32_t max)
 {
 	uint32_t head = compound_head(sim, pfn), end, nr = 1;
 
 	if (!folio_test_large(pfn_to_page(sim, head)))
 		return 1;
 	end = head + (1u << folio_order(sim, head));
-	while (nr < max && pfn + nr < end && pte_present(pte[nr]) && !(pte[nr] & MMSIM_PTE_SPECIAL) &&
-	       pte_pfn(pte[nr]) == pfn + nr)
+	while (nr < max && pfn + nr < end && pte_present(pte[nr]) &&
+	       !(pte[nr] & MMSIM_PTE_SPECIAL) && pte_pfn(pte[nr]) == pfn + nr)
 		nr++;
 	return nr;
 }
@@ -963,15 +979,15 @@ static const struct mm_walk_ops zap_walk_ops = { .pmd_entry = zap_pmd_entry };
  * walk above), then one MMSIM_EV_ZAP sums the range up. Returns the PTEs
  * cleared; *freed counts folios freed.
  */
-uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t start,
-			uint64_t end, uint64_t *freed)
+uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t start, uint64_t end,
+			uint64_t *freed)
 {
 	struct zap_details z = { .vma = vma };
 
 	walk_page_range(sim, mm_ptr(sim, vma->vm_mm), start, end, &zap_walk_ops, &z);
 	if (z.cleared)
-		trace(sim, MMSIM_EV_ZAP, start, (uint32_t)z.cleared, (uint32_t)z.freed, (uint32_t)end,
-		      (uint32_t)(end >> 32));
+		trace(sim, MMSIM_EV_ZAP, start, (uint32_t)z.cleared, (uint32_t)z.freed,
+		      (uint32_t)end, (uint32_t)(end >> 32));
 	if (freed)
 		*freed += z.freed;
 	return z.cleared;
@@ -1092,8 +1108,9 @@ static int copy_pmd_entry(uint64_t *spmd, uint64_t addr, uint64_t end, struct mm
 		 * batch's mmsim_folio_rmap finds the child's PTEs in place.
 		 */
 		pfn_to_page(sim, head)->_refcount += (int32_t)nr; /* folio_ref_add() */
-		dst_mm->rss[folio_test_anon(pfn_to_page(sim, head)) ? MMSIM_MM_ANONPAGES
-								     : mm_counter_file(pfn_to_page(sim, head))] += nr;
+		dst_mm->rss[folio_test_anon(pfn_to_page(sim, head)) ?
+				    MMSIM_MM_ANONPAGES :
+				    mm_counter_file(pfn_to_page(sim, head))] += nr;
 		folio_dup_rmap_ptes(sim, pfn, nr);
 		addr += (nr - 1) * PAGE_SIZE;
 	}
@@ -1111,10 +1128,12 @@ static const struct mm_walk_ops copy_walk_ops = { .pmd_entry = copy_pmd_entry };
 int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_area_struct *src)
 {
 	struct copy_details c = {
-		.dst = dst, .cow = (src->vm_flags & (MMSIM_VM_SHARED | MMSIM_VM_MAYWRITE)) == MMSIM_VM_MAYWRITE,
+		.dst = dst,
+		.cow = (src->vm_flags & (MMSIM_VM_SHARED | MMSIM_VM_MAYWRITE)) == MMSIM_VM_MAYWRITE,
 	};
 
 	if (!src->anon_vma)
 		return 0;
-	return walk_page_range(sim, mm_ptr(sim, src->vm_mm), src->vm_start, src->vm_end, &copy_walk_ops, &c);
+	return walk_page_range(sim, mm_ptr(sim, src->vm_mm), src->vm_start, src->vm_end,
+			       &copy_walk_ops, &c);
 }

@@ -114,8 +114,7 @@ static uint32_t split_vma(struct mmsim *sim, struct mm_struct *mm, uint32_t id, 
 /* is_mergeable_vma() + is_mergeable_anon_vma(), for a followed by b */
 static bool can_merge(const struct vm_area_struct *a, const struct vm_area_struct *b)
 {
-	return a->vm_end == b->vm_start && a->vm_flags == b->vm_flags &&
-	       a->vm_file == b->vm_file &&
+	return a->vm_end == b->vm_start && a->vm_flags == b->vm_flags && a->vm_file == b->vm_file &&
 	       a->vm_pgoff + ((a->vm_end - a->vm_start) >> PAGE_SHIFT) == b->vm_pgoff &&
 	       (!a->anon_vma || !b->anon_vma || a->anon_vma == b->anon_vma);
 }
@@ -126,7 +125,8 @@ static bool can_merge(const struct vm_area_struct *a, const struct vm_area_struc
  * kernel never allocates when it merges (vma_merge expands prev before
  * any new VMA exists), so nothing was unlinked and no lookup can hold it.
  */
-static void merge_next(struct mmsim *sim, struct mm_struct *mm, uint32_t a, uint32_t b, bool unlinked)
+static void merge_next(struct mmsim *sim, struct mm_struct *mm, uint32_t a, uint32_t b,
+		       bool unlinked)
 {
 	struct vm_area_struct *va = vma_ptr(sim, a), *vb = vma_ptr(sim, b);
 	uint64_t end = vb->vm_end;
@@ -275,8 +275,8 @@ static bool maprec_before(const struct mmsim *sim, int t, uint32_t a, uint64_t k
 }
 
 /* split the treap at r into the nodes before key (*l) and the others (*g) */
-static void maprec_split(struct mmsim *sim, int t, uint32_t r, uint64_t k1, uint32_t k2, uint32_t *l,
-			 uint32_t *g)
+static void maprec_split(struct mmsim *sim, int t, uint32_t r, uint64_t k1, uint32_t k2,
+			 uint32_t *l, uint32_t *g)
 {
 	if (!r) {
 		*l = *g = 0;
@@ -284,10 +284,12 @@ static void maprec_split(struct mmsim *sim, int t, uint32_t r, uint64_t k1, uint
 	}
 	if (maprec_before(sim, t, r, k1, k2)) {
 		*l = r;
-		maprec_split(sim, t, maprec_ptr(sim, r)->link[t][1], k1, k2, &maprec_ptr(sim, r)->link[t][1], g);
+		maprec_split(sim, t, maprec_ptr(sim, r)->link[t][1], k1, k2,
+			     &maprec_ptr(sim, r)->link[t][1], g);
 	} else {
 		*g = r;
-		maprec_split(sim, t, maprec_ptr(sim, r)->link[t][0], k1, k2, l, &maprec_ptr(sim, r)->link[t][0]);
+		maprec_split(sim, t, maprec_ptr(sim, r)->link[t][0], k1, k2, l,
+			     &maprec_ptr(sim, r)->link[t][0]);
 	}
 }
 
@@ -346,8 +348,8 @@ const struct maprec *maprec_find(const struct mmsim *sim, uint32_t mm, uint32_t 
 	return NULL;
 }
 
-static int maprec_add(struct mmsim *sim, uint32_t mmid, uint32_t name, uint64_t start,
-		      uint64_t len, uint32_t file, uint64_t pgoff)
+static int maprec_add(struct mmsim *sim, uint32_t mmid, uint32_t name, uint64_t start, uint64_t len,
+		      uint32_t file, uint64_t pgoff)
 {
 	uint32_t r = pool_alloc(sim, POOL_MAPREC);
 	struct maprec *m;
@@ -399,7 +401,8 @@ static void maprec_unmap(struct mmsim *sim, uint32_t mmid, uint64_t start, uint6
 	maprec_split(sim, MAPREC_BY_START, mm->maps[MAPREC_BY_START], start, 0, &a, &b);
 	maprec_split(sim, MAPREC_BY_START, b, end, 0, &m, &c);
 	m = maprec_prune(sim, mm, m, end);
-	mm->maps[MAPREC_BY_START] = maprec_merge(sim, MAPREC_BY_START, a, maprec_merge(sim, MAPREC_BY_START, m, c));
+	mm->maps[MAPREC_BY_START] =
+		maprec_merge(sim, MAPREC_BY_START, a, maprec_merge(sim, MAPREC_BY_START, m, c));
 }
 
 /* copy the names of the subtree r (a parent's) to the process child, in address order */
@@ -546,10 +549,22 @@ int do_madvise(struct mmsim *sim, uint32_t mmid, uint64_t start, uint64_t len, u
 	uint32_t set = 0, clear = 0;
 
 	switch (advice) {
-	case MMSIM_ADV_HUGEPAGE: set = MMSIM_VM_HUGEPAGE; clear = MMSIM_VM_NOHUGEPAGE; break;
-	case MMSIM_ADV_NOHUGEPAGE: set = MMSIM_VM_NOHUGEPAGE; clear = MMSIM_VM_HUGEPAGE; break;
-	case MMSIM_ADV_RANDOM: set = MMSIM_VM_RAND_READ; clear = MMSIM_VM_SEQ_READ; break;
-	case MMSIM_ADV_SEQUENTIAL: set = MMSIM_VM_SEQ_READ; clear = MMSIM_VM_RAND_READ; break;
+	case MMSIM_ADV_HUGEPAGE:
+		set = MMSIM_VM_HUGEPAGE;
+		clear = MMSIM_VM_NOHUGEPAGE;
+		break;
+	case MMSIM_ADV_NOHUGEPAGE:
+		set = MMSIM_VM_NOHUGEPAGE;
+		clear = MMSIM_VM_HUGEPAGE;
+		break;
+	case MMSIM_ADV_RANDOM:
+		set = MMSIM_VM_RAND_READ;
+		clear = MMSIM_VM_SEQ_READ;
+		break;
+	case MMSIM_ADV_SEQUENTIAL:
+		set = MMSIM_VM_SEQ_READ;
+		clear = MMSIM_VM_RAND_READ;
+		break;
 	case MMSIM_ADV_DONTNEED:
 		lru_add_drain(sim); /* zap_page_range() */
 		for (; id && vma_ptr(sim, id)->vm_start < end; id = vma_ptr(sim, id)->vm_next) {
@@ -593,7 +608,9 @@ int mm_init_one(struct mmsim *sim, uint32_t mmid)
 	mm->alive = 1;
 	mm->exited = 0;
 	/* arch_pick_mmap_layout(): the base less a random page offset (ASLR) */
-	mm->mmap_base = MMAP_BASE - (1 + random_index(sim->s.hdr.seed ^ 0x6d6d61705f726e64ull, mmid, 511)) * PAGE_SIZE;
+	mm->mmap_base =
+		MMAP_BASE -
+		(1 + random_index(sim->s.hdr.seed ^ 0x6d6d61705f726e64ull, mmid, 511)) * PAGE_SIZE;
 	mm_flush_walk_cache(mm);
 	return pgd_alloc(sim, mm);
 }

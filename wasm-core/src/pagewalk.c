@@ -55,7 +55,8 @@ uint64_t *walk_pte_table(struct mm_walk *walk, const uint64_t *pmd)
 static int walk_pte_range(uint64_t *table, uint64_t addr, uint64_t end, struct mm_walk *walk)
 {
 	for (; addr < end; addr += PAGE_SIZE) {
-		int err = walk->ops->pte_entry(&table[pgt_level_index(addr, MMSIM_PGT_PTE)], addr, addr + PAGE_SIZE, walk);
+		int err = walk->ops->pte_entry(&table[pgt_level_index(addr, MMSIM_PGT_PTE)], addr,
+					       addr + PAGE_SIZE, walk);
 
 		if (err)
 			return err;
@@ -86,8 +87,10 @@ static int walk_pmd_range(uint64_t *table, uint64_t addr, uint64_t end, struct m
 		if (!pte_present(*pmd))
 			continue;
 		if (*pmd & MMSIM_PTE_PSE)
-			return sim_error(walk->sim, MMSIM_EINVARIANT, addr, 2); /* a PMD leaf where a table was expected */
-		if (ops->pte_entry && (err = walk_pte_range(table_of_entry(walk->sim, *pmd), addr, next, walk)))
+			return sim_error(walk->sim, MMSIM_EINVARIANT, addr,
+					 2); /* a PMD leaf where a table was expected */
+		if (ops->pte_entry &&
+		    (err = walk_pte_range(table_of_entry(walk->sim, *pmd), addr, next, walk)))
 			return err;
 	}
 	return 0;
@@ -101,14 +104,17 @@ static int walk_upper(uint64_t *table, int level, uint64_t addr, uint64_t end, s
 
 		next = level_end(addr, level, end);
 		if (!pte_present(e)) {
-			if (walk->ops->pte_hole && (err = walk->ops->pte_hole(addr, next, level, walk)))
+			if (walk->ops->pte_hole &&
+			    (err = walk->ops->pte_hole(addr, next, level, walk)))
 				return err;
 			continue;
 		}
 		if (e & MMSIM_PTE_PSE)
-			return sim_error(walk->sim, MMSIM_EINVARIANT, addr, (uint64_t)level); /* PUD pages: not modelled */
-		err = level + 1 == MMSIM_PGT_PMD ? walk_pmd_range(table_of_entry(walk->sim, e), addr, next, walk)
-						: walk_upper(table_of_entry(walk->sim, e), level + 1, addr, next, walk);
+			return sim_error(walk->sim, MMSIM_EINVARIANT, addr,
+					 (uint64_t)level); /* PUD pages: not modelled */
+		err = level + 1 == MMSIM_PGT_PMD ?
+			      walk_pmd_range(table_of_entry(walk->sim, e), addr, next, walk) :
+			      walk_upper(table_of_entry(walk->sim, e), level + 1, addr, next, walk);
 		if (err)
 			return err;
 	}
@@ -118,10 +124,12 @@ static int walk_upper(uint64_t *table, int level, uint64_t addr, uint64_t end, s
 int walk_page_range(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t end,
 		    const struct mm_walk_ops *ops, void *private)
 {
-	struct mm_walk walk = { .ops = ops, .sim = sim, .mm = mm, .private = private, .action = ACTION_SUBTREE };
+	struct mm_walk walk = {
+		.ops = ops, .sim = sim, .mm = mm, .private = private, .action = ACTION_SUBTREE
+	};
 
 	if (!mm->pgd || start >= end)
 		return 0;
-	return walk_upper(pgt_table(sim, pfn_to_page(sim, mm->pgd)->private), MMSIM_PGT_PGD, start, MIN(end, TASK_SIZE),
-			  &walk);
+	return walk_upper(pgt_table(sim, pfn_to_page(sim, mm->pgd)->private), MMSIM_PGT_PGD, start,
+			  MIN(end, TASK_SIZE), &walk);
 }

@@ -50,7 +50,8 @@
 #define PREFAULT_MAX_ORDER 30
 
 /* one page of a batch, into the none PTE *pte: a new anon page (write) or the zero page (read); counted in vmf->mapped */
-static int prefault_one(struct mmsim *sim, struct vm_fault *vmf, uint64_t addr, uint64_t *pte, bool write)
+static int prefault_one(struct mmsim *sim, struct vm_fault *vmf, uint64_t addr, uint64_t *pte,
+			bool write)
 {
 	uint32_t pfn;
 
@@ -87,7 +88,8 @@ uint32_t do_anon_prefault(struct mmsim *sim, struct vm_fault *vmf, uint64_t *pte
 		return PREFAULT_MISS;
 	}
 	order = MIN(t->anon_fault_order + 1, PREFAULT_MAX_ORDER);
-	want = (1u << order) < sim->s.hdr.anon_prefault_cap ? 1u << order : sim->s.hdr.anon_prefault_cap;
+	want = (1u << order) < sim->s.hdr.anon_prefault_cap ? 1u << order :
+							      sim->s.hdr.anon_prefault_cap;
 	why = (1u << order) < sim->s.hdr.anon_prefault_cap ? MMSIM_PFEND_ORDER : MMSIM_PFEND_CAP;
 	end = addr + ((uint64_t)want << PAGE_SHIFT);
 	if (end > vma->vm_end) {
@@ -122,7 +124,8 @@ uint32_t do_anon_prefault(struct mmsim *sim, struct vm_fault *vmf, uint64_t *pte
 	count_vm_events(sim, MMSIM_MODEL_PREFAULT_PAGES, mapped - 1);
 	count_task_event(sim, vmf->task, MMSIM_T_PREFAULT_HITS);
 	t->counters[MMSIM_T_PREFAULT_PAGES] += mapped - 1;
-	trace(sim, MMSIM_EV_ANON_PREFAULT, addr, 1, order, mapped, why | (uint32_t)((end - addr) >> PAGE_SHIFT) << 8);
+	trace(sim, MMSIM_EV_ANON_PREFAULT, addr, 1, order, mapped,
+	      why | (uint32_t)((end - addr) >> PAGE_SHIFT) << 8);
 	return 0;
 }
 

@@ -12,9 +12,18 @@ uint64_t mmsim_counter(const struct mmsim *sim, uint32_t id)
 	return id < MMSIM_NR_COUNTERS ? sim->s.counters[id] : 0;
 }
 
-const uint64_t *mmsim_counters(const struct mmsim *sim) { return sim->s.counters; }
-uint32_t mmsim_nr_tasks(const struct mmsim *sim) { return sim->s.hdr.nr_tasks; }
-uint32_t mmsim_nr_mms(const struct mmsim *sim) { return sim->s.hdr.nr_procs; }
+const uint64_t *mmsim_counters(const struct mmsim *sim)
+{
+	return sim->s.counters;
+}
+uint32_t mmsim_nr_tasks(const struct mmsim *sim)
+{
+	return sim->s.hdr.nr_tasks;
+}
+uint32_t mmsim_nr_mms(const struct mmsim *sim)
+{
+	return sim->s.hdr.nr_procs;
+}
 
 int mmsim_task_info(const struct mmsim *sim, uint32_t task, struct mmsim_task_info *out)
 {
@@ -73,9 +82,14 @@ uint32_t mmsim_vmas(const struct mmsim *sim, uint32_t mm, struct mmsim_vma_info 
 		const struct vm_area_struct *v = vma_ptr(sim, id);
 
 		out[n++] = (struct mmsim_vma_info){
-			.vm_start = v->vm_start, .vm_end = v->vm_end, .vm_pgoff = v->vm_pgoff,
-			.vm_flags = v->vm_flags, .file = v->vm_file, .id = id,
-			.anon_vma = v->anon_vma, .map = v->map,
+			.vm_start = v->vm_start,
+			.vm_end = v->vm_end,
+			.vm_pgoff = v->vm_pgoff,
+			.vm_flags = v->vm_flags,
+			.file = v->vm_file,
+			.id = id,
+			.anon_vma = v->anon_vma,
+			.map = v->map,
 		};
 	}
 	return n;
@@ -148,7 +162,8 @@ int mmsim_page_info(const struct mmsim *sim, uint32_t pfn, struct mmsim_page_inf
 	return 0;
 }
 
-uint32_t mmsim_pte_states(const struct mmsim *sim, uint32_t mm, uint64_t start, uint32_t n, uint8_t *out)
+uint32_t mmsim_pte_states(const struct mmsim *sim, uint32_t mm, uint64_t start, uint32_t n,
+			  uint8_t *out)
 {
 	const struct mm_struct *m;
 	const uint64_t *t = NULL;
@@ -177,7 +192,8 @@ uint32_t mmsim_pte_states(const struct mmsim *sim, uint32_t mm, uint64_t start, 
 		}
 		if (leaf) {
 			/* a PMD leaf maps every page of its 2 MiB: one state for all (| 16: mapped by a PMD) */
-			out[i] = (uint8_t)((pte_write(leaf) ? 3 : 1) | ((leaf & MMSIM_PTE_SPECIAL) ? 8 : 4) | 16);
+			out[i] = (uint8_t)((pte_write(leaf) ? 3 : 1) |
+					   ((leaf & MMSIM_PTE_SPECIAL) ? 8 : 4) | 16);
 			continue;
 		}
 		if (!t)
@@ -195,8 +211,8 @@ uint32_t mmsim_pte_states(const struct mmsim *sim, uint32_t mm, uint64_t start, 
 	return n;
 }
 
-uint32_t mmsim_pte_heat(const struct mmsim *sim, uint32_t mm, uint64_t start, uint64_t end, uint32_t n,
-			uint32_t *out)
+uint32_t mmsim_pte_heat(const struct mmsim *sim, uint32_t mm, uint64_t start, uint64_t end,
+			uint32_t n, uint32_t *out)
 {
 	const struct mm_struct *m;
 	uint64_t span;
@@ -227,7 +243,8 @@ uint32_t mmsim_pte_heat(const struct mmsim *sim, uint32_t mm, uint64_t start, ui
 	return n;
 }
 
-uint32_t mmsim_pagecache(const struct mmsim *sim, uint32_t file, uint64_t pgoff, uint32_t n, uint32_t *out)
+uint32_t mmsim_pagecache(const struct mmsim *sim, uint32_t file, uint64_t pgoff, uint32_t n,
+			 uint32_t *out)
 {
 	if (file >= sim->s.hdr.nr_files)
 		return 0;
@@ -239,7 +256,8 @@ uint32_t mmsim_pagecache(const struct mmsim *sim, uint32_t file, uint64_t pgoff,
 	return n;
 }
 
-uint32_t mmsim_pagecache_states(const struct mmsim *sim, uint32_t file, uint64_t pgoff, uint32_t n, uint8_t *out)
+uint32_t mmsim_pagecache_states(const struct mmsim *sim, uint32_t file, uint64_t pgoff, uint32_t n,
+				uint8_t *out)
 {
 	const struct file *f;
 	uint32_t run = 0, *slot = NULL;

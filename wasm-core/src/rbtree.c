@@ -163,7 +163,8 @@ static void erase_fixup(struct mmsim *sim, struct mm_struct *mm, uint32_t x)
 				rotate_left(sim, mm, p);
 				w = V(p)->rb_right;
 			}
-			if (V(V(w)->rb_left)->rb_color == RB_BLACK && V(V(w)->rb_right)->rb_color == RB_BLACK) {
+			if (V(V(w)->rb_left)->rb_color == RB_BLACK &&
+			    V(V(w)->rb_right)->rb_color == RB_BLACK) {
 				V(w)->rb_color = RB_RED;
 				x = p;
 			} else {
@@ -188,7 +189,8 @@ static void erase_fixup(struct mmsim *sim, struct mm_struct *mm, uint32_t x)
 				rotate_right(sim, mm, p);
 				w = V(p)->rb_left;
 			}
-			if (V(V(w)->rb_right)->rb_color == RB_BLACK && V(V(w)->rb_left)->rb_color == RB_BLACK) {
+			if (V(V(w)->rb_right)->rb_color == RB_BLACK &&
+			    V(V(w)->rb_left)->rb_color == RB_BLACK) {
 				V(w)->rb_color = RB_RED;
 				x = p;
 			} else {
@@ -256,7 +258,8 @@ void vma_rb_erase(struct mmsim *sim, struct mm_struct *mm, uint32_t z)
 }
 
 /* black height of the subtree, or -1 if a rule is broken */
-static int check_node(const struct mmsim *sim, uint32_t n, uint64_t lo, uint64_t hi, uint32_t *count)
+static int check_node(const struct mmsim *sim, uint32_t n, uint64_t lo, uint64_t hi,
+		      uint32_t *count)
 {
 	const struct vm_area_struct *v;
 	int lh, rh;
@@ -270,8 +273,9 @@ static int check_node(const struct mmsim *sim, uint32_t n, uint64_t lo, uint64_t
 		return -1;
 	if (v->rb_right && vma_ptr(sim, v->rb_right)->rb_parent != n)
 		return -1;
-	if (v->rb_color == RB_RED && ((v->rb_left && vma_ptr(sim, v->rb_left)->rb_color == RB_RED) ||
-				      (v->rb_right && vma_ptr(sim, v->rb_right)->rb_color == RB_RED)))
+	if (v->rb_color == RB_RED &&
+	    ((v->rb_left && vma_ptr(sim, v->rb_left)->rb_color == RB_RED) ||
+	     (v->rb_right && vma_ptr(sim, v->rb_right)->rb_color == RB_RED)))
 		return -1;
 	(*count)++;
 	lh = check_node(sim, v->rb_left, lo, v->vm_start, count);
@@ -313,8 +317,8 @@ int vma_rb_check(const struct mmsim *sim, const struct mm_struct *mm, char *msg,
 			break;
 	}
 	if (listed != count || count != mm->map_count) {
-		snprintf(msg, len, "VMA count mismatch: tree %u, list %u, map_count %u", count, listed,
-			 mm->map_count);
+		snprintf(msg, len, "VMA count mismatch: tree %u, list %u, map_count %u", count,
+			 listed, mm->map_count);
 		return -1;
 	}
 	return 0;

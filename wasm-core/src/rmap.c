@@ -38,7 +38,8 @@ static struct page *folio_page1(const struct mmsim *sim, uint32_t head)
 
 static void mapped_stat(struct mmsim *sim, const struct page *folio, int64_t nr)
 {
-	mod_node_page_state(sim, folio_test_anon(folio) ? MMSIM_NR_ANON_PAGES : MMSIM_NR_MAPPED, nr);
+	mod_node_page_state(sim, folio_test_anon(folio) ? MMSIM_NR_ANON_PAGES : MMSIM_NR_MAPPED,
+			    nr);
 }
 
 /*
@@ -48,13 +49,13 @@ static void mapped_stat(struct mmsim *sim, const struct page *folio, int64_t nr)
  */
 #define RMAP_ATOMIC(sim, field, n) count_vm_events(sim, MMSIM_MODEL_RMAP_ATOMIC_##field, n)
 
-
 /*
  * One mmsim_folio_rmap event per rmap operation on a large folio (small
  * folios, most of all file pages, would double a run's events for nothing
  * the views draw): its kind, pages and the atomics it made.
  */
-static void trace_folio_rmap(struct mmsim *sim, uint32_t pfn, uint32_t op, uint32_t nr, struct rmap_cost before)
+static void trace_folio_rmap(struct mmsim *sim, uint32_t pfn, uint32_t op, uint32_t nr,
+			     struct rmap_cost before)
 {
 	uint32_t head = compound_head(sim, pfn);
 	struct rmap_cost now;
@@ -64,7 +65,8 @@ static void trace_folio_rmap(struct mmsim *sim, uint32_t pfn, uint32_t op, uint3
 	now = rmap_cost_now(sim);
 	trace(sim, MMSIM_EV_FOLIO_RMAP, pfn, head, op, nr,
 	      (uint32_t)(now.page - before.page) | (uint32_t)(now.large - before.large) << 16 |
-		      (uint32_t)(now.entire - before.entire) << 20 | (uint32_t)(now.nr - before.nr) << 24);
+		      (uint32_t)(now.entire - before.entire) << 20 |
+		      (uint32_t)(now.nr - before.nr) << 24);
 }
 
 /* ------------------------------------------------------------- deferred split */
@@ -218,7 +220,8 @@ void folio_add_new_anon_rmap(struct mmsim *sim, uint32_t pfn, const struct vm_ar
 }
 
 /* after a removal: queue an anon large folio left partly mapped, once */
-static void folio_removed(struct mmsim *sim, uint32_t head, int32_t accounted, bool partially_mapped)
+static void folio_removed(struct mmsim *sim, uint32_t head, int32_t accounted,
+			  bool partially_mapped)
 {
 	struct page *folio = pfn_to_page(sim, head);
 
@@ -269,7 +272,8 @@ void folio_remove_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 	}
 	/* the batch's event before a deferred split it causes (the queueing is its consequence) */
 	trace_folio_rmap(sim, pfn, MMSIM_FRMAP_REMOVE_PTES, nr, before);
-	folio_removed(sim, head, accounted, large && accounted && folio_page1(sim, head)->_nr_pages_mapped);
+	folio_removed(sim, head, accounted,
+		      large && accounted && folio_page1(sim, head)->_nr_pages_mapped);
 }
 
 void folio_remove_rmap_pte(struct mmsim *sim, uint32_t pfn)
@@ -312,7 +316,9 @@ void folio_remove_rmap_pmd(struct mmsim *sim, uint32_t head)
 void folio_dup_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 {
 	uint32_t head = compound_head(sim, pfn);
-	struct rmap_cost before = folio_test_large(pfn_to_page(sim, head)) ? rmap_cost_now(sim) : (struct rmap_cost){ 0 };
+	struct rmap_cost before = folio_test_large(pfn_to_page(sim, head)) ?
+					  rmap_cost_now(sim) :
+					  (struct rmap_cost){ 0 };
 
 	for (uint32_t i = 0; i < nr; i++) {
 		struct page *page = pfn_to_page(sim, pfn + i);
@@ -518,7 +524,8 @@ static bool anon_vma_chained(const struct mmsim *sim, uint32_t vma_av, uint32_t 
 }
 
 /* the PTE that maps pfn at addr in vma's mm, if any */
-static uint64_t *vma_pte_of(struct mmsim *sim, const struct vm_area_struct *vma, uint64_t addr, uint32_t pfn)
+static uint64_t *vma_pte_of(struct mmsim *sim, const struct vm_area_struct *vma, uint64_t addr,
+			    uint32_t pfn)
 {
 	uint64_t *pte = walk_pte(sim, mm_ptr(sim, vma->vm_mm), addr);
 
@@ -581,15 +588,18 @@ void rmap_walk(struct mmsim *sim, uint32_t pfn, rmap_one_fn one, void *arg)
 	}
 }
 
-struct referenced_arg { uint32_t referenced; uint32_t vm_flags; };
+struct referenced_arg {
+	uint32_t referenced;
+	uint32_t vm_flags;
+};
 
 /*
  * page_referenced_one() (2.6.39 mm/rmap.c): test and clear the PTE's
  * accessed (young) bit; a young PTE counts unless the VMA is
  * MADV_SEQUENTIAL; the VMA's flags are passed up when it counted.
  */
-static bool page_referenced_one(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma, uint64_t addr,
-				uint64_t *pte, void *arg)
+static bool page_referenced_one(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma,
+				uint64_t addr, uint64_t *pte, void *arg)
 {
 	struct referenced_arg *r = arg;
 
@@ -624,8 +634,8 @@ uint32_t page_referenced(struct mmsim *sim, uint32_t pfn, uint32_t *vm_flags)
  * clear the PTE, move its dirty bit to the page (set_page_dirty), and drop
  * the mapping's rss, mapcount and reference.
  */
-static bool try_to_unmap_one(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma, uint64_t addr,
-			     uint64_t *pte, void *arg)
+static bool try_to_unmap_one(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma,
+			     uint64_t addr, uint64_t *pte, void *arg)
 {
 	int *ret = arg;
 	struct mm_struct *mm = mm_ptr(sim, vma->vm_mm);
@@ -662,8 +672,8 @@ int try_to_unmap(struct mmsim *sim, uint32_t pfn)
  * writable or dirty PTE of a VM_SHARED mapping is write-protected and
  * cleaned, so that the next write faults and dirties the page again.
  */
-static bool page_mkclean_one(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma, uint64_t addr,
-			     uint64_t *pte, void *arg)
+static bool page_mkclean_one(struct mmsim *sim, uint32_t pfn, struct vm_area_struct *vma,
+			     uint64_t addr, uint64_t *pte, void *arg)
 {
 	uint32_t *cleaned = arg;
 

@@ -26,12 +26,30 @@
  */
 #include "internal.h"
 
-const char *mmsim_check_message(const struct mmsim *sim) { return sim->check_msg; }
-uint64_t mmsim_work_done(const struct mmsim *sim) { return sim->s.work_done; }
-uint64_t mmsim_work_total(const struct mmsim *sim) { return sim->s.work_total; }
-int mmsim_finished(const struct mmsim *sim) { return (int)sim->s.finished; }
-uint32_t mmsim_steps_executed(const struct mmsim *sim) { return sim->s.steps_executed; }
-uint32_t mmsim_nr_expect_failures(const struct mmsim *sim) { return sim->s.nr_fails; }
+const char *mmsim_check_message(const struct mmsim *sim)
+{
+	return sim->check_msg;
+}
+uint64_t mmsim_work_done(const struct mmsim *sim)
+{
+	return sim->s.work_done;
+}
+uint64_t mmsim_work_total(const struct mmsim *sim)
+{
+	return sim->s.work_total;
+}
+int mmsim_finished(const struct mmsim *sim)
+{
+	return (int)sim->s.finished;
+}
+uint32_t mmsim_steps_executed(const struct mmsim *sim)
+{
+	return sim->s.steps_executed;
+}
+uint32_t mmsim_nr_expect_failures(const struct mmsim *sim)
+{
+	return sim->s.nr_fails;
+}
 
 const struct mmsim_expect_failure *mmsim_expect_failure(const struct mmsim *sim, uint32_t i)
 {
@@ -121,8 +139,9 @@ static int access_begin(struct mmsim *sim, const struct mmsim_step *st, uint64_t
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t task = first + i;
 		struct task_struct *t = task_ptr(sim, task);
-		uint32_t map = (st->flags & MMSIM_STEPF_MAPLIST) ? (uint32_t)prog_data(sim, (uint32_t)st->addr + i)
-								 : st->map;
+		uint32_t map = (st->flags & MMSIM_STEPF_MAPLIST) ?
+				       (uint32_t)prog_data(sim, (uint32_t)st->addr + i) :
+				       st->map;
 		uint64_t start, len;
 		int err = check_task(sim, task);
 
@@ -135,7 +154,8 @@ static int access_begin(struct mmsim *sim, const struct mmsim_step *st, uint64_t
 		t->acc_stride = st->stride;
 		t->acc_slots = DIV_ROUND_UP(len, st->stride);
 		t->acc_pos = 0;
-		t->acc_key = splitmix64(s->hdr.seed ^ splitmix64(((uint64_t)s->steps_executed << 16) | i));
+		t->acc_key = splitmix64(s->hdr.seed ^
+					splitmix64(((uint64_t)s->steps_executed << 16) | i));
 		switch (st->kind) {
 		case MMSIM_PAT_UNIFORM:
 			t->acc_len = t->acc_slots ? st->count : 0;
@@ -144,7 +164,8 @@ static int access_begin(struct mmsim *sim, const struct mmsim_step *st, uint64_t
 			t->acc_len = st->ndata;
 			for (uint32_t k = 0; k < st->ndata; k++)
 				if (prog_data(sim, st->data + k) >= len >> PAGE_SHIFT)
-					return sim_error(sim, MMSIM_EINVAL, start, prog_data(sim, st->data + k));
+					return sim_error(sim, MMSIM_EINVAL, start,
+							 prog_data(sim, st->data + k));
 			break;
 		default:
 			t->acc_len = t->acc_slots;
@@ -179,15 +200,18 @@ static uint32_t next_touch(struct mmsim *sim, uint32_t *slot, uint64_t *addr)
 	struct task_struct *t;
 
 	for (uint32_t k = 0; k < s->acc_nthreads; k++, i = (i + 1) % s->acc_nthreads)
-		if (task_ptr(sim, s->acc_task0 + i)->acc_pos < task_ptr(sim, s->acc_task0 + i)->acc_len)
+		if (task_ptr(sim, s->acc_task0 + i)->acc_pos <
+		    task_ptr(sim, s->acc_task0 + i)->acc_len)
 			break;
 	t = task_ptr(sim, s->acc_task0 + i);
 	switch (s->acc_pattern) {
 	case MMSIM_PAT_RANDOM:
-		*addr = t->acc_start + permute_index(t->acc_key, t->acc_pos, t->acc_slots) * t->acc_stride;
+		*addr = t->acc_start +
+			permute_index(t->acc_key, t->acc_pos, t->acc_slots) * t->acc_stride;
 		break;
 	case MMSIM_PAT_UNIFORM:
-		*addr = t->acc_start + random_index(t->acc_key, t->acc_pos, t->acc_slots) * t->acc_stride;
+		*addr = t->acc_start +
+			random_index(t->acc_key, t->acc_pos, t->acc_slots) * t->acc_stride;
 		break;
 	case MMSIM_PAT_LIST:
 		*addr = t->acc_start + prog_data(sim, st->data + (uint32_t)t->acc_pos) * PAGE_SIZE;
@@ -317,15 +341,21 @@ static uint64_t folio_field(struct mmsim *sim, uint32_t pfn, uint32_t field)
 		/* 6.9's folio_mapcount() of a large folio reads every page (unless none is PTE-mapped); 6.10 one field */
 		if (folio_test_large(folio) && !sim->s.hdr.large_mapcount &&
 		    (pfn_to_page(sim, head + 1)->_nr_pages_mapped & FOLIO_PAGES_MAPPED))
-			count_vm_events(sim, MMSIM_MODEL_FOLIO_MAPCOUNT_PAGES_VISITED, 1u << folio_order(sim, head));
+			count_vm_events(sim, MMSIM_MODEL_FOLIO_MAPCOUNT_PAGES_VISITED,
+					1u << folio_order(sim, head));
 		return (uint64_t)folio_mapcount(sim, head);
 	case MMSIM_FOLIO_NR_PAGES_MAPPED:
-		return folio_test_large(folio) ? (uint64_t)pfn_to_page(sim, head + 1)->_nr_pages_mapped : 0;
+		return folio_test_large(folio) ?
+			       (uint64_t)pfn_to_page(sim, head + 1)->_nr_pages_mapped :
+			       0;
 	case MMSIM_FOLIO_LARGE_MAPCOUNT:
-		return folio_test_large(folio) ? (uint64_t)(pfn_to_page(sim, head + 1)->_large_mapcount + 1)
-					       : (uint64_t)(folio->_mapcount + 1);
+		return folio_test_large(folio) ?
+			       (uint64_t)(pfn_to_page(sim, head + 1)->_large_mapcount + 1) :
+			       (uint64_t)(folio->_mapcount + 1);
 	case MMSIM_FOLIO_ENTIRE_MAPCOUNT:
-		return folio_test_large(folio) ? (uint64_t)(pfn_to_page(sim, head + 1)->_entire_mapcount + 1) : 0;
+		return folio_test_large(folio) ?
+			       (uint64_t)(pfn_to_page(sim, head + 1)->_entire_mapcount + 1) :
+			       0;
 	case MMSIM_FOLIO_LIKELY_SHARED:
 		return folio_likely_mapped_shared(sim, head);
 	case MMSIM_FOLIO_ORDER:
@@ -344,7 +374,8 @@ static int do_expect(struct mmsim *sim, const struct mmsim_step *st, uint64_t ad
 	uint32_t failed = 0, pfn = MMSIM_NONE;
 
 	for (uint32_t i = 0; i < st->ndata; i += 2) {
-		uint64_t key = prog_data(sim, st->data + i), want = prog_data(sim, st->data + i + 1);
+		uint64_t key = prog_data(sim, st->data + i),
+			 want = prog_data(sim, st->data + i + 1);
 		uint64_t actual;
 
 		switch (MMSIM_EXPECT_KIND(key)) {
@@ -360,22 +391,27 @@ static int do_expect(struct mmsim *sim, const struct mmsim_step *st, uint64_t ad
 			int err = check_task(sim, task);
 
 			if (!err)
-				err = map_range(sim, task, (uint32_t)(key & 0xffff), want + adj, PAGE_SIZE, true,
-						&start, &len);
+				err = map_range(sim, task, (uint32_t)(key & 0xffff), want + adj,
+						PAGE_SIZE, true, &start, &len);
 			if (err)
 				return err;
 			/* the page mapped there, by a PTE or a PMD leaf (MMSIM_NONE: none, or the zero page) */
-			pfn = follow_page_pfn(sim, mm_ptr(sim, task_ptr(sim, task)->mm), start, NULL);
+			pfn = follow_page_pfn(sim, mm_ptr(sim, task_ptr(sim, task)->mm), start,
+					      NULL);
 			continue;
 		}
 		default: /* MMSIM_EXPECT_FOLIO_FIELD */
-			actual = pfn == MMSIM_NONE ? MMSIM_UNLIMITED : folio_field(sim, pfn, key & 0xffff);
+			actual = pfn == MMSIM_NONE ? MMSIM_UNLIMITED :
+						     folio_field(sim, pfn, key & 0xffff);
 		}
 		if (actual != want) {
 			if (s->nr_fails < MMSIM_MAX_FAILS)
 				s->fails[s->nr_fails] = (struct mmsim_expect_failure){
-					.step = s->cur_step, .item = i / 2, .key = key,
-					.expected = want, .actual = actual,
+					.step = s->cur_step,
+					.item = i / 2,
+					.key = key,
+					.expected = want,
+					.actual = actual,
 				};
 			s->nr_fails++;
 			failed++;
@@ -392,21 +428,26 @@ static int step_op(struct mmsim *sim)
 	const struct mmsim_step *st = step_ptr(sim, pc);
 	uint64_t adj = offset_adjust(s);
 	bool single = st->op == MMSIM_OP_MMAP || st->op == MMSIM_OP_MUNMAP ||
-		      st->op == MMSIM_OP_MADVISE || st->op == MMSIM_OP_FORK || st->op == MMSIM_OP_EXIT ||
-		      st->op == MMSIM_OP_READ || st->op == MMSIM_OP_WRITE || st->op == MMSIM_OP_FADVISE ||
+		      st->op == MMSIM_OP_MADVISE || st->op == MMSIM_OP_FORK ||
+		      st->op == MMSIM_OP_EXIT || st->op == MMSIM_OP_READ ||
+		      st->op == MMSIM_OP_WRITE || st->op == MMSIM_OP_FADVISE ||
 		      st->op == MMSIM_OP_FSYNC;
 	int err = 0;
 
 	s->cur_step = pc;
-	s->cur_task = single || (st->op == MMSIM_OP_ACCESS && !(st->task & MMSIM_TASK_ALL)) ? st->task
-											     : MMSIM_NONE;
+	s->cur_task = single || (st->op == MMSIM_OP_ACCESS && !(st->task & MMSIM_TASK_ALL)) ?
+			      st->task :
+			      MMSIM_NONE;
 	if (st->op == MMSIM_OP_REPEAT) {
 		s->work_done++; /* entering a loop is an operation (work_total counts it too) */
 		s->pc++;
 		if (st->count) {
 			s->loops[s->nr_loops++] = (struct loop_state){
-				.start = pc + 1, .end = pc + 1 + (uint32_t)st->addr, .i = 0,
-				.times = st->count, .stride = st->stride,
+				.start = pc + 1,
+				.end = pc + 1 + (uint32_t)st->addr,
+				.i = 0,
+				.times = st->count,
+				.stride = st->stride,
 			};
 		} else {
 			s->pc = pc + 1 + (uint32_t)st->addr;
@@ -458,8 +499,10 @@ static int step_op(struct mmsim *sim)
 		/* VC-7: copy_mm() flushes the child's slots; its seqnum is the forking task's (dup_task_struct) */
 		vmacache_task_init(sim, cmm->first_task, st->task);
 		/* the 2004 prefault's prediction is task_struct's: dup_task_struct copies it */
-		task_ptr(sim, cmm->first_task)->anon_fault_next_addr = task_ptr(sim, st->task)->anon_fault_next_addr;
-		task_ptr(sim, cmm->first_task)->anon_fault_order = task_ptr(sim, st->task)->anon_fault_order;
+		task_ptr(sim, cmm->first_task)->anon_fault_next_addr =
+			task_ptr(sim, st->task)->anon_fault_next_addr;
+		task_ptr(sim, cmm->first_task)->anon_fault_order =
+			task_ptr(sim, st->task)->anon_fault_order;
 		trace(sim, MMSIM_EV_FORK, 0, parent, child, 0, 0);
 		break;
 	}
@@ -588,7 +631,8 @@ int mmsim_run(struct mmsim *sim, uint64_t work_budget, uint64_t stop_event)
 	}
 	if (s->err.code)
 		return MMSIM_RUN_ERROR;
-	budget_end = s->work_done + work_budget < s->work_done ? UINT64_MAX : s->work_done + work_budget;
+	budget_end = s->work_done + work_budget < s->work_done ? UINT64_MAX :
+								 s->work_done + work_budget;
 	for (;;) {
 		int err;
 
@@ -606,7 +650,8 @@ int mmsim_run(struct mmsim *sim, uint64_t work_budget, uint64_t stop_event)
 		err = run_op(sim);
 		if (err) {
 			sim_error(sim, err, 0, 0);
-			trace(sim, MMSIM_EV_ERROR, s->err.addr, (uint32_t)-s->err.code, s->err.step, 0, 0);
+			trace(sim, MMSIM_EV_ERROR, s->err.addr, (uint32_t)-s->err.code, s->err.step,
+			      0, 0);
 			return MMSIM_RUN_ERROR;
 		}
 	}

@@ -57,7 +57,7 @@ int folio_lru_list(const struct page *folio)
 
 static const enum mmsim_counter lru_counter[MMSIM_NR_LRU_LISTS] = {
 	MMSIM_NR_INACTIVE_ANON, MMSIM_NR_ACTIVE_ANON, MMSIM_NR_INACTIVE_FILE,
-	MMSIM_NR_ACTIVE_FILE, MMSIM_NR_UNEVICTABLE,
+	MMSIM_NR_ACTIVE_FILE,	MMSIM_NR_UNEVICTABLE,
 };
 
 static void list_insert(struct mmsim *sim, uint32_t pfn, int lru, bool at_head)
@@ -103,7 +103,8 @@ uint32_t lru_tail(const struct mmsim *sim, int lru)
 	return head ? pfn_to_page(sim, head)->lru_prev : 0;
 }
 
-static void lru_move_event(struct mmsim *sim, uint32_t pfn, uint32_t from, uint32_t to, uint32_t how)
+static void lru_move_event(struct mmsim *sim, uint32_t pfn, uint32_t from, uint32_t to,
+			   uint32_t how)
 {
 	trace(sim, MMSIM_EV_LRU_MOVE, page_tag(sim, pfn), pfn, from, to, how);
 }

@@ -57,8 +57,8 @@ const char *mmsim_task_counter_name(uint32_t id)
 	return id < MMSIM_NR_TASK_COUNTERS ? task_counter_names[id] : "";
 }
 
-void trace_emit(struct mmsim *sim, uint32_t type, uint64_t addr, uint32_t a, uint32_t b,
-		uint32_t c, uint32_t d)
+void trace_emit(struct mmsim *sim, uint32_t type, uint64_t addr, uint32_t a, uint32_t b, uint32_t c,
+		uint32_t d)
 {
 	struct mmsim_event *e;
 
@@ -120,10 +120,28 @@ int sim_error(struct mmsim *sim, int code, uint64_t addr, uint64_t detail)
 	return code;
 }
 
-const struct mmsim_error_info *mmsim_last_error(const struct mmsim *sim) { return &sim->s.err; }
+const struct mmsim_error_info *mmsim_last_error(const struct mmsim *sim)
+{
+	return &sim->s.err;
+}
 
-void mmsim_set_trace(struct mmsim *sim, int on) { sim->trace = on; }
-const struct mmsim_event *mmsim_events(const struct mmsim *sim) { return sim->ev; }
-uint32_t mmsim_nr_events(const struct mmsim *sim) { return sim->nr_ev; }
-void mmsim_events_clear(struct mmsim *sim) { sim->nr_ev = 0; }
-uint64_t mmsim_events_total(const struct mmsim *sim) { return sim->s.events_total; }
+void mmsim_set_trace(struct mmsim *sim, int on)
+{
+	sim->trace = on;
+}
+const struct mmsim_event *mmsim_events(const struct mmsim *sim)
+{
+	return sim->ev;
+}
+uint32_t mmsim_nr_events(const struct mmsim *sim)
+{
+	return sim->nr_ev;
+}
+void mmsim_events_clear(struct mmsim *sim)
+{
+	sim->nr_ev = 0;
+}
+uint64_t mmsim_events_total(const struct mmsim *sim)
+{
+	return sim->s.events_total;
+}

@@ -81,7 +81,8 @@ static uint32_t invalidate_inode_page(struct mmsim *sim, uint32_t pfn)
 }
 
 /* invalidate_mapping_pages(): returns the pages removed */
-static uint64_t invalidate_mapping_pages(struct mmsim *sim, uint32_t file, uint64_t start, uint64_t end)
+static uint64_t invalidate_mapping_pages(struct mmsim *sim, uint32_t file, uint64_t start,
+					 uint64_t end)
 {
 	uint32_t pages[PAGEVEC_SIZE], n;
 	uint64_t next = start, count = 0;
@@ -99,7 +100,8 @@ static uint64_t invalidate_mapping_pages(struct mmsim *sim, uint32_t file, uint6
 			next++;
 			if (folio_test(folio, locked)) {
 				/* trylock_page() failed (read I/O in flight): skipped, not deactivated */
-				trace(sim, MMSIM_EV_INVALIDATE, tag, pfn, (uint32_t)index, MMSIM_INVAL_LOCKED, 0);
+				trace(sim, MMSIM_EV_INVALIDATE, tag, pfn, (uint32_t)index,
+				      MMSIM_INVAL_LOCKED, 0);
 				continue;
 			}
 			ret = invalidate_inode_page(sim, pfn);
@@ -135,7 +137,8 @@ int do_fadvise_dontneed(struct mmsim *sim, uint32_t file, uint64_t offset, uint6
 		write_cache_pages(sim, file, UINT64_MAX, false, MMSIM_WB_FLUSH);
 	start = (offset + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	end = endbyte >> PAGE_SHIFT;
-	trace(sim, MMSIM_EV_FADVISE, 0, file, (uint32_t)start, end > UINT32_MAX ? MMSIM_NONE : (uint32_t)end, flush);
+	trace(sim, MMSIM_EV_FADVISE, 0, file, (uint32_t)start,
+	      end > UINT32_MAX ? MMSIM_NONE : (uint32_t)end, flush);
 	if (end >= start)
 		invalidate_mapping_pages(sim, file, start, end);
 	return 0;

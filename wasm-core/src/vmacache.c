@@ -81,12 +81,14 @@ static bool vmacache_valid(struct task_struct *t, const struct mm_struct *mm)
 }
 
 /* the rb-tree walk (the kernel's loop in find_vma), each VMA visited an event */
-static uint32_t find_vma_rb(struct mmsim *sim, const struct mm_struct *mm, uint32_t mmid, uint64_t addr)
+static uint32_t find_vma_rb(struct mmsim *sim, const struct mm_struct *mm, uint32_t mmid,
+			    uint64_t addr)
 {
 	uint32_t node = mm->mm_rb, vma = 0, depth = 0;
 
 	while (node) {
-		trace(sim, MMSIM_EV_FIND_VMA_WALK, addr, node, depth++, vma_ptr(sim, node)->vm_end > addr, mmid);
+		trace(sim, MMSIM_EV_FIND_VMA_WALK, addr, node, depth++,
+		      vma_ptr(sim, node)->vm_end > addr, mmid);
 		node = find_vma_step(sim, node, addr, &vma);
 	}
 	return vma;
@@ -97,8 +99,9 @@ static uint32_t find_vma_rb(struct mmsim *sim, const struct mm_struct *mm, uint3
  * hit is what the tree would have answered: CONFIG_DEBUG_VM_VMACACHE's
  * spirit), traced.
  */
-static inline __attribute__((always_inline)) uint32_t vmacache_hit(struct mmsim *sim, struct task_struct *t, const struct mm_struct *mm,
-			     uint32_t vma, uint32_t slot, uint64_t addr)
+static inline __attribute__((always_inline)) uint32_t
+vmacache_hit(struct mmsim *sim, struct task_struct *t, const struct mm_struct *mm, uint32_t vma,
+	     uint32_t slot, uint64_t addr)
 {
 	if (unlikely(sim->debug_vm) && vma != find_vma_noacct(sim, mm, addr))
 		sim_error(sim, MMSIM_EINVARIANT, addr, vma);
@@ -114,7 +117,7 @@ static inline __attribute__((always_inline)) uint32_t vmacache_hit(struct mmsim 
  * flush on a seqnum mismatch, and a miss: the tree walk and the update.
  */
 static __attribute__((noinline)) uint32_t find_vma_slow(struct mmsim *sim, struct task_struct *t,
-							 struct mm_struct *mm, uint64_t addr)
+							struct mm_struct *mm, uint64_t addr)
 {
 	uint32_t mmid = t->mm, vma, slot, why = 1, old;
 
@@ -202,7 +205,8 @@ void vmacache_unlinked(struct mmsim *sim, uint32_t mmid, uint32_t removed, uint3
 		return;
 	}
 	mm->vmacache_seqnum++;
-	trace(sim, MMSIM_EV_VMACACHE_INVALIDATE, 0, mmid, mm->vmacache_seqnum, mm->vmacache_seqnum == 0, 0);
+	trace(sim, MMSIM_EV_VMACACHE_INVALIDATE, 0, mmid, mm->vmacache_seqnum,
+	      mm->vmacache_seqnum == 0, 0);
 	if (unlikely(mm->vmacache_seqnum == 0))
 		vmacache_flush_all(sim, mmid);
 }
@@ -242,8 +246,8 @@ int mmsim_vmacache_info(const struct mmsim *sim, uint32_t task, struct mmsim_vma
  * tree and a miss's path (mmsim_find_vma_walk), which never goes deeper
  * than the tree's height (2 log2(n + 1) for a red-black tree).
  */
-uint32_t mmsim_vma_tree(const struct mmsim *sim, uint32_t mm, uint32_t max_depth, struct mmsim_vma_node *out,
-			uint32_t max)
+uint32_t mmsim_vma_tree(const struct mmsim *sim, uint32_t mm, uint32_t max_depth,
+			struct mmsim_vma_node *out, uint32_t max)
 {
 	uint32_t n = 0, head = 0;
 
@@ -261,7 +265,9 @@ uint32_t mmsim_vma_tree(const struct mmsim *sim, uint32_t mm, uint32_t max_depth
 		x->red = v->rb_color == RB_RED;
 		for (int k = 0; k < 2; k++)
 			if (kid[k] && x->depth < max_depth && n < max)
-				out[n++] = (struct mmsim_vma_node){ .id = kid[k], .depth = (uint16_t)(x->depth + 1) };
+				out[n++] = (struct mmsim_vma_node){
+					.id = kid[k], .depth = (uint16_t)(x->depth + 1)
+				};
 	}
 	return n;
 }

@@ -60,7 +60,7 @@
 struct scan_control {
 	uint64_t nr_to_reclaim;
 	uint64_t nr_reclaimed;
-	uint64_t nr_scanned;       /* this pass (shrink_page_list's count) */
+	uint64_t nr_scanned; /* this pass (shrink_page_list's count) */
 	int priority;
 	bool kswapd;
 };
@@ -178,7 +178,8 @@ static bool pageout(struct mmsim *sim, uint32_t pfn)
 		return true; /* PAGE_CLEAN: cleaned meanwhile */
 	folio_set(folio, reclaim);
 	count_vm_event(sim, MMSIM_NR_VMSCAN_WRITE);
-	trace(sim, MMSIM_EV_WRITEPAGE, page_tag(sim, pfn), pfn, folio->mapping - 1, folio->index, 0);
+	trace(sim, MMSIM_EV_WRITEPAGE, page_tag(sim, pfn), pfn, folio->mapping - 1, folio->index,
+	      0);
 	writeback_submit(sim, folio->mapping - 1, folio->index, 1, MMSIM_WB_RECLAIM);
 	return true;
 }
@@ -241,15 +242,18 @@ static uint32_t shrink_one(struct mmsim *sim, struct scan_control *sc, uint32_t 
  * survivors back to the head of their lists (putback_lru_pages), the
  * activated ones to the active list. Returns the pages reclaimed.
  */
-static uint64_t shrink_page_list(struct mmsim *sim, struct scan_control *sc, const uint32_t *pages, uint32_t n)
+static uint64_t shrink_page_list(struct mmsim *sim, struct scan_control *sc, const uint32_t *pages,
+				 uint32_t n)
 {
 	uint64_t reclaimed = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t pfn = pages[i], ptes, flags = pfn_to_page(sim, pfn)->flags;
 		uint64_t tag = page_tag(sim, pfn); /* before: a reclaimed page has no name left */
-		uint32_t from = folio_lru_list(pfn_to_page(sim, pfn)), v = shrink_one(sim, sc, pfn, &ptes);
-		bool activate = v == MMSIM_SHRINK_ACTIVATE || v == MMSIM_SHRINK_UNMAP_FAIL || v == MMSIM_SHRINK_ANON;
+		uint32_t from = folio_lru_list(pfn_to_page(sim, pfn)),
+			 v = shrink_one(sim, sc, pfn, &ptes);
+		bool activate = v == MMSIM_SHRINK_ACTIVATE || v == MMSIM_SHRINK_UNMAP_FAIL ||
+				v == MMSIM_SHRINK_ANON;
 
 		trace(sim, MMSIM_EV_SHRINK_PAGE, tag, pfn, v, ptes, flags);
 		if (v == MMSIM_SHRINK_RECLAIMED) {
@@ -284,9 +288,11 @@ static uint32_t isolate_lru_pages(struct mmsim *sim, uint32_t lru, uint32_t nr, 
 }
 
 /* shrink_inactive_list(): scan nr pages of an inactive list's tail */
-static uint64_t shrink_inactive_list(struct mmsim *sim, struct scan_control *sc, uint32_t nr, bool file)
+static uint64_t shrink_inactive_list(struct mmsim *sim, struct scan_control *sc, uint32_t nr,
+				     bool file)
 {
-	uint32_t pages[SWAP_CLUSTER_MAX], lru = file ? MMSIM_LRU_INACTIVE_FILE : MMSIM_LRU_INACTIVE_ANON, n;
+	uint32_t pages[SWAP_CLUSTER_MAX],
+		lru = file ? MMSIM_LRU_INACTIVE_FILE : MMSIM_LRU_INACTIVE_ANON, n;
 	uint64_t reclaimed;
 
 	lru_add_drain(sim);
@@ -302,7 +308,8 @@ static uint64_t shrink_inactive_list(struct mmsim *sim, struct scan_control *sc,
 	if (sc->kswapd)
 		count_vm_events(sim, MMSIM_KSWAPD_STEAL, reclaimed);
 	count_vm_events(sim, MMSIM_PGSTEAL, reclaimed);
-	trace(sim, MMSIM_EV_SHRINK_INACTIVE, 0, file, n, (uint32_t)reclaimed, (uint32_t)sc->priority);
+	trace(sim, MMSIM_EV_SHRINK_INACTIVE, 0, file, n, (uint32_t)reclaimed,
+	      (uint32_t)sc->priority);
 	return reclaimed;
 }
 
@@ -313,7 +320,8 @@ static uint64_t shrink_inactive_list(struct mmsim *sim, struct scan_control *sc,
  */
 static void shrink_active_list(struct mmsim *sim, struct scan_control *sc, uint32_t nr, bool file)
 {
-	uint32_t pages[SWAP_CLUSTER_MAX], lru = file ? MMSIM_LRU_ACTIVE_FILE : MMSIM_LRU_ACTIVE_ANON, n;
+	uint32_t pages[SWAP_CLUSTER_MAX],
+		lru = file ? MMSIM_LRU_ACTIVE_FILE : MMSIM_LRU_ACTIVE_ANON, n;
 	uint32_t rotated = 0;
 
 	lru_add_drain(sim);
@@ -388,12 +396,16 @@ static void get_scan_count(struct mmsim *sim, int priority, uint64_t nr[4])
 static void shrink_zone(struct mmsim *sim, struct scan_control *sc)
 {
 	static const uint32_t order[4] = {
-		MMSIM_LRU_INACTIVE_ANON, MMSIM_LRU_ACTIVE_ANON, MMSIM_LRU_INACTIVE_FILE, MMSIM_LRU_ACTIVE_FILE,
+		MMSIM_LRU_INACTIVE_ANON,
+		MMSIM_LRU_ACTIVE_ANON,
+		MMSIM_LRU_INACTIVE_FILE,
+		MMSIM_LRU_ACTIVE_FILE,
 	};
 	uint64_t nr[4], nr_reclaimed = sc->nr_reclaimed;
 
 	get_scan_count(sim, sc->priority, nr);
-	while (nr[MMSIM_LRU_INACTIVE_ANON] || nr[MMSIM_LRU_ACTIVE_FILE] || nr[MMSIM_LRU_INACTIVE_FILE]) {
+	while (nr[MMSIM_LRU_INACTIVE_ANON] || nr[MMSIM_LRU_ACTIVE_FILE] ||
+	       nr[MMSIM_LRU_INACTIVE_FILE]) {
 		for (int k = 0; k < 4; k++) {
 			uint32_t l = order[k], n;
 
@@ -433,7 +445,8 @@ uint64_t try_to_free_pages(struct mmsim *sim)
 	uint64_t total_scanned = 0;
 
 	count_vm_event(sim, MMSIM_ALLOCSTALL);
-	trace(sim, MMSIM_EV_DIRECT_BEGIN, 0, (uint32_t)sim->s.counters[MMSIM_NR_FREE_PAGES], sim->s.wmark[0], 0, 0);
+	trace(sim, MMSIM_EV_DIRECT_BEGIN, 0, (uint32_t)sim->s.counters[MMSIM_NR_FREE_PAGES],
+	      sim->s.wmark[0], 0, 0);
 	sim->s.reclaiming = 1;
 	for (sc.priority = DEF_PRIORITY; sc.priority >= 0; sc.priority--) {
 		sc.nr_scanned = 0;
@@ -443,10 +456,12 @@ uint64_t try_to_free_pages(struct mmsim *sim)
 		if (sc.nr_reclaimed >= sc.nr_to_reclaim)
 			break;
 		if (total_scanned > SWAP_CLUSTER_MAX + SWAP_CLUSTER_MAX / 2)
-			writeback_inodes(sim, total_scanned, MMSIM_WB_BACKGROUND); /* wakeup_flusher_threads() */
+			writeback_inodes(sim, total_scanned,
+					 MMSIM_WB_BACKGROUND); /* wakeup_flusher_threads() */
 	}
 	sim->s.reclaiming = 0;
-	trace(sim, MMSIM_EV_DIRECT_END, 0, (uint32_t)sc.nr_reclaimed, (uint32_t)total_scanned, 0, 0);
+	trace(sim, MMSIM_EV_DIRECT_END, 0, (uint32_t)sc.nr_reclaimed, (uint32_t)total_scanned, 0,
+	      0);
 	return sc.nr_reclaimed;
 }
 
@@ -462,15 +477,16 @@ void wakeup_kswapd(struct mmsim *sim)
 	k->running = 1;
 	k->in_loop = 0;
 	count_vm_event(sim, MMSIM_MODEL_KSWAPD_WAKEUPS);
-	trace(sim, MMSIM_EV_KSWAPD_WAKE, 0, (uint32_t)sim->s.counters[MMSIM_NR_FREE_PAGES], sim->s.wmark[1], 0, 0);
+	trace(sim, MMSIM_EV_KSWAPD_WAKE, 0, (uint32_t)sim->s.counters[MMSIM_NR_FREE_PAGES],
+	      sim->s.wmark[1], 0, 0);
 }
 
 static void kswapd_sleep(struct mmsim *sim)
 {
 	sim->s.kswapd.running = 0;
 	sim->s.kswapd.in_loop = 0;
-	trace(sim, MMSIM_EV_KSWAPD_SLEEP, 0, (uint32_t)sim->s.counters[MMSIM_NR_FREE_PAGES], sim->s.wmark[2],
-	      sim->s.all_unreclaimable, 0);
+	trace(sim, MMSIM_EV_KSWAPD_SLEEP, 0, (uint32_t)sim->s.counters[MMSIM_NR_FREE_PAGES],
+	      sim->s.wmark[2], sim->s.all_unreclaimable, 0);
 }
 
 /*
@@ -498,7 +514,8 @@ void kswapd_run(struct mmsim *sim)
 		k->total_scanned = 0;
 		count_vm_event(sim, MMSIM_PAGEOUTRUN);
 	}
-	if ((s->all_unreclaimable && k->priority != DEF_PRIORITY) || zone_watermark_ok(sim, 0, s->wmark[2])) {
+	if ((s->all_unreclaimable && k->priority != DEF_PRIORITY) ||
+	    zone_watermark_ok(sim, 0, s->wmark[2])) {
 		kswapd_sleep(sim);
 		return;
 	}
@@ -512,8 +529,8 @@ void kswapd_run(struct mmsim *sim)
 	k->nr_reclaimed = sc.nr_reclaimed;
 	if (!s->all_unreclaimable && !zone_reclaimable(sim))
 		s->all_unreclaimable = 1;
-	trace(sim, MMSIM_EV_KSWAPD_PASS, 0, k->priority, (uint32_t)k->nr_reclaimed, (uint32_t)sc.nr_scanned,
-	      (uint32_t)s->counters[MMSIM_NR_FREE_PAGES]);
+	trace(sim, MMSIM_EV_KSWAPD_PASS, 0, k->priority, (uint32_t)k->nr_reclaimed,
+	      (uint32_t)sc.nr_scanned, (uint32_t)s->counters[MMSIM_NR_FREE_PAGES]);
 	if (zone_watermark_ok(sim, 0, s->wmark[2])) {
 		kswapd_sleep(sim);
 		return;
@@ -590,7 +607,9 @@ uint32_t mmsim_pagevec(const struct mmsim *sim, uint32_t pvec, uint32_t *out, ui
 /* one shrink_inactive_list() of nr pages of the inactive file list's tail, as kswapd at priority 12 */
 uint64_t vmscan_shrink_file_inactive(struct mmsim *sim, uint32_t nr)
 {
-	struct scan_control sc = { .nr_to_reclaim = UINT64_MAX, .priority = DEF_PRIORITY, .kswapd = true };
+	struct scan_control sc = { .nr_to_reclaim = UINT64_MAX,
+				   .priority = DEF_PRIORITY,
+				   .kswapd = true };
 
 	return shrink_inactive_list(sim, &sc, nr, true);
 }
@@ -598,15 +617,17 @@ uint64_t vmscan_shrink_file_inactive(struct mmsim *sim, uint32_t nr)
 /* one shrink_active_list() of nr pages of the active file list's tail */
 void vmscan_shrink_file_active(struct mmsim *sim, uint32_t nr)
 {
-	struct scan_control sc = { .nr_to_reclaim = UINT64_MAX, .priority = DEF_PRIORITY, .kswapd = true };
+	struct scan_control sc = { .nr_to_reclaim = UINT64_MAX,
+				   .priority = DEF_PRIORITY,
+				   .kswapd = true };
 
 	shrink_active_list(sim, &sc, nr, true);
 }
 
 #define MAX_BANDS 512
 
-uint32_t mmsim_lru_bands(const struct mmsim *sim, uint32_t list, uint32_t nbands, struct mmsim_lru_band *out,
-			 uint32_t max)
+uint32_t mmsim_lru_bands(const struct mmsim *sim, uint32_t list, uint32_t nbands,
+			 struct mmsim_lru_band *out, uint32_t max)
 {
 	uint32_t votes[MAX_BANDS], head, p, n = MIN(MIN(nbands, max), MAX_BANDS), total, i = 0;
 
@@ -619,7 +640,8 @@ uint32_t mmsim_lru_bands(const struct mmsim *sim, uint32_t list, uint32_t nbands
 	p = head;
 	do {
 		const struct page *pg = pfn_to_page(sim, p);
-		uint32_t k = (uint32_t)((uint64_t)i * n / total), file = (pg->flags & PF(anon)) ? 0 : pg->mapping;
+		uint32_t k = (uint32_t)((uint64_t)i * n / total),
+			 file = (pg->flags & PF(anon)) ? 0 : pg->mapping;
 		struct mmsim_lru_band *b = &out[k];
 
 		if (b->pages && b->file != file)

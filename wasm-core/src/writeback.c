@@ -49,7 +49,7 @@
 #define MAX_WRITEBACK_PAGES 1024u
 #define WB_REQ_MAX_PAGES 128u
 #define NR_REQUESTS 128u
-#define CONGESTION_ON (NR_REQUESTS - NR_REQUESTS / 8 + 1)                 /* 113 */
+#define CONGESTION_ON (NR_REQUESTS - NR_REQUESTS / 8 + 1) /* 113 */
 #define CONGESTION_OFF (NR_REQUESTS - NR_REQUESTS / 8 - NR_REQUESTS / 16 - 1) /* 103 */
 
 void writeback_init(struct mmsim *sim)
@@ -67,7 +67,8 @@ static void file_dirtied(struct mmsim *sim, uint32_t file)
 	struct file *f = file_ptr(sim, file);
 
 	if (!f->nrdirty++)
-		f->dirtied_when = sim->s.clock; /* __mark_inode_dirty(I_DIRTY_PAGES): clean -> dirty */
+		f->dirtied_when =
+			sim->s.clock; /* __mark_inode_dirty(I_DIRTY_PAGES): clean -> dirty */
 }
 
 /* account_page_dirtied(): PG_dirty, nr_dirty, nr_dirtied */
@@ -184,7 +185,8 @@ static void wb_complete(struct mmsim *sim, uint32_t slot)
  * clear_page_dirty_for_io(); set_page_writeback() on each and submit. A
  * full queue completes its oldest request first.
  */
-void writeback_submit(struct mmsim *sim, uint32_t file, uint64_t first, uint32_t nr, uint32_t reason)
+void writeback_submit(struct mmsim *sim, uint32_t file, uint64_t first, uint32_t nr,
+		      uint32_t reason)
 {
 	struct mmsim_state *s = &sim->s;
 	uint32_t id = ++s->wb_next_id;
@@ -198,8 +200,13 @@ void writeback_submit(struct mmsim *sim, uint32_t file, uint64_t first, uint32_t
 	if (s->wb_count == MMSIM_WB_QUEUE)
 		wb_complete(sim, 0);
 	s->wb[s->wb_count++] = (struct wb_req){
-		.submitted = s->clock, .complete_at = s->clock + s->hdr.writeback_latency,
-		.file = file, .first = (uint32_t)first, .nr = nr, .id = id, .reason = reason,
+		.submitted = s->clock,
+		.complete_at = s->clock + s->hdr.writeback_latency,
+		.file = file,
+		.first = (uint32_t)first,
+		.nr = nr,
+		.id = id,
+		.reason = reason,
 	};
 	update_congestion(sim);
 	trace(sim, MMSIM_EV_WB_SUBMIT, reason, file, (uint32_t)first, nr, id);
@@ -221,7 +228,8 @@ void writeback_wait_page(struct mmsim *sim, uint32_t pfn)
 	for (uint32_t i = 0; i < sim->s.wb_count; i++) {
 		const struct wb_req *r = &sim->s.wb[i];
 
-		if (r->file == file && folio->index >= r->first && folio->index < r->first + r->nr) {
+		if (r->file == file && folio->index >= r->first &&
+		    folio->index < r->first + r->nr) {
 			count_vm_event(sim, MMSIM_MODEL_WB_WAITS);
 			/* the requests before it complete first (the queue is FIFO) */
 			while (i-- > 0)
@@ -251,7 +259,8 @@ bool writeback_wait_oldest(struct mmsim *sim)
  * once), at most nr_to_write of them; contiguous ones share a request.
  * Returns the pages written.
  */
-uint64_t write_cache_pages(struct mmsim *sim, uint32_t file, uint64_t nr_to_write, bool cyclic, uint32_t reason)
+uint64_t write_cache_pages(struct mmsim *sim, uint32_t file, uint64_t nr_to_write, bool cyclic,
+			   uint32_t reason)
 {
 	struct file *f = file_ptr(sim, file);
 	uint64_t end = DIV_ROUND_UP(f->i_size, PAGE_SIZE), written = 0;
@@ -265,7 +274,8 @@ uint64_t write_cache_pages(struct mmsim *sim, uint32_t file, uint64_t nr_to_writ
 		uint32_t pfn;
 		struct page *folio;
 
-		if (!xa_find_tagged(sim, &f->i_pages, index, &next) || next >= end || (wrapped && next >= start)) {
+		if (!xa_find_tagged(sim, &f->i_pages, index, &next) || next >= end ||
+		    (wrapped && next >= start)) {
 			if (wrapped || !start)
 				break;
 			/* range_cyclic: around once, from the start of the file up to where it began */
@@ -284,7 +294,8 @@ uint64_t write_cache_pages(struct mmsim *sim, uint32_t file, uint64_t nr_to_writ
 		pfn = filemap_get_folio(sim, file, next);
 		folio = pfn_to_page(sim, pfn);
 		/* under writeback or locked already: WB_SYNC_NONE skips it (it stays tagged, and dirty) */
-		if (folio_test(folio, writeback) || folio_test(folio, locked) || !clear_page_dirty_for_io(sim, pfn)) {
+		if (folio_test(folio, writeback) || folio_test(folio, locked) ||
+		    !clear_page_dirty_for_io(sim, pfn)) {
 			if (run)
 				writeback_submit(sim, file, run_first, run, reason);
 			run = 0;
@@ -323,7 +334,8 @@ uint64_t writeback_inodes(struct mmsim *sim, uint64_t nr_pages, uint32_t reason)
 			const struct file *f = file_ptr(sim, i);
 
 			if (f->nrdirty && !shmem_file(f) &&
-			    (oldest == MMSIM_NONE || f->dirtied_when < file_ptr(sim, oldest)->dirtied_when))
+			    (oldest == MMSIM_NONE ||
+			     f->dirtied_when < file_ptr(sim, oldest)->dirtied_when))
 				oldest = i;
 		}
 		if (oldest == MMSIM_NONE)
@@ -346,7 +358,8 @@ uint64_t writeback_inodes(struct mmsim *sim, uint64_t nr_pages, uint32_t reason)
 void global_dirty_limits(const struct mmsim *sim, uint64_t *bg, uint64_t *dirty)
 {
 	const uint64_t *c = sim->s.counters;
-	uint64_t avail = c[MMSIM_NR_FREE_PAGES] + c[MMSIM_NR_ACTIVE_FILE] + c[MMSIM_NR_INACTIVE_FILE] + 1;
+	uint64_t avail =
+		c[MMSIM_NR_FREE_PAGES] + c[MMSIM_NR_ACTIVE_FILE] + c[MMSIM_NR_INACTIVE_FILE] + 1;
 
 	*dirty = sim->s.hdr.dirty_ratio * avail / 100;
 	*bg = sim->s.hdr.dirty_background_ratio * avail / 100;
@@ -391,8 +404,10 @@ void balance_dirty_pages_ratelimited(struct mmsim *sim)
 	if (nr_dirty + nr_wb <= (bg + dirty) / 2)
 		return;
 	if (nr_dirty + nr_wb > dirty)
-		written = writeback_inodes(sim, (uint64_t)s->ratelimit_pages * 3 / 2, MMSIM_WB_BALANCE);
-	trace(sim, MMSIM_EV_BALANCE_DIRTY, 0, (uint32_t)nr_dirty, (uint32_t)bg, (uint32_t)dirty, (uint32_t)written);
+		written = writeback_inodes(sim, (uint64_t)s->ratelimit_pages * 3 / 2,
+					   MMSIM_WB_BALANCE);
+	trace(sim, MMSIM_EV_BALANCE_DIRTY, 0, (uint32_t)nr_dirty, (uint32_t)bg, (uint32_t)dirty,
+	      (uint32_t)written);
 	if (s->counters[MMSIM_NR_DIRTY] > bg)
 		s->flusher_woken = 1;
 }
@@ -440,8 +455,13 @@ uint32_t mmsim_writeback_queue(const struct mmsim *sim, struct mmsim_wb_request 
 		const struct wb_req *r = &sim->s.wb[i];
 
 		out[i] = (struct mmsim_wb_request){
-			.submitted = r->submitted, .complete_at = r->complete_at, .file = r->file,
-			.first = r->first, .nr = r->nr, .id = r->id, .reason = r->reason,
+			.submitted = r->submitted,
+			.complete_at = r->complete_at,
+			.file = r->file,
+			.first = r->first,
+			.nr = r->nr,
+			.id = r->id,
+			.reason = r->reason,
 		};
 	}
 	return n;

@@ -243,7 +243,8 @@ bool xa_get_tag(const struct mmsim *sim, const struct xarray *xa, uint64_t index
 }
 
 /* the first tagged index >= from under node id, whose first index is base */
-static bool find_tagged(const struct mmsim *sim, uint32_t id, uint64_t base, uint64_t from, uint64_t *out)
+static bool find_tagged(const struct mmsim *sim, uint32_t id, uint64_t base, uint64_t from,
+			uint64_t *out)
 {
 	const struct xa_node *n = xa_node(sim, id);
 	uint32_t i = from > base ? (uint32_t)((from - base) >> n->shift) : 0;
@@ -263,7 +264,8 @@ static bool find_tagged(const struct mmsim *sim, uint32_t id, uint64_t base, uin
 	return false;
 }
 
-bool xa_find_tagged(const struct mmsim *sim, const struct xarray *xa, uint64_t from, uint64_t *index)
+bool xa_find_tagged(const struct mmsim *sim, const struct xarray *xa, uint64_t from,
+		    uint64_t *index)
 {
 	if (!xa->head || from > xa_max(xa->height))
 		return false;

@@ -20,7 +20,7 @@ async function pair(file: string, b: Record<string, string>) {
 /* a small deterministic PRNG: the test is the same every run */
 function lcg(seed: number) {
   let x = seed >>> 0;
-  return () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe('aligning two runs', () => {

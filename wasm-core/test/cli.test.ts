@@ -14,7 +14,9 @@ function sim(...args: string[]) {
 
 /* where sequential.yaml expects pgfault 256 (its line moves as the scenario is edited) */
 const SEQ_EXPECT = `scenarios/fault-around/sequential.yaml:${
-  readFileSync(join(repo, 'scenarios/fault-around/sequential.yaml'), 'utf8').split('\n').findIndex((l) => /^\s*- expect:.*pgfault: 256/.test(l)) + 1
+  readFileSync(join(repo, 'scenarios/fault-around/sequential.yaml'), 'utf8')
+    .split('\n')
+    .findIndex((l) => /^\s*- expect:.*pgfault: 256/.test(l)) + 1
 }: steps[5].expect.pgfault`;
 
 const dir = mkdtempSync(join(tmpdir(), 'mmplay-cli-'));
@@ -70,15 +72,23 @@ describe('npm run sim', () => {
     const r = sim('scenarios/fault-around/sequential.yaml', '--set', 'fault_around_bytes=4096');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^pgfault\s+4,096$/m);
-    expect(r.err).toContain(`note: ${SEQ_EXPECT}: the scenario expected pgfault 256 with fault_around_bytes 64 KiB; this run (fault_around_bytes 4 KiB) gives 4,096`);
+    expect(r.err).toContain(
+      `note: ${SEQ_EXPECT}: the scenario expected pgfault 256 with fault_around_bytes 64 KiB; this run (fault_around_bytes 4 KiB) gives 4,096`,
+    );
     expect(r.err).not.toContain('failed');
     /* --set to the scenario's own value keeps its expects binding */
-    const same = sim(scenario('fail-set.yaml', `${OK}  - expect: { pgfault: 15 }\n`), '--set', 'fault_around_bytes=64KiB');
+    const same = sim(
+      scenario('fail-set.yaml', `${OK}  - expect: { pgfault: 15 }\n`),
+      '--set',
+      'fault_around_bytes=64KiB',
+    );
     expect(same.code).toBe(1);
   });
 
   it('refuses a page cache too big for the simulator before filling it (exit 2, at the cached key)', () => {
-    const f = scenario('huge.yaml', `name: huge
+    const f = scenario(
+      'huge.yaml',
+      `name: huge
 machine: { memory: 600GiB }
 files:
   data: { size: 512GiB, cached: all }
@@ -86,19 +96,26 @@ processes:
   app: {}
 steps:
   - mmap: { task: app, name: m, file: data, prot: read }
-`);
+`,
+    );
     const t0 = performance.now();
     const r = sim(f, '--json');
     expect(performance.now() - t0).toBeLessThan(5_000); /* it took 18 s of filling before */
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
     /* the limits (limits.ts) refuse it from the scenario alone, at the cached key */
-    expect(r.err).toContain(`${f}:4:25: files.data.cached: this scenario needs about 1.3 × 10⁸ operations, about 45 s of work, over the limit of 5 × 10⁷`);
-    expect(r.err).toContain(`${f}:4:25: files.data.cached: this scenario may need up to 7.0 GiB of simulator memory (1.3 × 10⁸ pages, most of them the page cache cached: all fills), over the limit of 768 MiB for simulator memory (limit memory: the most it can be is 3.5 GiB)`);
+    expect(r.err).toContain(
+      `${f}:4:25: files.data.cached: this scenario needs about 1.3 × 10⁸ operations, about 45 s of work, over the limit of 5 × 10⁷`,
+    );
+    expect(r.err).toContain(
+      `${f}:4:25: files.data.cached: this scenario may need up to 7.0 GiB of simulator memory (1.3 × 10⁸ pages, most of them the page cache cached: all fills), over the limit of 768 MiB for simulator memory (limit memory: the most it can be is 3.5 GiB)`,
+    );
     /* raised as far as it goes, memory still refuses it, before any filling */
     const raisedRun = sim(f, '--json', '--limit', 'operations=2e8', '--limit', 'memory=3.5GiB');
     expect(raisedRun.code).toBe(2);
-    expect(raisedRun.err.trim().split('\n')).toEqual([`${f}:4:25: files.data.cached: this scenario may need up to 7.0 GiB of simulator memory (1.3 × 10⁸ pages, most of them the page cache cached: all fills), over the limit of 3.5 GiB for simulator memory (limit memory: the most it can be is 3.5 GiB)`]);
+    expect(raisedRun.err.trim().split('\n')).toEqual([
+      `${f}:4:25: files.data.cached: this scenario may need up to 7.0 GiB of simulator memory (1.3 × 10⁸ pages, most of them the page cache cached: all fills), over the limit of 3.5 GiB for simulator memory (limit memory: the most it can be is 3.5 GiB)`,
+    ]);
   });
 
   it('--events prints one sentence per event', () => {
@@ -127,33 +144,51 @@ steps:
   it('exits 2 on invalid input with file, line and key', () => {
     const r = sim(scenario('bad.yaml', OK.replace('op: read', 'op: reed')));
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/bad\.yaml:8:\d+: steps\[1\]\.access\.op: must be one of read, write; got 'reed' \(did you mean 'read'\?\)/);
+    expect(r.err).toMatch(
+      /bad\.yaml:8:\d+: steps\[1\]\.access\.op: must be one of read, write; got 'reed' \(did you mean 'read'\?\)/,
+    );
     expect(r.out).toBe('');
   });
 
   it('exits 2 on an impossible request found while running (SIGSEGV after munmap)', () => {
-    const r = sim(scenario('segv.yaml', `${OK}  - munmap: { task: app, map: m, offset: 512KiB }\n  - access: { task: app, map: m, op: read }\n`));
+    const r = sim(
+      scenario(
+        'segv.yaml',
+        `${OK}  - munmap: { task: app, map: m, offset: 512KiB }\n  - access: { task: app, map: m, op: read }\n`,
+      ),
+    );
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/segv\.yaml:10: steps\[3\]\.access: SIGSEGV: app\.0 touched 0x7f0000080000, where no VMA is mapped/);
+    expect(r.err).toMatch(
+      /segv\.yaml:10: steps\[3\]\.access: SIGSEGV: app\.0 touched 0x7f0000080000, where no VMA is mapped/,
+    );
   });
 
   it('exits 2 when the machine runs out of memory', () => {
-    const r = sim(scenario('oom.yaml', `name: oom
+    const r = sim(
+      scenario(
+        'oom.yaml',
+        `name: oom
 machine: { memory: 4MiB }
 processes:
   app: {}
 steps:
   - mmap: { task: app, name: h, length: 16MiB, prot: read-write }
   - access: { task: app, map: h, op: write }
-`));
+`,
+      ),
+    );
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/oom\.yaml:7: steps\[1\]\.access: out of memory: machine\.memory \(4 MiB\) is exhausted/);
   });
 
   it('exits 2 for a mapping the core does not run yet, at its line', () => {
-    const r = sim(scenario('later.yaml', `${OK}  - mmap: { task: app, name: s, length: 4KiB, prot: read-write, shared: true }\n`));
+    const r = sim(
+      scenario('later.yaml', `${OK}  - mmap: { task: app, name: s, length: 4KiB, prot: read-write, shared: true }\n`),
+    );
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/later\.yaml:9:65: steps\[2\]\.mmap\.shared: shared anonymous mappings are shmem, which the model does not run yet/);
+    expect(r.err).toMatch(
+      /later\.yaml:9:65: steps\[2\]\.mmap\.shared: shared anonymous mappings are shmem, which the model does not run yet/,
+    );
   });
 
   it('exits 2 on a missing file, a bad option or a bad --set', () => {
@@ -171,7 +206,8 @@ steps:
   it('--help lists the new flags and every tunable from the description', () => {
     const r = sim('--help');
     expect(r.code).toBe(0);
-    for (const flag of ['--compare key=value', '--sweep key', '--sweep key=v1,v2,...', '--csv']) expect(r.out).toContain(flag);
+    for (const flag of ['--compare key=value', '--sweep key', '--sweep key=v1,v2,...', '--csv'])
+      expect(r.out).toContain(flag);
     expect(r.out).toMatch(/^ {2}fault_around_bytes +power of two, 4 KiB \.\. 2 MiB +default 64 KiB$/m);
     expect(r.out).toMatch(/^ {2}vmacache +per-thread \| mm-wide +default per-thread$/m);
     expect(r.out).toMatch(/^ {2}machine\.io_latency +0 \.\. 1000000 operations +default 0 operations$/m);
@@ -183,7 +219,7 @@ steps:
 describe('npm run sim --compare / --sweep', () => {
   const SEQ = 'scenarios/fault-around/sequential.yaml';
 
-  it('--compare fault_around_bytes=4096 --json: A, B and B-A; B\'s expect is a note', () => {
+  it("--compare fault_around_bytes=4096 --json: A, B and B-A; B's expect is a note", () => {
     const r = sim(SEQ, '--compare', 'fault_around_bytes=4096', '--json');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
@@ -202,7 +238,9 @@ describe('npm run sim --compare / --sweep', () => {
     expect(j.a.expect_notes).toEqual([]);
     expect(j.a.status).toBe('ok');
     expect(j.b.status).toBe('ok');
-    expect(j.b.expect_notes[0]).toContain('the scenario expected pgfault 256 with fault_around_bytes 64 KiB; this run (fault_around_bytes 4 KiB) gives 4,096');
+    expect(j.b.expect_notes[0]).toContain(
+      'the scenario expected pgfault 256 with fault_around_bytes 64 KiB; this run (fault_around_bytes 4 KiB) gives 4,096',
+    );
   });
 
   it('--compare prints a table of A, B and B-A, marking the differences', () => {
@@ -234,7 +272,9 @@ describe('npm run sim --compare / --sweep', () => {
     expect(head.slice(0, 3)).toEqual(['value', 'pgfault', 'pgmajfault']);
     expect(head).toEqual(expect.arrayContaining([...REQUIRED_COUNTERS, 'touches', 'fault_around_calls']));
     const rows = lines.slice(1).map((l) => Object.fromEntries(l.split(',').map((v, i) => [head[i], Number(v)])));
-    expect(rows.map((x) => x.value)).toEqual([4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576, 2097152]);
+    expect(rows.map((x) => x.value)).toEqual([
+      4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576, 2097152,
+    ]);
     expect(rows[0].pgfault).toBe(4096);
     expect(rows[4].pgfault).toBe(256);
     for (const x of rows) expect(x.pgfault).toBe((16 * 2 ** 20) / x.value);
@@ -247,40 +287,51 @@ describe('npm run sim --compare / --sweep', () => {
     const j = JSON.parse(r.out);
     expect(Array.isArray(j)).toBe(true);
     expect(j).toHaveLength(2);
-    expect(j.map((x: { kernel: { fault_around_bytes: number } }) => x.kernel.fault_around_bytes)).toEqual([4096, 65536]);
+    expect(j.map((x: { kernel: { fault_around_bytes: number } }) => x.kernel.fault_around_bytes)).toEqual([
+      4096, 65536,
+    ]);
     expect(j.map((x: { counters: { pgfault: number } }) => x.counters.pgfault)).toEqual([4096, 256]);
     expect(j[0].expect_notes).toHaveLength(1);
     expect(j[1].expect_notes).toEqual([]);
     expect(j[1].status).toBe('ok');
     /* key:v1,v2 is the same sweep */
-    expect(JSON.parse(sim(SEQ, '--sweep', 'fault_around_bytes:65536,4096', '--json').out)
-      .map((x: { counters: { pgfault: number } }) => x.counters.pgfault)).toEqual([256, 4096]);
+    expect(
+      JSON.parse(sim(SEQ, '--sweep', 'fault_around_bytes:65536,4096', '--json').out).map(
+        (x: { counters: { pgfault: number } }) => x.counters.pgfault,
+      ),
+    ).toEqual([256, 4096]);
   });
 
   it('--sweep prints a row per value with the headline counters', () => {
     const r = sim(SEQ, '--sweep', 'fault_around_bytes=4KiB,64KiB,2MiB');
     expect(r.code).toBe(0);
     // every fault looks its VMA up once: find_vma calls follow pgfault, and all but the first hit
-    expect(r.out).toMatch(/^fault_around_bytes\s+pgfault\s+pgmajfault\s+vmacache_find_calls\s+vmacache_find_hits\s+fault_around_calls\s+fault_around_mapped$/m);
+    expect(r.out).toMatch(
+      /^fault_around_bytes\s+pgfault\s+pgmajfault\s+vmacache_find_calls\s+vmacache_find_hits\s+fault_around_calls\s+fault_around_mapped$/m,
+    );
     expect(r.out).toMatch(/^4 KiB\s+4,096\s+0\s+4,096\s+4,095\s+0\s+0$/m);
     expect(r.out).toMatch(/^64 KiB \*\s+256\s+0\s+256\s+255\s+256\s+3,840$/m);
     expect(r.out).toMatch(/^2 MiB\s+8\s+0\s+8\s+7\s+8\s+4,088$/m);
     expect(r.out).toContain('the same in every run: ');
   });
 
-  it('exits 1 when a run with the scenario\'s own tunables fails an expect, naming the run', () => {
+  it("exits 1 when a run with the scenario's own tunables fails an expect, naming the run", () => {
     const f = scenario('wrong.yaml', `${OK}  - expect: { pgfault: 15 }\n`);
     const c = sim(f, '--compare', 'fault_around_bytes=4096');
     expect(c.code).toBe(1);
     expect(c.err).toContain(`run A: ${f}:9: steps[2].expect.pgfault: expected pgfault = 15, got 16`);
-    expect(c.err).toContain(`run B: note: ${f}:9: steps[2].expect.pgfault: the scenario expected pgfault 15 with fault_around_bytes 64 KiB; this run (fault_around_bytes 4 KiB) gives 256`);
+    expect(c.err).toContain(
+      `run B: note: ${f}:9: steps[2].expect.pgfault: the scenario expected pgfault 15 with fault_around_bytes 64 KiB; this run (fault_around_bytes 4 KiB) gives 256`,
+    );
     const s = sim(f, '--sweep', 'fault_around_bytes=4096,65536', '--json');
     expect(s.code).toBe(1);
     const j = JSON.parse(s.out);
     expect(j[1].status).toBe('expect-failed');
     expect(j[1].expect_failures).toEqual([`${f}:9: steps[2].expect.pgfault: expected pgfault = 15, got 16`]);
     expect(j[0].expect_failures).toEqual([]);
-    expect(s.err).toContain(`run fault_around_bytes 64 KiB: ${f}:9: steps[2].expect.pgfault: expected pgfault = 15, got 16`);
+    expect(s.err).toContain(
+      `run fault_around_bytes 64 KiB: ${f}:9: steps[2].expect.pgfault: expected pgfault = 15, got 16`,
+    );
   });
 
   it('exits 2 on an unknown sweep key (with the list and a suggestion), a bad value, or --compare with --sweep', () => {
@@ -304,7 +355,7 @@ describe('npm run sim --compare / --sweep', () => {
 });
 
 describe('npm run sim: the VMA cache', () => {
-  it('ebizzy --json --compare vmacache=mm-wide: per-task calls and hits of both runs, the seed\'s contrast', () => {
+  it("ebizzy --json --compare vmacache=mm-wide: per-task calls and hits of both runs, the seed's contrast", () => {
     const r = sim('scenarios/vmacache/ebizzy.yaml', '--json', '--compare', 'vmacache=mm-wide');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
@@ -328,16 +379,24 @@ describe('npm run sim: the VMA cache', () => {
     expect(table.out).toMatch(/^all tasks +99\.69% +0\.00%$/m);
   });
 
-  it('the README\'s table gives every vmacache scenario\'s counts under both settings', () => {
+  it("the README's table gives every vmacache scenario's counts under both settings", () => {
     const readme = readFileSync(join(repo, 'README.md'), 'utf8');
     const dir = join(repo, 'scenarios/vmacache');
-    const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort();
     expect(files.length).toBeGreaterThanOrEqual(6);
     for (const f of files) {
       const j = JSON.parse(sim(`scenarios/vmacache/${f}`, '--json', '--compare', 'vmacache=mm-wide').out);
-      const pctOf = (r: { counters: Record<string, number> }) => `${((100 * r.counters.vmacache_find_hits) / r.counters.vmacache_find_calls).toFixed(2)}%`;
-      const cells = [j.a.counters.vmacache_find_calls, j.b.counters.vmacache_find_hits, pctOf(j.b), j.a.counters.vmacache_find_hits, pctOf(j.a)]
-        .map((x) => (typeof x === 'number' ? x.toLocaleString('en-US') : x));
+      const pctOf = (r: { counters: Record<string, number> }) =>
+        `${((100 * r.counters.vmacache_find_hits) / r.counters.vmacache_find_calls).toFixed(2)}%`;
+      const cells = [
+        j.a.counters.vmacache_find_calls,
+        j.b.counters.vmacache_find_hits,
+        pctOf(j.b),
+        j.a.counters.vmacache_find_hits,
+        pctOf(j.a),
+      ].map((x) => (typeof x === 'number' ? x.toLocaleString('en-US') : x));
       const row = `| [\`${f.replace(/\.yaml$/, '')}\`](scenarios/vmacache/${f}) | ${cells.join(' | ')} |`;
       expect(readme, `README row for ${f}`).toContain(row);
     }
@@ -348,9 +407,10 @@ describe('npm run sim: the LRU and fadvise(DONTNEED)', () => {
   const BACKUP = 'scenarios/lru/backup.yaml';
   const run = () => JSON.parse(sim(BACKUP, '--json', '--compare', 'fadvise_dontneed=invalidate-only').out);
 
-  it('backup: 2.6.39\'s deactivation keeps the working set, 2.6.38 loses it: the seed\'s direction', () => {
+  it("backup: 2.6.39's deactivation keeps the working set, 2.6.38 loses it: the seed's direction", () => {
     const j = run();
-    const a = j.a.counters, b = j.b.counters;
+    const a = j.a.counters,
+      b = j.b.counters;
     expect(j.a.kernel.fadvise_dontneed).toBe('deactivate');
     expect(j.b.kernel.fadvise_dontneed).toBe('invalidate-only');
     /* the working set read again: from the cache with 2.6.39, from disk with 2.6.38 */
@@ -364,14 +424,24 @@ describe('npm run sim: the LRU and fadvise(DONTNEED)', () => {
     expect(a.pginvalidate).toBeGreaterThan(0);
     /* §4.6: pgrotated ≈ (pginvalidate - pgreclaim) + the PG_reclaim pages whose writeback ended */
     expect(a.pgrotated).toBeLessThanOrEqual(a.pginvalidate);
-    expect(a.pgrotated).toBeGreaterThanOrEqual((a.pginvalidate - a.pgreclaim) + 0.99 * a.pgreclaim);
+    expect(a.pgrotated).toBeGreaterThanOrEqual(a.pginvalidate - a.pgreclaim + 0.99 * a.pgreclaim);
     expect(b.pgrotated).toBe(0);
   });
 
-  it('the README\'s table gives the backup\'s counters under both settings', () => {
+  it("the README's table gives the backup's counters under both settings", () => {
     const readme = readFileSync(join(repo, 'README.md'), 'utf8');
     const j = run();
-    for (const k of ['pgmajfault', 'pgscan', 'pgsteal', 'pgactivate', 'pgdeactivate', 'pgrotated', 'pginvalidate', 'pgreclaim', 'workingset_refault']) {
+    for (const k of [
+      'pgmajfault',
+      'pgscan',
+      'pgsteal',
+      'pgactivate',
+      'pgdeactivate',
+      'pgrotated',
+      'pginvalidate',
+      'pgreclaim',
+      'workingset_refault',
+    ]) {
       const row = `| \`${k}\` | ${j.b.counters[k].toLocaleString('en-US')} | ${j.a.counters[k].toLocaleString('en-US')} |`;
       expect(readme, `README row for ${k}`).toContain(row);
     }
@@ -389,7 +459,9 @@ describe('npm run sim: large folios', () => {
     expect(j.a.status).toBe('ok');
     expect(j.a.expect_failures).toEqual([]);
     /* 6.9: the same folio, the false negative told as a note (the scenario's expects are written for 6.10) */
-    expect(j.b.expect_notes.join('\n')).toContain('likely_mapped_shared true with large_mapcount true; this run (large_mapcount false) gives false');
+    expect(j.b.expect_notes.join('\n')).toContain(
+      'likely_mapped_shared true with large_mapcount true; this run (large_mapcount false) gives false',
+    );
     expect(j.b.expect_notes.join('\n')).not.toContain('mapcount: the scenario expected');
     /* fork: 4 page atomics + 1 large (6.10); the child's munmap of one page: 1 + 1; the 6.9 loop read 4 pages once */
     expect(j.a.model.rmap_atomic_page_mapcount).toBe(5);
@@ -401,18 +473,30 @@ describe('npm run sim: large folios', () => {
   });
 });
 
-describe('npm run sim: §3.5\'s arithmetic, fork and munmap of 1 GiB of folios of one order', () => {
-  const MTHP = 'wasm-core/test/folios/fork-munmap-1g.yaml', THP = 'wasm-core/test/folios/fork-munmap-1g-thp.yaml';
+describe("npm run sim: §3.5's arithmetic, fork and munmap of 1 GiB of folios of one order", () => {
+  const MTHP = 'wasm-core/test/folios/fork-munmap-1g.yaml',
+    THP = 'wasm-core/test/folios/fork-munmap-1g-thp.yaml';
   /* the scenario without its last step (the child's munmap): what fork alone made */
   const forkOnly = (file: string, edit = (t: string) => t) => {
     const text = edit(readFileSync(join(repo, file), 'utf8'));
-    return { all: scenario(`all-${file.replace(/\W/g, '_')}-${text.length}.yaml`, text), fork: scenario(`fork-${file.replace(/\W/g, '_')}-${text.length}.yaml`, text.replace(/\n  - munmap: \{ task: child, map: m \}\n$/, '\n')) };
+    return {
+      all: scenario(`all-${file.replace(/\W/g, '_')}-${text.length}.yaml`, text),
+      fork: scenario(
+        `fork-${file.replace(/\W/g, '_')}-${text.length}.yaml`,
+        text.replace(/\n  - munmap: \{ task: child, map: m \}\n$/, '\n'),
+      ),
+    };
   };
   const atomics = (file: string, ...set: string[]) => {
     const r = sim(file, '--json', ...set.flatMap((x) => ['--set', x]));
     expect(r.code, r.err).toBe(0);
     const m = JSON.parse(r.out).model;
-    return { page: m.rmap_atomic_page_mapcount, large: m.rmap_atomic_large_mapcount, entire: m.rmap_atomic_entire_mapcount, nr: m.rmap_atomic_nr_pages_mapped };
+    return {
+      page: m.rmap_atomic_page_mapcount,
+      large: m.rmap_atomic_large_mapcount,
+      entire: m.rmap_atomic_entire_mapcount,
+      nr: m.rmap_atomic_nr_pages_mapped,
+    };
   };
   const noRemap = (t: string) => t.replace(/  - repeat:[\s\S]*?advice: nohugepage \}\n/, '');
   const cases = [
@@ -430,11 +514,25 @@ describe('npm run sim: §3.5\'s arithmetic, fork and munmap of 1 GiB of folios o
       const files = forkOnly(c.file, c.edit);
       for (const lm of ['true', 'false']) {
         const set = [...c.set, `large_mapcount=${lm}`];
-        const all = atomics(files.all, ...set), fork = atomics(files.fork, ...set);
+        const all = atomics(files.all, ...set),
+          fork = atomics(files.fork, ...set);
         /* the remap, when there is one, comes before fork: take it out */
-        const pre = c.file === THP && !c.pmd ? { page: 2 ** 18, large: lm === 'true' ? 2 * 512 : 0, entire: 512, nr: 2 * 512 } : { page: 0, large: 0, entire: 0, nr: 0 };
-        const forkA = { page: fork.page - pre.page, large: fork.large - pre.large, entire: fork.entire - pre.entire, nr: fork.nr - pre.nr };
-        const munA = { page: all.page - fork.page, large: all.large - fork.large, entire: all.entire - fork.entire, nr: all.nr - fork.nr };
+        const pre =
+          c.file === THP && !c.pmd
+            ? { page: 2 ** 18, large: lm === 'true' ? 2 * 512 : 0, entire: 512, nr: 2 * 512 }
+            : { page: 0, large: 0, entire: 0, nr: 0 };
+        const forkA = {
+          page: fork.page - pre.page,
+          large: fork.large - pre.large,
+          entire: fork.entire - pre.entire,
+          nr: fork.nr - pre.nr,
+        };
+        const munA = {
+          page: all.page - fork.page,
+          large: all.large - fork.large,
+          entire: all.entire - fork.entire,
+          nr: all.nr - fork.nr,
+        };
         const batches = 2 ** (18 - c.order);
         for (const op of [forkA, munA]) {
           expect(op.page).toBe(c.pmd ? 0 : 2 ** 18);
@@ -462,7 +560,7 @@ describe('npm run sim: the anticipatory prefault against THP and mTHP (1 GiB wri
     const rows: [string, number, string[]][] = [
       ['no prefault (2.6.10, and every kernel since for 4 KiB pages)', 262144, ['anon_prefault=off']],
       ['the anticipatory prefault, V1 (cap 14)', 18947, []],
-      ['the prefault with the cover letter\'s cap of 8', 32771, ['anon_prefault_cap=8']],
+      ["the prefault with the cover letter's cap of 8", 32771, ['anon_prefault_cap=8']],
       ['THP (`thp: always`)', 512, ['anon_prefault=off', 'thp=always']],
       ['64 KiB mTHP (`mthp: [64KiB]`)', 16384, ['anon_prefault=off', 'mthp=[64KiB]']],
     ];

@@ -8,7 +8,8 @@ import { runProgram } from '../ts/runner.js';
 import { loadCore, programFrom, programOf } from './helpers.js';
 
 /** a frame without what legitimately depends on how we got there */
-const comparable = (f: Frame) => JSON.parse(JSON.stringify(f, (_, v) => (v instanceof Uint8Array || v instanceof Uint32Array ? Array.from(v) : v)));
+const comparable = (f: Frame) =>
+  JSON.parse(JSON.stringify(f, (_, v) => (v instanceof Uint8Array || v instanceof Uint32Array ? Array.from(v) : v)));
 
 describe('engine: recording', () => {
   it('records the sequential scenario with its indexes', async () => {
@@ -30,8 +31,11 @@ describe('engine: recording', () => {
   });
 
   it('keeps snapshots within its budget by thinning them', async () => {
-    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/sequential.yaml', { fault_around_bytes: '4096' }),
-      { snapshotBudget: 4 * 2 ** 20, interval: 256 });
+    const eng = new Engine(
+      await loadCore(),
+      programOf('scenarios/fault-around/sequential.yaml', { fault_around_bytes: '4096' }),
+      { snapshotBudget: 4 * 2 ** 20, interval: 256 },
+    );
     const tl = eng.recordAll();
     expect(tl.snapshotBytes).toBeLessThanOrEqual(4 * 2 ** 20);
     expect(tl.interval).toBeGreaterThan(256);
@@ -41,7 +45,9 @@ describe('engine: recording', () => {
 
   it('snapshots right after filling the page cache, and keeps that snapshot when thinning', async () => {
     /* 81,920 pages filled with one event: without it every early step back would refill them */
-    const eng = new Engine(await loadCore(), programOf('wasm-core/bench/timetravel-100k.yaml'), { snapshotBudget: 16 * 2 ** 20 });
+    const eng = new Engine(await loadCore(), programOf('wasm-core/bench/timetravel-100k.yaml'), {
+      snapshotBudget: 16 * 2 ** 20,
+    });
     const tl = eng.recordAll();
     const snaps = (eng as unknown as { snaps: { event: number; work: number; pinned: boolean }[] }).snaps;
     const afterFill = snaps.find((s) => s.work >= 81920);
@@ -57,7 +63,9 @@ describe('engine: recording', () => {
   });
 
   it('runs a million-touch scenario as a big run, with aggregates', async () => {
-    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/seed/random-1g.yaml'), { bigRunWork: 100_000 });
+    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/seed/random-1g.yaml'), {
+      bigRunWork: 100_000,
+    });
     const tl = eng.recordAll();
     expect(tl.big).toBe(true);
     expect(tl.nEvents).toBe(0);
@@ -71,7 +79,10 @@ describe('engine: recording', () => {
   });
 
   it('can be cancelled between slices', async () => {
-    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/seed/sequential-16g.yaml', { fault_around_bytes: '4096' }));
+    const eng = new Engine(
+      await loadCore(),
+      programOf('scenarios/fault-around/seed/sequential-16g.yaml', { fault_around_bytes: '4096' }),
+    );
     expect(eng.isBig).toBe(true);
     expect(eng.recordSome(5)).toBe(false);
     const p = eng.progress;
@@ -104,7 +115,7 @@ describe('engine: time travel', () => {
     b.destroy();
   });
 
-  it('shows the state before the operation, flagged, when the host refuses a capture\'s memory', async () => {
+  it("shows the state before the operation, flagged, when the host refuses a capture's memory", async () => {
     const prog = programOf('scenarios/fault-around/sequential.yaml');
     const probe = new Engine(await loadCore(), prog);
     probe.recordAll();
@@ -143,7 +154,12 @@ describe('engine: time travel', () => {
     let c = pf + 1;
     while (eng.event(c - 1).type !== EV.mm_filemap_map_pages) c++;
     const fw = eng.frame(c);
-    expect(fw.fault?.window).toEqual({ start: 0x7f0000000000 + 32 * 4096, end: 0x7f0000000000 + 48 * 4096, startPgoff: 32, endPgoff: 47 });
+    expect(fw.fault?.window).toEqual({
+      start: 0x7f0000000000 + 32 * 4096,
+      end: 0x7f0000000000 + 48 * 4096,
+      startPgoff: 32,
+      endPgoff: 47,
+    });
     const pages = (f: Frame) => f.mms[0].vmas[0].pages!;
     expect(pages(fw)[32] & 1).toBe(0);
     const f5 = eng.frame(c + 5);
@@ -161,7 +177,9 @@ describe('engine: time travel', () => {
     expect(fw.counters[pgfault]).toBe(2);
     expect(f5.counters[COUNTERS.indexOf('nr_mapped')]).toBe(32 + 5);
     expect(done.counters[pgfault]).toBe(3);
-    expect(done.event?.text).toBe('app.0: read fault at 0x7f0000020000 done, minor: fault-around mapped the page and 15 neighbours');
+    expect(done.event?.text).toBe(
+      'app.0: read fault at 0x7f0000020000 done, minor: fault-around mapped the page and 15 neighbours',
+    );
     /* ... and the touch that faulted counts from its start: pages 0..31, then 32 */
     expect(fw.counters[COUNTERS.indexOf('touches')]).toBe(33);
     expect(eng.event(pf - 1).type).toBe(EV.mmsim_access);
@@ -206,10 +224,13 @@ describe('engine: time travel', () => {
     expect(f.fault?.skips.some((s) => s.reason === SkipReason.Readahead)).toBe(true);
     /* the fault's last line sums it up, reasons and all */
     const done = eng.frame(f.opEnd).event!;
-    expect(done.text).toMatch(/^app\.0: read fault at 0x7f00000[0-9a-f]{5} done, (minor|major): fault-around mapped the page and \d+ neighbours?, \d+ skipped(: PG_readahead: left for ->fault| \(.*\d+ PG_readahead: left for ->fault.*\))$/);
+    expect(done.text).toMatch(
+      /^app\.0: read fault at 0x7f00000[0-9a-f]{5} done, (minor|major): fault-around mapped the page and \d+ neighbours?, \d+ skipped(: PG_readahead: left for ->fault| \(.*\d+ PG_readahead: left for ->fault.*\))$/,
+    );
     /* a fault that completes on its retry is a major fault (mm_account_fault) */
     let retry = -1;
-    for (let i = 0; i < tl.nEvents && retry < 0; i++) if (eng.event(i).type === EV.mm_fault_done && eng.event(i).b === FaultKind.Retry) retry = i;
+    for (let i = 0; i < tl.nEvents && retry < 0; i++)
+      if (eng.event(i).type === EV.mm_fault_done && eng.event(i).b === FaultKind.Retry) retry = i;
     const [, end] = eng.opOf(retry);
     expect(eng.event(end - 1).type).toBe(EV.mm_fault_done);
     expect(eng.frame(end).event?.text).toMatch(/ done, major: /);
@@ -226,7 +247,8 @@ describe('engine: the page cache behind a mapping', () => {
     /* the async readahead at 25 sets PG_readahead on 33, inside the fault's operation */
     const mark = events.findIndex((e) => e.type === EV.mmsim_readahead_mark && e.b === 33 && e.c === 1);
     expect(mark).toBeGreaterThan(0);
-    const before = eng.frame(mark), after = eng.frame(mark + 1);
+    const before = eng.frame(mark),
+      after = eng.frame(mark + 1);
     const cacheOf = (f: Frame) => faultAroundOf(f).cache[cacheKey(0, f.mms[0].vmas[0].id)]!;
     expect(cacheOf(before)[33] & PC_READAHEAD).toBe(0);
     expect(cacheOf(after)[33] & PC_READAHEAD).toBe(PC_READAHEAD);
@@ -262,7 +284,7 @@ steps:
     const events = Array.from({ length: tl.nEvents }, (_, i) => eng.event(i));
     const clears = events.map((e, i) => [e, i] as const).filter(([e]) => e.type === EV.mmsim_pte_clear);
     expect(clears).toHaveLength(16);
-    const present = (f: Frame) => Array.from(f.mms[0].vmas[0].pages!).map((p) => p & 3 ? 1 : 0);
+    const present = (f: Frame) => Array.from(f.mms[0].vmas[0].pages!).map((p) => (p & 3 ? 1 : 0));
     const before = present(eng.frame(clears[0][1]));
     expect(before.slice(16, 32)).toEqual(Array(16).fill(1));
     /* after the fifth clear, mid-operation: pages 16..20 gone, the rest still mapped */
@@ -286,7 +308,10 @@ describe('engine: a process not forked yet is not an exited one', () => {
     expect(fork).toBeGreaterThan(0);
     expect(exit).toBeGreaterThan(fork);
     const child = prog.procs.findIndex((p) => p.name === 'child');
-    const state = (c: number) => { const m = eng.frame(c).mms[child]; return [m.alive, m.exited]; };
+    const state = (c: number) => {
+      const m = eng.frame(c).mms[child];
+      return [m.alive, m.exited];
+    };
     expect(state(0)).toEqual([false, false]);
     expect(state(fork + 1)).toEqual([true, false]);
     expect(state(exit + 1)).toEqual([false, true]);
@@ -296,16 +321,26 @@ describe('engine: a process not forked yet is not an exited one', () => {
     eng.destroy();
   });
 
-  it('walkthrough.yaml: the PTEs fork copied are coloured as fork\'s (no mm_set_pte maps them), the parent\'s stay anonymous', async () => {
+  it("walkthrough.yaml: the PTEs fork copied are coloured as fork's (no mm_set_pte maps them), the parent's stay anonymous", async () => {
     const { eng, events } = await recorded('scenarios/folios/walkthrough.yaml');
     const prog = eng.program;
     const fork = events.findIndex((e) => e.type === EV.mmsim_fork);
     const f = eng.frame(fork + 1);
-    const causes = (proc: string) => f.mms[prog.procs.findIndex((p) => p.name === proc)].vmas
-      .map((v) => Array.from(v.pages!).filter((st) => st & 1).map((st) => st >> 4));
+    const causes = (proc: string) =>
+      f.mms[prog.procs.findIndex((p) => p.name === proc)].vmas.map((v) =>
+        Array.from(v.pages!)
+          .filter((st) => st & 1)
+          .map((st) => st >> 4),
+      );
     /* a and b: one page written in each, each an order-2 folio of 4 pages */
-    expect(causes('parent')).toEqual([[CAUSE.anon, CAUSE.anon, CAUSE.anon, CAUSE.anon], [CAUSE.anon, CAUSE.anon, CAUSE.anon, CAUSE.anon]]);
-    expect(causes('child')).toEqual([[CAUSE.fork, CAUSE.fork, CAUSE.fork, CAUSE.fork], [CAUSE.fork, CAUSE.fork, CAUSE.fork, CAUSE.fork]]);
+    expect(causes('parent')).toEqual([
+      [CAUSE.anon, CAUSE.anon, CAUSE.anon, CAUSE.anon],
+      [CAUSE.anon, CAUSE.anon, CAUSE.anon, CAUSE.anon],
+    ]);
+    expect(causes('child')).toEqual([
+      [CAUSE.fork, CAUSE.fork, CAUSE.fork, CAUSE.fork],
+      [CAUSE.fork, CAUSE.fork, CAUSE.fork, CAUSE.fork],
+    ]);
     eng.destroy();
   });
 });
@@ -336,22 +371,35 @@ describe('engine: every view is the core at the cursor, also inside a fault', ()
     const nFiles = eng.program.files.length;
     const t = { pgfault: 0, pgmajfault: 0, tables: 0, filePages: 0 };
     const ra: ({ start: number; size: number; async: number } | null)[] = Array(nFiles).fill(null);
-    let i = 0, opStart = 0, opAlloc: number[] = [], opSet: number[] = [], midOp = 0;
+    let i = 0,
+      opStart = 0,
+      opAlloc: number[] = [],
+      opSet: number[] = [],
+      midOp = 0;
     const tl = eng.timeline();
     for (const c of cursors) {
       for (; i < c; i++) {
         const e = eng.event(i);
-        if (e.opStart) { opStart = i; opAlloc = []; opSet = []; }
+        if (e.opStart) {
+          opStart = i;
+          opAlloc = [];
+          opSet = [];
+        }
         if (e.type === EV.mm_fault_done && e.b !== FaultKind.Retry) t.pgfault++;
         else if (e.type === EV.mm_filemap_fault && e.c === 0) t.pgmajfault++;
-        else if (e.type === EV.mm_pgtable_alloc) { t.tables++; opAlloc.push(e.a); }
-        else if (e.type === EV.mm_pgtable_free) t.tables--;
+        else if (e.type === EV.mm_pgtable_alloc) {
+          t.tables++;
+          opAlloc.push(e.a);
+        } else if (e.type === EV.mm_pgtable_free) t.tables--;
         else if (e.type === EV.mm_filemap_add_to_page_cache) t.filePages++;
         else if (e.type === EV.mm_filemap_delete_from_page_cache) t.filePages--;
         else if (e.type === EV.mmsim_file_preload) t.filePages += e.b;
         else if (e.type === EV.mm_set_pte) opSet.push(e.addr);
-        /* d = 0: a small random read, which leaves the readahead state alone */
-        else if ((e.type === EV.page_cache_sync_ra || e.type === EV.page_cache_async_ra) && e.d) ra[e.a] = { start: e.b, size: e.c, async: e.d };
+        /* d = 0: a small random read, which leaves the readahead state alone */ else if (
+          (e.type === EV.page_cache_sync_ra || e.type === EV.page_cache_async_ra) &&
+          e.d
+        )
+          ra[e.a] = { start: e.b, size: e.c, async: e.d };
       }
       const f = eng.frame(c);
       const at = `cursor ${c} (after ${c > 0 ? eng.event(c - 1).name : 'nothing'})`;
@@ -362,8 +410,7 @@ describe('engine: every view is the core at the cursor, also inside a fault', ()
       expect(count(f, 'nr_file_pages'), at).toBe(t.filePages);
       /* nr_mapped counts file pages mapped (by one process here: one PTE each) */
       let fileMapped = 0;
-      for (const mm of f.mms)
-        for (const v of mm.vmas) for (const p of v.pages!) if ((p & 3) && !(p & 12)) fileMapped++;
+      for (const mm of f.mms) for (const v of mm.vmas) for (const p of v.pages!) if (p & 3 && !(p & 12)) fileMapped++;
       expect(count(f, 'nr_mapped'), at).toBe(fileMapped);
       /* the walk goes through every table this operation allocated so far, and to every PTE it set */
       if (f.fault && c > opStart) {
@@ -373,18 +420,29 @@ describe('engine: every view is the core at the cursor, also inside a fault', ()
           expect(w.allocated[level - 1], at).toBe(true);
         }
         if (opSet.includes(f.fault.addr - (f.fault.addr % 4096))) expect(w.present[3], at).toBe(true);
-        for (let k = 0; k < 512; k++) if (w.pte[k] & 4) expect(w.pte[k] & 3, `${at}: PTE ${k} set by this operation`).not.toBe(0);
-        expect(w.pte.filter((p) => p & 4).length, at).toBe(opSet.filter((a) => a >= w.pteBase && a < w.pteBase + 2 ** 21).length);
+        for (let k = 0; k < 512; k++)
+          if (w.pte[k] & 4) expect(w.pte[k] & 3, `${at}: PTE ${k} set by this operation`).not.toBe(0);
+        expect(w.pte.filter((p) => p & 4).length, at).toBe(
+          opSet.filter((a) => a >= w.pteBase && a < w.pteBase + 2 ** 21).length,
+        );
       }
       /* the page cache and readahead state, from the core too */
       const fa = faultAroundOf(f);
-      expect(fa.files.map((x) => x.ra), at).toEqual(ra);
-      expect(fa.files.reduce((a, x) => a + x.nrpages, 0), at).toBe(t.filePages);
+      expect(
+        fa.files.map((x) => x.ra),
+        at,
+      ).toEqual(ra);
+      expect(
+        fa.files.reduce((a, x) => a + x.nrpages, 0),
+        at,
+      ).toBe(t.filePages);
       for (const mm of f.mms)
         for (const v of mm.vmas) {
           if (v.file === null) continue;
           const cache = fa.cache[cacheKey(mm.id, v.id)];
-          v.pages!.forEach((p, k) => { if (p & 3) expect(cache[k] & PC_STATE_MASK, `${at}: page ${k} mapped`).toBe(PC.uptodate); });
+          v.pages!.forEach((p, k) => {
+            if (p & 3) expect(cache[k] & PC_STATE_MASK, `${at}: page ${k} mapped`).toBe(PC.uptodate);
+          });
         }
       /* time travel: the same frame when jumping here from far away */
       jumper.frame((c + (tl.nEvents >> 1)) % tl.nEvents);
@@ -394,8 +452,10 @@ describe('engine: every view is the core at the cursor, also inside a fault', ()
   }
 
   it('sequential.yaml: the first faults, event by event', async () => {
-    const core = await loadCore(), prog = programOf('scenarios/fault-around/sequential.yaml');
-    const eng = new Engine(core, prog, {}, FRAME_PROVIDERS), jumper = new Engine(core, prog, {}, FRAME_PROVIDERS);
+    const core = await loadCore(),
+      prog = programOf('scenarios/fault-around/sequential.yaml');
+    const eng = new Engine(core, prog, {}, FRAME_PROVIDERS),
+      jumper = new Engine(core, prog, {}, FRAME_PROVIDERS);
     const tl = eng.recordAll();
     jumper.recordAll();
     /* the first fault allocates the PUD, PMD and PTE tables; the next ones map a window each */
@@ -407,9 +467,13 @@ describe('engine: every view is the core at the cursor, also inside a fault', ()
 
   it('cold-sequential.yaml and readahead-in-flight.yaml: major faults, reads, retries and waits', async () => {
     const core = await loadCore();
-    for (const file of ['scenarios/fault-around/cold-sequential.yaml', 'scenarios/fault-around/readahead-in-flight.yaml']) {
+    for (const file of [
+      'scenarios/fault-around/cold-sequential.yaml',
+      'scenarios/fault-around/readahead-in-flight.yaml',
+    ]) {
       const prog = programOf(file);
-      const eng = new Engine(core, prog, {}, FRAME_PROVIDERS), jumper = new Engine(core, prog, {}, FRAME_PROVIDERS);
+      const eng = new Engine(core, prog, {}, FRAME_PROVIDERS),
+        jumper = new Engine(core, prog, {}, FRAME_PROVIDERS);
       const tl = eng.recordAll();
       jumper.recordAll();
       const events = Array.from({ length: tl.nEvents }, (_, k) => eng.event(k));

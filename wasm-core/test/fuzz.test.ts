@@ -21,7 +21,10 @@ const findingsDir = join(import.meta.dirname, 'fuzz/findings');
 const tmp = mkdtempSync(join(tmpdir(), 'mmplay-fuzz-'));
 
 function keep(o: FuzzOutcome) {
-  writeFileSync(join(findingsDir, `seed-${o.seed}.yaml`), `# fuzz finding, seed ${o.seed}: ${o.detail.split('\n')[0]}\n${o.source}`);
+  writeFileSync(
+    join(findingsDir, `seed-${o.seed}.yaml`),
+    `# fuzz finding, seed ${o.seed}: ${o.detail.split('\n')[0]}\n${o.source}`,
+  );
 }
 
 describe('fuzz: random scenarios, loader + wasm (invariants) + native ASan agree', () => {
@@ -34,21 +37,32 @@ describe('fuzz: random scenarios, loader + wasm (invariants) + native ASan agree
     for (let s = FROM; s < FROM + SEEDS; s++) {
       const o = fuzzOne(s, core, native, tmp);
       counts[o.kind]++;
-      if (o.kind === 'finding') { findings.push(o); keep(o); }
+      if (o.kind === 'finding') {
+        findings.push(o);
+        keep(o);
+      }
     }
     const secs = (performance.now() - t0) / 1000;
-    console.log(`fuzz: ${SEEDS} executions in ${secs.toFixed(1)} s: ${counts.ran} ran on both builds, ${counts.refused} refused by the loader, ${counts.finding} findings`);
+    console.log(
+      `fuzz: ${SEEDS} executions in ${secs.toFixed(1)} s: ${counts.ran} ran on both builds, ${counts.refused} refused by the loader, ${counts.finding} findings`,
+    );
     /* the generator must mostly produce runnable scenarios, or it tests only the loader */
     expect(counts.ran).toBeGreaterThan(SEEDS * 0.7);
     expect(findings.map((f) => `seed ${f.seed}: ${f.detail}`)).toEqual([]);
   }, 600_000);
 
-  const kept = existsSync(findingsDir) ? readdirSync(findingsDir).filter((f) => f.endsWith('.yaml')).sort() : [];
+  const kept = existsSync(findingsDir)
+    ? readdirSync(findingsDir)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort()
+    : [];
   for (const f of kept)
     it(`regression: ${f}`, async () => {
       const seed = Number(/seed-(\d+)/.exec(f)?.[1]);
       const o = fuzzOne(seed, await loadCore('release'), native, tmp);
-      expect(o.source, `${f} is what generate(${seed}) gives`).toBe(readFileSync(join(findingsDir, f), 'utf8').split('\n').slice(1).join('\n'));
+      expect(o.source, `${f} is what generate(${seed}) gives`).toBe(
+        readFileSync(join(findingsDir, f), 'utf8').split('\n').slice(1).join('\n'),
+      );
       expect(o.kind, o.detail).not.toBe('finding');
     });
 });

@@ -40,12 +40,14 @@ async function summarise(file: string, variant: 'release' | 'debug', trace: bool
   const digest = new Digest();
   const byType: Record<string, number> = {};
   const res = runProgram(await loadCore(variant), prog, {
-    trace, debugVm,
+    trace,
+    debugVm,
     onEvents: (b) => {
       const copy = b.slice();
       const v = new DataView(copy.buffer);
       for (let o = 0; o < copy.length; o += 32) {
-        const raw = v.getUint16(o, true), t = raw & EV_TYPE_MASK;
+        const raw = v.getUint16(o, true),
+          t = raw & EV_TYPE_MASK;
         byType[EVENTS[t]] = (byType[EVENTS[t]] ?? 0) + 1;
         v.setUint16(o, (raw & ~EV_TYPE_MASK) | NAME_CODE[t], true);
       }
@@ -59,7 +61,9 @@ async function summarise(file: string, variant: 'release' | 'debug', trace: bool
     counters: res.counters as Record<string, number>,
     model: res.model as Record<string, number>,
     tasks: res.tasks as Record<string, Record<string, number>>,
-    ...(trace ? { events: { total: digest.n, digest: digest.hex(), byType: Object.fromEntries(Object.entries(byType).sort()) } } : {}),
+    ...(trace
+      ? { events: { total: digest.n, digest: digest.hex(), byType: Object.fromEntries(Object.entries(byType).sort()) } }
+      : {}),
   };
 }
 
@@ -80,14 +84,17 @@ export function changes(golden: Summary, got: Summary): string[] {
   for (const t of new Set([...Object.keys(golden.tasks ?? {}), ...Object.keys(got.tasks ?? {})]))
     counters(`task ${t}`, golden.tasks?.[t], got.tasks?.[t] ?? {});
   if (golden.events || got.events) {
-    const g = golden.events, r = got.events;
+    const g = golden.events,
+      r = got.events;
     if (!g || !r) out.push(`events: ${g ? 'recorded' : 'not recorded'} -> ${r ? 'recorded' : 'not recorded'}`);
     else {
       if (g.total !== r.total) out.push(`events in all: ${g.total} -> ${r.total}`);
       for (const k of new Set([...Object.keys(g.byType), ...Object.keys(r.byType)]))
         if (g.byType[k] !== r.byType[k]) out.push(`events ${k}: ${g.byType[k] ?? 0} -> ${r.byType[k] ?? 0}`);
       if (g.digest !== r.digest && out.length === 0)
-        out.push(`event stream digest ${g.digest} -> ${r.digest}: the same counts of each kind, but fields or order changed`);
+        out.push(
+          `event stream digest ${g.digest} -> ${r.digest}: the same counts of each kind, but fields or order changed`,
+        );
     }
   }
   return out;
@@ -103,12 +110,16 @@ describe('golden summaries', () => {
       expect(got.status).toBe('ok');
       const golden = `${repo}wasm-core/tests/golden/${file.replace(/^scenarios\//, '').replace(/\.(ya?ml|json)$/, '.json')}`;
       if (update || !existsSync(golden)) {
-        if (!update) throw new Error(`no golden summary for ${file}: run UPDATE_GOLDEN=1 npx vitest run --project core golden`);
+        if (!update)
+          throw new Error(`no golden summary for ${file}: run UPDATE_GOLDEN=1 npx vitest run --project core golden`);
         mkdirSync(dirname(golden), { recursive: true });
         writeFileSync(golden, `${JSON.stringify(got, null, 2)}\n`);
       }
       const diff = changes(JSON.parse(readFileSync(golden, 'utf8')) as Summary, got);
-      expect(diff, `${file} changed (if on purpose: UPDATE_GOLDEN=1 npx vitest run --project core golden, and say why in the commit):\n  ${diff.join('\n  ')}`).toEqual([]);
+      expect(
+        diff,
+        `${file} changed (if on purpose: UPDATE_GOLDEN=1 npx vitest run --project core golden, and say why in the commit):\n  ${diff.join('\n  ')}`,
+      ).toEqual([]);
       if (!big) {
         const debug = await summarise(file, 'debug', true, true);
         expect(debug).toEqual(got);

@@ -30,7 +30,8 @@ export class Digest {
   private hi = 0xcbf29ce4;
   add(bytes: Uint8Array): void {
     // 64-bit FNV-1a in two 32-bit halves (BigInt per byte is too slow)
-    let lo = this.lo, hi = this.hi;
+    let lo = this.lo,
+      hi = this.hi;
     for (let i = 0; i < bytes.length; i++) {
       lo = (lo ^ bytes[i]) >>> 0;
       // multiply (hi:lo) by 0x100000001b3 = 2^40 + 0x1b3

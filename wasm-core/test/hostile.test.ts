@@ -25,12 +25,21 @@ import { describe, expect, it } from 'vitest';
 const repo = join(import.meta.dirname, '../..');
 const dir = join(import.meta.dirname, 'hostile');
 
-interface Outcome { code: number | null; signal: string | null; err: string; ms: number; rssKiB: number }
+interface Outcome {
+  code: number | null;
+  signal: string | null;
+  err: string;
+  ms: number;
+  rssKiB: number;
+}
 
 function sim(args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const c = spawn(process.execPath, ['scripts/sim.mjs', ...args], { cwd: repo, env: { ...process.env, MMPLAY_RUSAGE: '1' } });
+    const c = spawn(process.execPath, ['scripts/sim.mjs', ...args], {
+      cwd: repo,
+      env: { ...process.env, MMPLAY_RUSAGE: '1' },
+    });
     let err = '';
     const timer = setTimeout(() => c.kill('SIGKILL'), 20_000);
     c.stderr.on('data', (d) => (err += d));
@@ -38,25 +47,47 @@ function sim(args: string[]): Promise<Outcome> {
     c.on('close', (code, signal) => {
       clearTimeout(timer);
       const m = /rusage: maxrss (\d+) KiB\n?$/.exec(err);
-      resolve({ code, signal, err: err.replace(/rusage: maxrss \d+ KiB\n?$/, ''), ms: performance.now() - t0, rssKiB: m ? Number(m[1]) : NaN });
+      resolve({
+        code,
+        signal,
+        err: err.replace(/rusage: maxrss \d+ KiB\n?$/, ''),
+        ms: performance.now() - t0,
+        rssKiB: m ? Number(m[1]) : NaN,
+      });
     });
   });
 }
 
-interface Case { file: string; category: string; what: string; exit: number; args: string[]; stderr: string }
+interface Case {
+  file: string;
+  category: string;
+  what: string;
+  exit: number;
+  args: string[];
+  stderr: string;
+}
 
 function header(file: string): Case {
   const text = readFileSync(join(dir, file), 'utf8');
   const h = (k: string) => new RegExp(`^# ${k}: (.*)$`, 'm').exec(text)?.[1];
   const [category, ...what] = (h('hostile') ?? '').split(': ');
   return {
-    file, category, what: what.join(': '), exit: Number(h('exit')),
-    args: (h('args') ?? '').split(' ').filter(Boolean).map((a) => a.replace(/%20/g, ' ').replace(/%n/g, '\n')),
+    file,
+    category,
+    what: what.join(': '),
+    exit: Number(h('exit')),
+    args: (h('args') ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((a) => a.replace(/%20/g, ' ').replace(/%n/g, '\n')),
     stderr: h('stderr') ?? '',
   };
 }
 
-const cases = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map(header);
+const cases = readdirSync(dir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
+  .map(header);
 
 /** run the cases two at a time (the machine has two cores); one promise per case */
 const results = new Map<string, Promise<Outcome>>();
@@ -66,7 +97,10 @@ const results = new Map<string, Promise<Outcome>>();
     let start!: () => void;
     const go = new Promise<void>((r) => (start = r));
     const rel = `wasm-core/test/hostile/${c.file}`;
-    results.set(c.file, go.then(() => sim([rel, '--json', ...c.args])).finally(() => queue.shift()?.()));
+    results.set(
+      c.file,
+      go.then(() => sim([rel, '--json', ...c.args])).finally(() => queue.shift()?.()),
+    );
     return start;
   });
   queue.shift()?.();
@@ -84,8 +118,15 @@ function judge(c: Case, r: Outcome, rel: string) {
   else {
     expect(r.err.split('\n')[0], what).toContain(c.stderr);
     /* every message says where: the file and line, or the flag, or the limit */
-    for (const line of r.err.trim().split('\n').filter((l) => !l.startsWith(' ')))
-      expect(line, what).toMatch(new RegExp(`^(${rel.replace(/[.]/g, '\\.')}:\\d+(:\\d+)?: |${rel.replace(/[.]/g, '\\.')}: .*\\(limit \\w+|--set |--limit |unknown limit )`));
+    for (const line of r.err
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith(' ')))
+      expect(line, what).toMatch(
+        new RegExp(
+          `^(${rel.replace(/[.]/g, '\\.')}:\\d+(:\\d+)?: |${rel.replace(/[.]/g, '\\.')}: .*\\(limit \\w+|--set |--limit |unknown limit )`,
+        ),
+      );
   }
 }
 
@@ -93,7 +134,19 @@ describe('hostile scenarios through the CLI', () => {
   it('has at least 60 files covering every category', () => {
     expect(cases.length).toBeGreaterThanOrEqual(60);
     const cats = new Set(cases.map((c) => c.category));
-    for (const c of ['sizes', 'memory', 'repeats', 'access', 'scale', 'lifecycle', 'names', 'yaml', 'text', 'expect', 'set'])
+    for (const c of [
+      'sizes',
+      'memory',
+      'repeats',
+      'access',
+      'scale',
+      'lifecycle',
+      'names',
+      'yaml',
+      'text',
+      'expect',
+      'set',
+    ])
       expect(cats, `category ${c}`).toContain(c);
     for (const c of cases) {
       expect(c.what, c.file).not.toBe('');
@@ -114,10 +167,15 @@ describe('big hostile files (generated)', () => {
   it('a 27 MB YAML with a 6 M-item pages list is refused before parsing (it killed Node before)', async () => {
     const f = join(tmp, 'pages-27mb.yaml');
     const pages = Array.from({ length: 6_000_000 }, (_, i) => i).join(', ');
-    writeFileSync(f, `name: big\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 32GiB, prot: read}\n  - access: {task: app, map: m, op: read, pattern: list, pages: [${pages}]}\n`);
+    writeFileSync(
+      f,
+      `name: big\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 32GiB, prot: read}\n  - access: {task: app, map: m, op: read, pattern: list, pages: [${pages}]}\n`,
+    );
     const r = await sim([f]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/the scenario is \d+ MiB of text, over the limit of 1 MiB for the scenario text \(limit source_bytes: raise it with --limit source_bytes=\d+MiB/);
+    expect(r.err).toMatch(
+      /the scenario is \d+ MiB of text, over the limit of 1 MiB for the scenario text \(limit source_bytes: raise it with --limit source_bytes=\d+MiB/,
+    );
     expect(r.ms).toBeLessThan(5_000);
     expect(r.rssKiB).toBeLessThan(1e6);
   }, 60_000);
@@ -125,7 +183,10 @@ describe('big hostile files (generated)', () => {
   it('raised, the same list is refused by list_items, still without running out of memory', async () => {
     const f = join(tmp, 'pages-3mb.yaml');
     const pages = Array.from({ length: 400_000 }, (_, i) => i).join(',');
-    writeFileSync(f, `name: big\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 4GiB, prot: read}\n  - access: {task: app, map: m, op: read, pattern: list, pages: [${pages}]}\n`);
+    writeFileSync(
+      f,
+      `name: big\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 4GiB, prot: read}\n  - access: {task: app, map: m, op: read, pattern: list, pages: [${pages}]}\n`,
+    );
     const r = await sim([f, '--limit', 'source_bytes=4MiB']);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/:5:\d+: steps\[1\]\.access\.pages: this list has 400,000 items, over the limit of 100,000/);
@@ -139,11 +200,18 @@ describe('the native runner on a program it refuses', () => {
     const { compile } = await import('../ts/compile.js');
     const { parseScenario } = await import('../ts/scenario.js');
     const tmp = mkdtempSync(join(tmpdir(), 'mmplay-native-'));
-    const good = compile(parseScenario('name: x\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 4KiB, prot: read}\n')).bytes;
+    const good = compile(
+      parseScenario(
+        'name: x\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 4KiB, prot: read}\n',
+      ),
+    ).bytes;
     const bad = good.slice();
     new DataView(bad.buffer).setUint32(0, 0xdeadbeef, true); /* not an mmsim program */
     const cut = good.slice(0, good.length - 8); /* shorter than its header says */
-    for (const [name, bytes] of [['bad-magic', bad], ['truncated', cut]] as const) {
+    for (const [name, bytes] of [
+      ['bad-magic', bad],
+      ['truncated', cut],
+    ] as const) {
       const f = join(tmp, `${name}.bin`);
       writeFileSync(f, bytes);
       const r = spawnSync(join(repo, 'wasm-core/build/asan/mmsim-run'), [f], { encoding: 'utf8' });
@@ -154,7 +222,6 @@ describe('the native runner on a program it refuses', () => {
   });
 });
 
-
 describe('many mappings in linear time', () => {
   it('20,000 mmaps then 20,000 munmaps: checked, compiled and run in about a second (5.9 s in the core alone before)', async () => {
     const { compile } = await import('../ts/compile.js');
@@ -162,11 +229,19 @@ describe('many mappings in linear time', () => {
     const { runProgram } = await import('../ts/runner.js');
     const { loadCore } = await import('./helpers.js');
     /* the YAML of 40,000 steps is 2.6 MB and takes the parser seconds: build the scenario from one step of each kind */
-    const base = parseScenario('name: many\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 4KiB, prot: read}\n  - munmap: {task: app, map: m}\n  - mmap: {task: app, name: f, length: 4KiB, prot: read, addr: 0x100000000}\n');
-    const [mm, mu, fx] = base.steps as [Extract<typeof base.steps[0], { kind: 'mmap' }>, Extract<typeof base.steps[0], { kind: 'munmap' }>, Extract<typeof base.steps[0], { kind: 'mmap' }>];
+    const base = parseScenario(
+      'name: many\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 4KiB, prot: read}\n  - munmap: {task: app, map: m}\n  - mmap: {task: app, name: f, length: 4KiB, prot: read, addr: 0x100000000}\n',
+    );
+    const [mm, mu, fx] = base.steps as [
+      Extract<(typeof base.steps)[0], { kind: 'mmap' }>,
+      Extract<(typeof base.steps)[0], { kind: 'munmap' }>,
+      Extract<(typeof base.steps)[0], { kind: 'mmap' }>,
+    ];
     const N = 20_000;
     const steps = [
-      ...Array.from({ length: N }, (_, i) => (i % 2 ? { ...fx, name: `m${i}`, addr: 0x100000000 + i * 0x2000 } : { ...mm, name: `m${i}` })),
+      ...Array.from({ length: N }, (_, i) =>
+        i % 2 ? { ...fx, name: `m${i}`, addr: 0x100000000 + i * 0x2000 } : { ...mm, name: `m${i}` },
+      ),
       ...Array.from({ length: N }, (_, i) => ({ ...mu, map: `m${i}` })),
     ];
     const core = await loadCore('release');
@@ -178,7 +253,9 @@ describe('many mappings in linear time', () => {
     expect(r.status, r.error?.message).toBe('ok');
     expect(r.steps).toBe(2 * N);
     expect(t1 - t0, 'compile (maps by name in a Map, not indexOf)').toBeLessThan(3000); /* before: 6.9 s and 5.9 s */
-    expect(t2 - t1, 'core (names in treaps, get_unmapped_area resuming at its cache)').toBeLessThan(3000); /* before: 6.9 s and 5.9 s */
+    expect(t2 - t1, 'core (names in treaps, get_unmapped_area resuming at its cache)').toBeLessThan(
+      3000,
+    ); /* before: 6.9 s and 5.9 s */
   });
 });
 
@@ -189,12 +266,16 @@ describe('vm.max_map_count, as the kernel counts it', () => {
     const { runProgram } = await import('../ts/runner.js');
     const { loadCore } = await import('./helpers.js');
     const { MAX_MAP_COUNT } = await import('../ts/abi.js');
-    const base = parseScenario('name: many\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 4KiB, prot: read}\n');
-    const mm = base.steps[0] as Extract<typeof base.steps[0], { kind: 'mmap' }>;
+    const base = parseScenario(
+      'name: many\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 4KiB, prot: read}\n',
+    );
+    const mm = base.steps[0] as Extract<(typeof base.steps)[0], { kind: 'mmap' }>;
     const n = MAX_MAP_COUNT + 2;
     const prog = compile({ ...base, steps: Array.from({ length: n }, (_, i) => ({ ...mm, name: `m${i}` })) });
     const r = runProgram(await loadCore('release'), prog);
-    expect(r.error?.message).toBe("mmap failed: app.0's process is at the kernel's vm.max_map_count (65,530 VMAs; a fixed limit of the model, as the kernel's default)");
+    expect(r.error?.message).toBe(
+      "mmap failed: app.0's process is at the kernel's vm.max_map_count (65,530 VMAs; a fixed limit of the model, as the kernel's default)",
+    );
     expect(r.error?.step, 'the 65,532nd mmap fails, after 65,531 VMAs').toBe(n - 1);
   });
 });

@@ -22,28 +22,42 @@ export function expectedRows(g: typeof gen = gen): [number, number, number, numb
   LAYOUT_ORDER.structs.forEach((name, si) => {
     const s = g.STRUCTS[name as keyof typeof STRUCTS];
     rows.push([1, si, 0, s.size, `sizeof ${name}`]);
-    (Object.entries(s.fields) as [string, { offset: number; type: keyof typeof SZ; n: number }][]).forEach(([f, l], fi) => {
-      rows.push([2, si, fi, l.offset, `${name}.${f} offset`]);
-      rows.push([3, si, fi, SZ[l.type] * l.n, `${name}.${f} size`]);
-    });
+    (Object.entries(s.fields) as [string, { offset: number; type: keyof typeof SZ; n: number }][]).forEach(
+      ([f, l], fi) => {
+        rows.push([2, si, fi, l.offset, `${name}.${f} offset`]);
+        rows.push([3, si, fi, SZ[l.type] * l.n, `${name}.${f} size`]);
+      },
+    );
   });
-  const members = (o: Record<string, unknown>) => Object.entries(o).filter(([k, v]) => typeof v === 'number' && !/^\d+$/.test(k)) as [string, number][];
+  const members = (o: Record<string, unknown>) =>
+    Object.entries(o).filter(([k, v]) => typeof v === 'number' && !/^\d+$/.test(k)) as [string, number][];
   LAYOUT_ORDER.enums.forEach((e, ei) =>
-    members((g as unknown as Record<string, Record<string, unknown>>)[e]).forEach(([n, v], mi) => rows.push([4, ei, mi, v >>> 0, `${e}.${n}`])));
+    members((g as unknown as Record<string, Record<string, unknown>>)[e]).forEach(([n, v], mi) =>
+      rows.push([4, ei, mi, v >>> 0, `${e}.${n}`]),
+    ),
+  );
   LAYOUT_ORDER.flags.forEach((f, fi) =>
     Object.entries((g as unknown as Record<string, Record<string, number | bigint>>)[f]).forEach(([n, v], mi) => {
       rows.push([5, fi, mi, Number(BigInt(v) & 0xffffffffn), `${f}.${n}`]);
       rows.push([6, fi, mi, Number(BigInt(v) >> 32n), `${f}.${n} (high)`]);
-    }));
-  LAYOUT_ORDER.constants.forEach((c, ci) => rows.push([7, ci, 0, ((g as unknown as Record<string, number>)[c]) >>> 0, c]));
-  rows.push([8, 0, 0, COUNTERS.length, 'counters'], [8, 1, 0, EVENTS.length, 'events'],
-    [8, 2, 0, TASK_COUNTERS.length, 'task counters'], [8, 3, 0, MM_COUNTERS.length, 'mm counters']);
+    }),
+  );
+  LAYOUT_ORDER.constants.forEach((c, ci) =>
+    rows.push([7, ci, 0, (g as unknown as Record<string, number>)[c] >>> 0, c]),
+  );
+  rows.push(
+    [8, 0, 0, COUNTERS.length, 'counters'],
+    [8, 1, 0, EVENTS.length, 'events'],
+    [8, 2, 0, TASK_COUNTERS.length, 'task counters'],
+    [8, 3, 0, MM_COUNTERS.length, 'mm counters'],
+  );
   return rows;
 }
 
 export async function wasmRows(): Promise<number[][]> {
   const core = await loadCore('release');
-  const p = core.ex.mmsim_layout() >>> 0, n = core.ex.mmsim_layout_len();
+  const p = core.ex.mmsim_layout() >>> 0,
+    n = core.ex.mmsim_layout_len();
   const v = core.view();
   return Array.from({ length: n }, (_, i) => [0, 1, 2, 3].map((j) => v.getUint32(p + (i * 5 + j) * 4, true)));
 }
@@ -51,11 +65,15 @@ export async function wasmRows(): Promise<number[][]> {
 /** the differences, by name: '' if none */
 export function drift(expected: ReturnType<typeof expectedRows>, got: number[][]): string[] {
   const out: string[] = [];
-  if (expected.length !== got.length) out.push(`the wasm's layout table has ${got.length} rows, the TypeScript side ${expected.length}: rebuild the core`);
+  if (expected.length !== got.length)
+    out.push(
+      `the wasm's layout table has ${got.length} rows, the TypeScript side ${expected.length}: rebuild the core`,
+    );
   expected.forEach(([k, a, b, v, name], i) => {
     const r = got[i];
     if (!r) return;
-    if (r[0] !== k || r[1] !== a || r[2] !== b) out.push(`row ${i} (${name}) is a different item in the wasm: rebuild the core`);
+    if (r[0] !== k || r[1] !== a || r[2] !== b)
+      out.push(`row ${i} (${name}) is a different item in the wasm: rebuild the core`);
     else if (r[3] !== v) out.push(`${name}: ${v} in TypeScript, ${r[3]} in the wasm`);
   });
   return out;
@@ -69,15 +87,20 @@ describe('the interface, C against TypeScript', () => {
 
   it('a swapped pair of offsets is caught, by name', async () => {
     const g = structuredClone({ ...gen, STRUCTS: gen.STRUCTS }) as unknown as typeof gen;
-    const f = (g.STRUCTS.vma_info.fields as unknown as Record<string, { offset: number }>);
+    const f = g.STRUCTS.vma_info.fields as unknown as Record<string, { offset: number }>;
     [f.vm_start.offset, f.vm_end.offset] = [f.vm_end.offset, f.vm_start.offset];
     const d = drift(expectedRows(g), await wasmRows());
-    expect(d).toEqual(['vma_info.vm_start offset: 8 in TypeScript, 0 in the wasm', 'vma_info.vm_end offset: 0 in TypeScript, 8 in the wasm']);
+    expect(d).toEqual([
+      'vma_info.vm_start offset: 8 in TypeScript, 0 in the wasm',
+      'vma_info.vm_end offset: 0 in TypeScript, 8 in the wasm',
+    ]);
   });
 
   it('the wasm exports exactly the described functions, with their arity', async () => {
     const mod = new WebAssembly.Module(readFileSync(wasmPath('release')));
-    const fns = WebAssembly.Module.exports(mod).filter((e) => e.kind === 'function').map((e) => e.name);
+    const fns = WebAssembly.Module.exports(mod)
+      .filter((e) => e.kind === 'function')
+      .map((e) => e.name);
     const core = await loadCore('release');
     for (const e of EXPORTS) {
       expect(fns, `export ${e.name}`).toContain(e.name);
@@ -85,7 +108,10 @@ describe('the interface, C against TypeScript', () => {
       expect(fn.length, `${e.name}'s parameters`).toBe(e.params.length);
     }
     const described = new Set(EXPORTS.map((e) => e.name));
-    expect(fns.filter((n) => n.startsWith('mmsim_') && !described.has(n)), 'exported but not described').toEqual([]);
+    expect(
+      fns.filter((n) => n.startsWith('mmsim_') && !described.has(n)),
+      'exported but not described',
+    ).toEqual([]);
   });
 
   it('the generated files are those of the current description', async () => {
@@ -96,7 +122,7 @@ describe('the interface, C against TypeScript', () => {
 });
 
 describe('the README', () => {
-  it("holds the limits table as limits.ts describes them", async () => {
+  it('holds the limits table as limits.ts describes them', async () => {
     const { limitsMarkdown } = await import('../ts/limits.js');
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const m = /<!-- limits:begin[^>]*-->\n([\s\S]*?)\n<!-- limits:end -->/.exec(readme);

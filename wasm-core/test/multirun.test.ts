@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../ts/compile.js';
 import {
-  changedTunables, counterDiff, expectCheck, expectNoteIssues, expectNotes, judgeExpects, parseSweepArg, splitValues,
+  changedTunables,
+  counterDiff,
+  expectCheck,
+  expectNoteIssues,
+  expectNotes,
+  judgeExpects,
+  parseSweepArg,
+  splitValues,
 } from '../ts/multirun.js';
 import { planCompare, planSweep } from '../ts/plan.js';
 import { runProgram, type RunResult } from '../ts/runner.js';
@@ -35,7 +42,12 @@ describe('changedTunables', () => {
 
   it('names kernel tunables, machine settings and the seed that differ, in that order', () => {
     const s = own();
-    const r = applyOverrides(s, { seed: '7', 'machine.memory': '512MiB', vmacache: 'mm-wide', fault_around_bytes: '4096' });
+    const r = applyOverrides(s, {
+      seed: '7',
+      'machine.memory': '512MiB',
+      vmacache: 'mm-wide',
+      fault_around_bytes: '4096',
+    });
     expect(changedTunables(s, r)).toEqual(['fault_around_bytes', 'vmacache', 'machine.memory', 'seed']);
   });
 
@@ -57,11 +69,16 @@ describe('planCompare', () => {
     expect(a.kernel.fault_around_bytes).toBe(65536); /* A is not touched */
     expect(p.label).toEqual({ a: 'fault_around_bytes 64 KiB', b: 'fault_around_bytes 4 KiB' });
     const two = planCompare(a, { vmacache: 'mm-wide', readahead_kb: '256' });
-    expect(two.label).toEqual({ a: 'readahead_kb 128 KiB, vmacache per-thread', b: 'readahead_kb 256 KiB, vmacache mm-wide' });
+    expect(two.label).toEqual({
+      a: 'readahead_kb 128 KiB, vmacache per-thread',
+      b: 'readahead_kb 256 KiB, vmacache mm-wide',
+    });
   });
 
   it('rejects what --set rejects', () => {
-    expect(errorsOf(() => planCompare(own(), { fault_arround_bytes: '4096' }))).toContain("(did you mean 'fault_around_bytes'?)");
+    expect(errorsOf(() => planCompare(own(), { fault_arround_bytes: '4096' }))).toContain(
+      "(did you mean 'fault_around_bytes'?)",
+    );
     expect(errorsOf(() => planCompare(own(), { vmacache: 'mm' }))).toMatch(/vmacache: .*per-thread, mm-wide/);
   });
 });
@@ -69,7 +86,9 @@ describe('planCompare', () => {
 describe('planSweep', () => {
   it('defaults to the sweep domain: every power of two of fault_around_bytes', () => {
     const runs = planSweep(own(), 'fault_around_bytes');
-    expect(runs.map((r) => r.value)).toEqual([4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576, 2097152]);
+    expect(runs.map((r) => r.value)).toEqual([
+      4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576, 2097152,
+    ]);
     expect(runs.map((r) => r.scenario.kernel.fault_around_bytes)).toEqual(runs.map((r) => r.value));
     expect(runs[0].raw).toBe('4096');
     expect(runs[4].label).toBe('64 KiB');
@@ -85,26 +104,36 @@ describe('planSweep', () => {
     expect(planSweep(own(), 'seed', ['1', '2']).map((r) => r.scenario.seed)).toEqual([1, 2]);
   });
 
-  it('throws the loader\'s errors for unknown keys and bad values, all of them', () => {
-    expect(errorsOf(() => planSweep(own(), 'fault_around_byte'))).toMatch(/unknown tunable 'fault_around_byte' \(did you mean 'fault_around_bytes'\?\)/);
+  it("throws the loader's errors for unknown keys and bad values, all of them", () => {
+    expect(errorsOf(() => planSweep(own(), 'fault_around_byte'))).toMatch(
+      /unknown tunable 'fault_around_byte' \(did you mean 'fault_around_bytes'\?\)/,
+    );
     const bad = errorsOf(() => planSweep(own(), 'fault_around_bytes', ['3', '4096', '5000']));
     expect(bad).toContain('must be at least 4 KiB');
     expect(bad).toMatch(/power of two/);
     expect(errorsOf(() => planSweep(own(), 'seed'))).toContain('seed has no default sweep domain');
-    expect(errorsOf(() => planSweep(own(), 'anon_prefault_cap'))).toContain('anon_prefault_cap has no default sweep domain');
+    expect(errorsOf(() => planSweep(own(), 'anon_prefault_cap'))).toContain(
+      'anon_prefault_cap has no default sweep domain',
+    );
   });
 
   it('reads key, key=v1,v2 and key:v1,v2; commas inside brackets belong to the value', () => {
     expect(parseSweepArg('fault_around_bytes')).toEqual({ key: 'fault_around_bytes' });
-    expect(parseSweepArg('fault_around_bytes=4096,65536')).toEqual({ key: 'fault_around_bytes', values: ['4096', '65536'] });
-    expect(parseSweepArg('vmacache:mm-wide, per-thread')).toEqual({ key: 'vmacache', values: ['mm-wide', 'per-thread'] });
+    expect(parseSweepArg('fault_around_bytes=4096,65536')).toEqual({
+      key: 'fault_around_bytes',
+      values: ['4096', '65536'],
+    });
+    expect(parseSweepArg('vmacache:mm-wide, per-thread')).toEqual({
+      key: 'vmacache',
+      values: ['mm-wide', 'per-thread'],
+    });
     expect(parseSweepArg('machine.memory=1GiB')).toEqual({ key: 'machine.memory', values: ['1GiB'] });
     expect(splitValues('[16KiB, 64KiB],[],[2MiB]')).toEqual(['[16KiB, 64KiB]', '[]', '[2MiB]']);
   });
 });
 
 describe('expect notes', () => {
-  it('a run with the scenario\'s own tunables has failures, not notes', async () => {
+  it("a run with the scenario's own tunables has failures, not notes", async () => {
     const s = own();
     const res = await run(s);
     expect(res.expectFailures).toEqual([]);
@@ -134,7 +163,12 @@ describe('expect notes', () => {
   it('uses the expected/actual values the runner records, not its sentence', () => {
     const s = own();
     const r = applyOverrides(s, { seed: '9' });
-    const f = { at: null, step: 5, message: 'anything', expect: { item: 'app pgfault', expected: '256', actual: '300' } };
+    const f = {
+      at: null,
+      step: 5,
+      message: 'anything',
+      expect: { item: 'app pgfault', expected: '256', actual: '300' },
+    };
     expect(expectNotes(s, r, { expectFailures: [f] })).toEqual([
       'the scenario expected app pgfault 256 with seed 1; this run (seed 9) gives 300',
     ]);
@@ -150,7 +184,8 @@ describe('counterDiff', () => {
     expect(d.fault_around_calls).toBe(-256);
     expect(d.touches).toBe(0);
     expect(Object.keys(d).sort()).toEqual([...Object.keys(a.counters), ...Object.keys(a.model)].sort());
-    expect(counterDiff({ counters: { x: 1, y: 5 }, model: { m: 2 } }, { counters: { x: 4 }, model: { m: 1, n: 9 } }))
-      .toEqual({ x: 3, m: -1 });
+    expect(
+      counterDiff({ counters: { x: 1, y: 5 }, model: { m: 2 } }, { counters: { x: 4 }, model: { m: 1, n: 9 } }),
+    ).toEqual({ x: 3, m: -1 });
   });
 });

@@ -17,9 +17,17 @@ const native = `${repo}wasm-core/build/native/mmsim-run`;
 const dir = mkdtempSync(join(tmpdir(), 'mmplay-parity-'));
 
 const cases = [
-  ...shippedScenarios().filter((f) => !f.includes('/seed/')).map((f) => ({ file: f, trace: true })),
-  ...[['sequential-16g', {}], ['random-1g', { fault_around_bytes: '524288' }], ['one-per-page-table-16g', { fault_around_bytes: '4096' }]].map(([n, sets]) => ({
-    file: `scenarios/fault-around/seed/${n}.yaml`, trace: false, sets: sets as Record<string, string>,
+  ...shippedScenarios()
+    .filter((f) => !f.includes('/seed/'))
+    .map((f) => ({ file: f, trace: true })),
+  ...[
+    ['sequential-16g', {}],
+    ['random-1g', { fault_around_bytes: '524288' }],
+    ['one-per-page-table-16g', { fault_around_bytes: '4096' }],
+  ].map(([n, sets]) => ({
+    file: `scenarios/fault-around/seed/${n}.yaml`,
+    trace: false,
+    sets: sets as Record<string, string>,
   })),
 ];
 

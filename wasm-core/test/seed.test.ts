@@ -12,14 +12,18 @@ import { runProgram } from '../ts/runner.js';
 import { parseScenario } from '../ts/scenario.js';
 import { loadCore, repo } from './helpers.js';
 
-const model = JSON.parse(readFileSync(`${repo}wasm-core/test/seed-model.json`, 'utf8')) as Record<string, Record<string, number>>;
+const model = JSON.parse(readFileSync(`${repo}wasm-core/test/seed-model.json`, 'utf8')) as Record<
+  string,
+  Record<string, number>
+>;
 
 describe('the seed tables, swept', () => {
   for (const [row, expected] of Object.entries(model)) {
     it(`${row}: the model's seven numbers, and the seed's as reference`, async () => {
       const file = `scenarios/fault-around/seed/${row}.yaml`;
       const s = parseScenario(readFileSync(`${repo}${file}`, 'utf8'), file);
-      const ref = (s as unknown as { reference?: { x: string; y: string; points: { x: number; y: number }[] } }).reference;
+      const ref = (s as unknown as { reference?: { x: string; y: string; points: { x: number; y: number }[] } })
+        .reference;
       expect(ref?.x).toBe('fault_around_bytes');
       expect(ref?.y).toBe('pgfault');
       expect(ref?.points.map((p) => p.x)).toEqual(Object.keys(expected).map(Number));

@@ -15,9 +15,9 @@
 
 struct folio_state {
 	int mapcount[16]; /* _mapcount + 1 per page */
-	int large;        /* _large_mapcount + 1 */
+	int large; /* _large_mapcount + 1 */
 	int nr_pages_mapped;
-	int entire;       /* _entire_mapcount + 1 */
+	int entire; /* _entire_mapcount + 1 */
 	int refcount;
 	bool queued;
 };
@@ -36,22 +36,26 @@ static void folio_read(struct mmsim *sim, uint32_t head, uint32_t n, struct foli
 }
 
 /* the atomics counted so far: page, large, nr_pages_mapped, entire */
-struct atomics { uint64_t page, large, nr_mapped, entire; };
+struct atomics {
+	uint64_t page, large, nr_mapped, entire;
+};
 
 static struct atomics atomics_now(struct mmsim *sim)
 {
 	return (struct atomics){
-		mmsim_counter(sim, MMSIM_MODEL_RMAP_ATOMIC_PAGE_MAPCOUNT), mmsim_counter(sim, MMSIM_MODEL_RMAP_ATOMIC_LARGE_MAPCOUNT),
-		mmsim_counter(sim, MMSIM_MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED), mmsim_counter(sim, MMSIM_MODEL_RMAP_ATOMIC_ENTIRE_MAPCOUNT),
+		mmsim_counter(sim, MMSIM_MODEL_RMAP_ATOMIC_PAGE_MAPCOUNT),
+		mmsim_counter(sim, MMSIM_MODEL_RMAP_ATOMIC_LARGE_MAPCOUNT),
+		mmsim_counter(sim, MMSIM_MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED),
+		mmsim_counter(sim, MMSIM_MODEL_RMAP_ATOMIC_ENTIRE_MAPCOUNT),
 	};
 }
 
-#define CHECK_ATOMICS(before, after, p, l, m, e)                                                 \
-	do {                                                                                     \
-		CHECK_EQ((after).page - (before).page, p);                                       \
-		CHECK_EQ((after).large - (before).large, l);                                     \
-		CHECK_EQ((after).nr_mapped - (before).nr_mapped, m);                             \
-		CHECK_EQ((after).entire - (before).entire, e);                                   \
+#define CHECK_ATOMICS(before, after, p, l, m, e)                     \
+	do {                                                         \
+		CHECK_EQ((after).page - (before).page, p);           \
+		CHECK_EQ((after).large - (before).large, l);         \
+		CHECK_EQ((after).nr_mapped - (before).nr_mapped, m); \
+		CHECK_EQ((after).entire - (before).entire, e);       \
 	} while (0)
 
 /*
@@ -65,16 +69,16 @@ static struct mmsim *folio_prog(int order, bool large_mapcount, bool child_exits
 	uint64_t p0[] = { 0 };
 	struct mmsim_step *f;
 
-	prog_anon_pair(&p, 64 * MiB, PAGE_SIZE << order);                        /* step 0: the mmap */
+	prog_anon_pair(&p, 64 * MiB, PAGE_SIZE << order); /* step 0: the mmap */
 	p.h.mthp_orders = 1u << order;
 	p.h.large_mapcount = large_mapcount;
-	prog_touch(&p, 0, 0, 1, p0, 1);                                          /* step 1 */
-	f = prog_step(&p, MMSIM_OP_FORK);                                        /* step 2 */
+	prog_touch(&p, 0, 0, 1, p0, 1); /* step 1 */
+	f = prog_step(&p, MMSIM_OP_FORK); /* step 2 */
 	f->task = 0;
 	f->file = 1;
 	if (child_exits_first)
-		prog_step(&p, MMSIM_OP_EXIT)->task = 1;                          /* step 3 */
-	prog_touch(&p, 0, 0, 1, p0, 1);                                          /* step 3 or 4 */
+		prog_step(&p, MMSIM_OP_EXIT)->task = 1; /* step 3 */
+	prog_touch(&p, 0, 0, 1, p0, 1); /* step 3 or 4 */
 	return start(&p);
 }
 
@@ -97,7 +101,9 @@ TEST(mthp_fault_fork_exit_cow)
 			/* row 1: one write fault maps the whole order-k folio; plain stores, no atomics */
 			run_to_step(sim, 1);
 			/* anonymous mappings go 2 MiB aligned: the folio's block is the mapping */
-			CHECK_EQ(vma_ptr(sim, find_vma_noacct(sim, mm_ptr(sim, 0), MMAP_BASE))->vm_start, MMAP_BASE);
+			CHECK_EQ(vma_ptr(sim, find_vma_noacct(sim, mm_ptr(sim, 0), MMAP_BASE))
+					 ->vm_start,
+				 MMAP_BASE);
 			a0 = atomics_now(sim);
 			run_to_step(sim, 2);
 			a1 = atomics_now(sim);
@@ -115,7 +121,9 @@ TEST(mthp_fault_fork_exit_cow)
 			CHECK_EQ(f.large, n);
 			CHECK_EQ(f.nr_pages_mapped, n);
 			CHECK_EQ(f.entire, 0);
-			CHECK_EQ(f.refcount, n); /* a reference per PTE (a large folio drains the lru_add pagevec at once) */
+			CHECK_EQ(
+				f.refcount,
+				n); /* a reference per PTE (a large folio drains the lru_add pagevec at once) */
 			CHECK_ATOMICS(a0, a1, 0, 0, 0, 0);
 			/* row 2: fork copies the n PTEs as one batch: n page incs + 1 large add (6.10 only) */
 			a0 = a1;
@@ -318,21 +326,22 @@ static struct mmsim *thp_prog(bool large_mapcount)
 	uint64_t p0[] = { 0 }, p5[] = { 5 };
 	struct mmsim_step *s;
 
-	prog_anon_pair(&p, 64 * MiB, 4 * MiB);                                   /* step 0: the mmap */
+	prog_anon_pair(&p, 64 * MiB, 4 * MiB); /* step 0: the mmap */
 	p.h.thp = MMSIM_THP_ALWAYS;
 	p.h.large_mapcount = large_mapcount;
-	prog_touch(&p, 0, 0, 1, p0, 1);                                          /* step 1 */
-	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, PAGE_SIZE, PMD_SIZE - PAGE_SIZE); /* step 2 */
-	s = prog_step(&p, MMSIM_OP_FORK);                                        /* step 3 */
+	prog_touch(&p, 0, 0, 1, p0, 1); /* step 1 */
+	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, PAGE_SIZE,
+		    PMD_SIZE - PAGE_SIZE); /* step 2 */
+	s = prog_step(&p, MMSIM_OP_FORK); /* step 3 */
 	s->task = 0;
 	s->file = 1;
-	prog_touch(&p, 1, 0, 1, p5, 1);                                          /* step 4 */
-	s = prog_step(&p, MMSIM_OP_MUNMAP);                                      /* step 5 */
+	prog_touch(&p, 1, 0, 1, p5, 1); /* step 4 */
+	s = prog_step(&p, MMSIM_OP_MUNMAP); /* step 5 */
 	s->task = 0;
 	s->map = 0;
 	s->length = PMD_SIZE;
 	s->flags = MMSIM_STEPF_LENGTH;
-	s = prog_step(&p, MMSIM_OP_MADVISE);                                     /* step 6 */
+	s = prog_step(&p, MMSIM_OP_MADVISE); /* step 6 */
 	s->task = 1;
 	s->map = 0;
 	s->kind = MMSIM_ADV_DONTNEED;
@@ -343,7 +352,8 @@ static struct mmsim *thp_prog(bool large_mapcount)
 
 static uint32_t mapped_pfn(struct mmsim *sim, uint32_t mm, uint32_t page, uint64_t *entry)
 {
-	uint32_t pfn = follow_page_pfn(sim, mm_ptr(sim, mm), MMAP_BASE + (uint64_t)page * PAGE_SIZE, entry);
+	uint32_t pfn = follow_page_pfn(sim, mm_ptr(sim, mm), MMAP_BASE + (uint64_t)page * PAGE_SIZE,
+				       entry);
 
 	return pfn == MMSIM_NONE ? 0 : pfn;
 }
@@ -369,7 +379,8 @@ TEST(thp_fault_fork_cow_munmap_split)
 		CHECK_EQ(folio_order(sim, head), 9);
 		index = pfn_to_page(sim, head)->index;
 		CHECK_EQ(mapped_pfn(sim, 0, 511, NULL), head + 511);
-		CHECK(walk_pte(sim, mm_ptr(sim, 0), MMAP_BASE) == NULL); /* no PTE table under the leaf */
+		CHECK(walk_pte(sim, mm_ptr(sim, 0), MMAP_BASE) ==
+		      NULL); /* no PTE table under the leaf */
 		CHECK_EQ(mmsim_counter(sim, MMSIM_THP_FAULT_ALLOC), 1);
 		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_THPS), 1);
 		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 512);
@@ -432,7 +443,8 @@ TEST(thp_fault_fork_cow_munmap_split)
 		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_THPS), 0);
 		CHECK_EQ(mmsim_counter(sim, MMSIM_THP_DEFERRED_SPLIT_PAGE), 1);
 		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 512);
-		CHECK_EQ(mm_ptr(sim, 0)->pmd_huge_pte, 0); /* the parent's deposit went with its leaf */
+		CHECK_EQ(mm_ptr(sim, 0)->pmd_huge_pte,
+			 0); /* the parent's deposit went with its leaf */
 		/* the child's DONTNEED of pages 0..255 */
 		run_to_step(sim, 7);
 		CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
@@ -448,7 +460,8 @@ TEST(thp_fault_fork_cow_munmap_split)
 		CHECK_EQ(folio_order(sim, head + 300), 0);
 		CHECK_EQ(pfn_to_page(sim, head + 300)->_refcount, 1);
 		CHECK_EQ(pfn_to_page(sim, head + 300)->index, index + 300);
-		CHECK_EQ(pfn_to_page(sim, head)->flags & PGTY(buddy), PGTY(buddy)); /* the head page was unmapped: freed */
+		CHECK_EQ(pfn_to_page(sim, head)->flags & PGTY(buddy),
+			 PGTY(buddy)); /* the head page was unmapped: freed */
 		CHECK(pfn_to_page(sim, head + 300)->flags & PF(lru));
 		CHECK_EQ(mmsim_check(sim, NULL, 0), 0);
 		mmsim_destroy(sim);
@@ -463,7 +476,8 @@ static void thp_prog_init(struct prog *p, uint32_t mode, uint64_t mem, bool larg
 	p->h.large_mapcount = large_mapcount;
 }
 
-static struct mmsim_step *prog_madvise(struct prog *p, uint32_t task, uint32_t advice, uint64_t off, uint64_t len)
+static struct mmsim_step *prog_madvise(struct prog *p, uint32_t task, uint32_t advice, uint64_t off,
+				       uint64_t len)
 {
 	struct mmsim_step *s = prog_step(p, MMSIM_OP_MADVISE);
 
@@ -495,8 +509,8 @@ TEST(thp_exclusive_remap_row)
 		uint64_t e;
 
 		thp_prog_init(&p, MMSIM_THP_ALWAYS, 64 * MiB, lm);
-		prog_touch(&p, 0, 0, 1, p0, 1);                                          /* step 1 */
-		prog_madvise(&p, 0, MMSIM_ADV_NOHUGEPAGE, 1 * MiB, 1 * MiB);             /* step 2 */
+		prog_touch(&p, 0, 0, 1, p0, 1); /* step 1 */
+		prog_madvise(&p, 0, MMSIM_ADV_NOHUGEPAGE, 1 * MiB, 1 * MiB); /* step 2 */
 		sim = start(&p);
 		run_to_step(sim, 2);
 		head = mapped_pfn(sim, 0, 0, &e);
@@ -553,9 +567,9 @@ TEST(thp_reuse_zero_fallback_madvise)
 
 	/* a read maps the huge zero page; a write puts a THP in its place (6.13+ do_huge_zero_wp_pmd; this machine's 6.18 agrees) */
 	thp_prog_init(&p, MMSIM_THP_ALWAYS, 64 * MiB, true);
-	prog_touch(&p, 0, 0, 0, p0, 1);                                                  /* step 1 */
-	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, PMD_SIZE);                     /* step 2 */
-	prog_touch(&p, 0, 0, 1, p7, 1);                                                  /* step 3 */
+	prog_touch(&p, 0, 0, 0, p0, 1); /* step 1 */
+	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, PMD_SIZE); /* step 2 */
+	prog_touch(&p, 0, 0, 1, p7, 1); /* step 3 */
 	sim = start(&p);
 	run_to_step(sim, 3);
 	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 1);
@@ -569,8 +583,10 @@ TEST(thp_reuse_zero_fallback_madvise)
 	CHECK_EQ(mmsim_counter(sim, MMSIM_THP_SPLIT_PMD), 0);
 	CHECK_EQ(mmsim_counter(sim, MMSIM_THP_FAULT_ALLOC), 1);
 	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 512);
-	CHECK(mapped_pfn(sim, 0, 7, &e) != 0 && (e & MMSIM_PTE_PSE) && (e & MMSIM_PTE_RW) && !(e & MMSIM_PTE_SPECIAL));
-	CHECK_EQ(mm_ptr(sim, 0)->rss[MMSIM_MM_PGTABLES], 4); /* PGD, PUD, PMD and the one deposited table */
+	CHECK(mapped_pfn(sim, 0, 7, &e) != 0 && (e & MMSIM_PTE_PSE) && (e & MMSIM_PTE_RW) &&
+	      !(e & MMSIM_PTE_SPECIAL));
+	CHECK_EQ(mm_ptr(sim, 0)->rss[MMSIM_MM_PGTABLES],
+		 4); /* PGD, PUD, PMD and the one deposited table */
 	mmsim_destroy(sim);
 
 	/* no THP to be had for the write (3 MiB of memory): the zero PMD is split, one 4 KiB page copied */

@@ -91,7 +91,8 @@ TEST(lru_pagevec_holds_13_then_drains)
 	CHECK_EQ(sim->s.pvecs[PV_ADD_IF].nr, 13);
 	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_INACTIVE_FILE), 0);
 	CHECK(!flag(sim, pg(sim, 0, 0), MMSIM_PG_lru));
-	CHECK_EQ(pfn_to_page(sim, pg(sim, 0, 0))->_refcount, 2); /* the page cache and the pagevec */
+	CHECK_EQ(pfn_to_page(sim, pg(sim, 0, 0))->_refcount,
+		 2); /* the page cache and the pagevec */
 	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
 	CHECK_EQ(sim->s.pvecs[PV_ADD_IF].nr, 0);
 	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_INACTIVE_FILE), 14);
@@ -225,8 +226,9 @@ TEST(lru_deactivate_fn_table)
 		CHECK(lru_pos(sim, LRU_IF, pf[i]) < 4); /* among the four put at the head */
 	}
 	CHECK(!flag(sim, pf[4], MMSIM_PG_reclaim) && !flag(sim, pf[7], MMSIM_PG_reclaim));
-	CHECK(lru_is_tail(sim, LRU_IF, pf[7]));                 /* the last one put at the tail */
-	CHECK_EQ(pfn_to_page(sim, lru_tail(sim, LRU_IF))->lru_prev, pf[4]); /* and p4 just before it */
+	CHECK(lru_is_tail(sim, LRU_IF, pf[7])); /* the last one put at the tail */
+	CHECK_EQ(pfn_to_page(sim, lru_tail(sim, LRU_IF))->lru_prev,
+		 pf[4]); /* and p4 just before it */
 	CHECK(lru_pos(sim, MMSIM_LRU_UNEVICTABLE, pf[8]) == 0);
 	CHECK_EQ(mmsim_counter(sim, MMSIM_PGDEACTIVATE), 3);
 	CHECK_EQ(mmsim_counter(sim, MMSIM_PGROTATED), 2);
@@ -255,12 +257,14 @@ TEST(lru_writeback_end_rotates_reclaim_pages)
 		uint32_t p0;
 		int pos;
 
-		current = mode ? "lru_writeback_end_rotates_reclaim_pages (2.6.38)" : "lru_writeback_end_rotates_reclaim_pages";
+		current = mode ? "lru_writeback_end_rotates_reclaim_pages (2.6.38)" :
+				 "lru_writeback_end_rotates_reclaim_pages";
 		prog_init(&p, 64 * MiB);
 		prog_file(&p, 16 * 4096, 1);
 		prog_proc(&p, 1, 0);
 		p.h.writeback_latency = 3;
-		p.h.fadvise_dontneed = mode ? MMSIM_FADVISE_INVALIDATE_ONLY : MMSIM_FADVISE_DEACTIVATE;
+		p.h.fadvise_dontneed = mode ? MMSIM_FADVISE_INVALIDATE_ONLY :
+					      MMSIM_FADVISE_DEACTIVATE;
 		prog_file_op(&p, MMSIM_OP_WRITE, 0, 0, 0, 4096);
 		prog_file_op(&p, MMSIM_OP_FADVISE, 0, 0, 0, 4096);
 		prog_tick(&p);
@@ -290,9 +294,12 @@ TEST(lru_writeback_end_rotates_reclaim_pages)
 			size_t moves = 0;
 
 			for (size_t i = 0; i < nevs; i++)
-				if ((evs[i].type & MMSIM_EV_TYPE_MASK) == MMSIM_EV_LRU_MOVE && evs[i].a == p0)
+				if ((evs[i].type & MMSIM_EV_TYPE_MASK) == MMSIM_EV_LRU_MOVE &&
+				    evs[i].a == p0)
 					moves++;
-			CHECK_EQ(moves, mode ? 0 : 2); /* to the head (PG_reclaim), then rotated to the tail */
+			CHECK_EQ(moves,
+				 mode ? 0 :
+					2); /* to the head (PG_reclaim), then rotated to the tail */
 		}
 		CHECK_EQ(mmsim_counter(sim, MMSIM_PGROTATED), mode ? 0 : 1);
 		CHECK_EQ(mmsim_counter(sim, MMSIM_PGRECLAIM), mode ? 0 : 1);
@@ -314,10 +321,17 @@ TEST(lru_watermarks_and_inactive_ratio)
 	 *   1 TiB            131072 -> 65536 (the clamp)             16384 / 20480 / 24576     101
 	 *   min_free_kbytes: 4000 at 64 MiB                          1000 / 1250 / 1500
 	 */
-	static const struct { uint64_t mem; uint32_t kb, min, low, high, ratio; } rows[] = {
-		{ 1 * MiB, 0, 32, 40, 48, 1 }, { 64 * MiB, 0, 256, 320, 384, 1 }, { 1 * GiB, 0, 1024, 1280, 1536, 3 },
-		{ 4 * GiB, 0, 2048, 2560, 3072, 6 }, { 10 * GiB, 0, 3238, 4047, 4857, 10 },
-		{ 1024 * GiB, 0, 16384, 20480, 24576, 101 }, { 64 * MiB, 4000, 1000, 1250, 1500, 1 },
+	static const struct {
+		uint64_t mem;
+		uint32_t kb, min, low, high, ratio;
+	} rows[] = {
+		{ 1 * MiB, 0, 32, 40, 48, 1 },
+		{ 64 * MiB, 0, 256, 320, 384, 1 },
+		{ 1 * GiB, 0, 1024, 1280, 1536, 3 },
+		{ 4 * GiB, 0, 2048, 2560, 3072, 6 },
+		{ 10 * GiB, 0, 3238, 4047, 4857, 10 },
+		{ 1024 * GiB, 0, 16384, 20480, 24576, 101 },
+		{ 64 * MiB, 4000, 1000, 1250, 1500, 1 },
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -387,14 +401,15 @@ TEST(lru_page_check_references)
 	}
 	CHECK(lru_is_tail(sim, LRU_IF, pf[4]));
 	CHECK_EQ(vmscan_shrink_file_inactive(sim, 5), 2); /* p2 and p1 */
-	CHECK(lru_is_head(sim, LRU_IF, pf[0]));           /* the last survivor put back, at the head */
+	CHECK(lru_is_head(sim, LRU_IF, pf[0])); /* the last survivor put back, at the head */
 	CHECK(flag(sim, pf[0], MMSIM_PG_referenced));
-	CHECK(!(*pte0 & MMSIM_PTE_ACCESSED));             /* the young bit it was kept for, cleared */
-	CHECK_EQ(pg(sim, 0, 1), 0);                        /* p1: unmapped and freed */
+	CHECK(!(*pte0 & MMSIM_PTE_ACCESSED)); /* the young bit it was kept for, cleared */
+	CHECK_EQ(pg(sim, 0, 1), 0); /* p1: unmapped and freed */
 	CHECK(!pte_present(*pte1));
 	CHECK(xa_is_value(xa_load(sim, &file_ptr(sim, 0)->i_pages, 1))); /* a shadow in its slot */
-	CHECK_EQ(pg(sim, 0, 2), 0);                        /* p2: clean, referenced: reclaimed */
-	CHECK(pg(sim, 0, 3) && flag(sim, pf[3], MMSIM_PG_dirty) && !flag(sim, pf[3], MMSIM_PG_writeback));
+	CHECK_EQ(pg(sim, 0, 2), 0); /* p2: clean, referenced: reclaimed */
+	CHECK(pg(sim, 0, 3) && flag(sim, pf[3], MMSIM_PG_dirty) &&
+	      !flag(sim, pf[3], MMSIM_PG_writeback));
 	CHECK(flag(sim, pf[4], MMSIM_PG_writeback) && flag(sim, pf[4], MMSIM_PG_reclaim));
 	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_VMSCAN_WRITE), 1);
 	CHECK(lru_pos(sim, LRU_IF, pf[5]) >= 0 && !in_pvec(sim, PV_ADD_IF, pf[5]));
@@ -521,8 +536,8 @@ TEST(lru_kswapd_and_direct_reclaim)
 	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
 	CHECK(mmsim_counter(sim, MMSIM_ALLOCSTALL) > 0);
 	CHECK(mmsim_counter(sim, MMSIM_PGSCAN_DIRECT) > 0);
-	CHECK_EQ(mmsim_counter(sim, MMSIM_PGSCAN), mmsim_counter(sim, MMSIM_PGSCAN_KSWAPD) +
-						      mmsim_counter(sim, MMSIM_PGSCAN_DIRECT));
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGSCAN),
+		 mmsim_counter(sim, MMSIM_PGSCAN_KSWAPD) + mmsim_counter(sim, MMSIM_PGSCAN_DIRECT));
 	mmsim_destroy(sim);
 }
 

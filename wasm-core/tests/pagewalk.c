@@ -45,7 +45,9 @@ static int count_hole(uint64_t addr, uint64_t next, int level, struct mm_walk *w
 	return 0;
 }
 
-static const struct mm_walk_ops count_ops = { .pmd_entry = count_pmd, .pte_entry = count_pte, .pte_hole = count_hole };
+static const struct mm_walk_ops count_ops = { .pmd_entry = count_pmd,
+					      .pte_entry = count_pte,
+					      .pte_hole = count_hole };
 static const struct mm_walk_ops count_ptes_only = { .pte_entry = count_pte };
 
 /* a 6 MiB anonymous mapping, 2 MiB aligned, with pages 0 and 600 written */
@@ -81,7 +83,9 @@ TEST(pagewalk_tables_and_holes)
 	CHECK_EQ(c.holes, 1);
 	/* a range that starts and ends inside tables: only its own PTEs */
 	memset(&c, 0, sizeof(c));
-	CHECK_EQ(walk_page_range(sim, mm, v->vm_start + 510 * PAGE_SIZE, v->vm_start + 601 * PAGE_SIZE, &count_ops, &c), 0);
+	CHECK_EQ(walk_page_range(sim, mm, v->vm_start + 510 * PAGE_SIZE,
+				 v->vm_start + 601 * PAGE_SIZE, &count_ops, &c),
+		 0);
 	CHECK_EQ(c.pmd_tables, 2);
 	CHECK_EQ(c.ptes, 91);
 	CHECK_EQ(c.present, 1);
@@ -102,11 +106,14 @@ TEST(pagewalk_pmd_leaf)
 		uint64_t *t = pgt_table(sim, pfn_to_page(sim, mm->pgd)->private);
 
 		for (int level = MMSIM_PGT_PGD; level < MMSIM_PGT_PMD; level++)
-			t = pgt_table(sim, pfn_to_page(sim, pte_pfn(t[pgt_level_index(start, level)]))->private);
+			t = pgt_table(sim,
+				      pfn_to_page(sim, pte_pfn(t[pgt_level_index(start, level)]))
+					      ->private);
 		pmd = &t[pgt_level_index(start, MMSIM_PGT_PMD)];
 	}
 	table = *pmd;
-	*pmd = (table & MMSIM_PTE_PFN_MASK) | MMSIM_PTE_PRESENT | MMSIM_PTE_RW | MMSIM_PTE_USER | MMSIM_PTE_PSE;
+	*pmd = (table & MMSIM_PTE_PFN_MASK) | MMSIM_PTE_PRESENT | MMSIM_PTE_RW | MMSIM_PTE_USER |
+	       MMSIM_PTE_PSE;
 	mm_flush_walk_cache(mm);
 	/* a walker that handles leaves: pmd_entry sees it, no PTE under it is visited */
 	CHECK_EQ(walk_page_range(sim, mm, start, start + 4 * MiB, &count_ops, &c), 0);
@@ -119,7 +126,8 @@ TEST(pagewalk_pmd_leaf)
 	CHECK(walk_pte(sim, mm, start + PMD_SIZE) != NULL);
 	/* a walker that expects tables (no pmd_entry) stops at the leaf: MMSIM_EINVARIANT, nothing visited past it */
 	memset(&c, 0, sizeof(c));
-	CHECK_EQ(walk_page_range(sim, mm, start, start + 4 * MiB, &count_ptes_only, &c), MMSIM_EINVARIANT);
+	CHECK_EQ(walk_page_range(sim, mm, start, start + 4 * MiB, &count_ptes_only, &c),
+		 MMSIM_EINVARIANT);
 	CHECK_EQ(c.ptes, 0);
 	CHECK_EQ(mmsim_last_error(sim)->code, MMSIM_EINVARIANT);
 	CHECK_EQ(mmsim_last_error(sim)->addr, start);

@@ -23,17 +23,17 @@ static void prefault_prog(struct prog *p, uint64_t mem, uint64_t pages, uint32_t
 	p->h.anon_prefault_cap = cap;
 }
 
-#define CHECK_BATCH(k, addr_page, hit, order, pages, why)                                        \
-	do {                                                                                     \
-		const struct mmsim_event *e_ = prefault_ev(k);                                   \
-		CHECK(e_ != NULL);                                                               \
-		if (e_) {                                                                        \
-			CHECK_EQ((e_->addr - MMAP_BASE) / PAGE_SIZE, addr_page);                 \
-			CHECK_EQ(e_->a, hit);                                                    \
-			CHECK_EQ(e_->b, order);                                                  \
-			CHECK_EQ(e_->c, pages);                                                  \
-			CHECK_EQ(e_->d & 0xff, why);                                             \
-		}                                                                                \
+#define CHECK_BATCH(k, addr_page, hit, order, pages, why)                        \
+	do {                                                                     \
+		const struct mmsim_event *e_ = prefault_ev(k);                   \
+		CHECK(e_ != NULL);                                               \
+		if (e_) {                                                        \
+			CHECK_EQ((e_->addr - MMAP_BASE) / PAGE_SIZE, addr_page); \
+			CHECK_EQ(e_->a, hit);                                    \
+			CHECK_EQ(e_->b, order);                                  \
+			CHECK_EQ(e_->c, pages);                                  \
+			CHECK_EQ(e_->d & 0xff, why);                             \
+		}                                                                \
 	} while (0)
 
 TEST(prefault_ramp_cap_and_vma_end)
@@ -140,7 +140,8 @@ TEST(prefault_1gib_trap_counts)
 		sim->s.hdr.anon_prefault_cap = caps[i];
 		CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
 		CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), v1_traps(262144, caps[i]));
-		CHECK_EQ(mmsim_counter(sim, MMSIM_MODEL_PREFAULT_PAGES), 262144 - v1_traps(262144, caps[i]));
+		CHECK_EQ(mmsim_counter(sim, MMSIM_MODEL_PREFAULT_PAGES),
+			 262144 - v1_traps(262144, caps[i]));
 		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 262144);
 		mmsim_destroy(sim);
 	}
@@ -179,8 +180,10 @@ TEST(prefault_misses_reads_and_present_ptes)
 		CHECK_EQ(prefault_ev(3)->d >> 8, 4); /* planned 4: the prediction is page 7 */
 		CHECK_BATCH(4, 7, 1, 3, 8, MMSIM_PFEND_ORDER);
 		/* page 6 keeps its own page: a read batch did not overwrite it with the zero page */
-		CHECK(!(*walk_pte(sim, mm_ptr(sim, 0), MMAP_BASE + 6 * PAGE_SIZE) & MMSIM_PTE_SPECIAL));
-		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), write ? 1 + 1 + 2 + 3 + 8 + 14 : 1); /* page 15 takes a batch of 14 */
+		CHECK(!(*walk_pte(sim, mm_ptr(sim, 0), MMAP_BASE + 6 * PAGE_SIZE) &
+			MMSIM_PTE_SPECIAL));
+		CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES),
+			 write ? 1 + 1 + 2 + 3 + 8 + 14 : 1); /* page 15 takes a batch of 14 */
 		mmsim_destroy(sim);
 	}
 }
@@ -212,7 +215,9 @@ TEST(prefault_allocation_failure_and_fork)
 		CHECK_EQ(b->d >> 8, 14); /* planned 14, the prediction stored at its end */
 		CHECK(next != NULL);
 		if (next) {
-			CHECK_EQ(next->a, 0); /* the next fault is at the shrunk end, not the prediction: a miss */
+			CHECK_EQ(
+				next->a,
+				0); /* the next fault is at the shrunk end, not the prediction: a miss */
 			CHECK_EQ(next->addr, b->addr + b->c * PAGE_SIZE);
 		}
 	}
@@ -220,11 +225,11 @@ TEST(prefault_allocation_failure_and_fork)
 
 	/* fork copies the prediction with the task_struct: the child's first fault at the parent's next address hits */
 	prefault_prog(&p, 64 * MiB, 64, 14);
-	prog_touch(&p, 0, 0, 1, first3, 3);          /* 0 miss, 1-2 a hit: next 3, order 1 */
+	prog_touch(&p, 0, 0, 1, first3, 3); /* 0 miss, 1-2 a hit: next 3, order 1 */
 	s = prog_step(&p, MMSIM_OP_FORK);
 	s->task = 0;
 	s->file = 1;
-	prog_touch(&p, 1, 0, 1, three, 1);           /* the child at 3: a hit, order 2, 4 pages */
+	prog_touch(&p, 1, 0, 1, three, 1); /* the child at 3: a hit, order 2, 4 pages */
 	sim = start(&p);
 	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
 	CHECK_EQ(task_ptr(sim, 1)->anon_fault_order, 2);

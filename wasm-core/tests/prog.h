@@ -31,14 +31,17 @@ static inline void prog_init(struct prog *p, uint64_t memory)
 
 static inline uint32_t prog_file(struct prog *p, uint64_t size, int cached)
 {
-	p->files[p->h.nr_files] = (struct mmsim_prog_file){ .size = size, .flags = cached ? MMSIM_FILE_CACHED : 0 };
+	p->files[p->h.nr_files] =
+		(struct mmsim_prog_file){ .size = size, .flags = cached ? MMSIM_FILE_CACHED : 0 };
 	return p->h.nr_files++;
 }
 
 static inline uint32_t prog_proc(struct prog *p, uint32_t threads, int forked)
 {
 	p->procs[p->h.nr_procs] = (struct mmsim_prog_proc){
-		.threads = threads, .first_task = p->h.nr_tasks, .flags = forked ? MMSIM_PROC_FORKED : 0,
+		.threads = threads,
+		.first_task = p->h.nr_tasks,
+		.flags = forked ? MMSIM_PROC_FORKED : 0,
 	};
 	p->h.nr_tasks += threads;
 	return p->h.nr_procs++;
@@ -109,8 +112,8 @@ static inline struct mmsim_step *prog_touch(struct prog *p, uint32_t task, uint3
 }
 
 /* read(2), write(2), fadvise(DONTNEED) of [offset, offset + len) of a file, and fsync */
-static inline struct mmsim_step *prog_file_op(struct prog *p, uint8_t op, uint32_t task, uint32_t file,
-					      uint64_t offset, uint64_t len)
+static inline struct mmsim_step *prog_file_op(struct prog *p, uint8_t op, uint32_t task,
+					      uint32_t file, uint64_t offset, uint64_t len)
 {
 	struct mmsim_step *s = prog_step(p, op);
 
@@ -156,8 +159,9 @@ static uint8_t *prog_last_bytes; /* the builder owns one buffer, reused */
 
 static inline size_t prog_build(struct prog *p)
 {
-	size_t n = sizeof(p->h) + p->h.nr_files * sizeof(p->files[0]) + p->h.nr_procs * sizeof(p->procs[0]) +
-		   p->h.nr_steps * sizeof(p->steps[0]) + p->h.nr_data * sizeof(p->data[0]);
+	size_t n = sizeof(p->h) + p->h.nr_files * sizeof(p->files[0]) +
+		   p->h.nr_procs * sizeof(p->procs[0]) + p->h.nr_steps * sizeof(p->steps[0]) +
+		   p->h.nr_data * sizeof(p->data[0]);
 	uint8_t *b;
 
 	free(prog_last_bytes);

@@ -49,8 +49,8 @@ static struct mmsim *start(struct prog *p)
 	prog_build(p);
 	err = mmsim_load(sim, p->bytes, p->len);
 	if (err)
-		fprintf(stderr, "%s: load failed %d: %s (step %u)\n", current, err, mmsim_load_message(sim),
-			mmsim_last_error(sim)->step);
+		fprintf(stderr, "%s: load failed %d: %s (step %u)\n", current, err,
+			mmsim_load_message(sim), mmsim_last_error(sim)->step);
 	CHECK_EQ(err, 0);
 	nevs = 0;
 	return sim;
@@ -73,9 +73,9 @@ static int run_all(struct mmsim *sim)
 static void run_to_step(struct mmsim *sim, uint32_t pc)
 {
 	/* (pc at a loop's end means the interpreter is about to end an iteration, not to run step pc) */
-	while (!sim->s.finished && (sim->s.pc < pc || sim->s.acc_active ||
-				    sim->s.preload_file < sim->s.hdr.nr_files ||
-				    (sim->s.nr_loops && sim->s.pc == sim->s.loops[sim->s.nr_loops - 1].end))) {
+	while (!sim->s.finished &&
+	       (sim->s.pc < pc || sim->s.acc_active || sim->s.preload_file < sim->s.hdr.nr_files ||
+		(sim->s.nr_loops && sim->s.pc == sim->s.loops[sim->s.nr_loops - 1].end))) {
 		int st = mmsim_run(sim, 1, MMSIM_UNLIMITED);
 
 		collect(sim);
@@ -185,7 +185,7 @@ TEST(window_clamped_by_vma_start)
 	prog_touch(&p, 0, 0, 0, pages, 1);
 	sim = start(&p);
 	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
-	CHECK_EQ(map_pages_ev(0)->b, 0);  /* start_pgoff: the first file page */
+	CHECK_EQ(map_pages_ev(0)->b, 0); /* start_pgoff: the first file page */
 	CHECK_EQ(map_pages_ev(0)->c, 15); /* end_pgoff: 16 pages */
 	CHECK_EQ(map_pages_ev(0)->addr, 0x7f0000000000ull + 3 * PAGE_SIZE);
 	CHECK_EQ(count_ev(MMSIM_EV_SET_PTE), 16);
@@ -496,7 +496,9 @@ TEST(sigbus_beyond_eof)
 	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 1); /* failed faults count in pgfault */
 	/* ... but not for the task: getrusage() counts successful faults only */
 	CHECK_EQ(task_ptr(sim, 0)->counters[MMSIM_T_PGFAULT], 0);
-	CHECK_EQ(task_ptr(sim, 0)->counters[MMSIM_T_MAJ_FLT] + task_ptr(sim, 0)->counters[MMSIM_T_MIN_FLT], 0);
+	CHECK_EQ(task_ptr(sim, 0)->counters[MMSIM_T_MAJ_FLT] +
+			 task_ptr(sim, 0)->counters[MMSIM_T_MIN_FLT],
+		 0);
 	/* the window 0 .. 15 was clamped to 0 .. 9 and found nothing to map at 12 */
 	CHECK_EQ(map_pages_ev(0)->c, 9);
 	mmsim_destroy(sim);
@@ -693,7 +695,8 @@ TEST(locked_folio_keeps_mmap_miss)
 	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
 	CHECK_EQ(count_ev(MMSIM_EV_FOLIO_WAIT), 1);
 	CHECK_EQ(file_ptr(sim, 0)->f_ra.mmap_miss, 100 - 15 - 16);
-	CHECK_EQ(task_ptr(sim, 0)->counters[MMSIM_T_MIN_FLT], 1); /* a retry after waiting is minor */
+	CHECK_EQ(task_ptr(sim, 0)->counters[MMSIM_T_MIN_FLT],
+		 1); /* a retry after waiting is minor */
 	mmsim_destroy(sim);
 }
 
@@ -1163,7 +1166,8 @@ struct pte_list {
 };
 
 /* append the present PTEs of mm in [start, end), in address order */
-static void present_ptes(struct mmsim *sim, uint32_t mm, uint64_t start, uint64_t end, struct pte_list *l)
+static void present_ptes(struct mmsim *sim, uint32_t mm, uint64_t start, uint64_t end,
+			 struct pte_list *l)
 {
 	for (uint64_t a = start; a < end; a += PAGE_SIZE) {
 		uint64_t *pte = walk_pte(sim, mm_ptr(sim, mm), a);
@@ -1235,18 +1239,18 @@ TEST(every_cleared_pte_is_an_event)
 	prog_touch(&p, 0, 0, 1, w, 16);
 	prog_touch(&p, 0, 0, 0, z, 4);
 	prog_touch(&p, 0, 1, 0, f, 1);
-	s = prog_step(&p, MMSIM_OP_MUNMAP);             /* step 5 */
+	s = prog_step(&p, MMSIM_OP_MUNMAP); /* step 5 */
 	s->map = 0;
 	s->offset = 8 * PAGE_SIZE;
 	s->length = 24 * PAGE_SIZE;
 	s->flags = MMSIM_STEPF_LENGTH;
-	s = prog_step(&p, MMSIM_OP_MADVISE);            /* step 6 */
+	s = prog_step(&p, MMSIM_OP_MADVISE); /* step 6 */
 	s->map = 1;
 	s->kind = MMSIM_ADV_DONTNEED;
 	s->offset = 16 * PAGE_SIZE;
 	s->length = 4 * PAGE_SIZE;
 	s->flags = MMSIM_STEPF_LENGTH;
-	prog_step(&p, MMSIM_OP_EXIT)->task = 0;         /* step 7 */
+	prog_step(&p, MMSIM_OP_EXIT)->task = 0; /* step 7 */
 	sim = start(&p);
 
 	run_to_step(sim, 5);
@@ -1496,7 +1500,7 @@ TEST(capture_between_events_of_a_fault)
 	snap = malloc(snap_len);
 	CHECK_EQ(mmsim_snapshot_save(sim, snap, snap_len), 0);
 	CHECK_EQ(mmsim_capture_restore(sim), MMSIM_EINVAL); /* nothing captured */
-	CHECK_EQ(mmsim_capture_at(sim, pf), MMSIM_EINVAL);  /* recorded already */
+	CHECK_EQ(mmsim_capture_at(sim, pf), MMSIM_EINVAL); /* recorded already */
 
 	/* A: arm, run the fault's operation to its end, put the capture in place */
 	CHECK_EQ(mmsim_capture_at(sim, alloc_pte + 1), 0);
@@ -1717,7 +1721,8 @@ TEST(dropped_events_stop_the_run)
 		CHECK_EQ(nevs, 1024);
 		CHECK(mmsim_counter(sim, MMSIM_MODEL_EVENTS_DROPPED) > 0);
 		CHECK_EQ(mmsim_last_error(sim)->code, MMSIM_ENOMEM);
-		CHECK_EQ(mmsim_last_error(sim)->detail, mmsim_counter(sim, MMSIM_MODEL_EVENTS_DROPPED));
+		CHECK_EQ(mmsim_last_error(sim)->detail,
+			 mmsim_counter(sim, MMSIM_MODEL_EVENTS_DROPPED));
 		CHECK_EQ(mmsim_last_error(sim)->step, 1);
 		CHECK(strstr(mmsim_load_message(sim), "event buffer") != NULL);
 		/* it stopped at the end of the touch that lost events, not at the end of the step */

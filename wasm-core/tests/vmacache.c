@@ -69,7 +69,8 @@ TEST(vmacache_slots_hash_and_scan)
 	vc_touch(&p, 0, 0, 12);
 	sim = start(&p);
 	run_to_step(sim, 5);
-	A = vc_vma(sim, 0, 0), B = vc_vma(sim, 0, 1), C = vc_vma(sim, 0, 2), D = vc_vma(sim, 0, 3), E = vc_vma(sim, 0, 4);
+	A = vc_vma(sim, 0, 0), B = vc_vma(sim, 0, 1), C = vc_vma(sim, 0, 2), D = vc_vma(sim, 0, 3),
+	E = vc_vma(sim, 0, 4);
 	CHECK(A && B && C && D && E && A != E);
 	CHECK_EQ(mm_ptr(sim, 0)->map_count, 5); /* nothing merged */
 	run_to_step(sim, 9);
@@ -200,7 +201,8 @@ TEST(vmacache_munmap_invalidates_every_thread)
 		size_t n = 0;
 
 		for (size_t i = 0; i < nevs; i++)
-			if ((evs[i].type & MMSIM_EV_TYPE_MASK) == MMSIM_EV_VMACACHE_FIND && evs[i].c == 2)
+			if ((evs[i].type & MMSIM_EV_TYPE_MASK) == MMSIM_EV_VMACACHE_FIND &&
+			    evs[i].c == 2)
 				n++;
 		CHECK_EQ(n, 2);
 	}
@@ -393,7 +395,8 @@ TEST(vmacache_mm_wide_caches_any_found_vma_and_unlink_hands_to_prev)
 		uint64_t at[2] = { 0, 0 };
 
 		for (size_t i = 0; i < nevs; i++)
-			if ((evs[i].type & MMSIM_EV_TYPE_MASK) == MMSIM_EV_VMACACHE_UPDATE && n < 2) {
+			if ((evs[i].type & MMSIM_EV_TYPE_MASK) == MMSIM_EV_VMACACHE_UPDATE &&
+			    n < 2) {
 				at[n] = evs[i].addr;
 				upd[n++] = evs[i].a;
 			}

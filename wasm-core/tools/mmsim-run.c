@@ -45,7 +45,8 @@ static uint64_t digest(uint64_t h, const struct mmsim_event *ev, uint32_t n)
 /* run to the end (or the budget), hashing and dropping events as they come */
 static int run_drain(struct mmsim *sim, uint64_t budget, uint64_t *h, uint64_t *nev)
 {
-	uint64_t end = mmsim_work_done(sim) + budget < budget ? MMSIM_UNLIMITED : mmsim_work_done(sim) + budget;
+	uint64_t end = mmsim_work_done(sim) + budget < budget ? MMSIM_UNLIMITED :
+								mmsim_work_done(sim) + budget;
 	int status;
 
 	for (;;) {
@@ -125,8 +126,8 @@ int main(int argc, char **argv)
 		sim = mmsim_create(&cfg);
 		err = mmsim_load(sim, buf, (size_t)len);
 		if (err) {
-			printf("{\"status\":\"load-error\",\"code\":%d,\"message\":\"%s\",\"step\":%u}\n", err,
-			       mmsim_load_message(sim), mmsim_last_error(sim)->step);
+			printf("{\"status\":\"load-error\",\"code\":%d,\"message\":\"%s\",\"step\":%u}\n",
+			       err, mmsim_load_message(sim), mmsim_last_error(sim)->step);
 			mmsim_destroy(sim); /* LeakSanitizer would turn exit 2 into 1 */
 			free(buf);
 			free(t_pre);
@@ -155,8 +156,9 @@ int main(int argc, char **argv)
 	{
 		const struct mmsim_error_info *e = mmsim_last_error(sim);
 
-		printf("\"error\":{\"code\":%d,\"step\":%d,\"task\":%d,\"addr\":%llu,\"detail\":%llu},", e->code,
-		       (int)e->step, (int)e->task, (unsigned long long)e->addr, (unsigned long long)e->detail);
+		printf("\"error\":{\"code\":%d,\"step\":%d,\"task\":%d,\"addr\":%llu,\"detail\":%llu},",
+		       e->code, (int)e->step, (int)e->task, (unsigned long long)e->addr,
+		       (unsigned long long)e->detail);
 	}
 	printf("\"counters\":{");
 	for (uint32_t i = 0; i < MMSIM_NR_COUNTERS; i++)
@@ -180,11 +182,13 @@ int main(int argc, char **argv)
 	/* every repeat, in order, for medians and ranges */
 	printf("\"runs\":[");
 	for (int r = 0; r < repeat; r++)
-		printf("%s{\"preload_seconds\":%.6f,\"run_seconds\":%.6f}", r ? "," : "", t_pre[r], t_run[r]);
+		printf("%s{\"preload_seconds\":%.6f,\"run_seconds\":%.6f}", r ? "," : "", t_pre[r],
+		       t_run[r]);
 	printf("],");
 	printf("\"work\":%llu,\"seconds\":%.6f,\"sim_bytes\":%llu,\"sim_peak_bytes\":%llu,\"max_rss_bytes\":%lld}\n",
-	       (unsigned long long)mmsim_work_done(sim), best, (unsigned long long)mmsim_mem_bytes(sim),
-	       (unsigned long long)mmsim_mem_peak(sim), (long long)ru.ru_maxrss * 1024);
+	       (unsigned long long)mmsim_work_done(sim), best,
+	       (unsigned long long)mmsim_mem_bytes(sim), (unsigned long long)mmsim_mem_peak(sim),
+	       (long long)ru.ru_maxrss * 1024);
 	mmsim_destroy(sim);
 	free(buf);
 	free(t_pre);

@@ -7,7 +7,18 @@
  * compares every struct offset, enum value and export with the compiled wasm.
  */
 import {
-  COUNTER_INFO, EVENTS, FILEF, FOLIO_FIELD_NAMES, LruList, Op, PC_FLAG, PcState, PgtLevel, PROCF, SKIP_REASON_DOCS, STRUCTS,
+  COUNTER_INFO,
+  EVENTS,
+  FILEF,
+  FOLIO_FIELD_NAMES,
+  LruList,
+  Op,
+  PC_FLAG,
+  PcState,
+  PgtLevel,
+  PROCF,
+  SKIP_REASON_DOCS,
+  STRUCTS,
 } from './gen/interface.js';
 
 export * from './gen/interface.js';
@@ -24,7 +35,10 @@ export const EVENT_SIZE = STRUCTS.event.size;
 export const SKIP_REASONS = SKIP_REASON_DOCS;
 /** names of a numeric TS enum's members, by value */
 const namesOf = (e: Record<string, string | number>) =>
-  Object.entries(e).filter(([, v]) => typeof v === 'number').sort((a, b) => (a[1] as number) - (b[1] as number)).map(([k]) => k);
+  Object.entries(e)
+    .filter(([, v]) => typeof v === 'number')
+    .sort((a, b) => (a[1] as number) - (b[1] as number))
+    .map(([k]) => k);
 const snake = (s: string) => s.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
 
 export const PGT_LEVELS = namesOf(PgtLevel).map((n) => n.toUpperCase());
@@ -33,7 +47,10 @@ export const OP_NAMES = namesOf(Op).map((n) => n.toLowerCase());
 
 /** mmsim_pagecache_states(): enum mmsim_pc_state, | PC_READAHEAD for PG_readahead */
 export const PC = {
-  none: PcState.None, uptodate: PcState.Uptodate, reading: PcState.Reading, shadow: PcState.Shadow,
+  none: PcState.None,
+  uptodate: PcState.Uptodate,
+  reading: PcState.Reading,
+  shadow: PcState.Shadow,
 } as const;
 export const PC_STATE_MASK = PC_FLAG.STATE_MASK;
 export const PC_READAHEAD = PC_FLAG.READAHEAD;

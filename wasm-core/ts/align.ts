@@ -39,18 +39,28 @@ export function buildOpIndex(events: Uint8Array, nEvents: number): OpIndex {
   for (let i = 0; i < nEvents; i++) if (i === 0 || v.getUint16(i * 32, true) & EVF_OP_START) starts.push(i);
   const n = starts.length;
   const idx: OpIndex = {
-    nEvents, start: Uint32Array.from(starts), step: new Int32Array(n), touches: new Float64Array(n),
-    touchEnd: new Float64Array(n), ordinal: new Uint32Array(n),
+    nEvents,
+    start: Uint32Array.from(starts),
+    step: new Int32Array(n),
+    touches: new Float64Array(n),
+    touchEnd: new Float64Array(n),
+    ordinal: new Uint32Array(n),
   };
-  let step = -1, done = 0, touchless = 0;
+  let step = -1,
+    done = 0,
+    touchless = 0;
   for (let k = 0; k < n; k++) {
     const end = k + 1 < n ? starts[k + 1] : nEvents;
     let touches = 0;
     for (let i = starts[k]; i < end; i++) {
       const t = v.getUint16(i * 32, true) & EV_TYPE_MASK;
-      if (t === EV.mmsim_step) { step++; done = 0; touchless = 0; }
-      else if (t === EV.mmsim_access) touches += v.getUint32(i * 32 + 16, true);
-      else if (t === EV.page_fault_user && v.getUint32(i * 32 + 28, true) === 0) touches += 1; /* a retry is the same touch */
+      if (t === EV.mmsim_step) {
+        step++;
+        done = 0;
+        touchless = 0;
+      } else if (t === EV.mmsim_access) touches += v.getUint32(i * 32 + 16, true);
+      else if (t === EV.page_fault_user && v.getUint32(i * 32 + 28, true) === 0)
+        touches += 1; /* a retry is the same touch */
     }
     if (touches) touchless = 0;
     done += touches;
@@ -83,7 +93,8 @@ export function matchOp(a: OpIndex, k: number, b: OpIndex): number {
     }
     /* a touchless operation (a step's own event, an I/O completion between two touches) at touch count p */
     if (b.touches[j] === 0 && b.touchEnd[j] === p && b.ordinal[j] === a.ordinal[k]) return j;
-    if (b.touchEnd[j] > p) return last >= 0 && b.touchEnd[last] === p ? last : j; /* B has no such: where B has done p touches */
+    if (b.touchEnd[j] > p)
+      return last >= 0 && b.touchEnd[last] === p ? last : j; /* B has no such: where B has done p touches */
     last = j;
   }
   return last;
@@ -97,7 +108,8 @@ export function alignCursor(a: OpIndex, cursor: number, b: OpIndex): number {
   const complete = c === opEnd(a, k);
   const j = matchOp(a, k, b);
   if (j < 0) return b.nEvents; /* B stopped earlier (an error): show its end */
-  const bStart = b.start[j], bEnd = opEnd(b, j);
+  const bStart = b.start[j],
+    bEnd = opEnd(b, j);
   if (complete) return bEnd;
   return Math.max(bStart + 1, Math.min(bEnd - 1, bStart + (c - a.start[k])));
 }
@@ -105,7 +117,8 @@ export function alignCursor(a: OpIndex, cursor: number, b: OpIndex): number {
 /** does B's cursor stand at the operation matching A's? (for tests) */
 export function sameOperation(a: OpIndex, ca: number, b: OpIndex, cb: number): boolean {
   if (ca <= 0) return cb === 0;
-  const k = opAt(a, ca - 1), j = cb > 0 ? opAt(b, cb - 1) : -1;
+  const k = opAt(a, ca - 1),
+    j = cb > 0 ? opAt(b, cb - 1) : -1;
   if (j < 0 || a.step[k] !== b.step[j]) return false;
   const p = a.touchEnd[k];
   if (a.touches[k] > 0) return b.touches[j] > 0 && b.touchEnd[j] - b.touches[j] < p && p <= b.touchEnd[j];

@@ -6,8 +6,22 @@
  * expect failures can name the file, line and key path.
  */
 import {
-  ABI_VERSION, Advice, COUNTERS, ExpectKind, FILE_CACHED, FILE_SHMEM, FILE_SPARSE, FOLIO_FIELDS, Op, Pattern, PROC_FORKED,
-  PROG_MAGIC, STEPF, STRUCTS, TASK_ALL, TASK_COUNTERS,
+  ABI_VERSION,
+  Advice,
+  COUNTERS,
+  ExpectKind,
+  FILE_CACHED,
+  FILE_SHMEM,
+  FILE_SPARSE,
+  FOLIO_FIELDS,
+  Op,
+  Pattern,
+  PROC_FORKED,
+  PROG_MAGIC,
+  STEPF,
+  STRUCTS,
+  TASK_ALL,
+  TASK_COUNTERS,
 } from './abi.js';
 import { writeStruct } from './layout.js';
 import { checkLimits, DEFAULT_LIMITS, type Estimate, type Limits } from './limits.js';
@@ -26,7 +40,13 @@ export interface StepInfo {
   proc?: number;
 }
 
-export interface ProcInfo { name: string; threads: number; firstTask: number; forked: boolean; vmacacheSeqnum: number }
+export interface ProcInfo {
+  name: string;
+  threads: number;
+  firstTask: number;
+  forked: boolean;
+  vmacacheSeqnum: number;
+}
 
 export interface Program {
   bytes: Uint8Array;
@@ -44,21 +64,52 @@ export interface Program {
 }
 
 const ADVICE: Record<string, Advice> = {
-  hugepage: Advice.Hugepage, nohugepage: Advice.Nohugepage, random: Advice.Random,
-  sequential: Advice.Sequential, dontneed: Advice.Dontneed,
+  hugepage: Advice.Hugepage,
+  nohugepage: Advice.Nohugepage,
+  random: Advice.Random,
+  sequential: Advice.Sequential,
+  dontneed: Advice.Dontneed,
 };
 const PATTERN: Record<string, Pattern> = {
-  sequential: Pattern.Sequential, random: Pattern.Random, uniform: Pattern.Uniform, list: Pattern.List,
+  sequential: Pattern.Sequential,
+  random: Pattern.Random,
+  uniform: Pattern.Uniform,
+  list: Pattern.List,
 };
 
 interface RawStep {
-  op: Op; flags: number; kind: number; task: number; map: number; file: number;
-  offset: number; length: number; stride: number; count: number; addr: number;
-  data: number; ndata: number;
+  op: Op;
+  flags: number;
+  kind: number;
+  task: number;
+  map: number;
+  file: number;
+  offset: number;
+  length: number;
+  stride: number;
+  count: number;
+  addr: number;
+  data: number;
+  ndata: number;
 }
 
 function raw(op: Op, p: Partial<RawStep> = {}): RawStep {
-  return { op, flags: 0, kind: 0, task: 0, map: 0, file: 0, offset: 0, length: 0, stride: 0, count: 0, addr: 0, data: 0, ndata: 0, ...p };
+  return {
+    op,
+    flags: 0,
+    kind: 0,
+    task: 0,
+    map: 0,
+    file: 0,
+    offset: 0,
+    length: 0,
+    stride: 0,
+    count: 0,
+    addr: 0,
+    data: 0,
+    ndata: 0,
+    ...p,
+  };
 }
 
 export function describeStep(st: Step): string {
@@ -71,10 +122,16 @@ export function describeStep(st: Step): string {
       return `${st.task.text} madvise(${st.advice.toUpperCase()}) on ${st.map}`;
     case 'access': {
       const maps = Array.isArray(st.map) ? st.map.join(', ') : st.map;
-      const how = st.pattern === 'uniform' ? `${st.count} uniform touches` : st.pattern === 'list' ? `pages ${st.pages!.slice(0, 6).join(', ')}${st.pages!.length > 6 ? ', ...' : ''}` : `${st.pattern}`;
+      const how =
+        st.pattern === 'uniform'
+          ? `${st.count} uniform touches`
+          : st.pattern === 'list'
+            ? `pages ${st.pages!.slice(0, 6).join(', ')}${st.pages!.length > 6 ? ', ...' : ''}`
+            : `${st.pattern}`;
       return `${st.task.text} ${st.op}s ${maps}: ${how}${st.stride !== 4096 ? `, stride ${formatSize(st.stride)}` : ''}`;
     }
-    case 'read': case 'write':
+    case 'read':
+    case 'write':
       return `${st.task.text} ${st.kind}(2)s ${st.file} [${st.offset}, +${st.length})`;
     case 'fadvise':
       return `${st.task.text} fadvise(DONTNEED) on ${st.file}`;
@@ -137,31 +194,56 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
   const emit = (st: Step, depth: number) => {
     const push = (r: RawStep, items?: { label: string; at: At }[]) => {
       out.push(r);
-      info.push({ at: st.at, kind: st.kind, summary: describeStep(st), depth, items, ...(st.kind === 'mmap' ? { proc: procIdx(st.task.proc) } : {}) });
+      info.push({
+        at: st.at,
+        kind: st.kind,
+        summary: describeStep(st),
+        depth,
+        items,
+        ...(st.kind === 'mmap' ? { proc: procIdx(st.task.proc) } : {}),
+      });
     };
     switch (st.kind) {
       case 'mmap': {
-        const fileIdx = st.file !== undefined ? fileIds.get(st.file) ?? -1 : -1;
-        push(raw(Op.Mmap, {
-          task: taskId(st.task), map: mapId(st.name), file: fileIdx + 1, offset: st.offset,
-          length: st.length ?? 0, addr: st.addr ?? 0,
-          flags: (st.length !== undefined ? STEPF.LENGTH : 0) | (st.shared ? STEPF.SHARED : 0) |
-            (st.prot === 'read-write' ? STEPF.WRITE : 0) | (st.addr !== undefined ? STEPF.FIXED : 0),
-        }));
+        const fileIdx = st.file !== undefined ? (fileIds.get(st.file) ?? -1) : -1;
+        push(
+          raw(Op.Mmap, {
+            task: taskId(st.task),
+            map: mapId(st.name),
+            file: fileIdx + 1,
+            offset: st.offset,
+            length: st.length ?? 0,
+            addr: st.addr ?? 0,
+            flags:
+              (st.length !== undefined ? STEPF.LENGTH : 0) |
+              (st.shared ? STEPF.SHARED : 0) |
+              (st.prot === 'read-write' ? STEPF.WRITE : 0) |
+              (st.addr !== undefined ? STEPF.FIXED : 0),
+          }),
+        );
         break;
       }
       case 'munmap':
       case 'madvise':
-        push(raw(st.kind === 'munmap' ? Op.Munmap : Op.Madvise, {
-          task: taskId(st.task), map: mapId(st.map), offset: st.offset, length: st.length ?? 0,
-          flags: st.length !== undefined ? STEPF.LENGTH : 0,
-          kind: st.kind === 'madvise' ? ADVICE[st.advice] : 0,
-        }));
+        push(
+          raw(st.kind === 'munmap' ? Op.Munmap : Op.Madvise, {
+            task: taskId(st.task),
+            map: mapId(st.map),
+            offset: st.offset,
+            length: st.length ?? 0,
+            flags: st.length !== undefined ? STEPF.LENGTH : 0,
+            kind: st.kind === 'madvise' ? ADVICE[st.advice] : 0,
+          }),
+        );
         break;
       case 'access': {
         const r = raw(Op.Access, {
-          task: taskId(st.task), kind: PATTERN[st.pattern], offset: st.offset, length: st.length ?? 0,
-          stride: st.stride, count: st.count ?? 0,
+          task: taskId(st.task),
+          kind: PATTERN[st.pattern],
+          offset: st.offset,
+          length: st.length ?? 0,
+          stride: st.stride,
+          count: st.count ?? 0,
           flags: (st.length !== undefined ? STEPF.LENGTH : 0) | (st.op === 'write' ? STEPF.WRITE : 0),
         });
         if (Array.isArray(st.map)) {
@@ -179,12 +261,19 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
         push(r);
         break;
       }
-      case 'read': case 'write': case 'fadvise': case 'fsync':
-        push(raw({ read: Op.Read, write: Op.Write, fadvise: Op.Fadvise, fsync: Op.Fsync }[st.kind], {
-          task: taskId(st.task), file: fileIds.get(st.file) ?? -1,
-          offset: 'offset' in st ? st.offset : 0, length: 'length' in st ? st.length : 0,
-          kind: st.kind === 'fadvise' ? 0 : 0,
-        }));
+      case 'read':
+      case 'write':
+      case 'fadvise':
+      case 'fsync':
+        push(
+          raw({ read: Op.Read, write: Op.Write, fadvise: Op.Fadvise, fsync: Op.Fsync }[st.kind], {
+            task: taskId(st.task),
+            file: fileIds.get(st.file) ?? -1,
+            offset: 'offset' in st ? st.offset : 0,
+            length: 'length' in st ? st.length : 0,
+            kind: st.kind === 'fadvise' ? 0 : 0,
+          }),
+        );
         break;
       case 'fork':
         push(raw(Op.Fork, { task: taskId(st.task), file: procIdx(st.child) }));
@@ -204,7 +293,11 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
         const items: { label: string; at: At }[] = [];
         for (const ctr of st.counters) {
           if (st.task) {
-            data.push((BigInt(ExpectKind.TaskCounter) << 56n) | (BigInt(taskId(st.task)) << 16n) | BigInt(TASK_COUNTERS.indexOf(ctr.name as never)));
+            data.push(
+              (BigInt(ExpectKind.TaskCounter) << 56n) |
+                (BigInt(taskId(st.task)) << 16n) |
+                BigInt(TASK_COUNTERS.indexOf(ctr.name as never)),
+            );
             items.push({ label: `${st.task.text} ${ctr.name}`, at: ctr.at });
           } else {
             data.push((BigInt(ExpectKind.Counter) << 56n) | BigInt(COUNTERS.indexOf(ctr.name as never)));
@@ -213,9 +306,14 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
           data.push(BigInt(ctr.value));
         }
         if (st.folio) {
-          data.push((BigInt(ExpectKind.FolioAt) << 56n) | (BigInt(taskId(st.folio.task)) << 16n) | BigInt(mapId(st.folio.map)));
+          data.push(
+            (BigInt(ExpectKind.FolioAt) << 56n) | (BigInt(taskId(st.folio.task)) << 16n) | BigInt(mapId(st.folio.map)),
+          );
           data.push(BigInt(st.folio.offset));
-          items.push({ label: `folio of ${st.folio.task.text} ${st.folio.map}+${formatSize(st.folio.offset)}`, at: st.folio.at });
+          items.push({
+            label: `folio of ${st.folio.task.text} ${st.folio.map}+${formatSize(st.folio.offset)}`,
+            at: st.folio.at,
+          });
           for (const f of st.fields) {
             data.push((BigInt(ExpectKind.FolioField) << 56n) | BigInt(FOLIO_FIELDS.indexOf(f.name as never)));
             data.push(BigInt(f.value));
@@ -235,36 +333,68 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
   for (const st of s.steps) emit(st, 0);
 
   const S = STRUCTS;
-  const len = S.prog_header.size + files.length * S.prog_file.size + procs.length * S.prog_proc.size +
-    out.length * S.step.size + data.length * 8;
+  const len =
+    S.prog_header.size +
+    files.length * S.prog_file.size +
+    procs.length * S.prog_proc.size +
+    out.length * S.step.size +
+    data.length * 8;
   const bytes = new Uint8Array(len);
   const v = new DataView(bytes.buffer);
   const header: Record<string, number | bigint> = {
-    magic: PROG_MAGIC, abi: ABI_VERSION, seed: BigInt(s.seed),
-    nr_files: files.length, nr_procs: procs.length, nr_tasks: tasks.length, nr_maps: maps.length,
-    nr_steps: out.length, nr_data: data.length,
+    magic: PROG_MAGIC,
+    abi: ABI_VERSION,
+    seed: BigInt(s.seed),
+    nr_files: files.length,
+    nr_procs: procs.length,
+    nr_tasks: tasks.length,
+    nr_maps: maps.length,
+    nr_steps: out.length,
+    nr_data: data.length,
   };
   for (const t of KERNEL_TUNABLES) header[t.field] = encodeTunable(t, s.kernel[t.key as keyof typeof s.kernel]);
-  for (const t of MACHINE_SETTINGS) header[t.field] = encodeTunable(t, s.machine[t.key.slice(8) as keyof typeof s.machine]);
+  for (const t of MACHINE_SETTINGS)
+    header[t.field] = encodeTunable(t, s.machine[t.key.slice(8) as keyof typeof s.machine]);
   writeStruct(v, 0, 'prog_header', header);
   let o = S.prog_header.size;
   for (const f of s.files) {
-    writeStruct(v, o, 'prog_file', { size: BigInt(f.size), flags: (f.cached ? FILE_CACHED : 0) | (f.fs === 'tmpfs' ? FILE_SHMEM : 0) | (f.sparse ? FILE_SPARSE : 0) });
+    writeStruct(v, o, 'prog_file', {
+      size: BigInt(f.size),
+      flags: (f.cached ? FILE_CACHED : 0) | (f.fs === 'tmpfs' ? FILE_SHMEM : 0) | (f.sparse ? FILE_SPARSE : 0),
+    });
     o += S.prog_file.size;
   }
   for (const p of procs) {
-    writeStruct(v, o, 'prog_proc', { threads: p.threads, first_task: p.firstTask, flags: p.forked ? PROC_FORKED : 0, vmacache_seqnum: p.vmacacheSeqnum });
+    writeStruct(v, o, 'prog_proc', {
+      threads: p.threads,
+      first_task: p.firstTask,
+      flags: p.forked ? PROC_FORKED : 0,
+      vmacache_seqnum: p.vmacacheSeqnum,
+    });
     o += S.prog_proc.size;
   }
   for (const r of out) {
     writeStruct(v, o, 'step', {
-      op: r.op, flags: r.flags, kind: r.kind, task: r.task, map: r.map, file: r.file, offset: BigInt(r.offset),
-      length: BigInt(r.length), stride: BigInt(r.stride), count: BigInt(r.count), addr: BigInt(r.addr),
-      data: r.data, ndata: r.ndata,
+      op: r.op,
+      flags: r.flags,
+      kind: r.kind,
+      task: r.task,
+      map: r.map,
+      file: r.file,
+      offset: BigInt(r.offset),
+      length: BigInt(r.length),
+      stride: BigInt(r.stride),
+      count: BigInt(r.count),
+      addr: BigInt(r.addr),
+      data: r.data,
+      ndata: r.ndata,
     });
     o += S.step.size;
   }
-  for (const d of data) { v.setBigUint64(o, BigInt(d), true); o += 8; }
+  for (const d of data) {
+    v.setBigUint64(o, BigInt(d), true);
+    o += 8;
+  }
 
   return { bytes, scenario: s, steps: info, files, procs, tasks, maps, says, estimate, limits };
 }

@@ -8,7 +8,16 @@
  * C error codes become CoreError exceptions.
  */
 import {
-  ABI_VERSION, COUNTERS, EVENTS, ErrorCode, INTERFACE_HASH, MM_COUNTERS, NONE, RunStatus, STRUCTS, TASK_COUNTERS,
+  ABI_VERSION,
+  COUNTERS,
+  EVENTS,
+  ErrorCode,
+  INTERFACE_HASH,
+  MM_COUNTERS,
+  NONE,
+  RunStatus,
+  STRUCTS,
+  TASK_COUNTERS,
   type CoreExports,
 } from './abi.js';
 import { readStruct, type StructValue } from './layout.js';
@@ -31,26 +40,76 @@ export class CoreError extends Error {
 }
 
 export const ERROR_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(ErrorCode).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k]),
+  Object.entries(ErrorCode)
+    .filter(([, v]) => typeof v === 'number')
+    .map(([k, v]) => [v, k]),
 );
 
-export interface ErrorInfo { code: number; step: number | null; task: number | null; addr: bigint; detail: bigint }
-export interface ExpectFailure { step: number; item: number; key: bigint; expected: bigint; actual: bigint }
+export interface ErrorInfo {
+  code: number;
+  step: number | null;
+  task: number | null;
+  addr: bigint;
+  detail: bigint;
+}
+export interface ExpectFailure {
+  step: number;
+  item: number;
+  key: bigint;
+  expected: bigint;
+  actual: bigint;
+}
 export interface VmaInfo {
-  vmStart: bigint; vmEnd: bigint; vmPgoff: bigint; vmFlags: number; file: number | null;
-  id: number; anonVma: number; map: number | null;
+  vmStart: bigint;
+  vmEnd: bigint;
+  vmPgoff: bigint;
+  vmFlags: number;
+  file: number | null;
+  id: number;
+  anonVma: number;
+  map: number | null;
 }
-export interface Walk { addr: bigint; entry: bigint[]; tablePfn: number[]; index: number[] }
+export interface Walk {
+  addr: bigint;
+  entry: bigint[];
+  tablePfn: number[];
+  index: number[];
+}
 export interface PageInfo {
-  pfn: number; flags: number; refcount: number; mapcount: number; mapping: number; index: number;
-  order: number; lru: number | null;
+  pfn: number;
+  flags: number;
+  refcount: number;
+  mapcount: number;
+  mapping: number;
+  index: number;
+  order: number;
+  lru: number | null;
 }
-export interface TaskInfo { mm: number; alive: boolean; counters: Record<string, number> }
-export interface MmInfo { alive: boolean; exited: boolean; nrVmas: number; pgdPfn: number; counters: Record<string, number> }
+export interface TaskInfo {
+  mm: number;
+  alive: boolean;
+  counters: Record<string, number>;
+}
+export interface MmInfo {
+  alive: boolean;
+  exited: boolean;
+  nrVmas: number;
+  pgdPfn: number;
+  counters: Record<string, number>;
+}
 /** a snapshot kept in the core's own memory (Sim.snapshotInCore) */
-export interface CoreSnapshot { ptr: Ptr; len: number; cap: number }
+export interface CoreSnapshot {
+  ptr: Ptr;
+  len: number;
+  cap: number;
+}
 export interface FileInfo {
-  size: bigint; nrpages: number; mmapMiss: number; raStart: bigint; raSize: number; raAsyncSize: number;
+  size: bigint;
+  nrpages: number;
+  mmapMiss: number;
+  raStart: bigint;
+  raSize: number;
+  raAsyncSize: number;
 }
 
 const u64max = (1n << 64n) - 1n;
@@ -70,10 +129,14 @@ export class Core {
     if (abi !== ABI_VERSION) throw new CoreError(`core ABI ${abi}, binding expects ${ABI_VERSION}`, ErrorCode.EABI);
     const hash = this.ex.mmsim_interface_hash() >>> 0;
     if (hash !== INTERFACE_HASH)
-      throw new CoreError(`the core was built from another interface description (hash ${hash.toString(16)}, the binding's ${INTERFACE_HASH.toString(16)}): rebuild it (npm run build)`, ErrorCode.EABI);
+      throw new CoreError(
+        `the core was built from another interface description (hash ${hash.toString(16)}, the binding's ${INTERFACE_HASH.toString(16)}): rebuild it (npm run build)`,
+        ErrorCode.EABI,
+      );
     COUNTERS.forEach((name, i) => {
       const got = this.cstr(this.ex.mmsim_counter_name(i));
-      if (got !== name) throw new CoreError(`counter ${i} is '${got}' in the core, '${name}' in abi.ts`, ErrorCode.EABI);
+      if (got !== name)
+        throw new CoreError(`counter ${i} is '${got}' in the core, '${name}' in abi.ts`, ErrorCode.EABI);
     });
     EVENTS.forEach((name, i) => {
       const got = this.cstr(this.ex.mmsim_event_name(i));
@@ -152,8 +215,13 @@ export class Sim {
     opts: SimOptions,
   ) {
     const ex = core.ex;
-    this.ptr = ex.mmsim_create_with(opts.trace ? 1 : 0, opts.debugVm ? 1 : 0, opts.eventCapacity ?? 65536,
-      BigInt(opts.maxBytes ?? 0)) >>> 0;
+    this.ptr =
+      ex.mmsim_create_with(
+        opts.trace ? 1 : 0,
+        opts.debugVm ? 1 : 0,
+        opts.eventCapacity ?? 65536,
+        BigInt(opts.maxBytes ?? 0),
+      ) >>> 0;
     if (!this.ptr) throw new CoreError('the core could not create a machine', ErrorCode.ENOMEM);
     this.scratch = core.malloc(SCRATCH);
   }
@@ -213,22 +281,43 @@ export class Sim {
     return out;
   }
 
-  get eventsTotal(): number { return Number(this.ex.mmsim_events_total(this.ptr)); }
-  get workDone(): number { return Number(this.ex.mmsim_work_done(this.ptr)); }
-  get workTotal(): number { return Number(this.ex.mmsim_work_total(this.ptr)); }
-  get finished(): boolean { return this.ex.mmsim_finished(this.ptr) !== 0; }
-  get stepsExecuted(): number { return this.ex.mmsim_steps_executed(this.ptr); }
-  get memBytes(): number { return Number(this.ex.mmsim_mem_bytes(this.ptr)); }
-  get memPeak(): number { return Number(this.ex.mmsim_mem_peak(this.ptr)); }
-  get nrTasks(): number { return this.ex.mmsim_nr_tasks(this.ptr); }
-  get nrMms(): number { return this.ex.mmsim_nr_mms(this.ptr); }
+  get eventsTotal(): number {
+    return Number(this.ex.mmsim_events_total(this.ptr));
+  }
+  get workDone(): number {
+    return Number(this.ex.mmsim_work_done(this.ptr));
+  }
+  get workTotal(): number {
+    return Number(this.ex.mmsim_work_total(this.ptr));
+  }
+  get finished(): boolean {
+    return this.ex.mmsim_finished(this.ptr) !== 0;
+  }
+  get stepsExecuted(): number {
+    return this.ex.mmsim_steps_executed(this.ptr);
+  }
+  get memBytes(): number {
+    return Number(this.ex.mmsim_mem_bytes(this.ptr));
+  }
+  get memPeak(): number {
+    return Number(this.ex.mmsim_mem_peak(this.ptr));
+  }
+  get nrTasks(): number {
+    return this.ex.mmsim_nr_tasks(this.ptr);
+  }
+  get nrMms(): number {
+    return this.ex.mmsim_nr_mms(this.ptr);
+  }
 
   lastError(): ErrorInfo {
     const p = this.ex.mmsim_last_error(this.ptr) >>> 0;
     const r = readStruct(this.core.view(), p, 'error_info');
     return {
-      code: r.code, step: r.step === NONE ? null : r.step, task: r.task === NONE ? null : r.task,
-      addr: r.addr, detail: r.detail,
+      code: r.code,
+      step: r.step === NONE ? null : r.step,
+      task: r.task === NONE ? null : r.task,
+      addr: r.addr,
+      detail: r.detail,
     };
   }
 
@@ -243,7 +332,9 @@ export class Sim {
     return out;
   }
 
-  get nrExpectFailures(): number { return this.ex.mmsim_nr_expect_failures(this.ptr); }
+  get nrExpectFailures(): number {
+    return this.ex.mmsim_nr_expect_failures(this.ptr);
+  }
 
   /** All counters, by abi.ts COUNTERS order. */
   counters(): number[] {
@@ -261,7 +352,9 @@ export class Sim {
     if (this.ex.mmsim_task_info(this.ptr, task, p)) throw new CoreError(`no task ${task}`, ErrorCode.EINVAL);
     const r = readStruct(this.core.view(), p, 'task_info');
     const counters: Record<string, number> = {};
-    TASK_COUNTERS.forEach((n, i) => { counters[n] = Number(r.counters[i]); });
+    TASK_COUNTERS.forEach((n, i) => {
+      counters[n] = Number(r.counters[i]);
+    });
     return { mm: r.mm, alive: r.alive !== 0, counters };
   }
 
@@ -270,7 +363,9 @@ export class Sim {
     if (this.ex.mmsim_mm_info(this.ptr, mm, p)) throw new CoreError(`no mm ${mm}`, ErrorCode.EINVAL);
     const r = readStruct(this.core.view(), p, 'mm_info');
     const counters: Record<string, number> = {};
-    MM_COUNTERS.forEach((n, i) => { counters[n] = Number(r.counters[i]); });
+    MM_COUNTERS.forEach((n, i) => {
+      counters[n] = Number(r.counters[i]);
+    });
     return { alive: r.alive !== 0, exited: r.exited !== 0, nrVmas: r.nr_vmas, pgdPfn: r.pgd_pfn, counters };
   }
 
@@ -279,7 +374,11 @@ export class Sim {
     if (this.ex.mmsim_file_info(this.ptr, file, p)) throw new CoreError(`no file ${file}`, ErrorCode.EINVAL);
     const r = readStruct(this.core.view(), p, 'file_info');
     return {
-      size: r.size, nrpages: r.nrpages, mmapMiss: r.mmap_miss, raStart: r.ra_start, raSize: r.ra_size,
+      size: r.size,
+      nrpages: r.nrpages,
+      mmapMiss: r.mmap_miss,
+      raStart: r.ra_start,
+      raSize: r.ra_size,
       raAsyncSize: r.ra_async_size,
     };
   }
@@ -323,8 +422,14 @@ export class Sim {
     for (let i = 0; i < n; i++) {
       const r = readStruct(v, p + i * size, 'vma_info');
       out.push({
-        vmStart: r.vm_start, vmEnd: r.vm_end, vmPgoff: r.vm_pgoff, vmFlags: r.vm_flags,
-        file: r.file ? r.file - 1 : null, id: r.id, anonVma: r.anon_vma, map: r.map === NONE ? null : r.map,
+        vmStart: r.vm_start,
+        vmEnd: r.vm_end,
+        vmPgoff: r.vm_pgoff,
+        vmFlags: r.vm_flags,
+        file: r.file ? r.file - 1 : null,
+        id: r.id,
+        anonVma: r.anon_vma,
+        map: r.map === NONE ? null : r.map,
       });
     }
     return out;
@@ -350,8 +455,14 @@ export class Sim {
     if (this.ex.mmsim_page_info(this.ptr, pfn, p)) return null;
     const r = readStruct(this.core.view(), p, 'page_info');
     return {
-      pfn: r.pfn, flags: r.flags, refcount: r.refcount, mapcount: r.mapcount, mapping: r.mapping,
-      index: r.index, order: r.order, lru: r.lru === NONE ? null : r.lru,
+      pfn: r.pfn,
+      flags: r.flags,
+      refcount: r.refcount,
+      mapcount: r.mapcount,
+      mapping: r.mapping,
+      index: r.index,
+      order: r.order,
+      lru: r.lru === NONE ? null : r.lru,
     };
   }
 
@@ -458,7 +569,11 @@ export class Sim {
    */
   captureRestore(): void {
     const rc = this.ex.mmsim_capture_restore(this.ptr);
-    if (rc) throw new CoreError(`no capture to restore (${ERROR_NAMES[rc]}): the run did not reach it, or the host refused the memory`, rc);
+    if (rc)
+      throw new CoreError(
+        `no capture to restore (${ERROR_NAMES[rc]}): the run did not reach it, or the host refused the memory`,
+        rc,
+      );
   }
 
   /** The invariant checker: null if sound, else its message. */

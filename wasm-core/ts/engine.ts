@@ -27,10 +27,26 @@ export type { EngineOptions, Samples, TimelineInfo } from './recorder.js';
 
 /** per page: how it came to be mapped (0 unknown: nothing the events say) */
 export const CAUSE = { unknown: 0, fault: 1, around: 2, major: 3, anon: 4, zero: 5, cow: 6, huge: 7, fork: 8 } as const;
-export const CAUSE_NAMES = ['mapped', 'faulting access', 'fault-around', 'major fault', 'anonymous page', 'zero page', 'private copy', 'a THP (one PMD maps 2 MiB)', 'copied by fork'];
+export const CAUSE_NAMES = [
+  'mapped',
+  'faulting access',
+  'fault-around',
+  'major fault',
+  'anonymous page',
+  'zero page',
+  'private copy',
+  'a THP (one PMD maps 2 MiB)',
+  'copied by fork',
+];
 
 export interface VmaView {
-  id: number; start: number; end: number; pgoff: number; flags: number; file: number | null; map: number | null;
+  id: number;
+  start: number;
+  end: number;
+  pgoff: number;
+  flags: number;
+  file: number | null;
+  map: number | null;
   /** per page: bit 0 present, bit 1 writable, bit 2 anon, bit 3 zero page; then cause in bits 4..6;
    *  undefined when the VMA is too large (see heat) */
   pages?: Uint8Array;
@@ -41,7 +57,11 @@ export interface VmaView {
 }
 
 export interface MmView {
-  id: number; name: string; alive: boolean; vmas: VmaView[]; counters: Record<string, number>;
+  id: number;
+  name: string;
+  alive: boolean;
+  vmas: VmaView[];
+  counters: Record<string, number>;
   /** not alive because it exited (not alive and not exited: a fork has not created it yet) */
   exited: boolean;
   /** the process's VMA count: vmas holds the first 1,024 of them (core.ts vmas()) */
@@ -49,7 +69,12 @@ export interface MmView {
 }
 
 export interface FaultView {
-  addr: number; write: boolean; task: number | null; major: boolean; retried: boolean; done: boolean;
+  addr: number;
+  write: boolean;
+  task: number | null;
+  major: boolean;
+  retried: boolean;
+  done: boolean;
   kind: number | null;
   window: { start: number; end: number; startPgoff: number; endPgoff: number } | null;
   /** the 2004 anticipatory prefault's batch (mmsim_anon_prefault): its pages, what ended it, and the next prediction */
@@ -60,9 +85,9 @@ export interface FaultView {
 
 export interface WalkView {
   addr: number;
-  entry: string[];       /* hex, per level */
+  entry: string[] /* hex, per level */;
   present: boolean[];
-  allocated: boolean[];  /* the table below this entry was allocated by the current operation */
+  allocated: boolean[] /* the table below this entry was allocated by the current operation */;
   tablePfn: number[];
   index: number[];
   /** the PTE page: per slot 0 none, 1 read-only, 2 writable; +4 set by this operation, +8 the current address;
@@ -82,7 +107,15 @@ export interface WalkView {
   stale: boolean;
 }
 
-export interface LogLine { index: number; type: number; text: string; fn: string | null; label: string; task: number | null; opStart: boolean }
+export interface LogLine {
+  index: number;
+  type: number;
+  text: string;
+  fn: string | null;
+  label: string;
+  task: number | null;
+  opStart: boolean;
+}
 
 export interface Frame {
   cursor: number;
@@ -112,7 +145,11 @@ export interface Frame {
 export const MAX_CELLS = 1 << 18;
 export const HEAT_BUCKETS = 2048;
 
-interface Interval { from: number; to: number; cause: number }
+interface Interval {
+  from: number;
+  to: number;
+  cause: number;
+}
 
 /**
  * Every page's mapping history, flattened: keys (mm * 2^36 + page number)
@@ -121,28 +158,50 @@ interface Interval { from: number; to: number; cause: number }
  * hash lookups (80,000 of them took 17 ms a frame).
  */
 interface FlatHistory {
-  keys: Float64Array; start: Uint32Array; from: Float64Array; to: Float64Array; cause: Uint8Array;
+  keys: Float64Array;
+  start: Uint32Array;
+  from: Float64Array;
+  to: Float64Array;
+  cause: Uint8Array;
 }
 
 function flatten(h: Map<number, Interval[]>): FlatHistory {
   const keys = Float64Array.from(h.keys()).sort();
   const start = new Uint32Array(keys.length + 1);
   let total = 0;
-  keys.forEach((k, i) => { start[i] = total; total += h.get(k)!.length; });
+  keys.forEach((k, i) => {
+    start[i] = total;
+    total += h.get(k)!.length;
+  });
   start[keys.length] = total;
-  const from = new Float64Array(total), to = new Float64Array(total), cause = new Uint8Array(total);
-  keys.forEach((k, i) => h.get(k)!.forEach((iv, j) => {
-    from[start[i] + j] = iv.from; to[start[i] + j] = iv.to; cause[start[i] + j] = iv.cause;
-  }));
+  const from = new Float64Array(total),
+    to = new Float64Array(total),
+    cause = new Uint8Array(total);
+  keys.forEach((k, i) =>
+    h.get(k)!.forEach((iv, j) => {
+      from[start[i] + j] = iv.from;
+      to[start[i] + j] = iv.to;
+      cause[start[i] + j] = iv.cause;
+    }),
+  );
   return { keys, start, from, to, cause };
 }
 
-
 /** how a mm_set_pte mapped its page, for colouring (CAUSE) */
 function causeOf(how: number, major: boolean): number {
-  return how === SetHow.Around ? CAUSE.around
-    : how === SetHow.AroundSelf || how === SetHow.Fault ? (major ? CAUSE.major : CAUSE.fault)
-      : how === SetHow.Zero ? CAUSE.zero : how === SetHow.Anon ? CAUSE.anon : how === SetHow.Cow ? CAUSE.cow : CAUSE.unknown;
+  return how === SetHow.Around
+    ? CAUSE.around
+    : how === SetHow.AroundSelf || how === SetHow.Fault
+      ? major
+        ? CAUSE.major
+        : CAUSE.fault
+      : how === SetHow.Zero
+        ? CAUSE.zero
+        : how === SetHow.Anon
+          ? CAUSE.anon
+          : how === SetHow.Cow
+            ? CAUSE.cow
+            : CAUSE.unknown;
 }
 
 /** what a frame provider sees: the core at the cursor, and the operation's events so far */
@@ -258,29 +317,48 @@ export class Engine extends Recorder {
     const fault = this.faultView(ops);
     /* an operation with no fault that remapped a THP's PMD (a munmap, a madvise): walk the (last) remap's address */
     let remapAt = -1;
-    if (!fault) for (let i = ops.length - 1; i >= 0 && remapAt < 0; i--) if (ops[i].type === EV.mmsim_split_huge_pmd) remapAt = i;
-    const walk = fault ? this.walkView(focusMm, fault.addr, ops, opStart + ops.findIndex((e) => e.type === EV.page_fault_user), false)
-      : remapAt >= 0 ? { ...this.walkView(ops[remapAt].b, ops[remapAt].addr, ops, opStart + remapAt, false), remap: true }
+    if (!fault)
+      for (let i = ops.length - 1; i >= 0 && remapAt < 0; i--) if (ops[i].type === EV.mmsim_split_huge_pmd) remapAt = i;
+    const walk = fault
+      ? this.walkView(focusMm, fault.addr, ops, opStart + ops.findIndex((e) => e.type === EV.page_fault_user), false)
+      : remapAt >= 0
+        ? { ...this.walkView(ops[remapAt].b, ops[remapAt].addr, ops, opStart + remapAt, false), remap: true }
         : this.lastWalk(info.faultEvents, opStart);
     /* a remap by this operation (a munmap, a madvise) of the last fault's PMD: said in the walk too */
     if (walk) markRemap(walk, ops);
     const partial = complete ? [] : ops;
     const mms = this.mmViews(c);
     const mech: Record<string, unknown> = {};
-    for (const p of this.providers) mech[p.id] = p.frame({ sim: this.sim, program: this.program, cursor: c, partial, ops, mms });
+    for (const p of this.providers)
+      mech[p.id] = p.frame({ sim: this.sim, program: this.program, cursor: c, partial, ops, mms });
     const { tasks } = collectCounters(this.program, this.sim);
 
-    let step: number | null = null, say: string | null = null;
+    let step: number | null = null,
+      say: string | null = null;
     for (const i of info.stepEvents) if (i < c) step = this.event(i).b;
     for (const i of info.sayEvents) if (i < c) say = this.program.says[this.event(i).a] ?? null;
-    const lo = Math.max(0, c - logRadius), hi = Math.min(info.nEvents, c + logRadius);
+    const lo = Math.max(0, c - logRadius),
+      hi = Math.min(info.nEvents, c + logRadius);
     const log: LogLine[] = [];
     for (let i = lo; i < hi; i++) log.push(this.logLine(i));
     return {
-      cursor: c, nEvents: info.nEvents, big: false, opStart, opEnd, event: c > 0 ? this.logLine(c - 1) : null,
-      step, say, counters: this.sim.counters(),
+      cursor: c,
+      nEvents: info.nEvents,
+      big: false,
+      opStart,
+      opEnd,
+      event: c > 0 ? this.logLine(c - 1) : null,
+      step,
+      say,
+      counters: this.sim.counters(),
       tasks: this.program.tasks.map((name, i) => ({ name, alive: this.sim.taskInfo(i).alive, counters: tasks[name] })),
-      focusMm, mms, fault, walk, log, mech, ...(exact ? {} : { inexact: true }),
+      focusMm,
+      mms,
+      fault,
+      walk,
+      log,
+      mech,
+      ...(exact ? {} : { inexact: true }),
     };
   }
 
@@ -296,13 +374,29 @@ export class Engine extends Recorder {
     const pf = ops.find((e) => e.type === EV.page_fault_user);
     if (!pf) return null;
     const f: FaultView = {
-      addr: pf.addr, write: (pf.a & 2) !== 0, task: pf.task, major: false, retried: false, done: false, kind: null,
-      window: null, prefault: null, skips: [], mapped: [],
+      addr: pf.addr,
+      write: (pf.a & 2) !== 0,
+      task: pf.task,
+      major: false,
+      retried: false,
+      done: false,
+      kind: null,
+      window: null,
+      prefault: null,
+      skips: [],
+      mapped: [],
     };
     for (const e of ops) {
       if (e.type === EV.mmsim_anon_prefault) {
         const planned = e.d >>> 8;
-        f.prefault = { hit: e.a === 1, order: e.b, pages: e.c, planned, why: e.d & 0xff, next: e.addr + planned * 4096 };
+        f.prefault = {
+          hit: e.a === 1,
+          order: e.b,
+          pages: e.c,
+          planned,
+          why: e.d & 0xff,
+          next: e.addr + planned * 4096,
+        };
       } else if (e.type === EV.mm_filemap_map_pages)
         f.window = { start: e.addr, end: e.addr + (e.c - e.b + 1) * 4096, startPgoff: e.b, endPgoff: e.c };
       else if (e.type === EV.mm_filemap_map_skip) f.skips.push({ addr: e.addr, pgoff: e.a, reason: e.b });
@@ -353,9 +447,10 @@ export class Engine extends Recorder {
     const pte = new Uint8Array(512);
     const base = Math.floor(addr / 2 ** 21) * 2 ** 21;
     const pmd = w.entry[2];
-    const leaf = (pmd & 0x81n) === 0x81n
-      ? { zero: (pmd & 0x200n) !== 0n, set: ops.some((e) => e.type === EV.mmsim_set_pmd && e.addr === base) }
-      : null;
+    const leaf =
+      (pmd & 0x81n) === 0x81n
+        ? { zero: (pmd & 0x200n) !== 0n, set: ops.some((e) => e.type === EV.mmsim_set_pmd && e.addr === base) }
+        : null;
     for (let i = 0; i < 512; i++) {
       const e = leaf ? pmd : entries[i];
       if (e & 1n) pte[i] = (e & 2n ? 2 : 1) | (leaf ? 16 : 0);
@@ -368,9 +463,19 @@ export class Engine extends Recorder {
       }
     pte[Math.floor((addr - base) / 4096)] |= 8;
     const view: WalkView = {
-      addr, entry: w.entry.map((e) => `0x${e.toString(16).padStart(16, '0')}`),
-      present: w.entry.map((e) => (e & 1n) === 1n), allocated,
-      tablePfn: w.tablePfn, index: w.index, pte, ptePfn: pfn, pteBase: base, faultEvent, stale, leaf, remapped: false,
+      addr,
+      entry: w.entry.map((e) => `0x${e.toString(16).padStart(16, '0')}`),
+      present: w.entry.map((e) => (e & 1n) === 1n),
+      allocated,
+      tablePfn: w.tablePfn,
+      index: w.index,
+      pte,
+      ptePfn: pfn,
+      pteBase: base,
+      faultEvent,
+      stale,
+      leaf,
+      remapped: false,
     };
     markRemap(view, ops);
     return view;
@@ -389,8 +494,18 @@ export class Engine extends Recorder {
       const vmas: VmaView[] = [];
       if (mi.alive)
         for (const v of this.sim.vmas(mm)) {
-          const start = Number(v.vmStart), end = Number(v.vmEnd), n = (end - start) / 4096;
-          const vv: VmaView = { id: v.id, start, end, pgoff: Number(v.vmPgoff), flags: v.vmFlags, file: v.file, map: v.map };
+          const start = Number(v.vmStart),
+            end = Number(v.vmEnd),
+            n = (end - start) / 4096;
+          const vv: VmaView = {
+            id: v.id,
+            start,
+            end,
+            pgoff: Number(v.vmPgoff),
+            flags: v.vmFlags,
+            file: v.file,
+            map: v.map,
+          };
           if (n <= MAX_CELLS) {
             const st = this.sim.pteStates(mm, v.vmStart, n);
             /* pages under a PMD leaf (core bit 16): a THP, or the huge zero page; no mm_set_pte maps them */
@@ -415,9 +530,16 @@ export class Engine extends Recorder {
              * have their causes above)
              */
             if (this.program.procs[mm].forked)
-              for (let p = 0; p < n; p++) if ((st[p] & 1) && !(st[p] >> 4)) st[p] |= CAUSE.fork << 4;
+              for (let p = 0; p < n; p++) if (st[p] & 1 && !(st[p] >> 4)) st[p] |= CAUSE.fork << 4;
             vv.pages = st;
-            const joins = this.sim.queryWords('mmsim_folio_joins', Math.ceil(n / 32), mm, Math.floor(start / 2 ** 32), start % 2 ** 32, n);
+            const joins = this.sim.queryWords(
+              'mmsim_folio_joins',
+              Math.ceil(n / 32),
+              mm,
+              Math.floor(start / 2 ** 32),
+              start % 2 ** 32,
+              n,
+            );
             if (joins.some((w) => w !== 0)) vv.joins = joins;
           } else {
             vv.heat = this.sim.pteHeat(mm, v.vmStart, v.vmEnd, HEAT_BUCKETS);
@@ -431,7 +553,15 @@ export class Engine extends Recorder {
 
   /** a process as the views get it, from the core's mm_info (its counters already keyed by MM_COUNTERS) */
   private mmView(mm: number, mi: MmInfo, vmas: VmaView[]): MmView {
-    return { id: mm, name: this.program.procs[mm].name, alive: mi.alive, exited: mi.exited, vmas, counters: mi.counters, nrVmas: mi.alive ? mi.nrVmas : 0 };
+    return {
+      id: mm,
+      name: this.program.procs[mm].name,
+      alive: mi.alive,
+      exited: mi.exited,
+      vmas,
+      counters: mi.counters,
+      nrVmas: mi.alive ? mi.nrVmas : 0,
+    };
   }
 
   private bigFrame(): Frame {
@@ -439,17 +569,37 @@ export class Engine extends Recorder {
     const mms: MmView[] = [];
     for (let mm = 0; mm < this.program.procs.length; mm++) {
       const mi = this.sim.mmInfo(mm);
-      const vmas: VmaView[] = mi.alive ? this.sim.vmas(mm).map((v) => ({
-        id: v.id, start: Number(v.vmStart), end: Number(v.vmEnd), pgoff: Number(v.vmPgoff), flags: v.vmFlags,
-        file: v.file, map: v.map, heat: this.sim.pteHeat(mm, v.vmStart, v.vmEnd, HEAT_BUCKETS),
-      })) : [];
+      const vmas: VmaView[] = mi.alive
+        ? this.sim.vmas(mm).map((v) => ({
+            id: v.id,
+            start: Number(v.vmStart),
+            end: Number(v.vmEnd),
+            pgoff: Number(v.vmPgoff),
+            flags: v.vmFlags,
+            file: v.file,
+            map: v.map,
+            heat: this.sim.pteHeat(mm, v.vmStart, v.vmEnd, HEAT_BUCKETS),
+          }))
+        : [];
       mms.push(this.mmView(mm, mi, vmas));
     }
     return {
-      cursor: 0, nEvents: 0, big: true, opStart: 0, opEnd: 0, event: null, step: null, say: null,
+      cursor: 0,
+      nEvents: 0,
+      big: true,
+      opStart: 0,
+      opEnd: 0,
+      event: null,
+      step: null,
+      say: null,
       counters: this.sim.counters(),
       tasks: this.program.tasks.map((name, i) => ({ name, alive: this.sim.taskInfo(i).alive, counters: tasks[name] })),
-      focusMm: 0, mms, fault: null, walk: null, log: [], mech: {},
+      focusMm: 0,
+      mms,
+      fault: null,
+      walk: null,
+      log: [],
+      mech: {},
     };
   }
 
@@ -458,8 +608,16 @@ export class Engine extends Recorder {
   /** the cursor just after the next (dir 1) or previous (dir -1) event of a kind */
   findEvent(from: number, kind: 'fault' | 'major' | 'step' | 'say' | number, dir: 1 | -1): number | null {
     const info = this.timeline();
-    const list = kind === 'fault' ? info.faultEvents : kind === 'major' ? info.majorEvents
-      : kind === 'step' ? info.stepEvents : kind === 'say' ? info.sayEvents : null;
+    const list =
+      kind === 'fault'
+        ? info.faultEvents
+        : kind === 'major'
+          ? info.majorEvents
+          : kind === 'step'
+            ? info.stepEvents
+            : kind === 'say'
+              ? info.sayEvents
+              : null;
     if (list) return findInIndex(list, from, dir);
     for (let i = dir > 0 ? from : from - 2; i >= 0 && i < info.nEvents; i += dir)
       if (this.event(i).type === kind) return i + 1;
@@ -467,7 +625,6 @@ export class Engine extends Recorder {
   }
 
   stepInfo(step: number | null): StepInfo | null {
-    return step === null ? null : this.program.steps[step] ?? null;
+    return step === null ? null : (this.program.steps[step] ?? null);
   }
 }
-

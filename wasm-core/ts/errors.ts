@@ -4,7 +4,11 @@
  * (through limits.ts) without the YAML parser and the schema checker.
  */
 
-export interface At { line: number; col: number; path: string }
+export interface At {
+  line: number;
+  col: number;
+  path: string;
+}
 
 export class ScenarioError extends Error {
   constructor(
@@ -14,7 +18,11 @@ export class ScenarioError extends Error {
     readonly path: string,
     readonly detail: string,
   ) {
-    super(line ? `${file}:${line}:${col}: ${path ? `${path}: ` : ''}${detail}` : `${file}${path ? ` ${path}` : ''}: ${detail}`);
+    super(
+      line
+        ? `${file}:${line}:${col}: ${path ? `${path}: ` : ''}${detail}`
+        : `${file}${path ? ` ${path}` : ''}: ${detail}`,
+    );
     this.name = 'ScenarioError';
   }
 }
@@ -37,10 +45,14 @@ function distance(a: string, b: string): number {
 }
 
 export function suggest(word: string, options: readonly string[]): string {
-  let best = '', bestD = Infinity;
+  let best = '',
+    bestD = Infinity;
   for (const o of options) {
     const dd = distance(word.toLowerCase(), o.toLowerCase());
-    if (dd < bestD) { best = o; bestD = dd; }
+    if (dd < bestD) {
+      best = o;
+      bestD = dd;
+    }
   }
   return bestD <= Math.max(1, Math.floor(best.length / 3)) ? ` (did you mean '${best}'?)` : '';
 }

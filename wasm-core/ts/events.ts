@@ -4,8 +4,19 @@
  * version-pinned source on elixir.bootlin.com).
  */
 import {
-  EV, EVENTS, EVF_OP_START, EV_TYPE_MASK, FAULT_FLAG, FaultKind, LRU_LISTS, OP_NAMES, PGT_LEVELS, SetHow,
-  SKIP_REASONS, VM_FAULT, type EventName,
+  EV,
+  EVENTS,
+  EVF_OP_START,
+  EV_TYPE_MASK,
+  FAULT_FLAG,
+  FaultKind,
+  LRU_LISTS,
+  OP_NAMES,
+  PGT_LEVELS,
+  SetHow,
+  SKIP_REASONS,
+  VM_FAULT,
+  type EventName,
 } from './abi.js';
 import type { Program } from './compile.js';
 import { MECHANISM_DESCRIBERS } from './describe/index.js';
@@ -32,16 +43,24 @@ export function decodeEvent(buf: Uint8Array, offset: number, index: number): Sim
   const task = v.getUint16(2, true);
   const step = v.getUint32(4, true);
   return {
-    index, type, name: EVENTS[type] ?? ('?' as EventName), opStart: (raw & EVF_OP_START) !== 0,
-    task: task === 0xffff ? null : task, step: step === 0xffffffff ? null : step,
+    index,
+    type,
+    name: EVENTS[type] ?? ('?' as EventName),
+    opStart: (raw & EVF_OP_START) !== 0,
+    task: task === 0xffff ? null : task,
+    step: step === 0xffffffff ? null : step,
     addr: v.getUint32(12, true) * 2 ** 32 + v.getUint32(8, true),
-    a: v.getUint32(16, true), b: v.getUint32(20, true), c: v.getUint32(24, true), d: v.getUint32(28, true),
+    a: v.getUint32(16, true),
+    b: v.getUint32(20, true),
+    c: v.getUint32(24, true),
+    d: v.getUint32(28, true),
   };
 }
 
 /** the kernel version the links point at (the model follows v6.19 where kernels differ) */
 export const KERNEL_VERSION = 'v6.19';
-export const elixir = (ident: string, version = KERNEL_VERSION) => `https://elixir.bootlin.com/linux/${version}/A/ident/${ident}`;
+export const elixir = (ident: string, version = KERNEL_VERSION) =>
+  `https://elixir.bootlin.com/linux/${version}/A/ident/${ident}`;
 
 export const hex = (n: number) => `0x${n.toString(16)}`;
 export const plural = (n: number, w: string) => `${n.toLocaleString('en-US')} ${w}${n === 1 ? '' : 's'}`;
@@ -57,7 +76,11 @@ export interface Described {
 }
 
 /** what a mechanism's describer gets: the event's task and the program's file names */
-export interface DescribeContext { task: string; file: (i: number) => string; prog?: Program }
+export interface DescribeContext {
+  task: string;
+  file: (i: number) => string;
+  prog?: Program;
+}
 
 /** a mechanism's sentences for its own events (wasm-core/ts/describe/), null for an event not its own */
 export type Describer = (e: SimEvent, ctx: DescribeContext) => Described | null;
@@ -79,12 +102,19 @@ const KIND_TEXT: Record<number, string> = {
 };
 
 const KIND_FN: Record<number, string> = {
-  [FaultKind.AnonZero]: 'do_anonymous_page', [FaultKind.AnonNew]: 'do_anonymous_page',
-  [FaultKind.FileAround]: 'do_read_fault', [FaultKind.FileRead]: 'do_read_fault',
-  [FaultKind.FileCow]: 'do_cow_fault', [FaultKind.FileShared]: 'do_shared_fault',
-  [FaultKind.WpReuse]: 'wp_page_reuse', [FaultKind.WpCopy]: 'wp_page_copy', [FaultKind.WpShared]: 'wp_page_shared',
-  [FaultKind.HugeAnon]: 'do_huge_pmd_anonymous_page', [FaultKind.HugeZero]: 'do_huge_pmd_anonymous_page',
-  [FaultKind.HugeWpReuse]: 'do_huge_pmd_wp_page', [FaultKind.AnonPrefault]: 'do_anonymous_page',
+  [FaultKind.AnonZero]: 'do_anonymous_page',
+  [FaultKind.AnonNew]: 'do_anonymous_page',
+  [FaultKind.FileAround]: 'do_read_fault',
+  [FaultKind.FileRead]: 'do_read_fault',
+  [FaultKind.FileCow]: 'do_cow_fault',
+  [FaultKind.FileShared]: 'do_shared_fault',
+  [FaultKind.WpReuse]: 'wp_page_reuse',
+  [FaultKind.WpCopy]: 'wp_page_copy',
+  [FaultKind.WpShared]: 'wp_page_shared',
+  [FaultKind.HugeAnon]: 'do_huge_pmd_anonymous_page',
+  [FaultKind.HugeZero]: 'do_huge_pmd_anonymous_page',
+  [FaultKind.HugeWpReuse]: 'do_huge_pmd_wp_page',
+  [FaultKind.AnonPrefault]: 'do_anonymous_page',
 };
 
 const SET_TEXT: Record<number, string> = {
@@ -104,7 +134,12 @@ const SET_TEXT: Record<number, string> = {
  * mm_fault_done (after the last page_fault_user, so a retry counts once):
  * the neighbours fault-around mapped and the pages it skipped, by reason.
  */
-export function faultOutcome(before: SimEvent[]): { write: boolean; tried: boolean; neighbours: number; skipped: number[] } {
+export function faultOutcome(before: SimEvent[]): {
+  write: boolean;
+  tried: boolean;
+  neighbours: number;
+  skipped: number[];
+} {
   let from = before.length;
   while (from > 0 && before[from - 1].type !== EV.page_fault_user) from--;
   const fault = from > 0 ? before[from - 1] : null;
@@ -114,17 +149,26 @@ export function faultOutcome(before: SimEvent[]): { write: boolean; tried: boole
     if (e.type === EV.mm_set_pte && e.c === SetHow.Around) neighbours++;
     else if (e.type === EV.mm_filemap_map_skip) skipped[e.b]++;
   }
-  return { write: fault !== null && (fault.a & 2) !== 0, tried: fault !== null && (fault.b & FAULT_FLAG.TRIED) !== 0, neighbours, skipped };
+  return {
+    write: fault !== null && (fault.a & 2) !== 0,
+    tried: fault !== null && (fault.b & FAULT_FLAG.TRIED) !== 0,
+    neighbours,
+    skipped,
+  };
 }
 
 /* "fault-around mapped the page and 14 neighbours, 1 skipped: PG_readahead: left for ->fault" */
 function outcomeText(kind: number, o: ReturnType<typeof faultOutcome>, ptes: number): string {
   const nskip = o.skipped.reduce((a, b) => a + b, 0);
-  let text = kind === FaultKind.FileAround
-    ? `fault-around mapped the page${o.neighbours ? ` and ${plural(o.neighbours, 'neighbour')}` : ''}`
-    : `${KIND_TEXT[kind] ?? ''}${o.neighbours ? `; fault-around mapped ${plural(o.neighbours, 'neighbour')}` : ''}`;
+  let text =
+    kind === FaultKind.FileAround
+      ? `fault-around mapped the page${o.neighbours ? ` and ${plural(o.neighbours, 'neighbour')}` : ''}`
+      : `${KIND_TEXT[kind] ?? ''}${o.neighbours ? `; fault-around mapped ${plural(o.neighbours, 'neighbour')}` : ''}`;
   if (nskip) {
-    const why = o.skipped.map((n, r) => [n, r]).filter(([n]) => n).sort((x, y) => y[0] - x[0]);
+    const why = o.skipped
+      .map((n, r) => [n, r])
+      .filter(([n]) => n)
+      .sort((x, y) => y[0] - x[0]);
     text += `, ${nskip} skipped${why.length === 1 ? `: ${SKIP_REASONS[why[0][1]]}` : ` (${why.map(([n, r]) => `${n} ${SKIP_REASONS[r]}`).join(', ')})`}`;
   }
   const huge = kind === FaultKind.HugeAnon || kind === FaultKind.HugeZero || kind === FaultKind.HugeWpReuse;
@@ -138,7 +182,7 @@ function outcomeText(kind: number, o: ReturnType<typeof faultOutcome>, ptes: num
  * that precede it, lets a fault's last event sum the fault up.
  */
 export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]): Described {
-  const task = e.task !== null ? prog?.tasks[e.task] ?? `task ${e.task}` : '';
+  const task = e.task !== null ? (prog?.tasks[e.task] ?? `task ${e.task}`) : '';
   const file = (i: number) => prog?.files[i] ?? `file ${i}`;
   const u64 = (lo: number, hi: number) => hi * 2 ** 32 + lo;
   switch (e.type) {
@@ -151,27 +195,39 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
       const what = e.b ? 'writes' : 'reads';
       return {
         text: `${task}: ${plural(e.a, e.b ? 'write' : 'read')} through present PTEs, no fault (${hex(e.addr)}${e.a > 1 ? ` … ${hex(last)}` : ''})`,
-        fn: null, label: `${e.a} ${what}, no fault`,
+        fn: null,
+        label: `${e.a} ${what}, no fault`,
       };
     }
     case EV.page_fault_user: {
-      const write = e.a & 2, present = e.a & 1, retry = e.d > 0, tried = e.b & FAULT_FLAG.TRIED;
-      const what = present ? `${write ? 'write' : 'read'} to a read-only PTE` : `${write ? 'write' : 'read'}, PTE not present`;
+      const write = e.a & 2,
+        present = e.a & 1,
+        retry = e.d > 0,
+        tried = e.b & FAULT_FLAG.TRIED;
+      const what = present
+        ? `${write ? 'write' : 'read'} to a read-only PTE`
+        : `${write ? 'write' : 'read'}, PTE not present`;
       /* a retry carries FAULT_FLAG_TRIED only if the first attempt was major (x86, per-VMA lock) */
       const how = retry ? (tried ? 'retried (FAULT_FLAG_TRIED) ' : 'retried ') : '';
       return {
         text: `${task}: ${how}page fault at ${hex(e.addr)} (${what})`,
-        fn: retry ? 'handle_mm_fault' : 'exc_page_fault', label: `${retry ? 'retry ' : ''}fault ${hex(e.addr)}`,
+        fn: retry ? 'handle_mm_fault' : 'exc_page_fault',
+        label: `${retry ? 'retry ' : ''}fault ${hex(e.addr)}`,
       };
     }
     case EV.mm_fault_done: {
       if (e.b === FaultKind.Retry)
         return {
           text: `VM_FAULT_RETRY${e.a & VM_FAULT.MAJOR ? ' | VM_FAULT_MAJOR' : ''}: mmap_lock was dropped for I/O, so the fault is retried`,
-          fn: 'filemap_fault', label: 'retry',
+          fn: 'filemap_fault',
+          label: 'retry',
         };
       if (e.b === FaultKind.Error)
-        return { text: `fault failed (${e.a & VM_FAULT.SIGBUS ? 'SIGBUS' : e.a & VM_FAULT.OOM ? 'out of memory' : 'SIGSEGV'})`, fn: 'mm_account_fault', label: 'fault failed' };
+        return {
+          text: `fault failed (${e.a & VM_FAULT.SIGBUS ? 'SIGBUS' : e.a & VM_FAULT.OOM ? 'out of memory' : 'SIGSEGV'})`,
+          fn: 'mm_account_fault',
+          label: 'fault failed',
+        };
       const major = e.a & VM_FAULT.MAJOR;
       if (before) {
         /* mm_account_fault(): major if VM_FAULT_MAJOR or FAULT_FLAG_TRIED (a retry after a major first attempt) */
@@ -179,32 +235,45 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
         const maj = major || o.tried;
         return {
           text: `${task}: ${o.write ? 'write' : 'read'} fault at ${hex(e.addr)} done, ${maj ? 'major' : 'minor'}: ${outcomeText(e.b, o, e.c)}`,
-          fn: KIND_FN[e.b] ?? 'handle_mm_fault', label: `${maj ? 'major' : 'minor'} fault, ${e.c} mapped`,
+          fn: KIND_FN[e.b] ?? 'handle_mm_fault',
+          label: `${maj ? 'major' : 'minor'} fault, ${e.c} mapped`,
         };
       }
       return {
         text: `fault done, ${major ? 'major' : 'minor'}: ${KIND_TEXT[e.b] ?? ''}; ${e.b === FaultKind.HugeAnon || e.b === FaultKind.HugeZero || e.b === FaultKind.HugeWpReuse ? `${plural(e.c, 'page')} behind one PMD` : `${plural(e.c, 'PTE')} set`}`,
-        fn: KIND_FN[e.b] ?? 'handle_mm_fault', label: `${major ? 'major' : 'minor'} fault, ${e.c} mapped`,
+        fn: KIND_FN[e.b] ?? 'handle_mm_fault',
+        label: `${major ? 'major' : 'minor'} fault, ${e.c} mapped`,
       };
     }
     case EV.mm_pgtable_alloc:
       return {
         text: `allocated a ${PGT_LEVELS[e.a]} table (pfn ${e.b}) for ${hex(e.addr)}`,
-        fn: ['pgd_alloc', '__pud_alloc', '__pmd_alloc', '__pte_alloc'][e.a], label: `new ${PGT_LEVELS[e.a]} table`,
+        fn: ['pgd_alloc', '__pud_alloc', '__pmd_alloc', '__pte_alloc'][e.a],
+        label: `new ${PGT_LEVELS[e.a]} table`,
       };
     case EV.mm_pgtable_free:
-      return { text: `freed the ${PGT_LEVELS[e.a]} table (pfn ${e.b}) that mapped ${hex(e.addr)}`, fn: 'free_pgtables', label: `free ${PGT_LEVELS[e.a]} table` };
+      return {
+        text: `freed the ${PGT_LEVELS[e.a]} table (pfn ${e.b}) that mapped ${hex(e.addr)}`,
+        fn: 'free_pgtables',
+        label: `free ${PGT_LEVELS[e.a]} table`,
+      };
     case EV.mm_filemap_map_pages:
       return {
         text: `fault-around: map what is ready of ${file(e.a)} pages ${e.b}–${e.c} (${e.c - e.b + 1} pages around page ${e.d})`,
-        fn: 'do_fault_around', label: `window ${e.b}–${e.c}`,
+        fn: 'do_fault_around',
+        label: `window ${e.b}–${e.c}`,
       };
     case EV.mm_set_pte: {
       const rw = e.d & 2 ? 'writable' : 'read-only';
       const what = e.c === SetHow.Zero ? 'the zero page' : `page ${e.b} (pfn ${e.a})`;
       return {
         text: `${hex(e.addr)} → ${what}, ${rw}, ${SET_TEXT[e.c] ?? ''}`,
-        fn: e.c === SetHow.Around || e.c === SetHow.AroundSelf ? 'filemap_map_pages' : e.c === SetHow.Zero || e.c === SetHow.Anon ? 'do_anonymous_page' : 'set_pte_range',
+        fn:
+          e.c === SetHow.Around || e.c === SetHow.AroundSelf
+            ? 'filemap_map_pages'
+            : e.c === SetHow.Zero || e.c === SetHow.Anon
+              ? 'do_anonymous_page'
+              : 'set_pte_range',
         label: `map ${e.c === SetHow.Zero ? 'zero page' : e.c === SetHow.Anon || e.c === SetHow.Cow ? 'anon page' : `page ${e.b}`}`,
       };
     }
@@ -212,70 +281,156 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
       return { text: `skipped page ${e.a}: ${SKIP_REASONS[e.b]}`, fn: 'next_uptodate_folio', label: `skip ${e.a}` };
     case EV.mm_filemap_fault:
       return {
-        text: e.c ? `->fault: page ${e.b} of ${file(e.a)} is in the page cache` : `->fault: page ${e.b} of ${file(e.a)} is not in the page cache: a major fault`,
-        fn: 'filemap_fault', label: e.c ? '->fault (cached)' : '->fault (major)',
+        text: e.c
+          ? `->fault: page ${e.b} of ${file(e.a)} is in the page cache`
+          : `->fault: page ${e.b} of ${file(e.a)} is not in the page cache: a major fault`,
+        fn: 'filemap_fault',
+        label: e.c ? '->fault (cached)' : '->fault (major)',
       };
     case EV.page_cache_sync_ra:
       return {
         text: `readahead of ${file(e.a)}: ${plural(e.c, 'page')} from page ${e.b}${e.d ? `, the last ${e.d} ahead of the reader (PG_readahead goes on page ${e.b + e.c - e.d} if it is read now)` : ''}`,
-        fn: 'do_sync_mmap_readahead', label: `readahead ${e.b}+${e.c}`,
+        fn: 'do_sync_mmap_readahead',
+        label: `readahead ${e.b}+${e.c}`,
       };
     case EV.page_cache_async_ra:
       return {
         text: `asynchronous readahead of ${file(e.a)}: the next window, ${plural(e.c, 'page')}, ${e.b}–${e.b + e.c - 1} (the PG_readahead page was reached)`,
-        fn: 'page_cache_async_ra', label: `async readahead ${e.b}+${e.c}`,
+        fn: 'page_cache_async_ra',
+        label: `async readahead ${e.b}+${e.c}`,
       };
     case EV.mm_filemap_add_to_page_cache:
-      return { text: `page ${e.b} of ${file(e.a)} added to the page cache (pfn ${e.c}), locked until read`, fn: 'filemap_add_folio', label: `cache page ${e.b}` };
+      return {
+        text: `page ${e.b} of ${file(e.a)} added to the page cache (pfn ${e.c}), locked until read`,
+        fn: 'filemap_add_folio',
+        label: `cache page ${e.b}`,
+      };
     case EV.mm_filemap_delete_from_page_cache:
-      return { text: `page ${e.b} of ${file(e.a)} removed from the page cache`, fn: 'filemap_remove_folio', label: `uncache page ${e.b}` };
+      return {
+        text: `page ${e.b} of ${file(e.a)} removed from the page cache`,
+        fn: 'filemap_remove_folio',
+        label: `uncache page ${e.b}`,
+      };
     case EV.mmsim_read_submit:
-      return { text: `read I/O submitted: ${file(e.a)} pages ${e.b}–${e.b + e.c - 1}`, fn: 'read_pages', label: `read ${e.b}+${e.c}` };
+      return {
+        text: `read I/O submitted: ${file(e.a)} pages ${e.b}–${e.b + e.c - 1}`,
+        fn: 'read_pages',
+        label: `read ${e.b}+${e.c}`,
+      };
     case EV.mmsim_read_done:
-      return { text: `read I/O complete: ${file(e.a)} pages ${e.b}–${e.b + e.c - 1} uptodate and unlocked`, fn: 'folio_end_read', label: `read done ${e.b}+${e.c}` };
+      return {
+        text: `read I/O complete: ${file(e.a)} pages ${e.b}–${e.b + e.c - 1} uptodate and unlocked`,
+        fn: 'folio_end_read',
+        label: `read done ${e.b}+${e.c}`,
+      };
     case EV.mmsim_folio_wait:
-      return { text: `${task} sleeps until page ${e.b} of ${file(e.a)} is read`, fn: '__folio_lock', label: `wait for page ${e.b}` };
+      return {
+        text: `${task} sleeps until page ${e.b} of ${file(e.a)} is read`,
+        fn: '__folio_lock',
+        label: `wait for page ${e.b}`,
+      };
     case EV.mmsim_vma_add:
       return { text: `new VMA [${hex(e.addr)}, ${hex(u64(e.c, e.d))})`, fn: 'mmap_region', label: 'VMA added' };
     case EV.mmsim_vma_remove:
-      return { text: `VMA [${hex(e.addr)}, ${hex(u64(e.c, e.d))}) removed`, fn: 'vms_complete_munmap_vmas', label: 'VMA removed' };
+      return {
+        text: `VMA [${hex(e.addr)}, ${hex(u64(e.c, e.d))}) removed`,
+        fn: 'vms_complete_munmap_vmas',
+        label: 'VMA removed',
+      };
     case EV.mmsim_vma_split:
       return { text: `VMA split at ${hex(u64(e.c, e.d))}`, fn: '__split_vma', label: 'VMA split' };
     case EV.mmsim_vma_merge:
-      return { text: `VMAs merged: [${hex(e.addr)}, ${hex(u64(e.c, e.d))})`, fn: 'vma_merge_existing_range', label: 'VMA merge' };
+      return {
+        text: `VMAs merged: [${hex(e.addr)}, ${hex(u64(e.c, e.d))})`,
+        fn: 'vma_merge_existing_range',
+        label: 'VMA merge',
+      };
     case EV.mmsim_vma_flags:
-      return { text: `VMA at ${hex(e.addr)} gets new flags (${hex(e.c)})`, fn: 'madvise_update_vma', label: 'VMA flags' };
+      return {
+        text: `VMA at ${hex(e.addr)} gets new flags (${hex(e.c)})`,
+        fn: 'madvise_update_vma',
+        label: 'VMA flags',
+      };
     case EV.mmsim_pte_clear:
-      return { text: `PTE for ${hex(e.addr)} cleared (it mapped pfn ${e.a})`, fn: 'zap_pte_range', label: 'PTE cleared' };
+      return {
+        text: `PTE for ${hex(e.addr)} cleared (it mapped pfn ${e.a})`,
+        fn: 'zap_pte_range',
+        label: 'PTE cleared',
+      };
     case EV.mmsim_zap_range:
-      return { text: `unmapped ${e.a.toLocaleString('en-US')} ${e.a === 1 ? 'entry' : 'entries'} (PTEs; a THP's PMD counts one) in [${hex(e.addr)}, ${hex(u64(e.c, e.d))}), ${plural(e.b, 'page')} freed`, fn: 'zap_pte_range', label: `zap ${e.a}` };
+      return {
+        text: `unmapped ${e.a.toLocaleString('en-US')} ${e.a === 1 ? 'entry' : 'entries'} (PTEs; a THP's PMD counts one) in [${hex(e.addr)}, ${hex(u64(e.c, e.d))}), ${plural(e.b, 'page')} freed`,
+        fn: 'zap_pte_range',
+        label: `zap ${e.a}`,
+      };
     case EV.mm_page_alloc:
-      return { text: `allocated pfn ${e.a}${e.b ? ` (order ${e.b})` : ''} for ${['the page cache', 'anonymous memory', 'a page table', 'the kernel'][e.c]}`, fn: '__alloc_pages', label: `alloc pfn ${e.a}` };
+      return {
+        text: `allocated pfn ${e.a}${e.b ? ` (order ${e.b})` : ''} for ${['the page cache', 'anonymous memory', 'a page table', 'the kernel'][e.c]}`,
+        fn: '__alloc_pages',
+        label: `alloc pfn ${e.a}`,
+      };
     case EV.mm_page_free:
       return { text: `freed pfn ${e.a}${e.b ? ` (order ${e.b})` : ''}`, fn: '__free_pages', label: `free pfn ${e.a}` };
     case EV.mm_lru_insertion:
-      return { text: `${pageName(e, file)} put at the head of the ${LRU_LISTS[e.b].replace('_', ' ')} list (its pagevec drained)`, fn: '____pagevec_lru_add_fn', label: `LRU add ${e.a}`, version: 'v2.6.39' };
+      return {
+        text: `${pageName(e, file)} put at the head of the ${LRU_LISTS[e.b].replace('_', ' ')} list (its pagevec drained)`,
+        fn: '____pagevec_lru_add_fn',
+        label: `LRU add ${e.a}`,
+        version: 'v2.6.39',
+      };
     case EV.mm_lru_activate:
-      return { text: `${pageName(e, file)} accessed a second time: activated, to the head of the ${LRU_LISTS[e.b].replace('_', ' ')} list`, fn: 'activate_page', label: `activate ${e.a}`, version: 'v2.6.39' };
+      return {
+        text: `${pageName(e, file)} accessed a second time: activated, to the head of the ${LRU_LISTS[e.b].replace('_', ' ')} list`,
+        fn: 'activate_page',
+        label: `activate ${e.a}`,
+        version: 'v2.6.39',
+      };
     case EV.mmsim_file_preload:
-      return { text: `${file(e.a)}: ${plural(e.b, 'page')} put in the page cache before step 1 (cached: all)`, fn: null, label: `${file(e.a)} cached` };
+      return {
+        text: `${file(e.a)}: ${plural(e.b, 'page')} put in the page cache before step 1 (cached: all)`,
+        fn: null,
+        label: `${file(e.a)} cached`,
+      };
     case EV.mmsim_fork:
-      return { text: `fork: process ${prog?.procs[e.b]?.name ?? e.b} created from ${prog?.procs[e.a]?.name ?? e.a}`, fn: 'dup_mmap', label: 'fork' };
+      return {
+        text: `fork: process ${prog?.procs[e.b]?.name ?? e.b} created from ${prog?.procs[e.a]?.name ?? e.a}`,
+        fn: 'dup_mmap',
+        label: 'fork',
+      };
     case EV.mmsim_exit:
-      return { text: `process ${prog?.procs[e.a]?.name ?? e.a} exits: all its mappings are unmapped`, fn: 'exit_mmap', label: 'exit' };
+      return {
+        text: `process ${prog?.procs[e.a]?.name ?? e.a} exits: all its mappings are unmapped`,
+        fn: 'exit_mmap',
+        label: 'exit',
+      };
     case EV.mmsim_expect:
-      return { text: e.a ? `expect: all ${plural(e.b, 'check')} pass` : `expect: ${e.c} of ${plural(e.b, 'check')} FAILED`, fn: null, label: e.a ? 'expect ok' : 'expect FAILED' };
+      return {
+        text: e.a ? `expect: all ${plural(e.b, 'check')} pass` : `expect: ${e.c} of ${plural(e.b, 'check')} FAILED`,
+        fn: null,
+        label: e.a ? 'expect ok' : 'expect FAILED',
+      };
     case EV.mmsim_say:
       return { text: prog?.says[e.a] ?? '', fn: null, label: 'say' };
     case EV.mmsim_shmem_fault:
       return {
-        text: e.c ? `->fault (shmem_fault): page ${e.b} of ${file(e.a)} is in the page cache` : `->fault (shmem_fault): page ${e.b} of ${file(e.a)} is a hole: a new zeroed page, no I/O`,
-        fn: 'shmem_fault', label: e.c ? 'shmem_fault (cached)' : 'shmem_fault (new page)',
+        text: e.c
+          ? `->fault (shmem_fault): page ${e.b} of ${file(e.a)} is in the page cache`
+          : `->fault (shmem_fault): page ${e.b} of ${file(e.a)} is a hole: a new zeroed page, no I/O`,
+        fn: 'shmem_fault',
+        label: e.c ? 'shmem_fault (cached)' : 'shmem_fault (new page)',
       };
     case EV.mmsim_readahead_mark:
       return e.c
-        ? { text: `PG_readahead set on page ${e.b} of ${file(e.a)}: reaching it starts the next readahead`, fn: 'page_cache_ra_unbounded', label: `mark page ${e.b}` }
-        : { text: `PG_readahead cleared on page ${e.b} of ${file(e.a)}`, fn: 'page_cache_async_ra', label: `unmark page ${e.b}` };
+        ? {
+            text: `PG_readahead set on page ${e.b} of ${file(e.a)}: reaching it starts the next readahead`,
+            fn: 'page_cache_ra_unbounded',
+            label: `mark page ${e.b}`,
+          }
+        : {
+            text: `PG_readahead cleared on page ${e.b} of ${file(e.a)}`,
+            fn: 'page_cache_async_ra',
+            label: `unmark page ${e.b}`,
+          };
     case EV.mmsim_error:
       return { text: `the run stopped with an error (${e.a})`, fn: null, label: 'error' };
     default:

@@ -22,8 +22,16 @@ import { formatSize, PAGE } from './units.js';
 import type { Scenario, Step } from './scenario.js';
 
 export type LimitKey =
-  | 'source_bytes' | 'depth' | 'list_items' | 'text_chars'
-  | 'operations' | 'memory' | 'processes' | 'threads' | 'mappings' | 'steps';
+  | 'source_bytes'
+  | 'depth'
+  | 'list_items'
+  | 'text_chars'
+  | 'operations'
+  | 'memory'
+  | 'processes'
+  | 'threads'
+  | 'mappings'
+  | 'steps';
 
 export interface LimitDef {
   key: LimitKey;
@@ -45,36 +53,97 @@ export const CORE_MEMORY_LIMIT = 3.5 * 2 ** 30;
 export const OPS_PER_SECOND = 3e6;
 
 export const LIMIT_DEFS: readonly LimitDef[] = [
-  { key: 'source_bytes', default: 2 ** 20, bytes: true, what: 'the scenario text', why: 'parsing and checking YAML takes about 1 s per MiB' },
-  { key: 'depth', default: 64, what: 'nesting of mappings and lists', why: 'a repeat nests three levels; the core runs 8 repeats deep' },
-  { key: 'list_items', default: 100_000, what: 'items in one list (steps:, pages:, points:)', why: 'keeps parsing and checking under a second' },
-  { key: 'text_chars', default: 100_000, what: 'characters in one text (name, about, say)', why: 'the player shows them whole' },
-  { key: 'operations', default: 5e7, what: 'operations (touches, steps, loop iterations, pages a fork copies or a read, write, fadvise or fsync goes through)', why: 'about 7 s of the CLI; a tab recording events takes two or three times longer' },
-  { key: 'memory', default: 768 * 2 ** 20, max: CORE_MEMORY_LIMIT, bytes: true, what: 'simulator memory', why: 'a browser tab and a laptop stay safe; the core cannot use more than 3.5 GiB' },
-  { key: 'processes', default: MAX_PROCS, max: MAX_PROCS, what: 'processes (with forked ones)', why: 'the core holds 1,024' },
+  {
+    key: 'source_bytes',
+    default: 2 ** 20,
+    bytes: true,
+    what: 'the scenario text',
+    why: 'parsing and checking YAML takes about 1 s per MiB',
+  },
+  {
+    key: 'depth',
+    default: 64,
+    what: 'nesting of mappings and lists',
+    why: 'a repeat nests three levels; the core runs 8 repeats deep',
+  },
+  {
+    key: 'list_items',
+    default: 100_000,
+    what: 'items in one list (steps:, pages:, points:)',
+    why: 'keeps parsing and checking under a second',
+  },
+  {
+    key: 'text_chars',
+    default: 100_000,
+    what: 'characters in one text (name, about, say)',
+    why: 'the player shows them whole',
+  },
+  {
+    key: 'operations',
+    default: 5e7,
+    what: 'operations (touches, steps, loop iterations, pages a fork copies or a read, write, fadvise or fsync goes through)',
+    why: 'about 7 s of the CLI; a tab recording events takes two or three times longer',
+  },
+  {
+    key: 'memory',
+    default: 768 * 2 ** 20,
+    max: CORE_MEMORY_LIMIT,
+    bytes: true,
+    what: 'simulator memory',
+    why: 'a browser tab and a laptop stay safe; the core cannot use more than 3.5 GiB',
+  },
+  {
+    key: 'processes',
+    default: MAX_PROCS,
+    max: MAX_PROCS,
+    what: 'processes (with forked ones)',
+    why: 'the core holds 1,024',
+  },
   { key: 'threads', default: MAX_TASKS, max: MAX_TASKS, what: 'threads', why: 'the core holds 4,096' },
-  { key: 'mappings', default: MAX_MAPS, max: MAX_MAPS, what: 'map names', why: 'the core holds 65,536 (the kernel\'s vm.max_map_count is 65,530 per process)' },
-  { key: 'steps', default: MAX_STEPS, max: MAX_STEPS, what: 'steps (counting those inside repeats once)', why: 'the core holds 1,048,576' },
+  {
+    key: 'mappings',
+    default: MAX_MAPS,
+    max: MAX_MAPS,
+    what: 'map names',
+    why: "the core holds 65,536 (the kernel's vm.max_map_count is 65,530 per process)",
+  },
+  {
+    key: 'steps',
+    default: MAX_STEPS,
+    max: MAX_STEPS,
+    what: 'steps (counting those inside repeats once)',
+    why: 'the core holds 1,048,576',
+  },
 ];
 
 export type Limits = Record<LimitKey, number>;
-export const DEFAULT_LIMITS: Limits = Object.freeze(Object.fromEntries(LIMIT_DEFS.map((d) => [d.key, d.default])) as Limits);
+export const DEFAULT_LIMITS: Limits = Object.freeze(
+  Object.fromEntries(LIMIT_DEFS.map((d) => [d.key, d.default])) as Limits,
+);
 const DEF = new Map(LIMIT_DEFS.map((d) => [d.key as string, d]));
 
 export const isLimitKey = (k: string): k is LimitKey => DEF.has(k);
 
 const SUP = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 /** 18 -> ¹⁸ */
-const superscript = (e: number) => String(e).split('').map((d) => SUP[Number(d)]).join('');
+const superscript = (e: number) =>
+  String(e)
+    .split('')
+    .map((d) => SUP[Number(d)])
+    .join('');
 
 /** "5 × 10⁷", "768 MiB", "65,536" */
 export function formatFigure(key: LimitKey, n: number): string {
-  if (DEF.get(key)?.bytes) return n >= 2 ** 30 ? `${(n / 2 ** 30).toFixed(1)} GiB` : formatSize(Math.ceil(n / 2 ** 20) * 2 ** 20);
+  if (DEF.get(key)?.bytes)
+    return n >= 2 ** 30 ? `${(n / 2 ** 30).toFixed(1)} GiB` : formatSize(Math.ceil(n / 2 ** 20) * 2 ** 20);
   if (!Number.isFinite(n)) return 'more than 10^300';
   if (n >= 1e7) {
     let e = Math.floor(Math.log10(n));
     let m = n / 10 ** e;
-    if (m >= 9.95) { m = 1; e++; }
+    if (m >= 9.95) {
+      m = 1;
+      e++;
+    }
     return `${m.toFixed(1).replace(/\.0$/, '')} × 10${superscript(e)}`;
   }
   return Math.round(n).toLocaleString('en-US');
@@ -108,13 +177,26 @@ function limitArg(key: LimitKey, n: number): string {
 export class LimitExceeded extends ScenarioError {
   /** what it needs and the limit, without how to raise it (the browser says that with a button) */
   readonly summary: string;
-  constructor(file: string, at: At | null, readonly key: LimitKey, readonly needed: number, readonly limit: number, what: string) {
+  constructor(
+    file: string,
+    at: At | null,
+    readonly key: LimitKey,
+    readonly needed: number,
+    readonly limit: number,
+    what: string,
+  ) {
     const d = DEF.get(key)!;
-    const raise = d.max !== undefined && needed > d.max
-      ? `the most it can be is ${formatFigure(key, d.max)}`
-      : `raise it with --limit ${key}=${limitArg(key, needed * 1.05)}, or Run anyway in the browser`;
-    super(file, at?.line ?? 0, at?.col ?? 0, at?.path ?? '',
-      `${what}, over the limit of ${formatFigure(key, limit)} for ${d.what} (limit ${key}: ${raise})`);
+    const raise =
+      d.max !== undefined && needed > d.max
+        ? `the most it can be is ${formatFigure(key, d.max)}`
+        : `raise it with --limit ${key}=${limitArg(key, needed * 1.05)}, or Run anyway in the browser`;
+    super(
+      file,
+      at?.line ?? 0,
+      at?.col ?? 0,
+      at?.path ?? '',
+      `${what}, over the limit of ${formatFigure(key, limit)} for ${d.what} (limit ${key}: ${raise})`,
+    );
     this.name = 'LimitExceeded';
     this.summary = `${what}, over the limit of ${formatFigure(key, limit)} for ${d.what}${d.max !== undefined && needed > d.max ? ` (the most it can be is ${formatFigure(key, d.max)})` : ''}`;
   }
@@ -149,10 +231,11 @@ export function parseLimit(key: string, value: string, into: Limits): string | n
   const unit = (m[2] ?? '').toUpperCase().replace('IB', '');
   if (unit) {
     if (!d.bytes) return `--limit ${key}: a count, not a size; got '${value}'`;
-    n *= 1024 ** ('BKMGT'.indexOf(unit[0]));
+    n *= 1024 ** 'BKMGT'.indexOf(unit[0]);
   }
   if (!Number.isFinite(n) || n < 1) return `--limit ${key}: expected a positive number, got '${value}'`;
-  if (d.max !== undefined && n > d.max) return `--limit ${key}: at most ${formatFigure(key, d.max)} (${d.why}), got '${value}'`;
+  if (d.max !== undefined && n > d.max)
+    return `--limit ${key}: at most ${formatFigure(key, d.max)} (${d.why}), got '${value}'`;
   into[key] = Math.floor(n);
   return null;
 }
@@ -163,24 +246,56 @@ export function parseLimit(key: string, value: string, into: Limits): string | n
 export function checkSource(source: string, file: string, limits: Limits = DEFAULT_LIMITS): void {
   const max = limits.source_bytes;
   /* bytes >= characters: a long string fails without encoding it */
-  const bytes = source.length > max ? source.length : source.length * 3 <= max ? 0 : new TextEncoder().encode(source).length;
+  const bytes =
+    source.length > max ? source.length : source.length * 3 <= max ? 0 : new TextEncoder().encode(source).length;
   if (bytes > max)
-    throw new ScenarioErrors([new LimitExceeded(file, null, 'source_bytes', bytes, max, `the scenario is ${formatFigure('source_bytes', bytes)} of text`)]);
+    throw new ScenarioErrors([
+      new LimitExceeded(
+        file,
+        null,
+        'source_bytes',
+        bytes,
+        max,
+        `the scenario is ${formatFigure('source_bytes', bytes)} of text`,
+      ),
+    ]);
   /* flow collections ([[[…]]]) nest without indentation: the parser recurses on them, so count first */
-  let depth = 0, quote = '', line = 1, col = 0;
+  let depth = 0,
+    quote = '',
+    line = 1,
+    col = 0;
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     col++;
-    if (c === '\n') { line++; col = 0; continue; }
+    if (c === '\n') {
+      line++;
+      col = 0;
+      continue;
+    }
     if (quote) {
       if (c === quote && (quote === "'" || source[i - 1] !== '\\')) quote = '';
       continue;
     }
-    if (c === '#' && (i === 0 || /\s/.test(source[i - 1]))) { const nl = source.indexOf('\n', i); if (nl < 0) break; i = nl - 1; col--; continue; }
+    if (c === '#' && (i === 0 || /\s/.test(source[i - 1]))) {
+      const nl = source.indexOf('\n', i);
+      if (nl < 0) break;
+      i = nl - 1;
+      col--;
+      continue;
+    }
     if ((c === '"' || c === "'") && (i === 0 || /[\s[{,:]/.test(source[i - 1]))) quote = c; /* it's: not a quote */
     else if (c === '[' || c === '{') {
       if (++depth > limits.depth)
-        throw new ScenarioErrors([new LimitExceeded(file, { line, col, path: '' }, 'depth', depth, limits.depth, `lists or mappings are nested more than ${limits.depth} deep here`)]);
+        throw new ScenarioErrors([
+          new LimitExceeded(
+            file,
+            { line, col, path: '' },
+            'depth',
+            depth,
+            limits.depth,
+            `lists or mappings are nested more than ${limits.depth} deep here`,
+          ),
+        ]);
     } else if ((c === ']' || c === '}') && depth > 0) depth--;
   }
 }
@@ -191,36 +306,86 @@ export function checkSource(source: string, file: string, limits: Limits = DEFAU
  * Walk the parsed document (iteratively: no recursion on hostile depth) for
  * nesting, list lengths and text lengths. `at` locates a path.
  */
-export function checkShape(data: unknown, file: string, at: (segs: (string | number)[]) => At, limits: Limits = DEFAULT_LIMITS): void {
+export function checkShape(
+  data: unknown,
+  file: string,
+  at: (segs: (string | number)[]) => At,
+  limits: Limits = DEFAULT_LIMITS,
+): void {
   const errors: LimitExceeded[] = [];
   const stack: { v: unknown; segs: (string | number)[] }[] = [{ v: data, segs: [] }];
   while (stack.length && errors.length < 5) {
     const { v, segs } = stack.pop()!;
     if (typeof v === 'string') {
       if (v.length > limits.text_chars)
-        errors.push(new LimitExceeded(file, at(segs), 'text_chars', v.length, limits.text_chars, `this text is ${formatFigure('text_chars', v.length)} characters`));
+        errors.push(
+          new LimitExceeded(
+            file,
+            at(segs),
+            'text_chars',
+            v.length,
+            limits.text_chars,
+            `this text is ${formatFigure('text_chars', v.length)} characters`,
+          ),
+        );
       continue;
     }
     if (!v || typeof v !== 'object') continue;
     if (segs.length >= limits.depth) {
-      errors.push(new LimitExceeded(file, at(segs), 'depth', segs.length + 1, limits.depth, `this is nested ${segs.length + 1} levels deep`));
+      errors.push(
+        new LimitExceeded(
+          file,
+          at(segs),
+          'depth',
+          segs.length + 1,
+          limits.depth,
+          `this is nested ${segs.length + 1} levels deep`,
+        ),
+      );
       continue;
     }
     if (Array.isArray(v)) {
       if (v.length > limits.list_items) {
-        errors.push(new LimitExceeded(file, at(segs), 'list_items', v.length, limits.list_items, `this list has ${formatFigure('list_items', v.length)} items`));
+        errors.push(
+          new LimitExceeded(
+            file,
+            at(segs),
+            'list_items',
+            v.length,
+            limits.list_items,
+            `this list has ${formatFigure('list_items', v.length)} items`,
+          ),
+        );
         continue;
       }
       for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], segs: [...segs, i] });
     } else {
       const keys = Object.keys(v);
       if (keys.length > limits.list_items) {
-        errors.push(new LimitExceeded(file, at(segs), 'list_items', keys.length, limits.list_items, `this mapping has ${formatFigure('list_items', keys.length)} keys`));
+        errors.push(
+          new LimitExceeded(
+            file,
+            at(segs),
+            'list_items',
+            keys.length,
+            limits.list_items,
+            `this mapping has ${formatFigure('list_items', keys.length)} keys`,
+          ),
+        );
         continue;
       }
       for (let i = keys.length - 1; i >= 0; i--) {
         if (keys[i].length > limits.text_chars)
-          errors.push(new LimitExceeded(file, at([...segs, keys[i]]), 'text_chars', keys[i].length, limits.text_chars, `this key is ${formatFigure('text_chars', keys[i].length)} characters`));
+          errors.push(
+            new LimitExceeded(
+              file,
+              at([...segs, keys[i]]),
+              'text_chars',
+              keys[i].length,
+              limits.text_chars,
+              `this key is ${formatFigure('text_chars', keys[i].length)} characters`,
+            ),
+          );
         stack.push({ v: (v as Record<string, unknown>)[keys[i]], segs: [...segs, keys[i]] });
       }
     }
@@ -263,16 +428,30 @@ export function estimate(s: Scenario): Estimate {
   const frames = Math.floor(s.machine.memory / PAGE);
   /* pages one touch can bring in: a fault allocates one page, readahead a window, THP a PMD */
   const raPages = Math.max(1, Math.floor(k.readahead_kb / 4));
-  const anonPages = Math.max(1, k.thp !== 'never' ? 512 : 1, ...k.mthp.map((b) => b / PAGE), k.anon_prefault !== 'off' ? k.anon_prefault_cap : 1);
+  const anonPages = Math.max(
+    1,
+    k.thp !== 'never' ? 512 : 1,
+    ...k.mthp.map((b) => b / PAGE),
+    k.anon_prefault !== 'off' ? k.anon_prefault_cap : 1,
+  );
   const perTouch = Math.max(raPages * 2, anonPages) + 1;
 
   const fileSize = new Map(s.files.map((f) => [f.name, f.size]));
-  let ops = 0, touches = 0, steps = 0, forks = 0, forkCopies = 0, forkTables = 0, fileIo = 0;
+  let ops = 0,
+    touches = 0,
+    steps = 0,
+    forks = 0,
+    forkCopies = 0,
+    forkTables = 0,
+    fileIo = 0;
   const cachedPages = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / PAGE), 0);
   /* per process: its map names' lengths (the first mmap of each name), for access ranges and fork copies */
   const procMaps = new Map<string, Map<string, number>>();
   const threads = new Map<string, number>();
-  for (const p of s.processes) { procMaps.set(p.name, new Map()); threads.set(p.name, p.threads); }
+  for (const p of s.processes) {
+    procMaps.set(p.name, new Map());
+    threads.set(p.name, p.threads);
+  }
   const mapNames = new Set<string>();
   /* per step kind: the operations of all its steps, and its heaviest step */
   const byKind = new Map<string, { total: number; count: number; at: At; max: number }>();
@@ -283,7 +462,10 @@ export function estimate(s: Scenario): Estimate {
     else {
       k.total += n;
       k.count++;
-      if (n > k.max) { k.max = n; k.at = st.at; }
+      if (n > k.max) {
+        k.max = n;
+        k.at = st.at;
+      }
     }
   };
   const walk = (list: Step[], mult: number) => {
@@ -304,11 +486,18 @@ export function estimate(s: Scenario): Estimate {
         }
         case 'access': {
           const m = procMaps.get(st.task.proc);
-          const names = Array.isArray(st.map) ? st.map : Array(st.task.thread === '*' ? threads.get(st.task.proc) ?? 1 : 1).fill(st.map);
+          const names = Array.isArray(st.map)
+            ? st.map
+            : Array(st.task.thread === '*' ? (threads.get(st.task.proc) ?? 1) : 1).fill(st.map);
           let n = 1;
           for (const name of names) {
             const span = st.length ?? Math.max(0, (m?.get(name) ?? 0) - st.offset);
-            n += st.pattern === 'uniform' ? st.count ?? 0 : st.pattern === 'list' ? st.pages?.length ?? 0 : Math.ceil(span / st.stride);
+            n +=
+              st.pattern === 'uniform'
+                ? (st.count ?? 0)
+                : st.pattern === 'list'
+                  ? (st.pages?.length ?? 0)
+                  : Math.ceil(span / st.stride);
           }
           touches += (n - 1) * mult;
           charge(st, n * mult);
@@ -339,7 +528,10 @@ export function estimate(s: Scenario): Estimate {
         }
         case 'fadvise':
           /* invalidation walks the range (len 0: to the end of the file); the flush finds dirty pages by their tag */
-          charge(st, (1 + Math.ceil((st.length || Math.max(0, (fileSize.get(st.file) ?? 0) - st.offset)) / PAGE)) * mult);
+          charge(
+            st,
+            (1 + Math.ceil((st.length || Math.max(0, (fileSize.get(st.file) ?? 0) - st.offset)) / PAGE)) * mult,
+          );
           break;
         default:
           charge(st, mult);
@@ -367,7 +559,10 @@ export function estimate(s: Scenario): Estimate {
     operations: ops,
     pages,
     memory: BASE_BYTES + pages * BYTES_PER_PAGE + ptes + mapNames.size * 256 + steps * 64,
-    processes: procs, threads: nthreads, mappings: mapNames.size, steps,
+    processes: procs,
+    threads: nthreads,
+    mappings: mapNames.size,
+    steps,
     events: (ops - cachedPages) * evPerOp + s.files.length,
     worst,
   };
@@ -379,23 +574,48 @@ export function checkLimits(s: Scenario, limits: Limits = DEFAULT_LIMITS): Estim
   const errors: LimitExceeded[] = [];
   const w = e.worst as Estimate['worst'];
   if (e.operations > limits.operations) {
-    const share = !w || w.operations >= e.operations * 0.999 ? ''
-      : w.steps > 1 ? ` (its ${w.steps.toLocaleString('en-US')} ${w.kind === 'cached: all' ? 'cached files' : `${w.kind} steps`}: ${formatFigure('operations', w.operations)}; the largest here)`
-      : ` (this step: ${formatFigure('operations', w.operations)})`;
-    errors.push(new LimitExceeded(s.file, w?.at ?? null, 'operations', e.operations, limits.operations,
-      `this scenario needs about ${formatFigure('operations', e.operations)} operations${share}, ${formatDuration(e.operations)} of work`));
+    const share =
+      !w || w.operations >= e.operations * 0.999
+        ? ''
+        : w.steps > 1
+          ? ` (its ${w.steps.toLocaleString('en-US')} ${w.kind === 'cached: all' ? 'cached files' : `${w.kind} steps`}: ${formatFigure('operations', w.operations)}; the largest here)`
+          : ` (this step: ${formatFigure('operations', w.operations)})`;
+    errors.push(
+      new LimitExceeded(
+        s.file,
+        w?.at ?? null,
+        'operations',
+        e.operations,
+        limits.operations,
+        `this scenario needs about ${formatFigure('operations', e.operations)} operations${share}, ${formatDuration(e.operations)} of work`,
+      ),
+    );
   }
   if (e.memory > limits.memory) {
     /* at the biggest cached file when the page cache it fills is most of it */
     const big = s.files.filter((f) => f.cached).sort((a, b) => b.size - a.size)[0];
     const at = big && (big.size / PAGE) * BYTES_PER_PAGE > e.memory / 2 ? big.cachedAt : null;
-    errors.push(new LimitExceeded(s.file, at, 'memory', e.memory, limits.memory,
-      `this scenario may need up to ${formatFigure('memory', e.memory)} of simulator memory (${formatFigure('operations', e.pages)} pages${at ? `, most of them the page cache cached: all fills` : ''})`));
+    errors.push(
+      new LimitExceeded(
+        s.file,
+        at,
+        'memory',
+        e.memory,
+        limits.memory,
+        `this scenario may need up to ${formatFigure('memory', e.memory)} of simulator memory (${formatFigure('operations', e.pages)} pages${at ? `, most of them the page cache cached: all fills` : ''})`,
+      ),
+    );
   }
   for (const [key, n, what] of [
-    ['processes', e.processes, 'processes'], ['threads', e.threads, 'threads'], ['mappings', e.mappings, 'map names'], ['steps', e.steps, 'steps'],
+    ['processes', e.processes, 'processes'],
+    ['threads', e.threads, 'threads'],
+    ['mappings', e.mappings, 'map names'],
+    ['steps', e.steps, 'steps'],
   ] as const)
-    if (n > limits[key]) errors.push(new LimitExceeded(s.file, null, key, n, limits[key], `this scenario has ${formatFigure(key, n)} ${what}`));
+    if (n > limits[key])
+      errors.push(
+        new LimitExceeded(s.file, null, key, n, limits[key], `this scenario has ${formatFigure(key, n)} ${what}`),
+      );
   if (errors.length) throw new ScenarioErrors(errors);
   return e;
 }

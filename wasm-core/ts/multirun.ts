@@ -19,12 +19,17 @@ import { formatTunable, KERNEL_TUNABLES, MACHINE_SETTINGS, tunableInfo, type Tun
 /* ------------------------------------------------------------ tunables of a scenario */
 
 /** every key a run may change, in the order people read them: kernel tunables, machine.*, seed */
-export const RUN_KEYS: readonly string[] = [...KERNEL_TUNABLES.map((t) => t.key), ...MACHINE_SETTINGS.map((t) => t.key), 'seed'];
+export const RUN_KEYS: readonly string[] = [
+  ...KERNEL_TUNABLES.map((t) => t.key),
+  ...MACHINE_SETTINGS.map((t) => t.key),
+  'seed',
+];
 
 /** a scenario's value for a key of RUN_KEYS (the resolved value, defaults included) */
 export function tunableValue(s: Scenario, key: string): TunableValue {
   if (key === 'seed') return s.seed;
-  if (key.startsWith('machine.')) return (s.machine as unknown as Record<string, TunableValue>)[key.slice('machine.'.length)];
+  if (key.startsWith('machine.'))
+    return (s.machine as unknown as Record<string, TunableValue>)[key.slice('machine.'.length)];
   return (s.kernel as unknown as Record<string, TunableValue>)[key];
 }
 
@@ -63,7 +68,8 @@ export function withSettings(s: Scenario, values: Readonly<Record<string, Settin
   const out: Scenario = { ...s, kernel: { ...s.kernel }, machine: { ...s.machine } };
   for (const [key, v] of Object.entries(values)) {
     if (key === 'seed') out.seed = v as number;
-    else if (key.startsWith('machine.')) (out.machine as unknown as Record<string, SettingValue>)[key.slice('machine.'.length)] = v;
+    else if (key.startsWith('machine.'))
+      (out.machine as unknown as Record<string, SettingValue>)[key.slice('machine.'.length)] = v;
     else (out.kernel as unknown as Record<string, SettingValue>)[key] = v;
   }
   return out;
@@ -72,13 +78,16 @@ export function withSettings(s: Scenario, values: Readonly<Record<string, Settin
 /** two runs named by the tunables that differ between them: "fault_around_bytes 64 KiB" / "… 4 KiB" */
 export function runLabels(a: Scenario, b: Scenario): { a: string; b: string } {
   const keys = changedTunables(a, b);
-  return keys.length ? { a: describeTunables(a, keys), b: describeTunables(b, keys) } : { a: 'A', b: 'B (same tunables as A)' };
+  return keys.length
+    ? { a: describeTunables(a, keys), b: describeTunables(b, keys) }
+    : { a: 'A', b: 'B (same tunables as A)' };
 }
 
 /** "v1,v2,..." split at the commas outside brackets: "[16KiB, 64KiB],[]" is two values */
 export function splitValues(text: string): string[] {
   const out: string[] = [];
-  let depth = 0, cur = '';
+  let depth = 0,
+    cur = '';
   for (const ch of text) {
     if (ch === '[' || ch === '{') depth++;
     else if (ch === ']' || ch === '}') depth = Math.max(0, depth - 1);
@@ -144,8 +153,14 @@ export function expectNotes(own: Scenario, run: Scenario, result: Pick<RunResult
  * How a run's expect checks count: `failures` fail the run (it kept the
  * scenario's own tunables); `notes` inform (it changed `changed`).
  */
-export function judgeExpects(own: Scenario, run: Scenario, result: Pick<RunResult, 'expectFailures'>): {
-  changed: string[]; failures: RunIssue[]; notes: RunIssue[];
+export function judgeExpects(
+  own: Scenario,
+  run: Scenario,
+  result: Pick<RunResult, 'expectFailures'>,
+): {
+  changed: string[];
+  failures: RunIssue[];
+  notes: RunIssue[];
 } {
   const changed = changedTunables(own, run);
   return changed.length
@@ -164,7 +179,8 @@ export function allCounters(r: Counted): Record<string, number> {
 
 /** b − a for every counter (vmstat and model) both runs report. */
 export function counterDiff(a: Counted, b: Counted): Record<string, number> {
-  const ca = allCounters(a), cb = allCounters(b);
+  const ca = allCounters(a),
+    cb = allCounters(b);
   const out: Record<string, number> = {};
   for (const [k, v] of Object.entries(cb)) if (k in ca) out[k] = v - ca[k];
   return out;

@@ -155,7 +155,9 @@ export class Recorder {
 
   private start(): Sim {
     const sim = startProgram(this.core, this.program, {
-      trace: !this.big, maxBytes: this.opts.maxBytes, eventCapacity: 8192,
+      trace: !this.big,
+      maxBytes: this.opts.maxBytes,
+      eventCapacity: 8192,
     });
     if (!this.big) {
       this.snaps = [{ event: 0, work: 0, pinned: true, bytes: sim.snapshot() }];
@@ -165,10 +167,16 @@ export class Recorder {
     return sim;
   }
 
-  get isBig(): boolean { return this.big; }
-  get progress(): { done: number; total: number } { return { done: this.sim.workDone, total: this.sim.workTotal }; }
+  get isBig(): boolean {
+    return this.big;
+  }
+  get progress(): { done: number; total: number } {
+    return { done: this.sim.workDone, total: this.sim.workTotal };
+  }
 
-  cancel(): void { this.cancelled = true; }
+  cancel(): void {
+    this.cancelled = true;
+  }
 
   private sample(sim: Sim, x: number): void {
     const c = sim.counters();
@@ -234,7 +242,11 @@ export class Recorder {
        * where a seek would stop too, so that no step back replays it.
        */
       const heavy = sim.workDone - last.work >= this.interval;
-      const target = Math.min(nextSnap, this.nextSample + this.opts.sampleEvery, heavy ? sim.eventsTotal + 1 : Infinity);
+      const target = Math.min(
+        nextSnap,
+        this.nextSample + this.opts.sampleEvery,
+        heavy ? sim.eventsTotal + 1 : Infinity,
+      );
       const st = sim.run(heavy ? Infinity : this.interval, target);
       this.appendEvents(sim.drainEvents());
       if (st === RunStatus.EventsFull || st === RunStatus.Work) continue;
@@ -268,7 +280,9 @@ export class Recorder {
 
   /** Record everything at once (tests, the CLI, the benchmark). */
   recordAll(): TimelineInfo {
-    while (!this.recordSome(1000)) { /* keep going */ }
+    while (!this.recordSome(1000)) {
+      /* keep going */
+    }
     return this.timeline();
   }
 
@@ -282,12 +296,20 @@ export class Recorder {
     return true;
   }
 
-  get finished(): boolean { return this.done; }
-  get wasCancelled(): boolean { return this.cancelled; }
+  get finished(): boolean {
+    return this.done;
+  }
+  get wasCancelled(): boolean {
+    return this.cancelled;
+  }
 
   timeline(): TimelineInfo {
     if (this.info) return this.info;
-    const stepEvents: number[] = [], stepOf: number[] = [], faultEvents: number[] = [], majorEvents: number[] = [], sayEvents: number[] = [];
+    const stepEvents: number[] = [],
+      stepOf: number[] = [],
+      faultEvents: number[] = [],
+      majorEvents: number[] = [],
+      sayEvents: number[] = [];
     const v = new DataView(this.events.buffer, 0, this.nEvents * 32);
     for (let i = 0; i < this.nEvents; i++) {
       const o = i * 32;
@@ -295,8 +317,7 @@ export class Recorder {
       if (t === EV.mmsim_step) {
         stepEvents.push(i);
         stepOf.push(v.getUint32(o + 20, true));
-      }
-      else if (t === EV.page_fault_user && v.getUint32(o + 28, true) === 0) faultEvents.push(i); /* not a retry */
+      } else if (t === EV.page_fault_user && v.getUint32(o + 28, true) === 0) faultEvents.push(i); /* not a retry */
       else if (t === EV.mm_filemap_fault && v.getUint32(o + 24, true) === 0) majorEvents.push(i);
       else if (t === EV.mmsim_say) sayEvents.push(i);
     }
@@ -304,10 +325,21 @@ export class Recorder {
     const error = code ? explainError(this.program, this.sim) : null;
     const expectFailures = this.sim.expectFailures().map((f) => explainFailure(this.program, f));
     const info: TimelineInfo = {
-      big: this.big, nEvents: this.nEvents, work: this.sim.workDone,
-      status: error ? 'error' : expectFailures.length ? 'expect-failed' : 'ok', error, expectFailures,
-      stepEvents, stepOf, faultEvents, majorEvents, sayEvents, samples: this.samples,
-      snapshots: this.snaps.length, snapshotBytes: this.snapBytes, interval: this.interval,
+      big: this.big,
+      nEvents: this.nEvents,
+      work: this.sim.workDone,
+      status: error ? 'error' : expectFailures.length ? 'expect-failed' : 'ok',
+      error,
+      expectFailures,
+      stepEvents,
+      stepOf,
+      faultEvents,
+      majorEvents,
+      sayEvents,
+      samples: this.samples,
+      snapshots: this.snaps.length,
+      snapshotBytes: this.snapBytes,
+      interval: this.interval,
       recordSeconds: this.recordSeconds,
     };
     if (this.done) this.info = info;
@@ -394,7 +426,11 @@ export class Recorder {
     if (this.at !== b) {
       /* a replay that fails where the recording did not: say what the core said */
       const e = this.sim.lastError();
-      throw new CoreError(`going to event ${b} stopped at event ${this.at}: ${e.code ? `${ERROR_NAMES[e.code] ?? e.code} in step ${e.step}` : 'the core stopped early'}${e.code === ErrorCode.ENOMEM ? ' (the host refused memory: the scenario is at its memory limit)' : ''}`, e.code || ErrorCode.ESTATE, e.step);
+      throw new CoreError(
+        `going to event ${b} stopped at event ${this.at}: ${e.code ? `${ERROR_NAMES[e.code] ?? e.code} in step ${e.step}` : 'the core stopped early'}${e.code === ErrorCode.ENOMEM ? ' (the host refused memory: the scenario is at its memory limit)' : ''}`,
+        e.code || ErrorCode.ESTATE,
+        e.step,
+      );
     }
   }
 
@@ -406,9 +442,15 @@ export class Recorder {
    */
   seekCursor(c: number): boolean {
     if (this.big) return true;
-    if (this.isBoundary(c)) { this.seek(c); return true; }
+    if (this.isBoundary(c)) {
+      this.seek(c);
+      return true;
+    }
     /* events of mmsim_load (the first processes' PGDs) come before any operation: show the state it left */
-    if (c < (this.opStarts[0] ?? this.nEvents)) { this.seek(0); return true; }
+    if (c < (this.opStarts[0] ?? this.nEvents)) {
+      this.seek(0);
+      return true;
+    }
     if (this.frozenAt === c) return true;
     const [start, end] = this.opOf(c - 1);
     this.seek(start);
@@ -436,5 +478,4 @@ export class Recorder {
     this.frozenAt = c;
     return true;
   }
-
 }

@@ -3,7 +3,15 @@
  * name, per-task counters, expect failures and errors with file, line and
  * key path. Shared by the CLI (cli/sim.ts) and the browser's engine.
  */
-import { COUNTERS, ErrorCode, FIRST_MODEL_COUNTER, MAX_MAP_COUNT, RunStatus, TASK_COUNTERS, type CounterName } from './abi.js';
+import {
+  COUNTERS,
+  ErrorCode,
+  FIRST_MODEL_COUNTER,
+  MAX_MAP_COUNT,
+  RunStatus,
+  TASK_COUNTERS,
+  type CounterName,
+} from './abi.js';
 import { CORE_MEMORY_LIMIT } from './limits.js';
 import { CoreError, type Core, type ExpectFailure, type Sim } from './core.js';
 import type { Program, StepInfo } from './compile.js';
@@ -49,7 +57,7 @@ export interface RunOptions {
 }
 
 export function where(prog: Program, step: number | null): At | null {
-  return step === null ? null : prog.steps[step]?.at ?? null;
+  return step === null ? null : (prog.steps[step]?.at ?? null);
 }
 
 export function locate(prog: Program, at: At | null, message: string): string {
@@ -66,17 +74,19 @@ export function explainError(prog: Program, sim: Sim): RunIssue & { code: number
   let msg: string;
   switch (e.code) {
     case ErrorCode.ESEGV:
-      msg = e.detail === 1n || e.detail === 2n
-        ? `SIGSEGV: ${task} wrote to ${hex(e.addr)} in a read-only mapping`
-        : `SIGSEGV: ${task} touched ${hex(e.addr)}, where no VMA is mapped (was it unmapped?)`;
+      msg =
+        e.detail === 1n || e.detail === 2n
+          ? `SIGSEGV: ${task} wrote to ${hex(e.addr)} in a read-only mapping`
+          : `SIGSEGV: ${task} touched ${hex(e.addr)}, where no VMA is mapped (was it unmapped?)`;
       break;
     case ErrorCode.ESIGBUS:
       msg = `SIGBUS: ${task} touched ${hex(e.addr)}, a page of the mapping beyond the end of its file`;
       break;
     case ErrorCode.EOOM:
-      msg = e.step === null
-        ? `out of memory: the cached files (${formatSize(Number(e.detail) * 4096)}) do not fit in machine.memory (${formatSize(prog.scenario.machine.memory)})`
-        : `out of memory: machine.memory (${formatSize(prog.scenario.machine.memory)}) is exhausted: the simulated machine has no free page left, and this model does not reclaim yet; raise machine.memory`;
+      msg =
+        e.step === null
+          ? `out of memory: the cached files (${formatSize(Number(e.detail) * 4096)}) do not fit in machine.memory (${formatSize(prog.scenario.machine.memory)})`
+          : `out of memory: machine.memory (${formatSize(prog.scenario.machine.memory)}) is exhausted: the simulated machine has no free page left, and this model does not reclaim yet; raise machine.memory`;
       break;
     case ErrorCode.ENOMEM: {
       const lost = sim.loadMessage();
@@ -96,14 +106,16 @@ export function explainError(prog: Program, sim: Sim): RunIssue & { code: number
       msg = `${task}'s process already has a mapping named '${prog.maps[Number(e.detail)] ?? e.detail}'`;
       break;
     case ErrorCode.EINVAL:
-      msg = info?.kind === 'access' || info?.kind === 'munmap' || info?.kind === 'madvise'
-        ? `the range (${hex(e.addr)}) lies outside the mapping (${formatSize(Number(e.detail))})`
-        : `invalid request (${hex(e.addr)}, ${e.detail})`;
+      msg =
+        info?.kind === 'access' || info?.kind === 'munmap' || info?.kind === 'madvise'
+          ? `the range (${hex(e.addr)}) lies outside the mapping (${formatSize(Number(e.detail))})`
+          : `invalid request (${hex(e.addr)}, ${e.detail})`;
       break;
     case ErrorCode.ELIMIT:
-      msg = e.detail === BigInt(MAX_MAP_COUNT)
-        ? `mmap failed: ${task}'s process is at the kernel's vm.max_map_count (${MAX_MAP_COUNT.toLocaleString('en-US')} VMAs; a fixed limit of the model, as the kernel's default)`
-        : `mmap failed: no room for ${formatSize(Number(e.detail))} in ${task}'s address space (user space is 128 TiB, the mappings are placed from 0x7f0000000000 up, then from 0x2aaaaaaab000)`;
+      msg =
+        e.detail === BigInt(MAX_MAP_COUNT)
+          ? `mmap failed: ${task}'s process is at the kernel's vm.max_map_count (${MAX_MAP_COUNT.toLocaleString('en-US')} VMAs; a fixed limit of the model, as the kernel's default)`
+          : `mmap failed: no room for ${formatSize(Number(e.detail))} in ${task}'s address space (user space is 128 TiB, the mappings are placed from 0x7f0000000000 up, then from 0x2aaaaaaab000)`;
       break;
     case ErrorCode.EINVARIANT:
       msg = `internal error: the model broke its own invariant: ${sim.checkMessage()}`;
@@ -123,7 +135,8 @@ export function explainFailure(prog: Program, f: ExpectFailure): RunIssue {
   const info = prog.steps[f.step];
   const it = info?.items?.[f.item];
   const item = it?.label ?? `item ${f.item}`;
-  const expected = fmtExpected(item, f.expected), actual = fmtExpected(item, f.actual);
+  const expected = fmtExpected(item, f.expected),
+    actual = fmtExpected(item, f.actual);
   return {
     at: it?.at ?? info?.at ?? null,
     step: f.step,
@@ -150,7 +163,6 @@ export function collectCounters(prog: Program, sim: Sim) {
   return { counters, model, tasks };
 }
 
-
 /** the simulator memory a run of prog may use: its memory limit (limits.ts), never above what wasm32 holds */
 export function maxBytesOf(prog: Program, opts: RunOptions = {}): number {
   return Math.min(opts.maxBytes ?? prog.limits.memory, CORE_MEMORY_LIMIT);
@@ -161,7 +173,10 @@ export function startProgram(core: Core, prog: Program, opts: RunOptions = {}): 
   /* a scenario whose page cache cannot fit was refused by the memory limit (limits.ts) before this */
   const maxBytes = maxBytesOf(prog, opts);
   const sim = core.createSim({
-    trace: opts.trace, debugVm: opts.debugVm, maxBytes, eventCapacity: opts.eventCapacity,
+    trace: opts.trace,
+    debugVm: opts.debugVm,
+    maxBytes,
+    eventCapacity: opts.eventCapacity,
   });
   try {
     sim.load(prog.bytes);
@@ -179,7 +194,12 @@ export function startProgram(core: Core, prog: Program, opts: RunOptions = {}): 
 /** A scenario the core refuses; `message` is located (file:line: path: reason), `reason` is not. */
 export class ProgramError extends Error {
   readonly reason: string;
-  constructor(prog: Program, readonly at: At | null, readonly code: number, reason: string) {
+  constructor(
+    prog: Program,
+    readonly at: At | null,
+    readonly code: number,
+    reason: string,
+  ) {
     super(locate(prog, at, reason));
     this.reason = reason;
     this.name = 'ProgramError';
@@ -215,8 +235,17 @@ export function runProgram(core: Core, prog: Program, opts: RunOptions = {}): Ru
     const expectFailures = sim.expectFailures().map((f) => explainFailure(prog, f));
     return {
       status: error ? 'error' : expectFailures.length ? 'expect-failed' : 'ok',
-      counters, model, tasks, steps: sim.stepsExecuted, expectFailures, error, events,
-      work: sim.workDone, seconds: (performance.now() - t0) / 1000, simBytes: sim.memBytes, simPeakBytes: sim.memPeak,
+      counters,
+      model,
+      tasks,
+      steps: sim.stepsExecuted,
+      expectFailures,
+      error,
+      events,
+      work: sim.workDone,
+      seconds: (performance.now() - t0) / 1000,
+      simBytes: sim.memBytes,
+      simPeakBytes: sim.memPeak,
     };
   } finally {
     sim.destroy();

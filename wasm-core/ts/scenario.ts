@@ -32,19 +32,47 @@ import { COUNTERS, FOLIO_FIELDS, MAX_LOOPS, TASK_COUNTERS, TUNABLES } from './ab
 import { checkShape, checkSource, DEFAULT_LIMITS, type Limits } from './limits.js';
 import { withSettings } from './multirun.js';
 import {
-  checkDocument, checkValue, formatSize, keyPath, loadYaml, MAX_ADDR, NAME_PATTERN, PAGE, ScenarioError, ScenarioErrors, suggest,
-  toAddress, toSize, validator, type At, type Seg, type SizeOpts, type YamlSource,
+  checkDocument,
+  checkValue,
+  formatSize,
+  keyPath,
+  loadYaml,
+  MAX_ADDR,
+  NAME_PATTERN,
+  PAGE,
+  ScenarioError,
+  ScenarioErrors,
+  suggest,
+  toAddress,
+  toSize,
+  validator,
+  type At,
+  type Seg,
+  type SizeOpts,
+  type YamlSource,
 } from './schema/check.js';
 import {
-  DEFAULT_KERNEL, DEFAULT_MACHINE, KERNEL_TUNABLES, MACHINE_SETTINGS, SETTABLE_KEYS, tunableInfo, type KernelTunables,
-  type MachineSettings, type TunableInfo,
+  DEFAULT_KERNEL,
+  DEFAULT_MACHINE,
+  KERNEL_TUNABLES,
+  MACHINE_SETTINGS,
+  SETTABLE_KEYS,
+  tunableInfo,
+  type KernelTunables,
+  type MachineSettings,
+  type TunableInfo,
 } from './tunables.js';
 
 export { formatSize, MAX_ADDR, PAGE, ScenarioError, ScenarioErrors, suggest, type At };
 
 /* ------------------------------------------------------------------ types */
 
-export interface TaskRef { proc: string; thread: number | '*'; text: string; at: At }
+export interface TaskRef {
+  proc: string;
+  thread: number | '*';
+  text: string;
+  at: At;
+}
 
 /* the kernel tunables and machine settings, with their defaults: wasm-core/interface/ (generated) */
 export type Tunables = KernelTunables;
@@ -58,32 +86,68 @@ export { DEFAULT_MACHINE };
  * never read from a disk (this project's extension to the format).
  */
 export type FileSystem = 'disk' | 'tmpfs';
-export interface FileDef { name: string; size: number; cached: boolean; fs: FileSystem; sparse: boolean; at: At; cachedAt: At }
+export interface FileDef {
+  name: string;
+  size: number;
+  cached: boolean;
+  fs: FileSystem;
+  sparse: boolean;
+  at: At;
+  cachedAt: At;
+}
 export interface ProcDef {
-  name: string; threads: number; at: At;
+  name: string;
+  threads: number;
+  at: At;
   /** format extension (the VMA cache): the mm's initial vmacache_seqnum, so that a run can reach its 32-bit wrap */
   vmacacheSeqnum?: number;
 }
 
-interface StepBase { at: At }
-export type Step = StepBase & (
-  | { kind: 'mmap'; task: TaskRef; name: string; file?: string; offset: number; length?: number;
-      prot: 'read' | 'read-write'; shared: boolean; addr?: number }
-  | { kind: 'munmap'; task: TaskRef; map: string; offset: number; length?: number }
-  | { kind: 'madvise'; task: TaskRef; map: string; advice: Advice; offset: number; length?: number }
-  | { kind: 'access'; task: TaskRef; map: string | string[]; op: 'read' | 'write'; pattern: Pattern;
-      offset: number; length?: number; stride: number; count?: number; pages?: number[] }
-  | { kind: 'read' | 'write'; task: TaskRef; file: string; offset: number; length: number }
-  | { kind: 'fadvise'; task: TaskRef; file: string; advice: 'dontneed'; offset: number; length: number }
-  | { kind: 'fsync'; task: TaskRef; file: string }
-  | { kind: 'fork'; task: TaskRef; child: string }
-  | { kind: 'exit'; task: TaskRef }
-  | { kind: 'repeat'; times: number; stride: number; steps: Step[] }
-  | { kind: 'expect'; task?: TaskRef; counters: { name: string; value: number; at: At }[];
-      folio?: { task: TaskRef; map: string; offset: number; at: At };
-      fields: { name: string; value: number; at: At }[] }
-  | { kind: 'say'; text: string }
-);
+interface StepBase {
+  at: At;
+}
+export type Step = StepBase &
+  (
+    | {
+        kind: 'mmap';
+        task: TaskRef;
+        name: string;
+        file?: string;
+        offset: number;
+        length?: number;
+        prot: 'read' | 'read-write';
+        shared: boolean;
+        addr?: number;
+      }
+    | { kind: 'munmap'; task: TaskRef; map: string; offset: number; length?: number }
+    | { kind: 'madvise'; task: TaskRef; map: string; advice: Advice; offset: number; length?: number }
+    | {
+        kind: 'access';
+        task: TaskRef;
+        map: string | string[];
+        op: 'read' | 'write';
+        pattern: Pattern;
+        offset: number;
+        length?: number;
+        stride: number;
+        count?: number;
+        pages?: number[];
+      }
+    | { kind: 'read' | 'write'; task: TaskRef; file: string; offset: number; length: number }
+    | { kind: 'fadvise'; task: TaskRef; file: string; advice: 'dontneed'; offset: number; length: number }
+    | { kind: 'fsync'; task: TaskRef; file: string }
+    | { kind: 'fork'; task: TaskRef; child: string }
+    | { kind: 'exit'; task: TaskRef }
+    | { kind: 'repeat'; times: number; stride: number; steps: Step[] }
+    | {
+        kind: 'expect';
+        task?: TaskRef;
+        counters: { name: string; value: number; at: At }[];
+        folio?: { task: TaskRef; map: string; offset: number; at: At };
+        fields: { name: string; value: number; at: At }[];
+      }
+    | { kind: 'say'; text: string }
+  );
 export type StepKind = Step['kind'];
 export type Advice = 'hugepage' | 'nohugepage' | 'random' | 'sequential' | 'dontneed';
 export type Pattern = 'sequential' | 'random' | 'uniform' | 'list';
@@ -92,7 +156,13 @@ export type Pattern = 'sequential' | 'random' | 'uniform' | 'list';
 export type SettingValue = string | number | boolean | number[];
 
 /** extension: reference data drawn beside a sweep over `x` */
-export interface Reference { source: string; x: string; y: string; points: { x: number; y: number }[]; at: At }
+export interface Reference {
+  source: string;
+  x: string;
+  y: string;
+  points: { x: number; y: number }[];
+  at: At;
+}
 
 export interface Scenario {
   file: string;
@@ -123,32 +193,64 @@ const NAME_EXPECTED = "expected a name: a lowercase letter, then lowercase lette
 const NAME: SchemaObject = { type: 'string', pattern: NAME_PATTERN, 'x-expected': NAME_EXPECTED };
 const TEXT: SchemaObject = { type: 'string', 'x-expected': 'expected text, got {got}' };
 const BOOL: SchemaObject = { type: 'boolean' };
-const int = (minimum: number, maximum: number, description?: string): SchemaObject =>
-  ({ type: 'integer', minimum, maximum, ...(description ? { description } : {}) });
-const size = (opts: SizeOpts, description?: string): SchemaObject => ({ 'x-size': opts, ...(description ? { description } : {}) });
-const choice = (values: readonly string[], description?: string): SchemaObject => ({ enum: [...values], ...(description ? { description } : {}) });
-const task = (all: boolean, description = all ? "the task that acts: 'app' (thread 0), 'app.2', or 'app.*' (every thread, taking turns)" : "the task that acts: 'app' (thread 0 of process app) or 'app.2'"): SchemaObject =>
-  ({ 'x-task': { all }, description });
+const int = (minimum: number, maximum: number, description?: string): SchemaObject => ({
+  type: 'integer',
+  minimum,
+  maximum,
+  ...(description ? { description } : {}),
+});
+const size = (opts: SizeOpts, description?: string): SchemaObject => ({
+  'x-size': opts,
+  ...(description ? { description } : {}),
+});
+const choice = (values: readonly string[], description?: string): SchemaObject => ({
+  enum: [...values],
+  ...(description ? { description } : {}),
+});
+const task = (
+  all: boolean,
+  description = all
+    ? "the task that acts: 'app' (thread 0), 'app.2', or 'app.*' (every thread, taking turns)"
+    : "the task that acts: 'app' (thread 0 of process app) or 'app.2'",
+): SchemaObject => ({ 'x-task': { all }, description });
 const withDoc = (s: SchemaObject, description: string): SchemaObject => ({ ...s, description });
 /** a mapping with these keys and no others */
-const mapping = (what: string, properties: Record<string, SchemaObject>, required: string[] = [], extra: SchemaObject = {}): SchemaObject => ({
-  type: 'object', 'x-what': what, properties, additionalProperties: false, ...(required.length ? { required } : {}), ...extra,
+const mapping = (
+  what: string,
+  properties: Record<string, SchemaObject>,
+  required: string[] = [],
+  extra: SchemaObject = {},
+): SchemaObject => ({
+  type: 'object',
+  'x-what': what,
+  properties,
+  additionalProperties: false,
+  ...(required.length ? { required } : {}),
+  ...extra,
 });
 
-const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 /** the schema of a tunable's value, from its generated description */
 function tunableSchema(t: TunableInfo): SchemaObject {
   const doc = { description: t.desc, 'x-tunable': t.key };
   switch (t.type) {
-    case 'size': return { 'x-size': defined({ page: t.page, min: t.min, max: t.max, pow2: t.pow2 }), ...doc };
-    case 'int': return { type: 'integer', minimum: t.min!, maximum: t.max!, ...doc };
-    case 'bool': return { type: 'boolean', ...doc };
-    case 'choice': return { enum: [...t.choices!], ...doc };
-    case 'sizes': return {
-      type: 'array', items: { 'x-size': defined({ min: t.min, max: t.max, pow2: true, inList: true }) },
-      'x-expected': 'expected a list of sizes, like [16KiB, 64KiB], got {got}', ...doc,
-    };
+    case 'size':
+      return { 'x-size': defined({ page: t.page, min: t.min, max: t.max, pow2: t.pow2 }), ...doc };
+    case 'int':
+      return { type: 'integer', minimum: t.min!, maximum: t.max!, ...doc };
+    case 'bool':
+      return { type: 'boolean', ...doc };
+    case 'choice':
+      return { enum: [...t.choices!], ...doc };
+    case 'sizes':
+      return {
+        type: 'array',
+        items: { 'x-size': defined({ min: t.min, max: t.max, pow2: true, inList: true }) },
+        'x-expected': 'expected a list of sizes, like [16KiB, 64KiB], got {got}',
+        ...doc,
+      };
   }
 }
 const TUNABLE_SCHEMAS = new Map(TUNABLES.map((t) => [t.key, tunableSchema(t)]));
@@ -156,7 +258,11 @@ export const TUNABLE_KEYS = KERNEL_TUNABLES.map((t) => t.key) as (keyof Tunables
 const MACHINE_KEYS = MACHINE_SETTINGS.map((t) => t.key.slice('machine.'.length));
 /** the tunables a reference's x can be: those with numeric values */
 const NUMERIC_KEYS = TUNABLES.filter((t) => t.type === 'size' || t.type === 'int').map((t) => t.key);
-const SEED: SchemaObject = int(0, Number.MAX_SAFE_INTEGER, 'every random choice (random and uniform access patterns) derives from it; default 1');
+const SEED: SchemaObject = int(
+  0,
+  Number.MAX_SAFE_INTEGER,
+  'every random choice (random and uniform access patterns) derives from it; default 1',
+);
 
 const OFF = size({ page: true }, 'offset into the mapping, a multiple of 4 KiB (default 0)');
 const LEN = size({ page: true, min: PAGE }, 'length, a multiple of 4 KiB (default: to the end)');
@@ -164,80 +270,167 @@ const BYTES = (description: string) => size({}, description);
 
 /* the step kinds: each a mapping (say: text) checked by its own schema, with a one-line description */
 const STEP_SCHEMAS: Record<Exclude<StepKind, 'expect' | 'repeat' | 'say'>, SchemaObject> = {
-  mmap: mapping('a mmap step', {
-    task: task(false), name: withDoc(NAME, 'the mapping\'s name, used by later steps'),
-    file: withDoc(NAME, 'the file to map; without it the mapping is anonymous'),
-    offset: withDoc(OFF, 'file offset, a multiple of 4 KiB (default 0)'),
-    length: withDoc(LEN, 'length, a multiple of 4 KiB (default: the file size; required for anonymous)'),
-    prot: choice(['read', 'read-write'], 'protection'),
-    shared: withDoc(BOOL, 'MAP_SHARED (default false: MAP_PRIVATE)'),
-    addr: { 'x-address': true, description: 'start address, page aligned (default: chosen deterministically, 2 MiB aligned)' },
-  }, ['task', 'name', 'prot'], { description: 'create a mapping; without file it is anonymous' }),
-  munmap: mapping('a munmap step', {
-    task: task(false), map: withDoc(NAME, 'the mapping'), offset: OFF, length: LEN,
-  }, ['task', 'map'], { description: 'unmap all or part of a mapping (a partial unmap splits the VMA)' }),
-  madvise: mapping('a madvise step', {
-    task: task(false), map: withDoc(NAME, 'the mapping'),
-    advice: choice(['hugepage', 'nohugepage', 'random', 'sequential', 'dontneed'], 'the advice (MADV_*)'),
-    offset: OFF, length: LEN,
-  }, ['task', 'map', 'advice'], { description: 'madvise(2) on all or part of a mapping' }),
-  access: mapping('a access step', {
-    task: task(true),
-    map: {
-      if: { type: 'array' },
-      then: { type: 'array', minItems: 1, items: NAME, 'x-expected': 'expected at least one map name' },
-      else: NAME,
-      description: "the mapping, or a list with one mapping per thread (with task 'app.*')",
+  mmap: mapping(
+    'a mmap step',
+    {
+      task: task(false),
+      name: withDoc(NAME, "the mapping's name, used by later steps"),
+      file: withDoc(NAME, 'the file to map; without it the mapping is anonymous'),
+      offset: withDoc(OFF, 'file offset, a multiple of 4 KiB (default 0)'),
+      length: withDoc(LEN, 'length, a multiple of 4 KiB (default: the file size; required for anonymous)'),
+      prot: choice(['read', 'read-write'], 'protection'),
+      shared: withDoc(BOOL, 'MAP_SHARED (default false: MAP_PRIVATE)'),
+      addr: {
+        'x-address': true,
+        description: 'start address, page aligned (default: chosen deterministically, 2 MiB aligned)',
+      },
     },
-    op: choice(['read', 'write'], 'read or write one byte of each touched page'),
-    pattern: choice(['sequential', 'random', 'uniform', 'list'],
-      'sequential (default): every stride-th page in order; random: each once, in a permutation from seed; uniform: count touches drawn with replacement; list: the pages given'),
-    offset: OFF, length: LEN,
-    stride: size({ page: true, min: PAGE }, 'distance between touched pages (default 4KiB)'),
-    count: int(0, 2 ** 40, "number of touches (pattern 'uniform')"),
-    pages: {
-      type: 'array', minItems: 1, items: int(0, 2 ** 40), 'x-expected': 'expected a list of page indexes, like [0, 5, 17], got {got}',
-      description: "page indexes within the range, in the order touched (pattern 'list')",
+    ['task', 'name', 'prot'],
+    { description: 'create a mapping; without file it is anonymous' },
+  ),
+  munmap: mapping(
+    'a munmap step',
+    {
+      task: task(false),
+      map: withDoc(NAME, 'the mapping'),
+      offset: OFF,
+      length: LEN,
     },
-  }, ['task', 'map', 'op'], { description: 'touch memory from user space, one byte per touched page' }),
-  read: mapping('a read step', {
-    task: task(false), file: withDoc(NAME, 'the file'), offset: BYTES('byte offset'), length: BYTES('bytes to read'),
-  }, ['task', 'file', 'offset', 'length'], { description: 'read(2) through the page cache (mark_page_accessed on every page touched)' }),
-  write: mapping('a write step', {
-    task: task(false), file: withDoc(NAME, 'the file'), offset: BYTES('byte offset'), length: BYTES('bytes to write'),
-  }, ['task', 'file', 'offset', 'length'], { description: 'write(2) through the page cache (dirties the pages)' }),
-  fadvise: mapping('a fadvise step', {
-    task: task(false), file: withDoc(NAME, 'the file'), advice: choice(['dontneed'], 'POSIX_FADV_DONTNEED'),
-    offset: BYTES('byte offset (default 0)'), length: BYTES('bytes (0 or absent: to the end of the file)'),
-  }, ['task', 'file', 'advice'], { description: 'posix_fadvise(2)' }),
-  fsync: mapping('a fsync step', { task: task(false), file: withDoc(NAME, 'the file') }, ['task', 'file'],
-    { description: "write back the file's dirty pages and wait" }),
-  fork: mapping('a fork step', { task: task(false), child: withDoc(NAME, 'the new process\'s name') }, ['task', 'child'],
-    { description: "fork the task's process; the child is a new process with one thread" }),
-  exit: mapping('a exit step', { task: task(false) }, ['task'], { description: 'the process exits and its mappings are unmapped' }),
+    ['task', 'map'],
+    { description: 'unmap all or part of a mapping (a partial unmap splits the VMA)' },
+  ),
+  madvise: mapping(
+    'a madvise step',
+    {
+      task: task(false),
+      map: withDoc(NAME, 'the mapping'),
+      advice: choice(['hugepage', 'nohugepage', 'random', 'sequential', 'dontneed'], 'the advice (MADV_*)'),
+      offset: OFF,
+      length: LEN,
+    },
+    ['task', 'map', 'advice'],
+    { description: 'madvise(2) on all or part of a mapping' },
+  ),
+  access: mapping(
+    'a access step',
+    {
+      task: task(true),
+      map: {
+        if: { type: 'array' },
+        then: { type: 'array', minItems: 1, items: NAME, 'x-expected': 'expected at least one map name' },
+        else: NAME,
+        description: "the mapping, or a list with one mapping per thread (with task 'app.*')",
+      },
+      op: choice(['read', 'write'], 'read or write one byte of each touched page'),
+      pattern: choice(
+        ['sequential', 'random', 'uniform', 'list'],
+        'sequential (default): every stride-th page in order; random: each once, in a permutation from seed; uniform: count touches drawn with replacement; list: the pages given',
+      ),
+      offset: OFF,
+      length: LEN,
+      stride: size({ page: true, min: PAGE }, 'distance between touched pages (default 4KiB)'),
+      count: int(0, 2 ** 40, "number of touches (pattern 'uniform')"),
+      pages: {
+        type: 'array',
+        minItems: 1,
+        items: int(0, 2 ** 40),
+        'x-expected': 'expected a list of page indexes, like [0, 5, 17], got {got}',
+        description: "page indexes within the range, in the order touched (pattern 'list')",
+      },
+    },
+    ['task', 'map', 'op'],
+    { description: 'touch memory from user space, one byte per touched page' },
+  ),
+  read: mapping(
+    'a read step',
+    {
+      task: task(false),
+      file: withDoc(NAME, 'the file'),
+      offset: BYTES('byte offset'),
+      length: BYTES('bytes to read'),
+    },
+    ['task', 'file', 'offset', 'length'],
+    { description: 'read(2) through the page cache (mark_page_accessed on every page touched)' },
+  ),
+  write: mapping(
+    'a write step',
+    {
+      task: task(false),
+      file: withDoc(NAME, 'the file'),
+      offset: BYTES('byte offset'),
+      length: BYTES('bytes to write'),
+    },
+    ['task', 'file', 'offset', 'length'],
+    { description: 'write(2) through the page cache (dirties the pages)' },
+  ),
+  fadvise: mapping(
+    'a fadvise step',
+    {
+      task: task(false),
+      file: withDoc(NAME, 'the file'),
+      advice: choice(['dontneed'], 'POSIX_FADV_DONTNEED'),
+      offset: BYTES('byte offset (default 0)'),
+      length: BYTES('bytes (0 or absent: to the end of the file)'),
+    },
+    ['task', 'file', 'advice'],
+    { description: 'posix_fadvise(2)' },
+  ),
+  fsync: mapping('a fsync step', { task: task(false), file: withDoc(NAME, 'the file') }, ['task', 'file'], {
+    description: "write back the file's dirty pages and wait",
+  }),
+  fork: mapping(
+    'a fork step',
+    { task: task(false), child: withDoc(NAME, "the new process's name") },
+    ['task', 'child'],
+    { description: "fork the task's process; the child is a new process with one thread" },
+  ),
+  exit: mapping('a exit step', { task: task(false) }, ['task'], {
+    description: 'the process exits and its mappings are unmapped',
+  }),
 };
 
-const FOLIO_SCHEMA = mapping('a folio reference', {
-  task: task(false), map: withDoc(NAME, 'the mapping'), offset: withDoc(size({ page: true }), 'offset of the page in the mapping (default 0)'),
-}, ['task', 'map'], { description: 'the folio that backs this page' });
+const FOLIO_SCHEMA = mapping(
+  'a folio reference',
+  {
+    task: task(false),
+    map: withDoc(NAME, 'the mapping'),
+    offset: withDoc(size({ page: true }), 'offset of the page in the mapping (default 0)'),
+  },
+  ['task', 'map'],
+  { description: 'the folio that backs this page' },
+);
 
 const FOLIO_FIELD_DOCS: Record<string, string> = {
-  mapcount: 'folio_mapcount()', entire_mapcount: 'folio_entire_mapcount() (PMD mappings)',
-  likely_mapped_shared: 'folio_likely_mapped_shared() of the kernel chosen by large_mapcount', order: 'folio_order()',
-  refcount: 'folio_ref_count()', page_mapcount: "the page's own mapcount",
-  nr_pages_mapped: "the folio's _nr_pages_mapped as the kernel stores it: the pages mapped by a PTE, plus ENTIRELY_MAPPED (8388608) while a PMD maps it", large_mapcount: "the folio's _large_mapcount + 1 (every PTE and PMD mapping it)",
+  mapcount: 'folio_mapcount()',
+  entire_mapcount: 'folio_entire_mapcount() (PMD mappings)',
+  likely_mapped_shared: 'folio_likely_mapped_shared() of the kernel chosen by large_mapcount',
+  order: 'folio_order()',
+  refcount: 'folio_ref_count()',
+  page_mapcount: "the page's own mapcount",
+  nr_pages_mapped:
+    "the folio's _nr_pages_mapped as the kernel stores it: the pages mapped by a PTE, plus ENTIRELY_MAPPED (8388608) while a PMD maps it",
+  large_mapcount: "the folio's _large_mapcount + 1 (every PTE and PMD mapping it)",
 };
 const EXPECT_SCHEMA: SchemaObject = {
-  type: 'object', minProperties: 1,
+  type: 'object',
+  minProperties: 1,
   'x-expected': 'expected counters to check (e.g. { pgfault: 4096 }) and/or a folio, got {got}',
-  description: 'an assertion: counters (totals since the start) and/or a folio\'s fields; a run with a failed expect fails',
+  description:
+    "an assertion: counters (totals since the start) and/or a folio's fields; a run with a failed expect fails",
   properties: {
-    task: task(false, 'check this task\'s own counters instead of the totals'),
+    task: task(false, "check this task's own counters instead of the totals"),
     folio: FOLIO_SCHEMA,
-    ...Object.fromEntries(FOLIO_FIELDS.map((f) => [f, f === 'likely_mapped_shared' ? withDoc(BOOL, FOLIO_FIELD_DOCS[f] ?? f) : int(0, 2 ** 40, FOLIO_FIELD_DOCS[f] ?? f)])),
+    ...Object.fromEntries(
+      FOLIO_FIELDS.map((f) => [
+        f,
+        f === 'likely_mapped_shared'
+          ? withDoc(BOOL, FOLIO_FIELD_DOCS[f] ?? f)
+          : int(0, 2 ** 40, FOLIO_FIELD_DOCS[f] ?? f),
+      ]),
+    ),
   },
   /* every other key is a counter: which counters depends on task: */
-  additionalProperties: int(0, Number.MAX_SAFE_INTEGER, 'a counter\'s expected total'),
+  additionalProperties: int(0, Number.MAX_SAFE_INTEGER, "a counter's expected total"),
   if: { type: 'object', properties: { task: true }, required: ['task'] },
   then: {
     propertyNames: {
@@ -259,7 +452,9 @@ export const STEP_KINDS: StepKind[] = [...Object.keys(STEP_SCHEMAS), 'repeat', '
 export const EXPECT_COUNTERS: readonly string[] = COUNTERS;
 
 /** the tunables (kernel and machine.*) by their `--set` key: compare's keys */
-const SETTINGS: Record<string, SchemaObject> = Object.fromEntries(TUNABLES.map((t) => [t.key, TUNABLE_SCHEMAS.get(t.key)!]));
+const SETTINGS: Record<string, SchemaObject> = Object.fromEntries(
+  TUNABLES.map((t) => [t.key, TUNABLE_SCHEMAS.get(t.key)!]),
+);
 
 const SCHEMA: SchemaObject = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -271,32 +466,58 @@ const SCHEMA: SchemaObject = {
   required: ['name', 'steps'],
   additionalProperties: false,
   properties: {
-    name: withDoc(TEXT, 'the scenario\'s title'),
+    name: withDoc(TEXT, "the scenario's title"),
     about: withDoc(TEXT, 'markdown, shown in the UI'),
     seed: SEED,
-    kernel: mapping('kernel tunables', Object.fromEntries(KERNEL_TUNABLES.map((t) => [t.key, SETTINGS[t.key]])), [],
-      { description: 'kernel tunables; each optional, the defaults are the current kernel\'s' }),
-    machine: mapping('machine', Object.fromEntries(MACHINE_SETTINGS.map((t) => [t.key.slice('machine.'.length), SETTINGS[t.key]])), [],
-      { description: 'the simulated machine' }),
+    kernel: mapping('kernel tunables', Object.fromEntries(KERNEL_TUNABLES.map((t) => [t.key, SETTINGS[t.key]])), [], {
+      description: "kernel tunables; each optional, the defaults are the current kernel's",
+    }),
+    machine: mapping(
+      'machine',
+      Object.fromEntries(MACHINE_SETTINGS.map((t) => [t.key.slice('machine.'.length), SETTINGS[t.key]])),
+      [],
+      { description: 'the simulated machine' },
+    ),
     files: {
-      type: 'object', 'x-expected': 'expected a mapping of file names to { size, cached }, got {got}',
+      type: 'object',
+      'x-expected': 'expected a mapping of file names to { size, cached }, got {got}',
       propertyNames: { type: 'string', pattern: NAME_PATTERN, 'x-expected': NAME_EXPECTED },
-      additionalProperties: mapping('file {name}', {
-        size: BYTES('the file\'s size'),
-        cached: choice(['all', 'none'], 'all: every page in the page cache (clean, on the inactive file LRU) before step 1; none (default): empty'),
-        fs: choice(['disk', 'tmpfs'], 'disk (default): a page cache filled by read I/O; tmpfs: shmem, pages exist once written'),
-        sparse: withDoc(BOOL, 'extension: a disk file whose blocks are not written yet (a new copy): writing part of a page reads nothing first (default false)'),
-      }, ['size']),
+      additionalProperties: mapping(
+        'file {name}',
+        {
+          size: BYTES("the file's size"),
+          cached: choice(
+            ['all', 'none'],
+            'all: every page in the page cache (clean, on the inactive file LRU) before step 1; none (default): empty',
+          ),
+          fs: choice(
+            ['disk', 'tmpfs'],
+            'disk (default): a page cache filled by read I/O; tmpfs: shmem, pages exist once written',
+          ),
+          sparse: withDoc(
+            BOOL,
+            'extension: a disk file whose blocks are not written yet (a new copy): writing part of a page reads nothing first (default false)',
+          ),
+        },
+        ['size'],
+      ),
       description: 'the files: name: { size, cached }',
     },
     processes: {
-      type: 'object', 'x-expected': 'expected a mapping of process names to { threads }, got {got}',
+      type: 'object',
+      'x-expected': 'expected a mapping of process names to { threads }, got {got}',
       propertyNames: { type: 'string', pattern: NAME_PATTERN, 'x-expected': NAME_EXPECTED },
       additionalProperties: {
-        type: ['object', 'null'], 'x-what': 'process {name}', additionalProperties: false,
+        type: ['object', 'null'],
+        'x-what': 'process {name}',
+        additionalProperties: false,
         properties: {
           threads: int(1, 1024, 'threads (default 1)'),
-          vmacache_seqnum: int(0, 2 ** 32 - 1, 'the mm\'s initial vmacache_seqnum (default 0; an extension: start near 4294967295 to reach the wrap)'),
+          vmacache_seqnum: int(
+            0,
+            2 ** 32 - 1,
+            "the mm's initial vmacache_seqnum (default 0; an extension: start near 4294967295 to reach the wrap)",
+          ),
         },
       },
       description: 'the processes that exist before step 1: name: { threads, vmacache_seqnum }',
@@ -306,42 +527,63 @@ const SCHEMA: SchemaObject = {
       minProperties: 1,
       'x-expected': 'expected the tunables run B sets, like { fault_around_bytes: 4KiB }, got {got}',
       'x-unknown': "unknown key '{key}'{suggest}; compare takes a kernel tunable or a machine.* key: {keys}",
-      description: 'extension: the scenario\'s natural comparison; run B is this scenario with these tunables set',
+      description: "extension: the scenario's natural comparison; run B is this scenario with these tunables set",
     }),
-    reference: mapping('reference', {
-      source: withDoc(TEXT, 'where the numbers come from (a patch, a paper, a benchmark run)'),
-      x: choice(NUMERIC_KEYS, 'the tunable swept (a numeric kernel tunable or machine.* key)'),
-      y: choice(COUNTERS, 'the counter measured'),
-      points: {
-        type: 'array', minItems: 1,
-        'x-expected': 'expected a list of [x, y] points, like [[4KiB, 3500], [64KiB, 600]], got {got}',
-        items: {
-          type: 'array', minItems: 2, maxItems: 2, additionalItems: false,
-          items: [size({}, 'x: the tunable\'s value'), { type: 'number', description: 'y: the counter\'s value' }],
-          'x-expected': 'expected a point [x, y], got {got}',
+    reference: mapping(
+      'reference',
+      {
+        source: withDoc(TEXT, 'where the numbers come from (a patch, a paper, a benchmark run)'),
+        x: choice(NUMERIC_KEYS, 'the tunable swept (a numeric kernel tunable or machine.* key)'),
+        y: choice(COUNTERS, 'the counter measured'),
+        points: {
+          type: 'array',
+          minItems: 1,
+          'x-expected': 'expected a list of [x, y] points, like [[4KiB, 3500], [64KiB, 600]], got {got}',
+          items: {
+            type: 'array',
+            minItems: 2,
+            maxItems: 2,
+            additionalItems: false,
+            items: [size({}, "x: the tunable's value"), { type: 'number', description: "y: the counter's value" }],
+            'x-expected': 'expected a point [x, y], got {got}',
+          },
+          description: '[x, y] pairs; x may be written as a size for a size tunable',
         },
-        description: '[x, y] pairs; x may be written as a size for a size tunable',
       },
-    }, ['source', 'x', 'y', 'points'], { description: 'extension: reference data (e.g. a kernel patch\'s benchmark table) drawn beside a sweep over x' }),
+      ['source', 'x', 'y', 'points'],
+      { description: "extension: reference data (e.g. a kernel patch's benchmark table) drawn beside a sweep over x" },
+    ),
   },
   $defs: {
     steps: {
-      type: 'array', items: { $ref: '#/$defs/step' },
+      type: 'array',
+      items: { $ref: '#/$defs/step' },
       'x-expected': "expected a list of steps (each '- kind: {...}'), got {got}",
       description: 'executed in order; each step is a mapping with one key naming its kind',
     },
     step: {
-      type: 'object', minProperties: 1, maxProperties: 1, additionalProperties: false,
+      type: 'object',
+      minProperties: 1,
+      maxProperties: 1,
+      additionalProperties: false,
       'x-expected': `expected a step: a mapping with one key naming its kind (${STEP_KINDS.join(', ')}), got {got}`,
       'x-unknown': "unknown step kind '{key}'{suggest}; steps are: {keys}",
-      'x-too-many': "a step has exactly one kind, found {found} (indent the fields under the kind, or start a new '- ' item)",
+      'x-too-many':
+        "a step has exactly one kind, found {found} (indent the fields under the kind, or start a new '- ' item)",
       properties: {
         ...STEP_SCHEMAS,
-        repeat: mapping('repeat', {
-          times: int(0, 1_000_000_000, 'how many times'),
-          stride: BYTES('iteration i adds i × stride to every offset in the inner steps (default 0); a multiple of 4 KiB when they map, unmap, advise or touch memory'),
-          steps: { $ref: '#/$defs/steps' },
-        }, ['times', 'steps'], { description: 'run the inner steps times times; iteration i adds i × stride to every offset in them' }),
+        repeat: mapping(
+          'repeat',
+          {
+            times: int(0, 1_000_000_000, 'how many times'),
+            stride: BYTES(
+              'iteration i adds i × stride to every offset in the inner steps (default 0); a multiple of 4 KiB when they map, unmap, advise or touch memory',
+            ),
+            steps: { $ref: '#/$defs/steps' },
+          },
+          ['times', 'steps'],
+          { description: 'run the inner steps times times; iteration i adds i × stride to every offset in them' },
+        ),
         expect: EXPECT_SCHEMA,
         say: { ...TEXT, description: 'a narrative caption for presentations; no effect on the simulation' },
       },
@@ -375,13 +617,24 @@ type Obj = Record<string, unknown>;
 
 /** builds the typed Scenario from a document the schema accepted (parts with errors are skipped) */
 class Builder {
-  constructor(readonly c: Ctx, readonly src: YamlSource, readonly bad: (segs: readonly Seg[]) => boolean) {}
+  constructor(
+    readonly c: Ctx,
+    readonly src: YamlSource,
+    readonly bad: (segs: readonly Seg[]) => boolean,
+  ) {}
 
-  at(segs: readonly Seg[], where: 'key' | 'value' = 'value'): At { return this.src.at(segs, where); }
+  at(segs: readonly Seg[], where: 'key' | 'value' = 'value'): At {
+    return this.src.at(segs, where);
+  }
 
   task(v: unknown, segs: Seg[]): TaskRef {
     const m = /^([a-z][a-z0-9_-]*)(?:\.(\d+|\*))?$/.exec(v as string)!;
-    return { proc: m[1], thread: m[2] === undefined ? 0 : m[2] === '*' ? '*' : Number(m[2]), text: v as string, at: this.at(segs) };
+    return {
+      proc: m[1],
+      thread: m[2] === undefined ? 0 : m[2] === '*' ? '*' : Number(m[2]),
+      text: v as string,
+      at: this.at(segs),
+    };
   }
 
   /** a step body's fields, converted by their schemas (sizes, addresses, tasks) */
@@ -420,7 +673,15 @@ class Builder {
     if (kind === 'expect') return this.expect(body as Obj, ks, kat);
     const c = this.c;
     const raw = body as Obj;
-    const s = { kind, ...this.fields(raw, STEP_SCHEMAS[kind as keyof typeof STEP_SCHEMAS].properties as Record<string, SchemaObject>, ks), at: kat } as Obj;
+    const s = {
+      kind,
+      ...this.fields(
+        raw,
+        STEP_SCHEMAS[kind as keyof typeof STEP_SCHEMAS].properties as Record<string, SchemaObject>,
+        ks,
+      ),
+      at: kat,
+    } as Obj;
     const keyAt = (k: string) => this.at([...ks, k], 'key');
     s.offset ??= 0;
     if (kind === 'mmap') {
@@ -430,7 +691,10 @@ class Builder {
         return null;
       }
       if (!('file' in raw) && raw.shared) {
-        c.err(keyAt('shared'), 'shared anonymous mappings are shmem, which the model does not run yet; use a file with shared: true, or shared: false');
+        c.err(
+          keyAt('shared'),
+          'shared anonymous mappings are shmem, which the model does not run yet; use a file with shared: true, or shared: false',
+        );
         return null;
       }
     }
@@ -454,7 +718,10 @@ class Builder {
         return null;
       }
       if (Array.isArray(raw.map) && (s.task as TaskRef).thread !== '*') {
-        c.err(keyAt('map'), `a list of maps gives one map per thread; the task must name every thread ('${(s.task as TaskRef).proc}.*')`);
+        c.err(
+          keyAt('map'),
+          `a list of maps gives one map per thread; the task must name every thread ('${(s.task as TaskRef).proc}.*')`,
+        );
         return null;
       }
     }
@@ -472,8 +739,14 @@ class Builder {
       if (key === 'task') continue;
       if (key === 'folio') {
         const f = x as Obj;
-        folio = { task: this.task(f.task, [...ks, key, 'task']), map: f.map as string, offset: f.offset === undefined ? 0 : toSize(f.offset), at: kat };
-      } else if ((FOLIO_FIELDS as readonly string[]).includes(key)) fields.push({ name: key, value: Number(x), at: kat });
+        folio = {
+          task: this.task(f.task, [...ks, key, 'task']),
+          map: f.map as string,
+          offset: f.offset === undefined ? 0 : toSize(f.offset),
+          at: kat,
+        };
+      } else if ((FOLIO_FIELDS as readonly string[]).includes(key))
+        fields.push({ name: key, value: Number(x), at: kat });
       else counters.push({ name: key, value: x as number, at: kat });
     }
     let ok = true;
@@ -499,11 +772,16 @@ class Builder {
     let ok = true;
     (v.points as [unknown, number][]).forEach(([px, py], i) => {
       if (typeof px === 'string' && t.type !== 'size') {
-        this.c.err(this.at(['reference', 'points', i, 0]), `${x} is not a size (its unit is ${t.unit ?? 'none'}): write its value as a number, got '${px}'`);
+        this.c.err(
+          this.at(['reference', 'points', i, 0]),
+          `${x} is not a size (its unit is ${t.unit ?? 'none'}): write its value as a number, got '${px}'`,
+        );
         ok = false;
       } else points.push({ x: toSize(px), y: py });
     });
-    return ok ? { source: v.source as string, x, y: v.y as string, points, at: this.at(['reference'], 'key') } : undefined;
+    return ok
+      ? { source: v.source as string, x, y: v.y as string, points, at: this.at(['reference'], 'key') }
+      : undefined;
   }
 }
 
@@ -523,7 +801,10 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
   const kernel: Tunables = { ...DEFAULT_TUNABLES, mthp: [...DEFAULT_TUNABLES.mthp] };
   const kernelGiven: Scenario['kernelGiven'] = {};
   const machine: Machine = { ...DEFAULT_MACHINE };
-  for (const [section, target, keys] of [['kernel', kernel, TUNABLE_KEYS], ['machine', machine, MACHINE_KEYS]] as const) {
+  for (const [section, target, keys] of [
+    ['kernel', kernel, TUNABLE_KEYS],
+    ['machine', machine, MACHINE_KEYS],
+  ] as const) {
     const v = root[section];
     if (!v || typeof v !== 'object' || Array.isArray(v)) continue;
     for (const [k, x] of Object.entries(v as Obj)) {
@@ -540,14 +821,24 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
       const nat = b.at(['files', name], 'key');
       const bytes = toSize(def.size);
       if (bytes > 2 ** 40) {
-        c.err(b.at(['files', name, 'size'], 'key'), `files larger than 1 TiB are not modelled, got ${formatSize(bytes)}`);
+        c.err(
+          b.at(['files', name, 'size'], 'key'),
+          `files larger than 1 TiB are not modelled, got ${formatSize(bytes)}`,
+        );
         continue;
       }
       if (def.sparse === true && def.fs === 'tmpfs')
-        c.err(b.at(['files', name, 'sparse'], 'key'), 'sparse is for a disk file; a tmpfs file is sparse already (its holes are never read)');
+        c.err(
+          b.at(['files', name, 'sparse'], 'key'),
+          'sparse is for a disk file; a tmpfs file is sparse already (its holes are never read)',
+        );
       files.push({
-        name, size: bytes, cached: def.cached === 'all', fs: (def.fs as FileSystem | undefined) ?? 'disk',
-        sparse: def.sparse === true, at: nat,
+        name,
+        size: bytes,
+        cached: def.cached === 'all',
+        fs: (def.fs as FileSystem | undefined) ?? 'disk',
+        sparse: def.sparse === true,
+        at: nat,
         cachedAt: 'cached' in def ? b.at(['files', name, 'cached'], 'key') : nat,
       });
     }
@@ -557,7 +848,12 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
     for (const [name, def] of Object.entries(root.processes as Record<string, Obj | null>)) {
       if (!NAME_RE.test(name) || bad(['processes', name])) continue;
       const seq = def?.vmacache_seqnum as number | undefined;
-      processes.push({ name, threads: (def?.threads as number | undefined) ?? 1, at: b.at(['processes', name], 'key'), ...(seq !== undefined ? { vmacacheSeqnum: seq } : {}) });
+      processes.push({
+        name,
+        threads: (def?.threads as number | undefined) ?? 1,
+        at: b.at(['processes', name], 'key'),
+        ...(seq !== undefined ? { vmacacheSeqnum: seq } : {}),
+      });
     }
 
   const steps = Array.isArray(root.steps) ? b.steps(root.steps, ['steps']) : [];
@@ -577,8 +873,17 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
     throw new ScenarioErrors(c.errors);
   }
   const scenario: Scenario = {
-    file, source, name: root.name as string, about: (root.about as string | undefined) ?? '',
-    seed: (root.seed as number | undefined) ?? 1, kernel, kernelGiven, machine, files, processes, steps,
+    file,
+    source,
+    name: root.name as string,
+    about: (root.about as string | undefined) ?? '',
+    seed: (root.seed as number | undefined) ?? 1,
+    kernel,
+    kernelGiven,
+    machine,
+    files,
+    processes,
+    steps,
     at: { line: 1, col: 1, path: '' },
     ...(compare ? { compare, compareAt } : {}),
     ...(reference ? { reference } : {}),
@@ -593,7 +898,14 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
 /** repeats nest at most this deep (the interpreter's loop stack) */
 export const MAX_REPEAT_DEPTH = MAX_LOOPS;
 
-interface ProcState { name: string; threads: number; alive: boolean; maps: Map<string, { len: number; at: At }>; bornAt?: At; diedAt?: At }
+interface ProcState {
+  name: string;
+  threads: number;
+  alive: boolean;
+  maps: Map<string, { len: number; at: At }>;
+  bornAt?: At;
+  diedAt?: At;
+}
 
 /**
  * Static checks that need the whole scenario: names exist where they are
@@ -617,13 +929,19 @@ function checkSemantics(c: Ctx, s: Scenario): void {
   const cachedBytes = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / PAGE) * PAGE, 0);
   if (cachedBytes > s.machine.memory - 2 ** 20) {
     const f = s.files.filter((x) => x.cached).sort((a, b) => b.size - a.size)[0];
-    c.err(f.cachedAt, `cached: all needs ${formatSize(cachedBytes)} of page cache for the cached files, more than machine.memory (${formatSize(s.machine.memory)}) can hold next to page tables; raise machine.memory or use cached: none`);
+    c.err(
+      f.cachedAt,
+      `cached: all needs ${formatSize(cachedBytes)} of page cache for the cached files, more than machine.memory (${formatSize(s.machine.memory)}) can hold next to page tables; raise machine.memory or use cached: none`,
+    );
   }
 
   const proc = (t: TaskRef, allowAll: boolean): ProcState | null => {
     const p = procs.get(t.proc);
     if (!p) {
-      c.err(t.at, `no process '${t.proc}'${suggest(t.proc, [...procs.keys()])}; processes: ${[...procs.keys()].join(', ') || '(none: add a processes: section)'}`);
+      c.err(
+        t.at,
+        `no process '${t.proc}'${suggest(t.proc, [...procs.keys()])}; processes: ${[...procs.keys()].join(', ') || '(none: add a processes: section)'}`,
+      );
       return null;
     }
     if (!p.alive) {
@@ -635,7 +953,10 @@ function checkSemantics(c: Ctx, s: Scenario): void {
       return null;
     }
     if (typeof t.thread === 'number' && t.thread >= p.threads) {
-      c.err(t.at, `process '${t.proc}' has ${p.threads} thread${p.threads > 1 ? 's' : ''} (0 .. ${p.threads - 1}), so '${t.text}' does not exist`);
+      c.err(
+        t.at,
+        `process '${t.proc}' has ${p.threads} thread${p.threads > 1 ? 's' : ''} (0 .. ${p.threads - 1}), so '${t.text}' does not exist`,
+      );
       return null;
     }
     return p;
@@ -645,23 +966,34 @@ function checkSemantics(c: Ctx, s: Scenario): void {
     if (m) return m;
     const elsewhere = allMaps.get(name);
     const gone = unmappedAt.get(`${p.name}/${name}`);
-    c.err(at, gone
-      ? `process '${p.name}' has no mapping '${name}' at this point: it was unmapped at line ${gone.line}`
-      : elsewhere && [...procs.values()].some((q) => q !== p && q.maps.has(name))
-      ? `process '${p.name}' has no mapping '${name}' at this point (an mmap at line ${elsewhere.line} creates it in another process)`
-      : elsewhere
-      ? `process '${p.name}' has no mapping '${name}' at this point (the mmap at line ${elsewhere.line} is not in effect here)`
-      : `no mmap step before this one creates a map named '${name}'${suggest(name, [...p.maps.keys()])}`);
+    c.err(
+      at,
+      gone
+        ? `process '${p.name}' has no mapping '${name}' at this point: it was unmapped at line ${gone.line}`
+        : elsewhere && [...procs.values()].some((q) => q !== p && q.maps.has(name))
+          ? `process '${p.name}' has no mapping '${name}' at this point (an mmap at line ${elsewhere.line} creates it in another process)`
+          : elsewhere
+            ? `process '${p.name}' has no mapping '${name}' at this point (the mmap at line ${elsewhere.line} is not in effect here)`
+            : `no mmap step before this one creates a map named '${name}'${suggest(name, [...p.maps.keys()])}`,
+    );
     return null;
   };
   const range = (m: { len: number }, offset: number, length: number | undefined, at: At, stepAt: At) => {
-    if (offset > m.len) c.err(at, `offset ${formatSize(offset)} is beyond the end of the mapping (${formatSize(m.len)})`);
+    if (offset > m.len)
+      c.err(at, `offset ${formatSize(offset)} is beyond the end of the mapping (${formatSize(m.len)})`);
     else if (length !== undefined && offset + length > m.len)
-      c.err(stepAt, `offset + length (${formatSize(offset + length)}) runs past the end of the mapping (${formatSize(m.len)})`);
+      c.err(
+        stepAt,
+        `offset + length (${formatSize(offset + length)}) runs past the end of the mapping (${formatSize(m.len)})`,
+      );
   };
   const fileOf = (name: string, at: At): FileDef | null => {
     const f = files.get(name);
-    if (!f) c.err(at, `no file '${name}'${suggest(name, [...files.keys()])}; files: ${[...files.keys()].join(', ') || '(none: add a files: section)'}`);
+    if (!f)
+      c.err(
+        at,
+        `no file '${name}'${suggest(name, [...files.keys()])}; files: ${[...files.keys()].join(', ') || '(none: add a files: section)'}`,
+      );
     return f ?? null;
   };
   const fieldAt = (st: Step, key: string): At => ({ ...st.at, path: `${st.at.path}.${key}` });
@@ -675,7 +1007,13 @@ function checkSemantics(c: Ctx, s: Scenario): void {
           if (st.file !== undefined) {
             const f = fileOf(st.file, fieldAt(st, 'file'));
             if (f && len === undefined) {
-              if (st.offset >= f.size) { c.err(fieldAt(st, 'offset'), `offset ${formatSize(st.offset)} is at or beyond the end of file '${f.name}' (${formatSize(f.size)})`); break; }
+              if (st.offset >= f.size) {
+                c.err(
+                  fieldAt(st, 'offset'),
+                  `offset ${formatSize(st.offset)} is at or beyond the end of file '${f.name}' (${formatSize(f.size)})`,
+                );
+                break;
+              }
               len = Math.ceil((f.size - st.offset) / PAGE) * PAGE;
             }
           }
@@ -683,7 +1021,10 @@ function checkSemantics(c: Ctx, s: Scenario): void {
             c.err(fieldAt(st, 'addr'), 'the mapping would run past the end of user space');
           if (!p || len === undefined) break;
           if (p.maps.has(st.name)) {
-            c.err(fieldAt(st, 'name'), `process '${p.name}' already has a mapping named '${st.name}' (line ${p.maps.get(st.name)!.at.line}); unmap it first or choose another name`);
+            c.err(
+              fieldAt(st, 'name'),
+              `process '${p.name}' already has a mapping named '${st.name}' (line ${p.maps.get(st.name)!.at.line}); unmap it first or choose another name`,
+            );
             break;
           }
           p.maps.set(st.name, { len, at: st.at });
@@ -706,7 +1047,10 @@ function checkSemantics(c: Ctx, s: Scenario): void {
           if (!p) break;
           const names = Array.isArray(st.map) ? st.map : [st.map];
           if (Array.isArray(st.map) && st.map.length !== p.threads)
-            c.err(fieldAt(st, 'map'), `one map per thread: process '${p.name}' has ${p.threads} threads, the list has ${st.map.length}`);
+            c.err(
+              fieldAt(st, 'map'),
+              `one map per thread: process '${p.name}' has ${p.threads} threads, the list has ${st.map.length}`,
+            );
           for (const n of names) {
             const m = mapOf(p, n, fieldAt(st, 'map'));
             if (!m) continue;
@@ -720,18 +1064,27 @@ function checkSemantics(c: Ctx, s: Scenario): void {
           }
           break;
         }
-        case 'read': case 'write': case 'fadvise': case 'fsync': {
+        case 'read':
+        case 'write':
+        case 'fadvise':
+        case 'fsync': {
           proc(st.task, false);
           const f = fileOf(st.file, fieldAt(st, 'file'));
           if (f && st.kind === 'write' && st.offset + st.length > f.size)
-            c.err(st.at, `this write runs past the end of file '${f.name}' (${formatSize(f.size)}): files do not grow in this model; make the file larger`);
+            c.err(
+              st.at,
+              `this write runs past the end of file '${f.name}' (${formatSize(f.size)}): files do not grow in this model; make the file larger`,
+            );
           break;
         }
         case 'fork': {
           const p = proc(st.task, false);
           if (procs.has(st.child)) {
             const born = procs.get(st.child)!.bornAt;
-            c.err(fieldAt(st, 'child'), `a process named '${st.child}' already exists (${born ? `forked at line ${born.line}` : 'under processes:'})`);
+            c.err(
+              fieldAt(st, 'child'),
+              `a process named '${st.child}' already exists (${born ? `forked at line ${born.line}` : 'under processes:'})`,
+            );
             break;
           }
           if (times > 1) c.err(st.at, `a fork inside a repeat of ${times} would create '${st.child}' ${times} times`);
@@ -755,19 +1108,35 @@ function checkSemantics(c: Ctx, s: Scenario): void {
           if (st.stride % PAGE) {
             const paged = (list: Step[]): Step | undefined => {
               for (const x of list) {
-                if (x.kind === 'mmap' || x.kind === 'munmap' || x.kind === 'madvise' || x.kind === 'access' || (x.kind === 'expect' && x.folio)) return x;
-                if (x.kind === 'repeat') { const y = paged(x.steps); if (y) return y; }
+                if (
+                  x.kind === 'mmap' ||
+                  x.kind === 'munmap' ||
+                  x.kind === 'madvise' ||
+                  x.kind === 'access' ||
+                  (x.kind === 'expect' && x.folio)
+                )
+                  return x;
+                if (x.kind === 'repeat') {
+                  const y = paged(x.steps);
+                  if (y) return y;
+                }
               }
               return undefined;
             };
             const inner = paged(st.steps);
             if (inner) {
-              c.err(fieldAt(st, 'stride'), `must be a multiple of 4 KiB (4096 bytes) here, got ${st.stride}: the ${inner.kind} step at line ${inner.at.line} takes page-aligned offsets`);
+              c.err(
+                fieldAt(st, 'stride'),
+                `must be a multiple of 4 KiB (4096 bytes) here, got ${st.stride}: the ${inner.kind} step at line ${inner.at.line} takes page-aligned offsets`,
+              );
               break;
             }
           }
           if (depth === MAX_REPEAT_DEPTH) {
-            c.err(st.at, `repeats nest at most ${MAX_REPEAT_DEPTH} deep (the core's loop stack); this one is the ${MAX_REPEAT_DEPTH + 1}th`);
+            c.err(
+              st.at,
+              `repeats nest at most ${MAX_REPEAT_DEPTH} deep (the core's loop stack); this one is the ${MAX_REPEAT_DEPTH + 1}th`,
+            );
             break;
           }
           const before = new Map([...procs.values()].map((p) => [p.name, new Set(p.maps.keys())]));
@@ -778,10 +1147,16 @@ function checkSemantics(c: Ctx, s: Scenario): void {
             if (!had || !p.alive) continue;
             for (const [name, m] of p.maps)
               if (!had.has(name))
-                c.err(m.at, `this mmap is inside a repeat of ${st.times} and stays mapped: the second iteration would map '${name}' again; unmap it inside the repeat`);
+                c.err(
+                  m.at,
+                  `this mmap is inside a repeat of ${st.times} and stays mapped: the second iteration would map '${name}' again; unmap it inside the repeat`,
+                );
             for (const name of had)
               if (!p.maps.has(name))
-                c.err(unmappedAt.get(`${p.name}/${name}`) ?? st.at, `this munmap is inside a repeat of ${st.times}: the second iteration would unmap '${name}' again; map it again inside the repeat`);
+                c.err(
+                  unmappedAt.get(`${p.name}/${name}`) ?? st.at,
+                  `this munmap is inside a repeat of ${st.times}: the second iteration would unmap '${name}' again; map it again inside the repeat`,
+                );
           }
           break;
         }
@@ -790,7 +1165,8 @@ function checkSemantics(c: Ctx, s: Scenario): void {
           if (st.folio) {
             const p = proc(st.folio.task, false);
             const m = p && mapOf(p, st.folio.map, st.folio.at);
-            if (m && st.folio.offset >= m.len) c.err(st.folio.at, `offset ${formatSize(st.folio.offset)} is beyond the mapping (${formatSize(m.len)})`);
+            if (m && st.folio.offset >= m.len)
+              c.err(st.folio.at, `offset ${formatSize(st.folio.offset)} is beyond the mapping (${formatSize(m.len)})`);
           }
           break;
         }
@@ -803,9 +1179,15 @@ function checkSemantics(c: Ctx, s: Scenario): void {
 
   /* extension: a comparison that changes nothing would run the same thing twice */
   if (s.compare && s.compareAt) {
-    const now = (k: string) => (k.startsWith('machine.') ? (s.machine as unknown as Record<string, unknown>)[k.slice(8)] : (s.kernel as unknown as Record<string, unknown>)[k]);
+    const now = (k: string) =>
+      k.startsWith('machine.')
+        ? (s.machine as unknown as Record<string, unknown>)[k.slice(8)]
+        : (s.kernel as unknown as Record<string, unknown>)[k];
     if (Object.entries(s.compare).every(([k, v]) => JSON.stringify(now(k)) === JSON.stringify(v)))
-      c.err(s.compareAt, `compare sets ${Object.keys(s.compare).join(', ')} to the scenario's own value${Object.keys(s.compare).length > 1 ? 's' : ''}: run B would be run A`);
+      c.err(
+        s.compareAt,
+        `compare sets ${Object.keys(s.compare).join(', ')} to the scenario's own value${Object.keys(s.compare).length > 1 ? 's' : ''}: run B would be run A`,
+      );
   }
 }
 
@@ -822,7 +1204,9 @@ export function applyOverrides(s: Scenario, sets: Record<string, string>): Scena
   for (const [key, raw] of Object.entries(sets)) {
     const doc = parseDocument(raw);
     if (doc.errors.length) {
-      const why = /multiple documents/.test(doc.errors[0].message) ? 'several YAML documents' : doc.errors[0].message.split('\n')[0];
+      const why = /multiple documents/.test(doc.errors[0].message)
+        ? 'several YAML documents'
+        : doc.errors[0].message.split('\n')[0];
       errors.push(new ScenarioError('--set', 0, 0, key, `expected one value, got ${JSON.stringify(raw)} (${why})`));
       continue;
     }
@@ -830,13 +1214,29 @@ export function applyOverrides(s: Scenario, sets: Record<string, string>): Scena
     try {
       value = doc.toJS({ maxAliasCount: 0 });
     } catch {
-      errors.push(new ScenarioError('--set', 0, 0, key, `expected a plain value, got ${JSON.stringify(raw)} (YAML anchors and aliases are not supported)`));
+      errors.push(
+        new ScenarioError(
+          '--set',
+          0,
+          0,
+          key,
+          `expected a plain value, got ${JSON.stringify(raw)} (YAML anchors and aliases are not supported)`,
+        ),
+      );
       continue;
     }
     const t = tunableInfo(key);
     const schema = key === 'seed' ? SEED : t ? TUNABLE_SCHEMAS.get(key)! : null;
     if (!schema) {
-      errors.push(new ScenarioError('--set', 0, 0, key, `unknown tunable '${key}'${suggest(key, SETTABLE_KEYS)}; tunables: ${SETTABLE_KEYS.join(', ')}`));
+      errors.push(
+        new ScenarioError(
+          '--set',
+          0,
+          0,
+          key,
+          `unknown tunable '${key}'${suggest(key, SETTABLE_KEYS)}; tunables: ${SETTABLE_KEYS.join(', ')}`,
+        ),
+      );
       continue;
     }
     const bad = checkValue(schema, value);

@@ -30,7 +30,8 @@ export const DEFAULT_MACHINE = Object.fromEntries(
 /** the value a header field holds for a tunable's value */
 export function encodeTunable(t: TunableInfo, v: TunableValue): number | bigint {
   switch (t.type) {
-    case 'bool': return v ? 1 : 0;
+    case 'bool':
+      return v ? 1 : 0;
     case 'choice': {
       const i = t.choices!.indexOf(v as string);
       if (i < 0) throw new Error(`${t.key}: '${String(v)}' is not one of ${t.choices!.join(', ')}`);
@@ -41,7 +42,8 @@ export function encodeTunable(t: TunableInfo, v: TunableValue): number | bigint 
       for (const s of v as number[]) bits |= 1 << Math.log2(s / 4096);
       return bits >>> 0;
     }
-    default: return t.ctype === 'u64' ? BigInt(v as number) : (v as number);
+    default:
+      return t.ctype === 'u64' ? BigInt(v as number) : (v as number);
   }
 }
 

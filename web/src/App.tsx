@@ -14,10 +14,20 @@ const Editor = lazy(() => import('./components/Editor.js').then((m) => ({ defaul
 
 function Brand() {
   return (
-    <a className="brand" href="./" onClick={(e) => { e.preventDefault(); dispatch({ type: 'openGallery' }); }} aria-label="mmplay: back to the gallery">
+    <a
+      className="brand"
+      href="./"
+      onClick={(e) => {
+        e.preventDefault();
+        dispatch({ type: 'openGallery' });
+      }}
+      aria-label="mmplay: back to the gallery"
+    >
       <span className="brand-mark" aria-hidden>
-        <i style={{ background: 'var(--c-fault)' }} /><i style={{ background: 'var(--c-around)' }} />
-        <i style={{ background: 'var(--c-around)' }} /><i style={{ background: 'var(--c-major)' }} />
+        <i style={{ background: 'var(--c-fault)' }} />
+        <i style={{ background: 'var(--c-around)' }} />
+        <i style={{ background: 'var(--c-around)' }} />
+        <i style={{ background: 'var(--c-major)' }} />
       </span>
       mmplay
     </a>
@@ -35,24 +45,78 @@ function TopBar({ onExport }: { onExport: () => void }) {
       <Brand />
       {page === 'player' && (
         <>
-          <button className="btn" onClick={() => dispatch({ type: 'openGallery' })} title="Back to the gallery (G)">← Scenarios</button>
-          <h1 className="title" data-testid="scenario-title">{title}{edited && <span className="edited">edited</span>}</h1>
+          <button className="btn" onClick={() => dispatch({ type: 'openGallery' })} title="Back to the gallery (G)">
+            ← Scenarios
+          </button>
+          <h1 className="title" data-testid="scenario-title">
+            {title}
+            {edited && <span className="edited">edited</span>}
+          </h1>
         </>
       )}
       <span className="spacer" />
       <div className="group">
         {page === 'player' && (
           <>
-            <button className={`btn ${drawer === 'tunables' ? 'active' : ''}`} onClick={() => dispatch({ type: 'openDrawer', drawer: drawer === 'tunables' ? null : 'tunables' })} aria-pressed={drawer === 'tunables'} title="Tunables (T)">Tunables</button>
-            <button className={`btn ${drawer === 'editor' ? 'active' : ''}`} onClick={() => dispatch({ type: 'openDrawer', drawer: drawer === 'editor' ? null : 'editor' })} aria-pressed={drawer === 'editor'} title="Edit the scenario (E)" data-testid="open-editor">Edit</button>
-            <button className="btn" onClick={() => copyLink(store)} title="Copy a link to this exact view (L)" data-testid="copy-link">Copy link</button>
-            <button className="btn" onClick={onExport} title="Counters, the event log, views as images, embed (X)" data-testid="open-export">Export</button>
-            <button className="btn" onClick={() => dispatch({ type: 'setPresent', on: true })} title="Presenter mode: full screen, large caption (P)" data-testid="open-present">Present</button>
+            <button
+              className={`btn ${drawer === 'tunables' ? 'active' : ''}`}
+              onClick={() => dispatch({ type: 'openDrawer', drawer: drawer === 'tunables' ? null : 'tunables' })}
+              aria-pressed={drawer === 'tunables'}
+              title="Tunables (T)"
+            >
+              Tunables
+            </button>
+            <button
+              className={`btn ${drawer === 'editor' ? 'active' : ''}`}
+              onClick={() => dispatch({ type: 'openDrawer', drawer: drawer === 'editor' ? null : 'editor' })}
+              aria-pressed={drawer === 'editor'}
+              title="Edit the scenario (E)"
+              data-testid="open-editor"
+            >
+              Edit
+            </button>
+            <button
+              className="btn"
+              onClick={() => copyLink(store)}
+              title="Copy a link to this exact view (L)"
+              data-testid="copy-link"
+            >
+              Copy link
+            </button>
+            <button
+              className="btn"
+              onClick={onExport}
+              title="Counters, the event log, views as images, embed (X)"
+              data-testid="open-export"
+            >
+              Export
+            </button>
+            <button
+              className="btn"
+              onClick={() => dispatch({ type: 'setPresent', on: true })}
+              title="Presenter mode: full screen, large caption (P)"
+              data-testid="open-present"
+            >
+              Present
+            </button>
           </>
         )}
-        <button className="btn icon" onClick={() => dispatch({ type: 'setTheme', theme: theme === 'dark' ? 'light' : 'dark' })}
-          aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme (D)`} title="Light / dark (D)">{theme === 'dark' ? '☀' : '☾'}</button>
-        <button className="btn icon" onClick={() => dispatch({ type: 'toggleHelp' })} aria-label="Keyboard shortcuts (?)" title="Keyboard (?)">?</button>
+        <button
+          className="btn icon"
+          onClick={() => dispatch({ type: 'setTheme', theme: theme === 'dark' ? 'light' : 'dark' })}
+          aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme (D)`}
+          title="Light / dark (D)"
+        >
+          {theme === 'dark' ? '☀' : '☾'}
+        </button>
+        <button
+          className="btn icon"
+          onClick={() => dispatch({ type: 'toggleHelp' })}
+          aria-label="Keyboard shortcuts (?)"
+          title="Keyboard (?)"
+        >
+          ?
+        </button>
       </div>
     </header>
   );
@@ -61,16 +125,35 @@ function TopBar({ onExport }: { onExport: () => void }) {
 function Drawer() {
   const drawer = useStore((s) => s.drawer);
   if (!drawer) return null;
-  const title = drawer === 'tunables' ? 'Kernel tunables' : drawer === 'about' ? 'About this scenario' : 'Scenario (YAML)';
+  const title =
+    drawer === 'tunables' ? 'Kernel tunables' : drawer === 'about' ? 'About this scenario' : 'Scenario (YAML)';
   return (
-    <aside className={`drawer ${drawer === 'editor' ? 'wide' : ''}`} aria-labelledby="drawer-title" data-testid={`drawer-${drawer}`}>
+    <aside
+      className={`drawer ${drawer === 'editor' ? 'wide' : ''}`}
+      aria-labelledby="drawer-title"
+      data-testid={`drawer-${drawer}`}
+    >
       <div className="drawer-head">
         <h2 id="drawer-title">{title}</h2>
         <span className="spacer" />
-        <button className="btn icon" onClick={() => dispatch({ type: 'openDrawer', drawer: null })} aria-label="Close (Esc)">✕</button>
+        <button
+          className="btn icon"
+          onClick={() => dispatch({ type: 'openDrawer', drawer: null })}
+          aria-label="Close (Esc)"
+        >
+          ✕
+        </button>
       </div>
       <div className="drawer-body">
-        {drawer === 'tunables' ? <TunablesPanel /> : drawer === 'about' ? <About /> : <Suspense fallback={<div className="loading">Loading the editor&hellip;</div>}><Editor /></Suspense>}
+        {drawer === 'tunables' ? (
+          <TunablesPanel />
+        ) : drawer === 'about' ? (
+          <About />
+        ) : (
+          <Suspense fallback={<div className="loading">Loading the editor&hellip;</div>}>
+            <Editor />
+          </Suspense>
+        )}
       </div>
     </aside>
   );
@@ -87,8 +170,21 @@ function About() {
     <div className="about" data-testid="about">
       <h3>{sc.name}</h3>
       <Markdown text={sc.about} />
-      {say && <><h4>The caption now</h4><p className="say">{say}</p></>}
-      {sc.compare && <p className="muted">Its natural comparison: {Object.entries(sc.compare).map(([k, v]) => `${k} = ${v}`).join(', ')} (the Compare button).</p>}
+      {say && (
+        <>
+          <h4>The caption now</h4>
+          <p className="say">{say}</p>
+        </>
+      )}
+      {sc.compare && (
+        <p className="muted">
+          Its natural comparison:{' '}
+          {Object.entries(sc.compare)
+            .map(([k, v]) => `${k} = ${v}`)
+            .join(', ')}{' '}
+          (the Compare button).
+        </p>
+      )}
     </div>
   );
 }
@@ -105,14 +201,24 @@ export function App() {
   useEffect(() => {
     document.documentElement.style.fontSize = present && fontScale !== 1 ? `${16 * fontScale}px` : '';
   }, [present, fontScale]);
-  useEffect(() => { document.title = page === 'gallery' ? 'mmplay' : `${store.get().scenario?.name ?? 'edited scenario'} · mmplay`; }, [page]);
+  useEffect(() => {
+    document.title = page === 'gallery' ? 'mmplay' : `${store.get().scenario?.name ?? 'edited scenario'} · mmplay`;
+  }, [page]);
   return (
     <div className={`app ${page === 'player' ? 'fill' : ''} ${present ? 'present' : ''} ${embed ? 'embed' : ''}`}>
       {!present && !embed && <TopBar onExport={() => setExporting(true)} />}
       {page === 'gallery' ? <Gallery /> : <Player />}
       <Drawer />
       {exporting && page === 'player' && <ExportDialog onClose={() => setExporting(false)} />}
-      {blank && <div className="blank" data-testid="blank" onClick={() => dispatch({ type: 'toggleBlank' })} aria-label="Blank screen: press B or Esc to come back" role="dialog" />}
+      {blank && (
+        <div
+          className="blank"
+          data-testid="blank"
+          onClick={() => dispatch({ type: 'toggleBlank' })}
+          aria-label="Blank screen: press B or Esc to come back"
+          role="dialog"
+        />
+      )}
       <Progress />
       <Help />
       <Toast />

@@ -22,14 +22,20 @@ export function urlFor(s: AppState): string {
     scenario: s.scenario.name ?? undefined,
     src: s.scenario.edited ? s.scenario.source : undefined,
     set: s.overrides,
-    cursor: s.load.status === 'ready' ? (s.timeline && s.cursor === s.timeline.nEvents && s.cursor > 0 ? 'end' : s.cursor) : s.pendingCursor ?? undefined,
+    cursor:
+      s.load.status === 'ready'
+        ? s.timeline && s.cursor === s.timeline.nEvents && s.cursor > 0
+          ? 'end'
+          : s.cursor
+        : (s.pendingCursor ?? undefined),
     views: shownViews(s.views, groupOf(s.scenario.name)).map((v) => v.id),
     enlarged: s.enlarged ?? undefined,
     compare: s.compare?.set,
     sweep: s.sweep ? { key: s.sweep.key, values: s.sweep.asked, y: s.sweep.y } : undefined,
     theme: s.theme,
     mm: s.mmSel ?? undefined,
-    chart: s.chart.join(',') !== DEFAULT_CHART.join(',') ? s.chart.filter((c) => COUNTERS.includes(c as never)) : undefined,
+    chart:
+      s.chart.join(',') !== DEFAULT_CHART.join(',') ? s.chart.filter((c) => COUNTERS.includes(c as never)) : undefined,
     present: s.present || undefined,
     embed: s.embed || undefined,
     scale: s.present && s.fontScale !== 1 ? s.fontScale : undefined,
@@ -66,7 +72,12 @@ export class Controller {
 
   constructor(private store: Store) {
     this.client = new EngineClient();
-    this.client.onFatal = (message) => store.dispatch({ type: 'runFailed', runId: store.get().runId, issues: [{ line: null, col: null, path: '', message }] });
+    this.client.onFatal = (message) =>
+      store.dispatch({
+        type: 'runFailed',
+        runId: store.get().runId,
+        issues: [{ line: null, col: null, path: '', message }],
+      });
     this.client.onRestart = () => store.dispatch({ type: 'workerRestarted' });
     current = this;
     store.subscribe((s, prev) => queueMicrotask(() => this.react(s, prev)));
@@ -84,18 +95,52 @@ export class Controller {
       return;
     }
     const extra = {
-      theme: u.theme, mmSel: u.mm ?? null, chart: u.chart?.filter((c) => COUNTERS.includes(c as never)), present: u.present, embed: u.embed,
+      theme: u.theme,
+      mmSel: u.mm ?? null,
+      chart: u.chart?.filter((c) => COUNTERS.includes(c as never)),
+      present: u.present,
+      embed: u.embed,
       fontScale: u.scale !== undefined && FONT_SCALES.includes(u.scale) ? u.scale : undefined,
     };
-    if (u.ignored?.length) this.store.dispatch({ type: 'toast', text: `This link asked for what there is not, and it was left out: ${u.ignored.join('; ')}.` });
+    if (u.ignored?.length)
+      this.store.dispatch({
+        type: 'toast',
+        text: `This link asked for what there is not, and it was left out: ${u.ignored.join('; ')}.`,
+      });
     if (u.src !== undefined) {
-      this.store.dispatch({ type: 'openScenario', name: u.scenario ?? null, file: 'edited.yaml', source: u.src, edited: true, overrides: u.set, cursor: u.cursor, views: u.views, enlarged: u.enlarged, compare: u.compare, sweep: u.sweep, ...extra });
+      this.store.dispatch({
+        type: 'openScenario',
+        name: u.scenario ?? null,
+        file: 'edited.yaml',
+        source: u.src,
+        edited: true,
+        overrides: u.set,
+        cursor: u.cursor,
+        views: u.views,
+        enlarged: u.enlarged,
+        compare: u.compare,
+        sweep: u.sweep,
+        ...extra,
+      });
       return;
     }
     if (u.scenario) {
       const entry = findScenario(u.scenario);
       if (entry) {
-        this.store.dispatch({ type: 'openScenario', name: entry.name, file: entry.file, source: entry.source, edited: false, overrides: u.set, cursor: u.cursor, views: u.views, enlarged: u.enlarged, compare: u.compare, sweep: u.sweep, ...extra });
+        this.store.dispatch({
+          type: 'openScenario',
+          name: entry.name,
+          file: entry.file,
+          source: entry.source,
+          edited: false,
+          overrides: u.set,
+          cursor: u.cursor,
+          views: u.views,
+          enlarged: u.enlarged,
+          compare: u.compare,
+          sweep: u.sweep,
+          ...extra,
+        });
         return;
       }
       this.store.dispatch({ type: 'openGallery' });
@@ -123,22 +168,51 @@ export class Controller {
       this.client.cancel(workerId.sweep(s.sweep.runId));
     }
     const bReady = s.compare?.load.status === 'ready';
-    if (s.load.status === 'ready' && (s.cursor !== prev.cursor || prev.load.status !== 'ready' || s.timeline !== prev.timeline ||
-        (bReady && (prev.compare?.load.status !== 'ready' || s.compare?.timeline !== prev.compare?.timeline)))) this.requestFrame();
+    if (
+      s.load.status === 'ready' &&
+      (s.cursor !== prev.cursor ||
+        prev.load.status !== 'ready' ||
+        s.timeline !== prev.timeline ||
+        (bReady && (prev.compare?.load.status !== 'ready' || s.compare?.timeline !== prev.compare?.timeline)))
+    )
+      this.requestFrame();
     if (s.playing && !prev.playing) this.startPlaying();
     if (s.theme !== prev.theme) {
       document.documentElement.dataset.theme = s.theme;
-      try { localStorage.setItem('mmplay.theme', s.theme); } catch { /* private mode */ }
+      try {
+        localStorage.setItem('mmplay.theme', s.theme);
+      } catch {
+        /* private mode */
+      }
     }
     if (s.toast && s.toast !== prev.toast) {
       clearTimeout(this.toastTimer);
       this.toastTimer = window.setTimeout(() => this.store.dispatch({ type: 'clearToast' }), 2800);
     }
-    if (s.page !== prev.page || s.scenario !== prev.scenario || s.overrides !== prev.overrides || s.cursor !== prev.cursor ||
-        s.compare?.set !== prev.compare?.set || s.sweep?.key !== prev.sweep?.key || s.sweep?.asked !== prev.sweep?.asked || s.sweep?.y !== prev.sweep?.y ||
-        s.views !== prev.views || s.enlarged !== prev.enlarged || s.load.status !== prev.load.status || s.theme !== prev.theme ||
-        s.mmSel !== prev.mmSel || s.chart !== prev.chart || s.present !== prev.present || s.embed !== prev.embed || s.fontScale !== prev.fontScale)
-      this.syncUrl(s.page !== prev.page || s.scenario?.name !== prev.scenario?.name || s.scenario?.source !== prev.scenario?.source);
+    if (
+      s.page !== prev.page ||
+      s.scenario !== prev.scenario ||
+      s.overrides !== prev.overrides ||
+      s.cursor !== prev.cursor ||
+      s.compare?.set !== prev.compare?.set ||
+      s.sweep?.key !== prev.sweep?.key ||
+      s.sweep?.asked !== prev.sweep?.asked ||
+      s.sweep?.y !== prev.sweep?.y ||
+      s.views !== prev.views ||
+      s.enlarged !== prev.enlarged ||
+      s.load.status !== prev.load.status ||
+      s.theme !== prev.theme ||
+      s.mmSel !== prev.mmSel ||
+      s.chart !== prev.chart ||
+      s.present !== prev.present ||
+      s.embed !== prev.embed ||
+      s.fontScale !== prev.fontScale
+    )
+      this.syncUrl(
+        s.page !== prev.page ||
+          s.scenario?.name !== prev.scenario?.name ||
+          s.scenario?.source !== prev.scenario?.source,
+      );
   }
 
   check(source: string, file: string) {
@@ -158,44 +232,83 @@ export class Controller {
   private run(s: AppState): void {
     const runId = s.runId;
     let program: Program | null = null;
-    this.client.prepare(workerId.a(runId), this.input(s),
-      (p, own) => { program = p; this.store.dispatch({ type: 'compiled', runId, scenario: p.scenario, own }); },
-      (done, total, big) => this.store.dispatch({ type: 'runProgress', runId, done, total, big }))
+    this.client
+      .prepare(
+        workerId.a(runId),
+        this.input(s),
+        (p, own) => {
+          program = p;
+          this.store.dispatch({ type: 'compiled', runId, scenario: p.scenario, own });
+        },
+        (done, total, big) => this.store.dispatch({ type: 'runProgress', runId, done, total, big }),
+      )
       .then((o) => {
-        if (o.kind === 'loaded' && program) this.store.dispatch({ type: 'runLoaded', runId, program, timeline: o.timeline });
+        if (o.kind === 'loaded' && program)
+          this.store.dispatch({ type: 'runLoaded', runId, program, timeline: o.timeline });
         else if (o.kind === 'cancelled') this.store.dispatch({ type: 'runCancelled', runId });
-        else if (o.kind === 'error') this.store.dispatch({ type: 'runFailed', runId, issues: o.issues, limits: o.limits, tunables: o.tunables });
+        else if (o.kind === 'error')
+          this.store.dispatch({ type: 'runFailed', runId, issues: o.issues, limits: o.limits, tunables: o.tunables });
       });
   }
 
   /** run B: A's scenario and tunables, plus the compare tunables */
   private runCompare(s: AppState): void {
-    const c = s.compare!, runId = c.runId;
+    const c = s.compare!,
+      runId = c.runId;
     let program: Program | null = null;
-    this.client.prepare(workerId.b(runId), this.input(s, c.set),
-      (p) => { program = p; this.store.dispatch({ type: 'compareCompiled', runId }); },
-      (done, total, big) => this.store.dispatch({ type: 'compareProgress', runId, done, total, big }))
+    this.client
+      .prepare(
+        workerId.b(runId),
+        this.input(s, c.set),
+        (p) => {
+          program = p;
+          this.store.dispatch({ type: 'compareCompiled', runId });
+        },
+        (done, total, big) => this.store.dispatch({ type: 'compareProgress', runId, done, total, big }),
+      )
       .then((o) => {
-        if (o.kind === 'loaded' && program) this.store.dispatch({ type: 'compareLoaded', runId, program, timeline: o.timeline });
-        else if (o.kind === 'error') this.store.dispatch({ type: 'compareFailed', runId, issues: o.issues.map((i) => ({ ...i, message: `compare: ${i.message}` })) });
+        if (o.kind === 'loaded' && program)
+          this.store.dispatch({ type: 'compareLoaded', runId, program, timeline: o.timeline });
+        else if (o.kind === 'error')
+          this.store.dispatch({
+            type: 'compareFailed',
+            runId,
+            issues: o.issues.map((i) => ({ ...i, message: `compare: ${i.message}` })),
+          });
       });
   }
 
   /** a sweep: the worker plans the runs (the same plan as the CLI's --sweep) and runs them */
   private runSweep(s: AppState): void {
-    const sw = s.sweep!, runId = sw.runId;
+    const sw = s.sweep!,
+      runId = sw.runId;
     if (!COUNTERS.includes(sw.y as never)) {
       this.store.dispatch({ type: 'sweepFailed', runId, error: `y=${sw.y}: there is no counter of that name` });
       return;
     }
-    this.client.sweep(workerId.sweep(runId), this.input(s), sw.key, sw.asked, {
-      planned: (points) => this.store.dispatch({ type: 'sweepPlanned', runId, points: points.map((p) => ({ ...p, counters: null, error: null })) }),
-      point: (p) => this.store.dispatch({ type: 'sweepPoint', runId, index: p.index, counters: p.status === 'ok' ? p.counters : null, error: p.error }),
-      progress: (done) => this.store.dispatch({ type: 'sweepProgress', runId, done }),
-    }).then((o) => {
-      if (o.error !== undefined) this.store.dispatch({ type: 'sweepFailed', runId, error: o.error, limits: o.limits });
-      else this.store.dispatch({ type: 'sweepDone', runId, cancelled: o.cancelled });
-    });
+    this.client
+      .sweep(workerId.sweep(runId), this.input(s), sw.key, sw.asked, {
+        planned: (points) =>
+          this.store.dispatch({
+            type: 'sweepPlanned',
+            runId,
+            points: points.map((p) => ({ ...p, counters: null, error: null })),
+          }),
+        point: (p) =>
+          this.store.dispatch({
+            type: 'sweepPoint',
+            runId,
+            index: p.index,
+            counters: p.status === 'ok' ? p.counters : null,
+            error: p.error,
+          }),
+        progress: (done) => this.store.dispatch({ type: 'sweepProgress', runId, done }),
+      })
+      .then((o) => {
+        if (o.error !== undefined)
+          this.store.dispatch({ type: 'sweepFailed', runId, error: o.error, limits: o.limits });
+        else this.store.dispatch({ type: 'sweepDone', runId, cancelled: o.cancelled });
+      });
   }
 
   /** one frame request at a time; when it lands, ask again if the cursor moved meanwhile */
@@ -253,7 +366,8 @@ export class Controller {
     const write = () => {
       this.urlTimer = 0;
       const url = urlFor(this.store.get());
-      if (url !== `${location.pathname}${location.search}${location.hash}`) history[push ? 'pushState' : 'replaceState'](null, '', url);
+      if (url !== `${location.pathname}${location.search}${location.hash}`)
+        history[push ? 'pushState' : 'replaceState'](null, '', url);
     };
     if (push) {
       clearTimeout(this.urlTimer);

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { GALLERY, teaserOf } from './scenarios.js';
 
-const plain = (s: string) => s.replace(/\*\*|`|\*/g, '').replace(/\s+/g, ' ').trim();
+const plain = (s: string) =>
+  s
+    .replace(/\*\*|`|\*/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 describe('gallery teasers', () => {
   it('keep a sentence whole across a dot inside a word', () => {
-    expect(teaserOf('The count does not depend on the order (kernel-mechanisms.md, rule FA-COUNT): still 256 faults. More.'))
-      .toBe('The count does not depend on the order (kernel-mechanisms.md, rule FA-COUNT): still 256 faults. More.');
+    expect(
+      teaserOf('The count does not depend on the order (kernel-mechanisms.md, rule FA-COUNT): still 256 faults. More.'),
+    ).toBe('The count does not depend on the order (kernel-mechanisms.md, rule FA-COUNT): still 256 faults. More.');
   });
   it('take a second sentence when the first is short, and cut long ones at a word', () => {
     const t = teaserOf(`Reads take time. ${'A very long sentence that goes on '.repeat(10)}end.`);
@@ -15,10 +20,13 @@ describe('gallery teasers', () => {
     expect(t.length).toBeLessThanOrEqual(181);
   });
   it('never end inside a parenthesis', () => {
-    const t = teaserOf(`${'word '.repeat(25)}so it does not depend on the order (kernel-mechanisms.md, rule FA-COUNT): still 256 faults.`);
+    const t = teaserOf(
+      `${'word '.repeat(25)}so it does not depend on the order (kernel-mechanisms.md, rule FA-COUNT): still 256 faults.`,
+    );
     expect(t).toBe(`${'word '.repeat(25)}so it does not depend on the order…`);
   });
-  it('keep a last sentence without a full stop', () => expect(teaserOf('One. Two without a stop')).toBe('One. Two without a stop'));
+  it('keep a last sentence without a full stop', () =>
+    expect(teaserOf('One. Two without a stop')).toBe('One. Two without a stop'));
   it('are, for every shipped scenario, the start of its about text and of a readable length', () => {
     expect(GALLERY.length).toBeGreaterThan(10);
     for (const g of GALLERY) {

@@ -6,7 +6,9 @@ import { parse } from 'yaml';
 import { folderOf, MECHANISM_DEFS } from './mechanisms/registry.js';
 
 const raw = import.meta.glob('../../scenarios/**/*.{yaml,yml,json}', {
-  query: '?raw', import: 'default', eager: true,
+  query: '?raw',
+  import: 'default',
+  eager: true,
 }) as Record<string, string>;
 
 export interface GalleryEntry {
@@ -35,7 +37,10 @@ export const SUBGROUPS: Record<string, string> = {
 
 /** the first sentences of `about`, about 80 to 180 characters, cut at a word if need be */
 export function teaserOf(about: string): string {
-  const plain = about.replace(/\*\*|`|\*/g, '').replace(/\s+/g, ' ').trim();
+  const plain = about
+    .replace(/\*\*|`|\*/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   /* a sentence ends at . ! or ? followed by a space, so "mechanisms.md," stays whole */
   const sentences = plain.match(/.+?(?:[.!?]+(?=\s|$)|$)/g) ?? [plain];
   let out = '';
@@ -62,22 +67,48 @@ export const GALLERY: GalleryEntry[] = Object.entries(raw)
     const file = path.replace(/^(\.\.\/)+/, '');
     const name = file.replace(/^scenarios\//, '').replace(/\.(ya?ml|json)$/, '');
     const parts = name.split('/');
-    let title = name, about = '';
+    let title = name,
+      about = '';
     let reference: GalleryEntry['reference'] = null;
     try {
-      const doc = parse(source) as { name?: unknown; about?: unknown; reference?: { x?: unknown; y?: unknown; points?: unknown } };
+      const doc = parse(source) as {
+        name?: unknown;
+        about?: unknown;
+        reference?: { x?: unknown; y?: unknown; points?: unknown };
+      };
       if (typeof doc?.name === 'string') title = doc.name;
       if (typeof doc?.about === 'string') about = doc.about;
       const r = doc?.reference;
       if (r && typeof r.x === 'string' && typeof r.y === 'string' && Array.isArray(r.points))
-        reference = { x: r.x, y: r.y, points: r.points.filter((p): p is [number, number] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number') };
+        reference = {
+          x: r.x,
+          y: r.y,
+          points: r.points.filter(
+            (p): p is [number, number] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number',
+          ),
+        };
     } catch {
       /* shown as is; opening it reports the error */
     }
-    return { name, file, group: parts[0], sub: parts.length > 2 ? parts[1] : null, title, about, teaser: teaserOf(about), source, reference };
+    return {
+      name,
+      file,
+      group: parts[0],
+      sub: parts.length > 2 ? parts[1] : null,
+      title,
+      about,
+      teaser: teaserOf(about),
+      source,
+      reference,
+    };
   })
-  .sort((a, b) => (GROUPS[a.group]?.order ?? 99) - (GROUPS[b.group]?.order ?? 99) ||
-    (a.sub ?? '').localeCompare(b.sub ?? '') || ORDER(a) - ORDER(b) || a.name.localeCompare(b.name, 'en', { numeric: true }));
+  .sort(
+    (a, b) =>
+      (GROUPS[a.group]?.order ?? 99) - (GROUPS[b.group]?.order ?? 99) ||
+      (a.sub ?? '').localeCompare(b.sub ?? '') ||
+      ORDER(a) - ORDER(b) ||
+      a.name.localeCompare(b.name, 'en', { numeric: true }),
+  );
 
 /* each mechanism's teaching order: the first card is the one to try first */
 function ORDER(e: GalleryEntry): number {

@@ -4,37 +4,82 @@ export default {
   title: 'Anticipatory prefault',
   seed: '004_09eed2baa7b6139a.txt',
   tunables: [
-    { key: 'anon_prefault', type: 'choice', choices: ['off', 'anticipatory'], default: 'off', quick: true,
-      cEnum: 'mmsim_prefault_mode', cPrefix: 'MMSIM_PREFAULT_', kernel: '2.6.10-rc (2004 patch)', status: 'modelled',
-      desc: 'The 2004 anticipatory prefault for anonymous faults (V1, never merged): a fault where the task\'s last batch ended maps 2, 4, 8... pages up to the cap.' },
-    { key: 'anon_prefault_cap', type: 'int', min: 1, max: 512, default: 14, unit: 'pages', quick: true,
-      kernel: '2.6.10-rc (2004 patch)', status: 'modelled',
-      desc: 'PAGEVEC_SIZE, the cap of one prefault batch (pages): 14 in 2.6.10 (16 in 2.6.9).' },
+    {
+      key: 'anon_prefault',
+      type: 'choice',
+      choices: ['off', 'anticipatory'],
+      default: 'off',
+      quick: true,
+      cEnum: 'mmsim_prefault_mode',
+      cPrefix: 'MMSIM_PREFAULT_',
+      kernel: '2.6.10-rc (2004 patch)',
+      status: 'modelled',
+      desc: "The 2004 anticipatory prefault for anonymous faults (V1, never merged): a fault where the task's last batch ended maps 2, 4, 8... pages up to the cap.",
+    },
+    {
+      key: 'anon_prefault_cap',
+      type: 'int',
+      min: 1,
+      max: 512,
+      default: 14,
+      unit: 'pages',
+      quick: true,
+      kernel: '2.6.10-rc (2004 patch)',
+      status: 'modelled',
+      desc: 'PAGEVEC_SIZE, the cap of one prefault batch (pages): 14 in 2.6.10 (16 in 2.6.9).',
+    },
   ],
   enums: [
-    { ts: 'PrefaultEnd', c: 'mmsim_prefault_end', prefix: 'MMSIM_PFEND_', doc: 'mmsim_anon_prefault.d: what ended the batch', members: [
-      ['Miss', 0, 'no prediction hit: one page, the order reset'],
-      ['Order', 1, '2^order pages, under the cap'],
-      ['Cap', 2, 'the cap (PAGEVEC_SIZE)'],
-      ['Vma', 3, 'the end of the VMA'],
-      ['Pmd', 4, 'the end of the page table (a batch never crosses a PMD)'],
-      ['Alloc', 5, 'an allocation failed part way: the batch shrank (the prediction already stored will miss)'],
-      ['Present', 6, 'a present PTE (a read batch stops there: the model\'s choice, as later postings; V1 overwrote it)'],
-    ] },
+    {
+      ts: 'PrefaultEnd',
+      c: 'mmsim_prefault_end',
+      prefix: 'MMSIM_PFEND_',
+      doc: 'mmsim_anon_prefault.d: what ended the batch',
+      members: [
+        ['Miss', 0, 'no prediction hit: one page, the order reset'],
+        ['Order', 1, '2^order pages, under the cap'],
+        ['Cap', 2, 'the cap (PAGEVEC_SIZE)'],
+        ['Vma', 3, 'the end of the VMA'],
+        ['Pmd', 4, 'the end of the page table (a batch never crosses a PMD)'],
+        ['Alloc', 5, 'an allocation failed part way: the batch shrank (the prediction already stored will miss)'],
+        [
+          'Present',
+          6,
+          "a present PTE (a read batch stops there: the model's choice, as later postings; V1 overwrote it)",
+        ],
+      ],
+    },
   ],
   counters: [
-    ['MODEL_PREFAULT_PAGES', 'prefault_pages', { model: true, doc: 'pages the anticipatory prefault mapped in advance (beyond the faulting page)' }],
+    [
+      'MODEL_PREFAULT_PAGES',
+      'prefault_pages',
+      { model: true, doc: 'pages the anticipatory prefault mapped in advance (beyond the faulting page)' },
+    ],
     ['MODEL_PREFAULT_HITS', 'prefault_hits', { model: true, doc: 'faults at the predicted address (a batch mapped)' }],
   ],
   events: [
-    ['ANON_PREFAULT', 'mmsim_anon_prefault', 'do_anonymous_page with the anticipatory prefault: addr=the fault, a=1 the prediction hit / 0 missed, b=order, c=pages mapped, d=what ended the batch (MMSIM_PFEND_*) | the pages planned << 8 (the prediction stored: addr + planned pages)'],
+    [
+      'ANON_PREFAULT',
+      'mmsim_anon_prefault',
+      'do_anonymous_page with the anticipatory prefault: addr=the fault, a=1 the prediction hit / 0 missed, b=order, c=pages mapped, d=what ended the batch (MMSIM_PFEND_*) | the pages planned << 8 (the prediction stored: addr + planned pages)',
+    ],
   ],
   structs: [
-    { name: 'prefault_state', doc: 'one task\'s prediction (2004 V1: task_struct fields)', fields: [
-      ['next_addr', 'u64', 'anon_fault_next_addr: the address predicted next'], ['order', 'u32', 'anon_fault_order'], ['alive', 'u32'],
-    ] },
+    {
+      name: 'prefault_state',
+      doc: "one task's prediction (2004 V1: task_struct fields)",
+      fields: [
+        ['next_addr', 'u64', 'anon_fault_next_addr: the address predicted next'],
+        ['order', 'u32', 'anon_fault_order'],
+        ['alive', 'u32'],
+      ],
+    },
   ],
   exports: [
-    ['int mmsim_prefault_state(const struct mmsim *sim, uint32_t task, struct mmsim_prefault_state *out)', 'a task\'s prediction; MMSIM_EINVAL for no such task'],
+    [
+      'int mmsim_prefault_state(const struct mmsim *sim, uint32_t task, struct mmsim_prefault_state *out)',
+      "a task's prediction; MMSIM_EINVAL for no such task",
+    ],
   ],
 };

@@ -4,35 +4,81 @@ export default {
   title: 'VMA cache',
   seed: '001_23caa608daf6b6b9.txt',
   tunables: [
-    { key: 'vmacache', type: 'choice', choices: ['per-thread', 'mm-wide'], default: 'per-thread',
-      cEnum: 'mmsim_vmacache_mode', cPrefix: 'MMSIM_VMACACHE_', kernel: '3.15 / 3.14', status: 'modelled', quick: true,
-      desc: '3.15 per-thread VMA cache (4 slots, seqnum invalidation) or the 3.14 single mm->mmap_cache.' },
+    {
+      key: 'vmacache',
+      type: 'choice',
+      choices: ['per-thread', 'mm-wide'],
+      default: 'per-thread',
+      cEnum: 'mmsim_vmacache_mode',
+      cPrefix: 'MMSIM_VMACACHE_',
+      kernel: '3.15 / 3.14',
+      status: 'modelled',
+      quick: true,
+      desc: '3.15 per-thread VMA cache (4 slots, seqnum invalidation) or the 3.14 single mm->mmap_cache.',
+    },
   ],
   counters: [],
   /* no kernel tracepoints exist for the cache: model events, named for the functions (mm/vmacache.c, 3.15) */
   events: [
-    ['VMACACHE_FIND', 'mmsim_vmacache_find', 'find_vma() asked the cache: addr, a=vma id found (0 miss), b=slot (MMSIM_NONE on a miss), c=miss reason (0 hit, 1 not in the slots, 2 seqnum mismatch: the task\'s slots flushed), d=mm'],
-    ['FIND_VMA_WALK', 'mmsim_find_vma_walk', 'the rb-tree walk of a miss, one event per VMA visited: addr, a=vma id, b=depth (0 root), c=1 if vm_end > addr (the candidate, walk goes left), d=mm'],
-    ['VMACACHE_UPDATE', 'mmsim_vmacache_update', 'vmacache_update() (or mm->mmap_cache = vma): addr, a=vma id stored, b=slot, c=vma id it replaced (0 empty), d=mm'],
-    ['VMACACHE_INVALIDATE', 'mmsim_vmacache_invalidate', 'vmacache_invalidate(): a=mm, b=mm seqnum after, c=1 if it wrapped to 0 (vmacache_flush_all follows); mm-wide: b=mmap_cache after, c=2'],
-    ['VMACACHE_FLUSH_ALL', 'mmsim_vmacache_flush_all', 'vmacache_flush_all() on a seqnum wrap: a=mm, b=threads whose slots were cleared'],
+    [
+      'VMACACHE_FIND',
+      'mmsim_vmacache_find',
+      "find_vma() asked the cache: addr, a=vma id found (0 miss), b=slot (MMSIM_NONE on a miss), c=miss reason (0 hit, 1 not in the slots, 2 seqnum mismatch: the task's slots flushed), d=mm",
+    ],
+    [
+      'FIND_VMA_WALK',
+      'mmsim_find_vma_walk',
+      'the rb-tree walk of a miss, one event per VMA visited: addr, a=vma id, b=depth (0 root), c=1 if vm_end > addr (the candidate, walk goes left), d=mm',
+    ],
+    [
+      'VMACACHE_UPDATE',
+      'mmsim_vmacache_update',
+      'vmacache_update() (or mm->mmap_cache = vma): addr, a=vma id stored, b=slot, c=vma id it replaced (0 empty), d=mm',
+    ],
+    [
+      'VMACACHE_INVALIDATE',
+      'mmsim_vmacache_invalidate',
+      'vmacache_invalidate(): a=mm, b=mm seqnum after, c=1 if it wrapped to 0 (vmacache_flush_all follows); mm-wide: b=mmap_cache after, c=2',
+    ],
+    [
+      'VMACACHE_FLUSH_ALL',
+      'mmsim_vmacache_flush_all',
+      'vmacache_flush_all() on a seqnum wrap: a=mm, b=threads whose slots were cleared',
+    ],
   ],
   /* the view's queries (mm/vmacache.c's state and the rb-tree find_vma walks), in vmacache.c */
   structs: [
-    { name: 'vmacache_info', doc: 'one task\'s cache and its mm\'s', fields: [
-      ['mm', 'u32', 'process id'], ['seqnum', 'u32', 'the task\'s vmacache_seqnum'],
-      ['mm_seqnum', 'u32', 'the mm\'s vmacache_seqnum'], ['mmap_cache', 'u32', '3.14\'s mm->mmap_cache (vma id, 0 none)'],
-      ['slot', 'u32', 'the task\'s four slots (vma id, 0 empty)', 4],
-    ] },
-    { name: 'vma_node', doc: 'one node of an mm\'s VMA rb-tree', fields: [
-      ['id', 'u32', 'vma id'], ['left', 'u32', 'vma id, 0 none'], ['right', 'u32', 'vma id, 0 none'],
-      ['depth', 'u16', '0 at the root'], ['red', 'u16', '1 red, 0 black'],
-    ] },
+    {
+      name: 'vmacache_info',
+      doc: "one task's cache and its mm's",
+      fields: [
+        ['mm', 'u32', 'process id'],
+        ['seqnum', 'u32', "the task's vmacache_seqnum"],
+        ['mm_seqnum', 'u32', "the mm's vmacache_seqnum"],
+        ['mmap_cache', 'u32', "3.14's mm->mmap_cache (vma id, 0 none)"],
+        ['slot', 'u32', "the task's four slots (vma id, 0 empty)", 4],
+      ],
+    },
+    {
+      name: 'vma_node',
+      doc: "one node of an mm's VMA rb-tree",
+      fields: [
+        ['id', 'u32', 'vma id'],
+        ['left', 'u32', 'vma id, 0 none'],
+        ['right', 'u32', 'vma id, 0 none'],
+        ['depth', 'u16', '0 at the root'],
+        ['red', 'u16', '1 red, 0 black'],
+      ],
+    },
   ],
   exports: [
-    ['int mmsim_vmacache_info(const struct mmsim *sim, uint32_t task, struct mmsim_vmacache_info *out)',
-      'a task\'s four VMA-cache slots and seqnum, its mm\'s seqnum and mmap_cache; MMSIM_EINVAL for no such task'],
-    ['uint32_t mmsim_vma_tree(const struct mmsim *sim, uint32_t mm, uint32_t max_depth, struct mmsim_vma_node *out, uint32_t max)',
-      'the mm\'s VMA rb-tree, breadth first from the root, nodes at most max_depth deep, at most max of them; returns how many'],
+    [
+      'int mmsim_vmacache_info(const struct mmsim *sim, uint32_t task, struct mmsim_vmacache_info *out)',
+      "a task's four VMA-cache slots and seqnum, its mm's seqnum and mmap_cache; MMSIM_EINVAL for no such task",
+    ],
+    [
+      'uint32_t mmsim_vma_tree(const struct mmsim *sim, uint32_t mm, uint32_t max_depth, struct mmsim_vma_node *out, uint32_t max)',
+      "the mm's VMA rb-tree, breadth first from the root, nodes at most max_depth deep, at most max of them; returns how many",
+    ],
   ],
 };

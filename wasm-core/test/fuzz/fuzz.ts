@@ -60,19 +60,28 @@ function tunableValue(r: R, t: TunableInfo): string {
       const pages = r.int(Math.ceil(t.min! / PAGE), Math.min(Math.floor(t.max! / PAGE), 2 ** 18));
       return `${pages * 4}KiB`;
     }
-    case 'int': return String(r.int(t.min!, Math.min(t.max!, t.min! + 600)));
-    case 'bool': return r.chance(0.5) ? 'true' : 'false';
+    case 'int':
+      return String(r.int(t.min!, Math.min(t.max!, t.min! + 600)));
+    case 'bool':
+      return r.chance(0.5) ? 'true' : 'false';
     /* THP needs `always` (or madvise ranges) and a whole 2 MiB block: lean on it, or PMD leaves are rare */
-    case 'choice': return t.key === 'thp' && r.chance(0.5) ? 'always' : r.pick(t.choices!);
+    case 'choice':
+      return t.key === 'thp' && r.chance(0.5) ? 'always' : r.pick(t.choices!);
     case 'sizes': {
-      const n = r.int(0, 3), out = new Set<number>();
+      const n = r.int(0, 3),
+        out = new Set<number>();
       for (let i = 0; i < n; i++) out.add(2 ** r.int(Math.log2(t.min!), Math.log2(t.max!)));
       return `[${[...out].join(', ')}]`;
     }
   }
 }
 
-interface Proc { name: string; threads: number; maps: Map<string, { len: number; rw: boolean }>; alive: boolean }
+interface Proc {
+  name: string;
+  threads: number;
+  maps: Map<string, { len: number; rw: boolean }>;
+  alive: boolean;
+}
 
 /** a random scenario's text, mostly valid (so that the core runs it), sometimes not */
 export function generate(seed: number): string {
@@ -83,7 +92,12 @@ export function generate(seed: number): string {
   const kernel = TUNABLES.filter((t) => t.scope === 'kernel' && r.chance(0.6));
   if (kernel.length) out.push('kernel:', ...kernel.map((t) => `  ${t.key}: ${tunableValue(r, t)}`));
   const memMiB = r.pick([2, 8, 64, 256, 1024]);
-  out.push('machine:', `  memory: ${memMiB}MiB`, `  io_latency: ${r.int(0, 50)}`, `  writeback_latency: ${r.int(1, 60)}`);
+  out.push(
+    'machine:',
+    `  memory: ${memMiB}MiB`,
+    `  io_latency: ${r.int(0, 50)}`,
+    `  writeback_latency: ${r.int(1, 60)}`,
+  );
   const files: { name: string; size: number }[] = [];
   const nf = r.int(0, 3);
   if (nf) out.push('files:');
@@ -92,7 +106,9 @@ export function generate(seed: number): string {
     files.push({ name: `f${i}`, size });
     const fs = r.pick(['disk', 'disk', 'tmpfs']);
     const sparse = fs === 'disk' && r.chance(0.3) ? ', sparse: true' : '';
-    out.push(`  f${i}: { size: ${size}, cached: ${r.chance(0.3) && size < memMiB * 2 ** 19 ? 'all' : 'none'}, fs: ${fs}${sparse} }`);
+    out.push(
+      `  f${i}: { size: ${size}, cached: ${r.chance(0.3) && size < memMiB * 2 ** 19 ? 'all' : 'none'}, fs: ${fs}${sparse} }`,
+    );
   }
   const procs: Proc[] = [];
   const np = r.int(1, 3);
@@ -105,11 +121,18 @@ export function generate(seed: number): string {
     out.push(`  ${p.name}: { threads: ${p.threads}${seq} }`);
   }
   out.push('steps:');
-  let mapSeq = 0, kidSeq = 0;
+  let mapSeq = 0,
+    kidSeq = 0;
   const live = () => procs.filter((p) => p.alive);
-  const task = (p: Proc, all = false) => (all && p.threads > 1 && r.chance(0.4) ? `${p.name}.*` : r.chance(0.5) ? p.name : `${p.name}.${r.int(0, p.threads - 1)}`);
+  const task = (p: Proc, all = false) =>
+    all && p.threads > 1 && r.chance(0.4)
+      ? `${p.name}.*`
+      : r.chance(0.5)
+        ? p.name
+        : `${p.name}.${r.int(0, p.threads - 1)}`;
   /* sometimes unaligned (refused); sometimes 2-6 MiB, so that THP has whole PMD blocks to map */
-  const len = () => (bad && r.chance(0.1) ? r.int(1, 9000) : r.chance(0.2) ? r.int(512, 1536) * PAGE : r.int(1, 96) * PAGE);
+  const len = () =>
+    bad && r.chance(0.1) ? r.int(1, 9000) : r.chance(0.2) ? r.int(512, 1536) * PAGE : r.int(1, 96) * PAGE;
 
   const step = (ind: string, inLoop: boolean, depth: number): string[] => {
     const ps = live();
@@ -121,16 +144,22 @@ export function generate(seed: number): string {
       const name = `m${mapSeq++}`;
       const f = files.length && r.chance(0.5) ? r.pick(files) : null;
       const l = f && r.chance(0.5) ? undefined : len();
-      const fixed = r.chance(0.2) ? `, addr: ${r.pick(['0x100000000', '0x100010000', '0x7f0000000000', `0x${(0x200000000 + r.int(0, 64) * PAGE).toString(16)}`])}` : '';
+      const fixed = r.chance(0.2)
+        ? `, addr: ${r.pick(['0x100000000', '0x100010000', '0x7f0000000000', `0x${(0x200000000 + r.int(0, 64) * PAGE).toString(16)}`])}`
+        : '';
       const shared = f && r.chance(0.4) ? ', shared: true' : '';
       const off = f && r.chance(0.3) ? `, offset: ${r.int(0, 8) * PAGE}` : '';
       const mapped = l ?? (f ? Math.ceil(f.size / PAGE) * PAGE : PAGE);
       const rw = r.chance(0.6);
       if (!inLoop) p.maps.set(name, { len: mapped, rw });
-      const lines = [`${ind}- mmap: { task: ${task(p)}, name: ${name}${f ? `, file: ${f.name}` : ''}${l !== undefined ? `, length: ${l}` : ''}${off}, prot: ${rw ? 'read-write' : 'read'}${shared}${fixed} }`];
+      const lines = [
+        `${ind}- mmap: { task: ${task(p)}, name: ${name}${f ? `, file: ${f.name}` : ''}${l !== undefined ? `, length: ${l}` : ''}${off}, prot: ${rw ? 'read-write' : 'read'}${shared}${fixed} }`,
+      ];
       if (inLoop) {
         /* a loop body leaves the mappings as it found them */
-        lines.push(`${ind}- access: { task: ${task(p, false)}, map: ${name}, op: ${rw && r.chance(0.5) ? 'write' : 'read'} }`);
+        lines.push(
+          `${ind}- access: { task: ${task(p, false)}, map: ${name}, op: ${rw && r.chance(0.5) ? 'write' : 'read'} }`,
+        );
         lines.push(`${ind}- munmap: { task: ${task(p)}, map: ${name} }`);
       }
       return lines;
@@ -138,12 +167,21 @@ export function generate(seed: number): string {
     if (files.length && r.chance(0.15)) {
       /* read(2), write(2) (within the file: files do not grow), fadvise(DONTNEED), fsync */
       const f = r.pick(files);
-      const off = r.int(0, f.size - 1), n = r.int(1, Math.min(f.size - off, 96 * PAGE));
+      const off = r.int(0, f.size - 1),
+        n = r.int(1, Math.min(f.size - off, 96 * PAGE));
       switch (r.pick(['read', 'read', 'write', 'write', 'fadvise', 'fsync'])) {
-        case 'read': return [`${ind}- read: { task: ${task(p)}, file: ${f.name}, offset: ${off}, length: ${n} }`];
-        case 'write': return [`${ind}- write: { task: ${task(p)}, file: ${f.name}, offset: ${inLoop ? 0 : off}, length: ${inLoop ? Math.min(n, 2048) : n} }`];
-        case 'fadvise': return [`${ind}- fadvise: { task: ${task(p)}, file: ${f.name}, advice: dontneed${r.chance(0.5) ? `, offset: ${off}, length: ${r.chance(0.3) ? 0 : n}` : ''} }`];
-        default: return [`${ind}- fsync: { task: ${task(p)}, file: ${f.name} }`];
+        case 'read':
+          return [`${ind}- read: { task: ${task(p)}, file: ${f.name}, offset: ${off}, length: ${n} }`];
+        case 'write':
+          return [
+            `${ind}- write: { task: ${task(p)}, file: ${f.name}, offset: ${inLoop ? 0 : off}, length: ${inLoop ? Math.min(n, 2048) : n} }`,
+          ];
+        case 'fadvise':
+          return [
+            `${ind}- fadvise: { task: ${task(p)}, file: ${f.name}, advice: dontneed${r.chance(0.5) ? `, offset: ${off}, length: ${r.chance(0.3) ? 0 : n}` : ''} }`,
+          ];
+        default:
+          return [`${ind}- fsync: { task: ${task(p)}, file: ${f.name} }`];
       }
     }
     const name = r.pick(names);
@@ -152,11 +190,18 @@ export function generate(seed: number): string {
     const op = () => (rw || (bad && r.chance(0.2)) ? r.pick(['read', 'write']) : 'read');
     if (k < 0.55) {
       const pattern = r.pick(['sequential', 'random', 'uniform', 'list']);
-      const extra = pattern === 'uniform' ? `, count: ${r.int(0, 300)}` : pattern === 'list' ? `, pages: [${Array.from({ length: r.int(1, 8) }, () => r.int(0, Math.max(0, mlen / PAGE - 1))).join(', ')}]` : '';
+      const extra =
+        pattern === 'uniform'
+          ? `, count: ${r.int(0, 300)}`
+          : pattern === 'list'
+            ? `, pages: [${Array.from({ length: r.int(1, 8) }, () => r.int(0, Math.max(0, mlen / PAGE - 1))).join(', ')}]`
+            : '';
       const stride = r.chance(0.2) ? `, stride: ${r.pick([8, 16, 64])}KiB` : '';
       const all = p.threads > 1 && r.chance(0.3);
       const map = all && r.chance(0.3) ? `[${Array(p.threads).fill(name).join(', ')}]` : name;
-      return [`${ind}- access: { task: ${all ? `${p.name}.*` : task(p)}, map: ${map}, op: ${op()}, pattern: ${pattern}${extra}${stride} }`];
+      return [
+        `${ind}- access: { task: ${all ? `${p.name}.*` : task(p)}, map: ${map}, op: ${op()}, pattern: ${pattern}${extra}${stride} }`,
+      ];
     }
     if (k < 0.62) {
       const part = r.chance(0.5) && mlen > PAGE ? `, offset: ${r.int(0, mlen / PAGE - 1) * PAGE}, length: ${PAGE}` : '';
@@ -164,7 +209,10 @@ export function generate(seed: number): string {
       if (!part && inLoop) return [`${ind}- say: no whole munmap inside a loop`];
       return [`${ind}- munmap: { task: ${task(p)}, map: ${name}${part} }`];
     }
-    if (k < 0.70) return [`${ind}- madvise: { task: ${task(p)}, map: ${name}, advice: ${r.pick(['hugepage', 'nohugepage', 'random', 'sequential', 'dontneed'])} }`];
+    if (k < 0.7)
+      return [
+        `${ind}- madvise: { task: ${task(p)}, map: ${name}, advice: ${r.pick(['hugepage', 'nohugepage', 'random', 'sequential', 'dontneed'])} }`,
+      ];
     if (k < 0.76 && !inLoop && procs.length < 8) {
       const child = { name: `k${kidSeq++}`, threads: 1, maps: new Map(p.maps), alive: true };
       procs.push(child);
@@ -177,7 +225,13 @@ export function generate(seed: number): string {
     if (k < 0.88 && depth < 3) {
       const body: string[] = [];
       for (let i = r.int(0, 3); i > 0; i--) body.push(...step(`${ind}      `, true, depth + 1));
-      return [`${ind}- repeat:`, `${ind}    times: ${r.int(0, 5)}`, `${ind}    stride: ${r.pick([0, 0, 4096, 65536])}`, `${ind}    steps:${body.length ? '' : ' []'}`, ...body];
+      return [
+        `${ind}- repeat:`,
+        `${ind}    times: ${r.int(0, 5)}`,
+        `${ind}    stride: ${r.pick([0, 0, 4096, 65536])}`,
+        `${ind}    steps:${body.length ? '' : ' []'}`,
+        ...body,
+      ];
     }
     if (k < 0.95) {
       const c = r.pick(COUNTERS);
@@ -185,7 +239,14 @@ export function generate(seed: number): string {
     }
     if (k < 0.97 || !bad) return [`${ind}- say: "step ${r.int(0, 99)} <b>&amp;</b>"`];
     /* invalid on purpose: unknown keys, bad sizes, unknown maps */
-    return [r.pick([`${ind}- access: { task: ${p.name}, map: nosuch, op: read }`, `${ind}- mmap: { task: ${p.name}, name: x${mapSeq++}, length: 4.5KiB, prot: read }`, `${ind}- bogus: {}`, `${ind}- access: { task: ${p.name}, map: ${name}, op: read, stride: 100 }`])];
+    return [
+      r.pick([
+        `${ind}- access: { task: ${p.name}, map: nosuch, op: read }`,
+        `${ind}- mmap: { task: ${p.name}, name: x${mapSeq++}, length: 4.5KiB, prot: read }`,
+        `${ind}- bogus: {}`,
+        `${ind}- access: { task: ${p.name}, map: ${name}, op: read, stride: 100 }`,
+      ]),
+    ];
   };
   for (let i = r.int(1, 30); i > 0; i--) out.push(...step('  ', false, 0));
   return `${out.join('\n')}\n`;
@@ -223,23 +284,32 @@ export function fuzzOne(seed: number, core: Core, nativeBin: string, tmp: string
   const bin = join(tmp, `prog-${seed}.bin`);
   writeFileSync(bin, prog.bytes);
   let n;
-  const env = { ...process.env, ASAN_OPTIONS: 'exitcode=86', UBSAN_OPTIONS: 'halt_on_error=1:exitcode=87:print_stacktrace=1' };
+  const env = {
+    ...process.env,
+    ASAN_OPTIONS: 'exitcode=86',
+    UBSAN_OPTIONS: 'halt_on_error=1:exitcode=87:print_stacktrace=1',
+  };
   const r = spawnSync(nativeBin, ['--trace', '--debug-vm', bin], { encoding: 'utf8', env, maxBuffer: 1 << 26 });
   /* mmsim-run exits 1 for a run that ended in an error (its JSON is on stdout); anything else, or a sanitizer's word, is a finding */
-  if ((r.status !== 0 && r.status !== 1) || r.stderr) return finding(`native (ASan, UBSan) exited ${r.status ?? r.signal}: ${r.stderr.slice(0, 2000)}`);
+  if ((r.status !== 0 && r.status !== 1) || r.stderr)
+    return finding(`native (ASan, UBSan) exited ${r.status ?? r.signal}: ${r.stderr.slice(0, 2000)}`);
   try {
     n = JSON.parse(r.stdout);
   } catch {
     return finding(`native printed no result: ${r.stdout.slice(0, 500)}`);
   }
   const all = { ...w.counters, ...w.model };
-  for (const c of COUNTERS) if (all[c] !== n.counters[c]) return finding(`native != wasm: ${c} ${n.counters[c]} vs ${all[c]}`);
+  for (const c of COUNTERS)
+    if (all[c] !== n.counters[c]) return finding(`native != wasm: ${c} ${n.counters[c]} vs ${all[c]}`);
   for (const [i, t] of prog.tasks.entries())
-    for (const c of TASK_COUNTERS) if (w.tasks[t][c] !== n.tasks[i][c]) return finding(`native != wasm: ${t} ${c} ${n.tasks[i][c]} vs ${w.tasks[t][c]}`);
+    for (const c of TASK_COUNTERS)
+      if (w.tasks[t][c] !== n.tasks[i][c])
+        return finding(`native != wasm: ${t} ${c} ${n.tasks[i][c]} vs ${w.tasks[t][c]}`);
   if (w.steps !== n.steps) return finding(`native != wasm: steps ${n.steps} vs ${w.steps}`);
-  if ((w.error?.code ?? 0) !== n.error.code) return finding(`native != wasm: error ${n.error.code} vs ${w.error?.code ?? 0}`);
+  if ((w.error?.code ?? 0) !== n.error.code)
+    return finding(`native != wasm: error ${n.error.code} vs ${w.error?.code ?? 0}`);
   if (n.error.code === ErrorCode.EINVARIANT) return finding(`native: invariant broken`);
-  if (digest.n !== n.events || digest.hex() !== n.event_digest) return finding(`native != wasm: events ${n.events}/${n.event_digest} vs ${digest.n}/${digest.hex()}`);
+  if (digest.n !== n.events || digest.hex() !== n.event_digest)
+    return finding(`native != wasm: events ${n.events}/${n.event_digest} vs ${digest.n}/${digest.hex()}`);
   return { seed, kind: 'ran', detail: w.error ? `stopped: ${w.error.message}` : w.status, source };
 }
-

@@ -17,25 +17,39 @@ export function rmapAtomics(d: number): { page: number; large: number; entire: n
 export function atomicsText(d: number): string {
   const a = rmapAtomics(d);
   const parts = [
-    a.page && `${a.page.toLocaleString('en-US')} _mapcount`, a.large && `${a.large} _large_mapcount`,
-    a.entire && `${a.entire} _entire_mapcount`, a.nr && `${a.nr} _nr_pages_mapped`,
+    a.page && `${a.page.toLocaleString('en-US')} _mapcount`,
+    a.large && `${a.large} _large_mapcount`,
+    a.entire && `${a.entire} _entire_mapcount`,
+    a.nr && `${a.nr} _nr_pages_mapped`,
   ].filter(Boolean);
-  return parts.length ? `${parts.join(' + ')} atomic${a.page + a.large + a.entire + a.nr === 1 ? '' : 's'}` : 'no atomics (plain stores)';
+  return parts.length
+    ? `${parts.join(' + ')} atomic${a.page + a.large + a.entire + a.nr === 1 ? '' : 's'}`
+    : 'no atomics (plain stores)';
 }
 
 const RMAP: Record<number, { what: (n: number) => string; fn: string }> = {
-  [FolioRmapOp.NewPtes]: { what: (n) => `a new folio mapped by its ${plural(n, 'PTE')}`, fn: 'folio_add_new_anon_rmap' },
+  [FolioRmapOp.NewPtes]: {
+    what: (n) => `a new folio mapped by its ${plural(n, 'PTE')}`,
+    fn: 'folio_add_new_anon_rmap',
+  },
   [FolioRmapOp.NewPmd]: { what: () => 'a new THP mapped by one PMD', fn: 'folio_add_new_anon_rmap' },
   [FolioRmapOp.AddPtes]: { what: (n) => `${plural(n, 'page')} mapped again by PTEs`, fn: 'folio_add_anon_rmap_ptes' },
   [FolioRmapOp.RemovePtes]: { what: (n) => `${plural(n, 'PTE')} removed as one batch`, fn: 'folio_remove_rmap_ptes' },
-  [FolioRmapOp.DupPtes]: { what: (n) => `${plural(n, 'PTE')} copied by fork as one batch`, fn: 'folio_try_dup_anon_rmap_ptes' },
+  [FolioRmapOp.DupPtes]: {
+    what: (n) => `${plural(n, 'PTE')} copied by fork as one batch`,
+    fn: 'folio_try_dup_anon_rmap_ptes',
+  },
   [FolioRmapOp.RemovePmd]: { what: () => 'its PMD mapping removed', fn: 'folio_remove_rmap_pmd' },
   [FolioRmapOp.DupPmd]: { what: () => 'its PMD copied by fork', fn: 'folio_try_dup_anon_rmap_pmd' },
 };
 
 const RMAP_LABEL: Record<number, string> = {
-  [FolioRmapOp.NewPtes]: 'rmap: new folio', [FolioRmapOp.NewPmd]: 'rmap: new THP', [FolioRmapOp.AddPtes]: 'rmap: PTEs added',
-  [FolioRmapOp.RemovePtes]: 'rmap: PTEs removed', [FolioRmapOp.DupPtes]: 'rmap: fork copy', [FolioRmapOp.RemovePmd]: 'rmap: PMD removed',
+  [FolioRmapOp.NewPtes]: 'rmap: new folio',
+  [FolioRmapOp.NewPmd]: 'rmap: new THP',
+  [FolioRmapOp.AddPtes]: 'rmap: PTEs added',
+  [FolioRmapOp.RemovePtes]: 'rmap: PTEs removed',
+  [FolioRmapOp.DupPtes]: 'rmap: fork copy',
+  [FolioRmapOp.RemovePmd]: 'rmap: PMD removed',
   [FolioRmapOp.DupPmd]: 'rmap: fork copy (PMD)',
 };
 
@@ -46,8 +60,10 @@ const WHY: Record<number, string> = {
 };
 
 const HOW: Record<number, string> = {
-  [SetHow.Anon]: 'a new THP, writable', [SetHow.Zero]: 'the huge zero page, read-only',
-  [SetHow.Fork]: 'copied into the child at fork, write-protected in both', [SetHow.Reuse]: 'made writable in place (its only user)',
+  [SetHow.Anon]: 'a new THP, writable',
+  [SetHow.Zero]: 'the huge zero page, read-only',
+  [SetHow.Fork]: 'copied into the child at fork, write-protected in both',
+  [SetHow.Reuse]: 'made writable in place (its only user)',
 };
 
 export const describeLargeFolios: Describer = (e, { task }) => {
@@ -57,19 +73,51 @@ export const describeLargeFolios: Describer = (e, { task }) => {
       if (!r) return null;
       return {
         text: `folio at pfn ${e.a}: ${r.what(e.c)}${e.c < 2 ** 9 && e.addr !== e.a ? ` (from its page ${e.addr - e.a})` : ''}; ${atomicsText(e.d)}`,
-        fn: r.fn, label: RMAP_LABEL[e.b] ?? 'rmap', version: V,
+        fn: r.fn,
+        label: RMAP_LABEL[e.b] ?? 'rmap',
+        version: V,
       };
     }
     case EV.mmsim_set_pmd:
-      return { text: `${task}: PMD for ${hex(e.addr)} set: ${HOW[e.c] ?? 'a 2 MiB leaf'}${e.a ? ` (pfn ${e.a})` : ''}`, fn: e.c === SetHow.Fork ? 'copy_huge_pmd' : e.c === SetHow.Reuse ? 'do_huge_pmd_wp_page' : 'do_huge_pmd_anonymous_page', label: 'PMD set', version: V };
+      return {
+        text: `${task}: PMD for ${hex(e.addr)} set: ${HOW[e.c] ?? 'a 2 MiB leaf'}${e.a ? ` (pfn ${e.a})` : ''}`,
+        fn:
+          e.c === SetHow.Fork
+            ? 'copy_huge_pmd'
+            : e.c === SetHow.Reuse
+              ? 'do_huge_pmd_wp_page'
+              : 'do_huge_pmd_anonymous_page',
+        label: 'PMD set',
+        version: V,
+      };
     case EV.mmsim_pmd_clear:
-      return { text: `PMD for ${hex(e.addr)} cleared: ${e.a ? `the THP at pfn ${e.a}${e.c ? ', freed with it' : ''}` : 'the huge zero page'}; its deposited table freed`, fn: 'zap_huge_pmd', label: 'PMD cleared', version: V };
+      return {
+        text: `PMD for ${hex(e.addr)} cleared: ${e.a ? `the THP at pfn ${e.a}${e.c ? ', freed with it' : ''}` : 'the huge zero page'}; its deposited table freed`,
+        fn: 'zap_huge_pmd',
+        label: 'PMD cleared',
+        version: V,
+      };
     case EV.mmsim_split_huge_pmd:
-      return { text: `PMD for ${hex(e.addr)} remapped by 512 PTEs (the deposited table): ${WHY[e.c] ?? ''}${e.a ? `; ${plural(e.d, 'rmap atomic')}` : ''}`, fn: '__split_huge_pmd_locked', label: 'PMD remap', version: V };
+      return {
+        text: `PMD for ${hex(e.addr)} remapped by 512 PTEs (the deposited table): ${WHY[e.c] ?? ''}${e.a ? `; ${plural(e.d, 'rmap atomic')}` : ''}`,
+        fn: '__split_huge_pmd_locked',
+        label: 'PMD remap',
+        version: V,
+      };
     case EV.mmsim_deferred_split:
-      return { text: `folio at pfn ${e.a} (order ${e.b}) partly mapped (${plural(e.c, 'page')} still mapped): queued for a deferred split`, fn: 'deferred_split_folio', label: 'deferred split', version: V };
+      return {
+        text: `folio at pfn ${e.a} (order ${e.b}) partly mapped (${plural(e.c, 'page')} still mapped): queued for a deferred split`,
+        fn: 'deferred_split_folio',
+        label: 'deferred split',
+        version: V,
+      };
     case EV.mmsim_split_huge_page:
-      return { text: `the deferred split shrinker split the folio at pfn ${e.a} (order ${e.b}): ${plural(e.d, 'small folio')} kept, ${plural(e.c, 'unmapped page')} freed`, fn: 'split_huge_page_to_list_to_order', label: 'folio split', version: V };
+      return {
+        text: `the deferred split shrinker split the folio at pfn ${e.a} (order ${e.b}): ${plural(e.d, 'small folio')} kept, ${plural(e.c, 'unmapped page')} freed`,
+        fn: 'split_huge_page_to_list_to_order',
+        label: 'folio split',
+        version: V,
+      };
     default:
       return null;
   }

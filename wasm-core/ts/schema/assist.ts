@@ -21,8 +21,17 @@ import type { Seg } from './check.js';
 const MARK = 'mmplay9cursor9mark';
 
 /** documentation of a key or value: a title and plain-text lines (never HTML) */
-export interface Doc { title: string; lines: string[] }
-export interface Option { label: string; kind: 'key' | 'value'; detail?: string; doc?: Doc; apply?: string }
+export interface Doc {
+  title: string;
+  lines: string[];
+}
+export interface Option {
+  label: string;
+  kind: 'key' | 'value';
+  detail?: string;
+  doc?: Doc;
+  apply?: string;
+}
 
 type S = SchemaObject;
 
@@ -52,14 +61,16 @@ export function schemaAt(root: S, segs: readonly Seg[]): S | null {
     } else {
       const props = s.properties as Record<string, S> | undefined;
       if (props && g in props) s = resolve(root, props[g]);
-      else if (s.additionalProperties && typeof s.additionalProperties === 'object') s = resolve(root, s.additionalProperties as S);
+      else if (s.additionalProperties && typeof s.additionalProperties === 'object')
+        s = resolve(root, s.additionalProperties as S);
       else return null;
     }
   }
   return s;
 }
 
-const isObject = (s: S) => s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')) || (!s.type && !!s.properties);
+const isObject = (s: S) =>
+  s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')) || (!s.type && !!s.properties);
 
 /**
  * The keys a mapping may have: its properties, and the names its if/then/else
@@ -84,11 +95,16 @@ function valuesOf(s: S): string[] {
 
 function rangeOf(t: TunableInfo): string | null {
   switch (t.type) {
-    case 'size': return `${formatBytes(t.min!)} … ${formatBytes(t.max!)}${t.pow2 ? ', a power of two' : ''}${t.page ? ', a multiple of 4 KiB' : ''}`;
-    case 'int': return `${t.min} … ${t.max}${t.unit ? ` ${t.unit}` : ''}`;
-    case 'choice': return `one of ${t.choices!.join(', ')}`;
-    case 'bool': return 'true or false';
-    case 'sizes': return `a list of sizes ${formatBytes(t.min!)} … ${formatBytes(t.max!)}, each a power of two`;
+    case 'size':
+      return `${formatBytes(t.min!)} … ${formatBytes(t.max!)}${t.pow2 ? ', a power of two' : ''}${t.page ? ', a multiple of 4 KiB' : ''}`;
+    case 'int':
+      return `${t.min} … ${t.max}${t.unit ? ` ${t.unit}` : ''}`;
+    case 'choice':
+      return `one of ${t.choices!.join(', ')}`;
+    case 'bool':
+      return 'true or false';
+    case 'sizes':
+      return `a list of sizes ${formatBytes(t.min!)} … ${formatBytes(t.max!)}, each a power of two`;
   }
 }
 
@@ -113,7 +129,8 @@ function valueHint(s: S): string | null {
     return `a size: bytes, or 4KiB, 2MiB, 16GiB${o.page ? '; a multiple of 4 KiB' : ''}${o.min !== undefined ? `; at least ${formatBytes(o.min)}` : ''}${o.max !== undefined ? `; at most ${formatBytes(o.max)}` : ''}`;
   }
   if (s['x-address']) return 'an address: a number or a hex string like "0x7f0000000000", page aligned';
-  if (s['x-task']) return `a task: app (thread 0), app.2${(s['x-task'] as { all: boolean }).all ? ', app.* (every thread)' : ''}`;
+  if (s['x-task'])
+    return `a task: app (thread 0), app.2${(s['x-task'] as { all: boolean }).all ? ', app.* (every thread)' : ''}`;
   if (Array.isArray(s.enum) && s.enum.length <= 12) return `one of ${s.enum.join(', ')}`;
   if (s.type === 'integer')
     return `a whole number${s.minimum === undefined ? '' : s.maximum === Number.MAX_SAFE_INTEGER ? `, at least ${s.minimum}` : `, ${s.minimum} … ${s.maximum as number}`}`;
@@ -138,7 +155,11 @@ export function docOf(s: S, name: string, required = false): Doc {
 
 /* ------------------------------------------------------------ the cursor */
 
-interface Found { role: 'key' | 'value'; segs: Seg[]; siblings: string[] }
+interface Found {
+  role: 'key' | 'value';
+  segs: Seg[];
+  siblings: string[];
+}
 
 const holds = (n: unknown): boolean => isScalar(n) && typeof n.value === 'string' && n.value.includes(MARK);
 const keyText = (n: unknown): string => String(isScalar(n) ? n.value : n);
@@ -177,21 +198,36 @@ export function completionsAt(root: S, text: string, pos: number): Option[] {
   if (c.role === 'key' || isObject(s)) {
     const required = new Set((s.required as string[] | undefined) ?? []);
     const isStep = s.maxProperties === 1;
-    return keysOf(s, c.siblings).filter((k) => !c.siblings.includes(k)).map((k): Option => {
-      const ks = schemaAt(root, [...c.segs, k]) ?? {};
-      return {
-        label: k, kind: 'key', apply: `${k}: `,
-        detail: isStep ? 'step' : typeof ks['x-tunable'] === 'string' ? 'tunable' : required.has(k) ? 'required' : undefined,
-        doc: docOf(ks, k, required.has(k)),
-      };
-    });
+    return keysOf(s, c.siblings)
+      .filter((k) => !c.siblings.includes(k))
+      .map((k): Option => {
+        const ks = schemaAt(root, [...c.segs, k]) ?? {};
+        return {
+          label: k,
+          kind: 'key',
+          apply: `${k}: `,
+          detail: isStep
+            ? 'step'
+            : typeof ks['x-tunable'] === 'string'
+              ? 'tunable'
+              : required.has(k)
+                ? 'required'
+                : undefined,
+          doc: docOf(ks, k, required.has(k)),
+        };
+      });
   }
   return valuesOf(s).map((v) => ({ label: v, kind: 'value' }));
 }
 
 /* ------------------------------------------------------------ hover */
 
-interface Hit { node: Node; role: 'key' | 'value'; segs: Seg[]; parent: S | null }
+interface Hit {
+  node: Node;
+  role: 'key' | 'value';
+  segs: Seg[];
+  parent: S | null;
+}
 
 function hit(root: S, node: Node | null | undefined, segs: Seg[], pos: number): Hit | null {
   if (!node?.range || pos < node.range[0] || pos > node.range[1]) return null;
@@ -199,7 +235,8 @@ function hit(root: S, node: Node | null | undefined, segs: Seg[], pos: number): 
     for (const pair of node.items) {
       const k = pair.key as Node | null;
       const ks = [...segs, keyText(k)];
-      if (k?.range && pos >= k.range[0] && pos <= k.range[1]) return { node: k, role: 'key', segs: ks, parent: schemaAt(root, segs) };
+      if (k?.range && pos >= k.range[0] && pos <= k.range[1])
+        return { node: k, role: 'key', segs: ks, parent: schemaAt(root, segs) };
       const r = hit(root, pair.value as Node | null, ks, pos);
       if (r) return r;
     }
@@ -227,8 +264,14 @@ export function docAt(root: S, text: string, pos: number): { from: number; to: n
   const required = ((h.parent?.required as string[] | undefined) ?? []).includes(name);
   const d = docOf(s, name, required);
   if (h.parent?.maxProperties === 1) d.title = `step: ${name}`;
-  const counter = h.parent?.additionalProperties && !(h.parent.properties as object | undefined)?.hasOwnProperty(name) ? COUNTER_INFO.find((c) => c.name === name) : undefined;
-  if (counter) d.lines.unshift(`${counter.doc ? `${counter.doc}: ` : ''}${counter.model ? "the model's own counter" : counter.gauge ? 'a /proc/vmstat gauge' : 'a /proc/vmstat counter'}`);
+  const counter =
+    h.parent?.additionalProperties && !(h.parent.properties as object | undefined)?.hasOwnProperty(name)
+      ? COUNTER_INFO.find((c) => c.name === name)
+      : undefined;
+  if (counter)
+    d.lines.unshift(
+      `${counter.doc ? `${counter.doc}: ` : ''}${counter.model ? "the model's own counter" : counter.gauge ? 'a /proc/vmstat gauge' : 'a /proc/vmstat counter'}`,
+    );
   /* a tunable named as a value (reference: x:) */
   if (h.role === 'value' && isScalar(h.node) && typeof h.node.value === 'string') {
     const t = tunableDoc(h.node.value);

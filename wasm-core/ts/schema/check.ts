@@ -23,7 +23,13 @@
  * and `propertyNames` summaries are dropped, and a mapping with too many
  * keys (a step with two kinds) hides the errors inside it.
  */
-import Ajv, { type AnySchemaObject, type ErrorObject, type FuncKeywordDefinition, type SchemaObject, type ValidateFunction } from 'ajv';
+import Ajv, {
+  type AnySchemaObject,
+  type ErrorObject,
+  type FuncKeywordDefinition,
+  type SchemaObject,
+  type ValidateFunction,
+} from 'ajv';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node, type Pair } from 'yaml';
 import { ScenarioError, ScenarioErrors, suggest, type At } from '../errors.js';
 import { formatSize, PAGE } from '../units.js';
@@ -48,32 +54,57 @@ export function describe(v: unknown): string {
 
 export const NAME_PATTERN = '^[a-z][a-z0-9_-]*$';
 const UNITS: Record<string, number> = {
-  '': 1, B: 1, K: 2 ** 10, KiB: 2 ** 10, M: 2 ** 20, MiB: 2 ** 20, G: 2 ** 30, GiB: 2 ** 30,
-  T: 2 ** 40, TiB: 2 ** 40,
+  '': 1,
+  B: 1,
+  K: 2 ** 10,
+  KiB: 2 ** 10,
+  M: 2 ** 20,
+  MiB: 2 ** 20,
+  G: 2 ** 30,
+  GiB: 2 ** 30,
+  T: 2 ** 40,
+  TiB: 2 ** 40,
 };
 
-export interface SizeOpts { page?: boolean; min?: number; max?: number; pow2?: boolean; /** an item of a list of sizes */ inList?: boolean }
+export interface SizeOpts {
+  page?: boolean;
+  min?: number;
+  max?: number;
+  pow2?: boolean /** an item of a list of sizes */;
+  inList?: boolean;
+}
 
 /** a size's value in bytes, or the message saying why it is not one */
 export function checkSize(v: unknown, opts: SizeOpts = {}): number | { error: string } {
   let n: number;
   if (typeof v === 'number') {
     if (!Number.isSafeInteger(v) || v < 0)
-      return { error: `expected a size in bytes (a whole number, or a string like '4KiB', '2MiB', '16GiB'), got ${describe(v)}` };
+      return {
+        error: `expected a size in bytes (a whole number, or a string like '4KiB', '2MiB', '16GiB'), got ${describe(v)}`,
+      };
     n = v;
   } else if (typeof v === 'string') {
     const m = /^\s*(\d+)\s*(B|K|KiB|M|MiB|G|GiB|T|TiB)?\s*$/.exec(v);
-    if (!m) return { error: `expected a size such as 4096, '4KiB', '2MiB' or '16GiB' (binary units K/KiB, M/MiB, G/GiB, T/TiB), got ${describe(v)}` };
+    if (!m)
+      return {
+        error: `expected a size such as 4096, '4KiB', '2MiB' or '16GiB' (binary units K/KiB, M/MiB, G/GiB, T/TiB), got ${describe(v)}`,
+      };
     n = Number(m[1]) * UNITS[m[2] ?? ''];
     if (!Number.isSafeInteger(n)) return { error: `size ${describe(v)} is too large` };
   } else {
     return { error: `expected a size such as 4096, '4KiB', '2MiB' or '16GiB', got ${describe(v)}` };
   }
   if (opts.page && n % PAGE) return { error: `must be a multiple of 4 KiB (4096 bytes), got ${n}` };
-  if (opts.min !== undefined && n < opts.min) return { error: `must be at least ${formatSize(opts.min)}, got ${formatSize(n)}` };
-  if (opts.max !== undefined && n > opts.max) return { error: `must be at most ${formatSize(opts.max)}, got ${formatSize(n)}` };
+  if (opts.min !== undefined && n < opts.min)
+    return { error: `must be at least ${formatSize(opts.min)}, got ${formatSize(n)}` };
+  if (opts.max !== undefined && n > opts.max)
+    return { error: `must be at most ${formatSize(opts.max)}, got ${formatSize(n)}` };
   if (opts.pow2 && n & (n - 1))
-    return { error: opts.inList ? `must be a power of two, got ${formatSize(n)}` : `must be a power of two from ${opts.min} to ${opts.max}, got ${n}` };
+    return {
+      error: opts.inList
+        ? `must be a power of two, got ${formatSize(n)}`
+        : `must be a power of two from ${opts.min} to ${opts.max}, got ${n}`,
+    };
   return n;
 }
 
@@ -104,8 +135,14 @@ export function toAddress(v: unknown): number {
 /** a task reference: `app` (thread 0), `app.2`, `app.*` */
 export function checkTask(v: unknown, all: boolean): { proc: string; thread: number | '*' } | { error: string } {
   const m = typeof v === 'string' ? /^([a-z][a-z0-9_-]*)(?:\.(\d+|\*))?$/.exec(v) : null;
-  if (!m) return { error: `expected a task: 'app' (thread 0 of process app), 'app.2' (thread 2)${all ? " or 'app.*' (every thread)" : ''}; got ${describe(v)}` };
-  if (m[2] === '*' && !all) return { error: `'${v as string}' names every thread; this step is done by one task (use '${m[1]}' or '${m[1]}.N')` };
+  if (!m)
+    return {
+      error: `expected a task: 'app' (thread 0 of process app), 'app.2' (thread 2)${all ? " or 'app.*' (every thread)" : ''}; got ${describe(v)}`,
+    };
+  if (m[2] === '*' && !all)
+    return {
+      error: `'${v as string}' names every thread; this step is done by one task (use '${m[1]}' or '${m[1]}.N')`,
+    };
   return { proc: m[1], thread: m[2] === undefined ? 0 : m[2] === '*' ? '*' : Number(m[2]) };
 }
 
@@ -119,7 +156,9 @@ const valueKeyword = (keyword: string, schemaType: 'object' | 'boolean', check: 
   validate: function v(schema: unknown, data: unknown): boolean {
     const r = (check as (v: unknown, s: unknown) => unknown)(data, schema);
     if (r && typeof r === 'object' && 'error' in r) {
-      (v as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword, message: (r as { error: string }).error, params: {} }];
+      (v as unknown as { errors: Partial<ErrorObject>[] }).errors = [
+        { keyword, message: (r as { error: string }).error, params: {} },
+      ];
       return false;
     }
     return true;
@@ -131,11 +170,19 @@ let ajvInstance: Ajv | null = null;
 export function ajv(): Ajv {
   if (ajvInstance) return ajvInstance;
   /* no codegen optimisation passes: they cost the CLI's cold start more than they save on one validation */
-  const a = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, messages: false, code: { optimize: false } });
+  const a = new Ajv({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    allowUnionTypes: true,
+    messages: false,
+    code: { optimize: false },
+  });
   a.addKeyword(valueKeyword('x-size', 'object', (v, s: SizeOpts) => checkSize(v, s)));
   a.addKeyword(valueKeyword('x-address', 'boolean', (v) => checkAddress(v)));
   a.addKeyword(valueKeyword('x-task', 'object', (v, s: { all: boolean }) => checkTask(v, s.all)));
-  for (const k of ['x-expected', 'x-what', 'x-unknown', 'x-too-many', 'x-tunable']) a.addKeyword({ keyword: k, schemaType: 'string' });
+  for (const k of ['x-expected', 'x-what', 'x-unknown', 'x-too-many', 'x-tunable'])
+    a.addKeyword({ keyword: k, schemaType: 'string' });
   return (ajvInstance = a);
 }
 
@@ -159,7 +206,10 @@ export function keyPath(segs: readonly Seg[]): string {
 
 function pointerSegs(pointer: string): Seg[] {
   if (!pointer) return [];
-  return pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /**
@@ -171,12 +221,18 @@ export class YamlSource {
   private readonly lc = new LineCounter();
   private readonly root: Node | null;
 
-  constructor(readonly source: string, readonly file: string) {
+  constructor(
+    readonly source: string,
+    readonly file: string,
+  ) {
     const doc = parseDocument(source, { lineCounter: this.lc, prettyErrors: false, uniqueKeys: true });
     const errors: ScenarioError[] = [];
     for (const e of doc.errors) {
       const { line, col } = this.lc.linePos(e.pos[0]);
-      const msg = e.code === 'MULTIPLE_DOCS' ? "a scenario is one YAML document; this '---' starts a second" : e.message.split('\n')[0];
+      const msg =
+        e.code === 'MULTIPLE_DOCS'
+          ? "a scenario is one YAML document; this '---' starts a second"
+          : e.message.split('\n')[0];
       errors.push(new ScenarioError(file, line, col, '', `YAML: ${msg}`));
     }
     /* tags (!!binary, !!js/function, !custom) would change what a value is: refuse them */
@@ -184,7 +240,15 @@ export class YamlSource {
       const tag = node ? (node as { tag?: string }).tag : undefined;
       if (tag && (isScalar(node) || isMap(node) || isSeq(node)) && (node as { range?: [number] }).range) {
         const { line, col } = this.lc.linePos((node as unknown as Node).range![0]);
-        errors.push(new ScenarioError(file, line, col, '', `YAML tags (${tag.replace(/^tag:yaml\.org,2002:/, '!!')}) are not supported in scenarios: write the plain value`));
+        errors.push(
+          new ScenarioError(
+            file,
+            line,
+            col,
+            '',
+            `YAML tags (${tag.replace(/^tag:yaml\.org,2002:/, '!!')}) are not supported in scenarios: write the plain value`,
+          ),
+        );
       }
     });
     /* anchors and aliases would let a few lines expand into huge scenarios: refuse them */
@@ -192,7 +256,15 @@ export class YamlSource {
       Alias: (_, node) => {
         const r = (node as unknown as Node).range;
         const { line, col } = r ? this.lc.linePos(r[0]) : { line: 1, col: 1 };
-        errors.push(new ScenarioError(file, line, col, '', `YAML aliases (*${(node as { source: string }).source}) are not supported in scenarios: write the value out`));
+        errors.push(
+          new ScenarioError(
+            file,
+            line,
+            col,
+            '',
+            `YAML aliases (*${(node as { source: string }).source}) are not supported in scenarios: write the value out`,
+          ),
+        );
       },
     });
     if (errors.length) throw new ScenarioErrors(errors.slice(0, 100));
@@ -239,8 +311,12 @@ export class YamlSource {
     const path = keyPath(f.norm);
     if (!segs.length) return { line: 1, col: 1, path };
     const key = f.pair ? (f.pair.key as Node | null) : null;
-    const p = !f.node && !f.pair ? null
-      : where === 'key' ? this.pos(key) ?? this.pos(f.node) : this.pos(f.node) ?? this.pos(key);
+    const p =
+      !f.node && !f.pair
+        ? null
+        : where === 'key'
+          ? (this.pos(key) ?? this.pos(f.node))
+          : (this.pos(f.node) ?? this.pos(key));
     return p ? { ...p, path } : { ...this.at(segs.slice(0, -1), 'key'), path };
   }
 }
@@ -253,38 +329,64 @@ export function loadYaml(source: string, file: string): YamlSource {
 /* ------------------------------------------------------------ ajv errors -> ours */
 
 /** one problem: where (segments, at the key or the value) and what */
-export interface Problem { segs: Seg[]; where: 'key' | 'value'; detail: string; /** the instance path ajv reported */ instance: string }
+export interface Problem {
+  segs: Seg[];
+  where: 'key' | 'value';
+  detail: string /** the instance path ajv reported */;
+  instance: string;
+}
 
 const fill = (tpl: string, vars: Record<string, string>) => tpl.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m);
 
 function typeWord(t: string): string {
   switch (t) {
-    case 'integer': return 'expected a whole number';
-    case 'number': return 'expected a number';
-    case 'boolean': return 'expected true or false';
-    case 'string': return 'expected text';
-    case 'array': return 'expected a list';
-    default: return `expected ${t}`;
+    case 'integer':
+      return 'expected a whole number';
+    case 'number':
+      return 'expected a number';
+    case 'boolean':
+      return 'expected true or false';
+    case 'string':
+      return 'expected text';
+    case 'array':
+      return 'expected a list';
+    default:
+      return `expected ${t}`;
   }
 }
 
-const schemaKeys = (s: AnySchemaObject | undefined): string[] => Object.keys((s?.properties as object | undefined) ?? {});
+const schemaKeys = (s: AnySchemaObject | undefined): string[] =>
+  Object.keys((s?.properties as object | undefined) ?? {});
 
 /** one ajv error as a Problem (null: noise to drop) */
 function problemOf(e: ErrorObject): Problem | null {
   const segs = pointerSegs(e.instancePath);
   const ps = e.parentSchema ?? {};
   const got = describe(e.data);
-  const what = ps['x-what'] !== undefined ? fill(ps['x-what'] as string, { name: String(segs[segs.length - 1] ?? '') }) : 'this mapping';
+  const what =
+    ps['x-what'] !== undefined
+      ? fill(ps['x-what'] as string, { name: String(segs[segs.length - 1] ?? '') })
+      : 'this mapping';
   const expected = ps['x-expected'] as string | undefined;
-  const p = (detail: string, where: 'key' | 'value' = 'value', s = segs): Problem => ({ segs: s, where, detail, instance: e.instancePath });
+  const p = (detail: string, where: 'key' | 'value' = 'value', s = segs): Problem => ({
+    segs: s,
+    where,
+    detail,
+    instance: e.instancePath,
+  });
   if (e.propertyName !== undefined) {
     const key = e.propertyName;
     const keys = Array.isArray(ps.enum) ? (ps.enum as unknown[]).map(String) : [];
-    return p(fill(expected ?? "unknown key '{key}'{suggest}", { got: describe(key), key, suggest: suggest(key, keys) }), 'key', [...segs, key]);
+    return p(
+      fill(expected ?? "unknown key '{key}'{suggest}", { got: describe(key), key, suggest: suggest(key, keys) }),
+      'key',
+      [...segs, key],
+    );
   }
   switch (e.keyword) {
-    case 'if': case 'propertyNames': return null;
+    case 'if':
+    case 'propertyNames':
+      return null;
     case 'additionalProperties': {
       const key = String((e.params as { additionalProperty: string }).additionalProperty);
       const keys = schemaKeys(ps);
@@ -294,8 +396,14 @@ function problemOf(e: ErrorObject): Problem | null {
     case 'required':
       return p(`missing required key '${(e.params as { missingProperty: string }).missingProperty}'`, 'key');
     case 'maxProperties': {
-      const found = Object.keys(e.data as object).map((k) => `'${k}'`).join(' and ');
-      return p(fill((ps['x-too-many'] as string | undefined) ?? `expected at most ${ps.maxProperties} keys, found {found}`, { found }));
+      const found = Object.keys(e.data as object)
+        .map((k) => `'${k}'`)
+        .join(' and ');
+      return p(
+        fill((ps['x-too-many'] as string | undefined) ?? `expected at most ${ps.maxProperties} keys, found {found}`, {
+          found,
+        }),
+      );
     }
     case 'type': {
       const t = ([] as string[]).concat(ps.type as string | string[]);
@@ -305,19 +413,29 @@ function problemOf(e: ErrorObject): Problem | null {
     }
     case 'minProperties':
       return p(fill(expected ?? `expected at least ${ps.minProperties} keys, got {got}`, { got }), 'key');
-    case 'minItems': case 'maxItems': case 'additionalItems':
+    case 'minItems':
+    case 'maxItems':
+    case 'additionalItems':
       return p(fill(expected ?? 'has the wrong number of entries, got {got}', { got }));
     case 'pattern':
       return p(fill(expected ?? `must match ${ps.pattern as string}, got {got}`, { got }));
-    case 'minimum': case 'maximum': {
-      const min = ps.minimum as number | undefined, max = ps.maximum as number | undefined;
-      const range = min !== undefined && max !== undefined ? `must be between ${min} and ${max}`
-        : min !== undefined ? `must be at least ${min}` : `must be at most ${max}`;
+    case 'minimum':
+    case 'maximum': {
+      const min = ps.minimum as number | undefined,
+        max = ps.maximum as number | undefined;
+      const range =
+        min !== undefined && max !== undefined
+          ? `must be between ${min} and ${max}`
+          : min !== undefined
+            ? `must be at least ${min}`
+            : `must be at most ${max}`;
       return p(`${range}, got ${got}`);
     }
     case 'enum': {
       const values = (ps.enum as unknown[]).map(String);
-      return p(`must be one of ${values.join(', ')}; got ${got}${typeof e.data === 'string' ? suggest(e.data, values) : ''}`);
+      return p(
+        `must be one of ${values.join(', ')}; got ${got}${typeof e.data === 'string' ? suggest(e.data, values) : ''}`,
+      );
     }
     case 'const':
       return p(`must be ${JSON.stringify(ps.const)}, got ${got}`);
@@ -347,9 +465,12 @@ export function problems(errors: readonly ErrorObject[]): Problem[] {
 }
 
 /** validate a document; the errors as ScenarioErrors with positions, sorted by position */
-export function checkDocument(src: YamlSource, validate: ValidateFunction): { errors: ScenarioError[]; bad: (segs: readonly Seg[]) => boolean } {
+export function checkDocument(
+  src: YamlSource,
+  validate: ValidateFunction,
+): { errors: ScenarioError[]; bad: (segs: readonly Seg[]) => boolean } {
   const ok = validate(src.data);
-  const raw = ok ? [] : validate.errors ?? [];
+  const raw = ok ? [] : (validate.errors ?? []);
   const ps = problems(raw);
   const errors = ps.map((p) => {
     const at = src.at(p.segs, p.where);
@@ -358,7 +479,8 @@ export function checkDocument(src: YamlSource, validate: ValidateFunction): { er
   errors.sort((a, b) => a.line - b.line || a.col - b.col);
   const paths = raw.map((e) => pointerSegs(e.instancePath).map(String));
   /* whether anything at or under this path was reported */
-  const bad = (segs: readonly Seg[]) => paths.some((p) => p.length >= segs.length && segs.every((g, i) => p[i] === String(g)));
+  const bad = (segs: readonly Seg[]) =>
+    paths.some((p) => p.length >= segs.length && segs.every((g, i) => p[i] === String(g)));
   return { errors: errors.slice(0, 100), bad };
 }
 

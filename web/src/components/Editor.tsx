@@ -63,10 +63,15 @@ function complete(ctx: CompletionContext): CompletionResult | null {
   return {
     from: word.from,
     validFor: /^[\w.*-]*$/,
-    options: options.map((o): Completion => ({
-      label: o.label, type: o.kind === 'key' ? 'property' : 'enum', detail: o.detail, apply: o.apply,
-      info: o.doc ? () => docDom(o.doc!) : undefined,
-    })),
+    options: options.map(
+      (o): Completion => ({
+        label: o.label,
+        type: o.kind === 'key' ? 'property' : 'enum',
+        detail: o.detail,
+        apply: o.apply,
+        info: o.doc ? () => docDom(o.doc!) : undefined,
+      }),
+    ),
   };
 }
 
@@ -89,16 +94,25 @@ const hoverDoc = hoverTooltip((view, pos) => {
  * 4.5:1 on the editor's background in both themes: basicSetup's default
  * style is for light backgrounds only (45 nodes failed contrast in dark).
  */
-const highlight = syntaxHighlighting(HighlightStyle.define([
-  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: 'var(--syn-comment)', fontStyle: 'italic' },
-  { tag: [tags.string, tags.special(tags.string), tags.content], color: 'var(--syn-string)' },
-  { tag: [tags.number, tags.integer, tags.float], color: 'var(--syn-number)' },
-  { tag: [tags.bool, tags.atom, tags.null, tags.keyword], color: 'var(--syn-atom)' },
-  { tag: [tags.propertyName, tags.definition(tags.propertyName), tags.attributeName, tags.labelName], color: 'var(--syn-key)' },
-  { tag: [tags.meta, tags.typeName, tags.tagName, tags.processingInstruction, tags.documentMeta], color: 'var(--syn-meta)' },
-  { tag: [tags.punctuation, tags.separator, tags.bracket, tags.operator], color: 'var(--muted)' },
-  { tag: tags.invalid, color: 'var(--bad)' },
-]), { fallback: false });
+const highlight = syntaxHighlighting(
+  HighlightStyle.define([
+    { tag: [tags.comment, tags.lineComment, tags.blockComment], color: 'var(--syn-comment)', fontStyle: 'italic' },
+    { tag: [tags.string, tags.special(tags.string), tags.content], color: 'var(--syn-string)' },
+    { tag: [tags.number, tags.integer, tags.float], color: 'var(--syn-number)' },
+    { tag: [tags.bool, tags.atom, tags.null, tags.keyword], color: 'var(--syn-atom)' },
+    {
+      tag: [tags.propertyName, tags.definition(tags.propertyName), tags.attributeName, tags.labelName],
+      color: 'var(--syn-key)',
+    },
+    {
+      tag: [tags.meta, tags.typeName, tags.tagName, tags.processingInstruction, tags.documentMeta],
+      color: 'var(--syn-meta)',
+    },
+    { tag: [tags.punctuation, tags.separator, tags.bracket, tags.operator], color: 'var(--muted)' },
+    { tag: tags.invalid, color: 'var(--bad)' },
+  ]),
+  { fallback: false },
+);
 
 const theme = EditorView.theme({
   '&': { backgroundColor: 'var(--panel)', color: 'var(--text)' },
@@ -141,18 +155,36 @@ export function Editor() {
         /* before basicSetup's keymap, which binds Mod-Enter to a new line */
         Prec.highest(keymap.of([{ key: 'Mod-Enter', run }])),
         /* after it: Escape first closes what CodeMirror has open (completions, search), then the drawer */
-        keymap.of([{ key: 'Escape', run: () => { dispatch({ type: 'openDrawer', drawer: null }); return true; } }]),
-        linter(async (ev) => {
-          const text = ev.state.doc.toString();
-          const found = await check(text, file);
-          setIssues(found);
-          return found.map((i): Diagnostic => {
-            const line = ev.state.doc.line(Math.min(Math.max(i.line ?? 1, 1), ev.state.doc.lines));
-            const from = Math.min(line.from + Math.max((i.col ?? 1) - 1, 0), line.to);
-            return { from, to: Math.max(from + 1, line.to), severity: 'error', message: `${i.path ? `${i.path}: ` : ''}${i.message}` };
-          });
-        }, { delay: 250 }),
-        EditorView.updateListener.of((u) => { if (u.docChanged) dispatch({ type: 'setDraft', text: u.state.doc.toString() }); }),
+        keymap.of([
+          {
+            key: 'Escape',
+            run: () => {
+              dispatch({ type: 'openDrawer', drawer: null });
+              return true;
+            },
+          },
+        ]),
+        linter(
+          async (ev) => {
+            const text = ev.state.doc.toString();
+            const found = await check(text, file);
+            setIssues(found);
+            return found.map((i): Diagnostic => {
+              const line = ev.state.doc.line(Math.min(Math.max(i.line ?? 1, 1), ev.state.doc.lines));
+              const from = Math.min(line.from + Math.max((i.col ?? 1) - 1, 0), line.to);
+              return {
+                from,
+                to: Math.max(from + 1, line.to),
+                severity: 'error',
+                message: `${i.path ? `${i.path}: ` : ''}${i.message}`,
+              };
+            });
+          },
+          { delay: 250 },
+        ),
+        EditorView.updateListener.of((u) => {
+          if (u.docChanged) dispatch({ type: 'setDraft', text: u.state.doc.toString() });
+        }),
         EditorView.contentAttributes.of({ 'aria-label': 'Scenario YAML' }),
       ],
     });
@@ -167,30 +199,57 @@ export function Editor() {
     v.dispatch({ selection: { anchor: l.from }, scrollIntoView: true });
     v.focus();
   };
-  const shown = issues.length ? issues : loadIssues ?? [];
+  const shown = issues.length ? issues : (loadIssues ?? []);
   const changed = draft !== null && draft !== scenario?.source;
   return (
     <div>
       <div className="editor-wrap" ref={host} data-testid="editor" />
       <div style={{ display: 'flex', gap: 8, marginTop: 10, alignItems: 'center' }}>
-        <button className="btn primary" onClick={() => { dispatch({ type: 'setDraft', text: view.current?.state.doc.toString() ?? '' }); dispatch({ type: 'applyDraft' }); }}
-          disabled={issues.length > 0} data-testid="run-edited">
+        <button
+          className="btn primary"
+          onClick={() => {
+            dispatch({ type: 'setDraft', text: view.current?.state.doc.toString() ?? '' });
+            dispatch({ type: 'applyDraft' });
+          }}
+          disabled={issues.length > 0}
+          data-testid="run-edited"
+        >
           Run <span className="kbd">Ctrl+Enter</span>
         </button>
-        <button className="btn" disabled={!changed} onClick={() => {
-          const v = view.current;
-          if (v && scenario) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: scenario.source } });
-        }}>Revert changes</button>
-        <span style={{ color: 'var(--muted)', fontSize: '0.88rem' }}>{issues.length ? '' : changed ? 'Not run yet.' : 'Running this text.'}</span>
+        <button
+          className="btn"
+          disabled={!changed}
+          onClick={() => {
+            const v = view.current;
+            if (v && scenario) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: scenario.source } });
+          }}
+        >
+          Revert changes
+        </button>
+        <span style={{ color: 'var(--muted)', fontSize: '0.88rem' }}>
+          {issues.length ? '' : changed ? 'Not run yet.' : 'Running this text.'}
+        </span>
       </div>
       {shown.length > 0 && (
         <ul className="editor-errors" aria-live="polite" data-testid="editor-errors">
           {shown.map((i, k) => (
             <li key={k}>
-              <span className="loc" role="link" tabIndex={0} onClick={() => goto(i.line)} onKeyDown={(e) => e.key === 'Enter' && goto(i.line)}>
+              <span
+                className="loc"
+                role="link"
+                tabIndex={0}
+                onClick={() => goto(i.line)}
+                onKeyDown={(e) => e.key === 'Enter' && goto(i.line)}
+              >
                 {i.line ? `line ${i.line}` : 'scenario'}
               </span>
-              {i.path && <> <code>{i.path}</code>:</>} {i.message}
+              {i.path && (
+                <>
+                  {' '}
+                  <code>{i.path}</code>:
+                </>
+              )}{' '}
+              {i.message}
             </li>
           ))}
         </ul>

@@ -16,7 +16,14 @@ function open(e: GalleryEntry, ev: React.MouseEvent) {
 function openSweep(e: GalleryEntry, ev: React.MouseEvent) {
   if (ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.button !== 0) return;
   ev.preventDefault();
-  dispatch({ type: 'openScenario', name: e.name, file: e.file, source: e.source, edited: false, sweep: { key: 'fault_around_bytes', values: null, y: 'pgfault' } });
+  dispatch({
+    type: 'openScenario',
+    name: e.name,
+    file: e.file,
+    source: e.source,
+    edited: false,
+    sweep: { key: 'fault_around_bytes', values: null, y: 'pgfault' },
+  });
 }
 
 const href = (e: GalleryEntry) => `?scenario=${encodeURIComponent(e.name).replace(/%2F/g, '/')}`;
@@ -31,7 +38,9 @@ export function Gallery() {
         watch page tables fill, change the kernel&rsquo;s tunables and see the effect at once.
       </p>
       {!groups.length && (
-        <div className="gallery-empty">No scenarios found. Add YAML files under <code>scenarios/&lt;mechanism&gt;/</code> and reload.</div>
+        <div className="gallery-empty">
+          No scenarios found. Add YAML files under <code>scenarios/&lt;mechanism&gt;/</code> and reload.
+        </div>
       )}
       {groups.map((g) => {
         const entries = GALLERY.filter((e) => e.group === g);
@@ -43,8 +52,13 @@ export function Gallery() {
             {GROUPS[g]?.blurb && <p className="blurb">{GROUPS[g].blurb}</p>}
             <div className="cards">
               {top.map((e, i) => (
-                <a key={e.name} className={`card ${i === 0 ? 'first' : ''}`} href={href(e)} onClick={(ev) => open(e, ev)}
-                  data-scenario={e.name}>
+                <a
+                  key={e.name}
+                  className={`card ${i === 0 ? 'first' : ''}`}
+                  href={href(e)}
+                  onClick={(ev) => open(e, ev)}
+                  data-scenario={e.name}
+                >
                   {i === 0 && <span className="start-here">Start here</span>}
                   <span className="card-title">{e.title}</span>
                   <span className="card-teaser">{e.teaser}</span>
@@ -52,7 +66,9 @@ export function Gallery() {
                 </a>
               ))}
             </div>
-            {subs.map((sub) => <SeedTable key={sub} title={SUBGROUPS[sub] ?? sub} entries={entries.filter((e) => e.sub === sub)} />)}
+            {subs.map((sub) => (
+              <SeedTable key={sub} title={SUBGROUPS[sub] ?? sub} entries={entries.filter((e) => e.sub === sub)} />
+            ))}
           </section>
         );
       })}
@@ -70,23 +86,41 @@ function SeedTable({ title, entries }: { title: string; entries: GalleryEntry[] 
     <>
       <h3>{title}</h3>
       <table className="seed-table">
-        <caption className="sr-only">The seed&rsquo;s measured minor faults, one thread, per FAULT_AROUND_ORDER</caption>
+        <caption className="sr-only">
+          The seed&rsquo;s measured minor faults, one thread, per FAULT_AROUND_ORDER
+        </caption>
         <thead>
           <tr>
             <th scope="col">Minor faults the seed measured, one thread</th>
-            {xs.map((x) => <th key={x} scope="col">{x === 4096 ? 'baseline' : `order ${order(x)}`}</th>)}
+            {xs.map((x) => (
+              <th key={x} scope="col">
+                {x === 4096 ? 'baseline' : `order ${order(x)}`}
+              </th>
+            ))}
             <th scope="col">The model beside them</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((e) => (
             <tr key={e.name}>
-              <th scope="row"><a href={href(e)} onClick={(ev) => open(e, ev)} data-scenario={e.name} title={e.teaser}>{e.title.replace(/^Seed: /, '')}</a></th>
+              <th scope="row">
+                <a href={href(e)} onClick={(ev) => open(e, ev)} data-scenario={e.name} title={e.teaser}>
+                  {e.title.replace(/^Seed: /, '')}
+                </a>
+              </th>
               {xs.map((x) => {
                 const p = e.reference?.points.find((q) => q[0] === x);
-                return <td key={x} className="num">{p ? fmt(p[1]) : ''}</td>;
+                return (
+                  <td key={x} className="num">
+                    {p ? fmt(p[1]) : ''}
+                  </td>
+                );
               })}
-              <td><a href={`${href(e)}&sweep=fault_around_bytes`} onClick={(ev) => openSweep(e, ev)} data-sweep={e.name}>Sweep fault_around_bytes</a></td>
+              <td>
+                <a href={`${href(e)}&sweep=fault_around_bytes`} onClick={(ev) => openSweep(e, ev)} data-sweep={e.name}>
+                  Sweep fault_around_bytes
+                </a>
+              </td>
             </tr>
           ))}
         </tbody>

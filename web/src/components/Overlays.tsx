@@ -14,7 +14,10 @@ export function Progress() {
   const [shown, setShown] = useState(false);
   /* quick runs finish before the dialog would flash */
   useEffect(() => {
-    if (!running) { setShown(false); return; }
+    if (!running) {
+      setShown(false);
+      return;
+    }
     const t = setTimeout(() => setShown(true), 350);
     return () => clearTimeout(t);
   }, [running]);
@@ -25,19 +28,40 @@ export function Progress() {
   return (
     <div className="overlay" role="dialog" aria-modal="true" aria-labelledby="progress-title" data-testid="progress">
       <div className="dialog">
-        <h2 id="progress-title">{reading ? 'Reading the scenario' : load.big ? 'Running a big scenario' : 'Recording the run'}</h2>
+        <h2 id="progress-title">
+          {reading ? 'Reading the scenario' : load.big ? 'Running a big scenario' : 'Recording the run'}
+        </h2>
         <div>{name}</div>
-        {reading
-          ? <div className="progress indeterminate" role="progressbar" aria-label="reading the scenario"><i /></div>
-          : <div className="progress" role="progressbar" aria-label="recording the run" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)}><i style={{ width: `${pct}%` }} /></div>}
+        {reading ? (
+          <div className="progress indeterminate" role="progressbar" aria-label="reading the scenario">
+            <i />
+          </div>
+        ) : (
+          <div
+            className="progress"
+            role="progressbar"
+            aria-label="recording the run"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Math.round(pct)}
+          >
+            <i style={{ width: `${pct}%` }} />
+          </div>
+        )}
         <div className="num" style={{ color: 'var(--muted)', fontSize: '0.9rem' }}>
-          {reading ? 'parsing and checking it against the limits, in the background' : <>
-            {fmt(load.done)} of {fmt(load.total)} operations ({pct.toFixed(0)}%)
-            {load.big && ' · events are not recorded for a run this size; the views will show aggregates'}
-          </>}
+          {reading ? (
+            'parsing and checking it against the limits, in the background'
+          ) : (
+            <>
+              {fmt(load.done)} of {fmt(load.total)} operations ({pct.toFixed(0)}%)
+              {load.big && ' · events are not recorded for a run this size; the views will show aggregates'}
+            </>
+          )}
         </div>
         <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-          <button className="btn" onClick={() => dispatch({ type: 'cancelRun' })} autoFocus data-testid="cancel">Cancel</button>
+          <button className="btn" onClick={() => dispatch({ type: 'cancelRun' })} autoFocus data-testid="cancel">
+            Cancel
+          </button>
         </div>
       </div>
     </div>
@@ -48,14 +72,39 @@ export function Help() {
   const open = useStore((s) => s.help);
   if (!open) return null;
   return (
-    <div className="overlay" role="dialog" aria-modal="true" aria-labelledby="help-title" onClick={() => dispatch({ type: 'toggleHelp' })}>
+    <div
+      className="overlay"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="help-title"
+      onClick={() => dispatch({ type: 'toggleHelp' })}
+    >
       <div className="dialog" onClick={(e) => e.stopPropagation()}>
         <h2 id="help-title">Keyboard</h2>
         <div className="keys">
-          {[...KEYS, ...jumpKeys().map((j): [string, string] => [`${j.key}  Shift+${j.key}`, `jump to ${j.title} (Shift: back)`])].map(([k, d]) => <div key={k} style={{ display: 'contents' }}><span>{k.split('  ').map((x) => <kbd key={x} style={{ marginRight: 4 }}>{x}</kbd>)}</span><span>{d}</span></div>)}
+          {[
+            ...KEYS,
+            ...jumpKeys().map((j): [string, string] => [
+              `${j.key}  Shift+${j.key}`,
+              `jump to ${j.title} (Shift: back)`,
+            ]),
+          ].map(([k, d]) => (
+            <div key={k} style={{ display: 'contents' }}>
+              <span>
+                {k.split('  ').map((x) => (
+                  <kbd key={x} style={{ marginRight: 4 }}>
+                    {x}
+                  </kbd>
+                ))}
+              </span>
+              <span>{d}</span>
+            </div>
+          ))}
         </div>
         <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-          <button className="btn" onClick={() => dispatch({ type: 'toggleHelp' })} autoFocus>Close</button>
+          <button className="btn" onClick={() => dispatch({ type: 'toggleHelp' })} autoFocus>
+            Close
+          </button>
         </div>
       </div>
     </div>
@@ -65,5 +114,9 @@ export function Help() {
 export function Toast() {
   const toast = useStore((s) => s.toast);
   if (!toast) return null;
-  return <div className="toast" role="status" data-testid="toast">{toast.text}</div>;
+  return (
+    <div className="toast" role="status" data-testid="toast">
+      {toast.text}
+    </div>
+  );
 }

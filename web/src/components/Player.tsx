@@ -5,7 +5,13 @@
  */
 import { useMemo } from 'react';
 import { COUNTERS, TUNABLES } from '../../../wasm-core/ts/abi.js';
-import { changedTunables, describeTunables, judgeExpects, runLabels, withSettings } from '../../../wasm-core/ts/multirun.js';
+import {
+  changedTunables,
+  describeTunables,
+  judgeExpects,
+  runLabels,
+  withSettings,
+} from '../../../wasm-core/ts/multirun.js';
 import type { Scenario, SettingValue } from '../../../wasm-core/ts/scenario.js';
 import { formatDuration } from '../../../wasm-core/ts/limits.js';
 import type { WorkerLimit } from '../engine/protocol.js';
@@ -33,7 +39,13 @@ export function useRunLabels(): { a: string; b: string } | null {
   const set = useStore((s) => s.compare?.set ?? null);
   return useMemo(() => {
     if (!set) return null;
-    if (!a || !b) return { a: 'A', b: `B: ${Object.entries(set).map(([k, v]) => `${k}=${v}`).join(', ')}` };
+    if (!a || !b)
+      return {
+        a: 'A',
+        b: `B: ${Object.entries(set)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')}`,
+      };
     return runLabels(a, b);
   }, [a, b, set]);
 }
@@ -57,11 +69,26 @@ export function Player() {
       </main>
     );
   }
-  const views = frame && program && timeline && load.status === 'ready' ? <Views />
-    : load.status === 'error' ? <div className="views-empty">{load.limits
-      ? <>Run it anyway above, or make it smaller: press <kbd>E</kbd> to open the editor.</>
-      : <>Fix the scenario to run it: press <kbd>E</kbd> to open the editor.</>}</div>
-    : <div className="views-empty loading">{load.status === 'cancelled' ? 'Nothing was recorded.' : 'Preparing the machine\u2026'}</div>;
+  const views =
+    frame && program && timeline && load.status === 'ready' ? (
+      <Views />
+    ) : load.status === 'error' ? (
+      <div className="views-empty">
+        {load.limits ? (
+          <>
+            Run it anyway above, or make it smaller: press <kbd>E</kbd> to open the editor.
+          </>
+        ) : (
+          <>
+            Fix the scenario to run it: press <kbd>E</kbd> to open the editor.
+          </>
+        )}
+      </div>
+    ) : (
+      <div className="views-empty loading">
+        {load.status === 'cancelled' ? 'Nothing was recorded.' : 'Preparing the machine\u2026'}
+      </div>
+    );
   if (present || embed) {
     /* presenter mode and embeds: the caption (presenter), a thin transport, one or two views filling the rest */
     return (
@@ -111,8 +138,17 @@ export function Caption({ large = false }: { large?: boolean }) {
     where = `step ${step + 1}/${program?.steps.length}`;
     text = (
       <>
-        {frame?.say ? <span className="say" data-testid="say">{frame.say}</span> : null}
-        {info && info.kind !== 'say' && <span className="summary">{frame?.say ? ' \u00b7 ' : ''}{info.summary}</span>}
+        {frame?.say ? (
+          <span className="say" data-testid="say">
+            {frame.say}
+          </span>
+        ) : null}
+        {info && info.kind !== 'say' && (
+          <span className="summary">
+            {frame?.say ? ' \u00b7 ' : ''}
+            {info.summary}
+          </span>
+        )}
       </>
     );
   }
@@ -121,7 +157,12 @@ export function Caption({ large = false }: { large?: boolean }) {
       <span className="step-no">{where}</span>
       <p className="text">{text}</p>
       {!large && (
-        <button className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'about' })} title="About this scenario (A)" data-testid="open-about">
+        <button
+          className="btn"
+          onClick={() => dispatch({ type: 'openDrawer', drawer: 'about' })}
+          title="About this scenario (A)"
+          data-testid="open-about"
+        >
           About <span className="kbd">A</span>
         </button>
       )}
@@ -154,14 +195,36 @@ function Figures() {
           const d = v !== undefined && w !== undefined ? w - v : undefined;
           return (
             <div className="figure" key={key} data-testid={`figure-${key}`}>
-              <div className="k" title={`${label} (${key})`}>{label} <code>{key}</code></div>
+              <div className="k" title={`${label} (${key})`}>
+                {label} <code>{key}</code>
+              </div>
               <div className="ab">
-                <span className="run-a" data-run="a" data-counter={key} data-value={v ?? ''} title="run A">{v !== undefined ? fmt(v) : '–'}</span>
-                <span className="run-b" data-run="b" data-counter={key} data-value={w ?? ''} title="run B">{w !== undefined ? fmt(w) : '–'}</span>
+                <span className="run-a" data-run="a" data-counter={key} data-value={v ?? ''} title="run A">
+                  {v !== undefined ? fmt(v) : '–'}
+                </span>
+                <span className="run-b" data-run="b" data-counter={key} data-value={w ?? ''} title="run B">
+                  {w !== undefined ? fmt(w) : '–'}
+                </span>
               </div>
               <div className={`was ${d ? 'differs' : ''}`} data-testid={`diff-${key}`}>
-                {d !== undefined ? <>B − A <b>{d > 0 ? '+' : ''}{fmt(d)}</b>{v && w !== undefined && d ? ` (${times(w / v)})` : ''}</> : ' '}
-                {end !== undefined && wholeB && <> · whole run {fmt(end)} / {fmt(wholeB[i])}</>}
+                {d !== undefined ? (
+                  <>
+                    B − A{' '}
+                    <b>
+                      {d > 0 ? '+' : ''}
+                      {fmt(d)}
+                    </b>
+                    {v && w !== undefined && d ? ` (${times(w / v)})` : ''}
+                  </>
+                ) : (
+                  ' '
+                )}
+                {end !== undefined && wholeB && (
+                  <>
+                    {' '}
+                    · whole run {fmt(end)} / {fmt(wholeB[i])}
+                  </>
+                )}
               </div>
             </div>
           );
@@ -170,12 +233,24 @@ function Figures() {
         const ratio = before && end !== undefined && before !== end ? end / before : null;
         return (
           <div className="figure" key={key} data-testid={`figure-${key}`}>
-            <div className="k" title={`${label} (${key})`}>{label} <code>{key}</code></div>
-            <div className="v" data-testid={`value-${key}`} data-run="a" data-counter={key} data-value={v ?? ''}>{v !== undefined ? fmt(v) : '–'}</div>
+            <div className="k" title={`${label} (${key})`}>
+              {label} <code>{key}</code>
+            </div>
+            <div className="v" data-testid={`value-${key}`} data-run="a" data-counter={key} data-value={v ?? ''}>
+              {v !== undefined ? fmt(v) : '–'}
+            </div>
             <div className="was">
-              {end !== undefined && <>whole run <b>{fmt(end)}</b></>}
+              {end !== undefined && (
+                <>
+                  whole run <b>{fmt(end)}</b>
+                </>
+              )}
               {before !== undefined && before !== end && (
-                <span title={`with ${previous!.label}`}> · before {fmt(before)}{ratio ? ` (${times(ratio)})` : ''}</span>
+                <span title={`with ${previous!.label}`}>
+                  {' '}
+                  · before {fmt(before)}
+                  {ratio ? ` (${times(ratio)})` : ''}
+                </span>
               )}
             </div>
           </div>
@@ -192,48 +267,89 @@ function CompareBar() {
   const scenario = useStore((s) => s.program?.scenario ?? s.running);
   const labels = useRunLabels();
   const natural = (scenario as { compare?: Record<string, unknown> } | null | undefined)?.compare;
-  let naturalSet = natural ? Object.fromEntries(Object.entries(natural).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(', ')}]` : String(v)])) : null;
+  let naturalSet = natural
+    ? Object.fromEntries(
+        Object.entries(natural).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(', ')}]` : String(v)]),
+      )
+    : null;
   /* offered as run B's label; not when run A has those tunables already (the drawer, set=): B would be A */
   let naturalLabel = '';
   if (naturalSet && scenario && natural) {
     /* the scenario's own compare: is typed and checked already: no parsing on the page */
     const b = withSettings(scenario, natural as Record<string, SettingValue>);
-    if (changedTunables(scenario, b).length) naturalLabel = runLabels(scenario, b).b; else naturalSet = null;
+    if (changedTunables(scenario, b).length) naturalLabel = runLabels(scenario, b).b;
+    else naturalSet = null;
   }
-  const quick = scenario ? Object.keys(naturalSet ?? {})[0] ?? 'fault_around_bytes' : null;
+  const quick = scenario ? (Object.keys(naturalSet ?? {})[0] ?? 'fault_around_bytes') : null;
   /*
    * beside its quick tunable the button names only the value ("Compare with 4 KiB"); its title says all.
    * A tunable not shown there (the LRU's workingset), or a true/false one (large_mapcount), keeps its
    * name: "Compare with true" says nothing.
    */
-  const besideIt = !!quick && TUNABLES.some((t) => t.key === quick && t.quick && t.type !== 'bool' && t.mechanism === mechanismOf(group).id);
+  const besideIt =
+    !!quick &&
+    TUNABLES.some((t) => t.key === quick && t.quick && t.type !== 'bool' && t.mechanism === mechanismOf(group).id);
   /* a bare "off" or "always" says nothing either: such values keep the tunable's name */
   const bare = (v: string) => /^(off|on|never|always|madvise|true|false)$/.test(v);
-  const shortLabel = naturalSet && quick && besideIt && Object.keys(naturalSet).length === 1 && naturalLabel.startsWith(`${quick} `) &&
-    !bare(naturalLabel.slice(quick.length + 1)) ? naturalLabel.slice(quick.length + 1) : naturalLabel;
+  const shortLabel =
+    naturalSet &&
+    quick &&
+    besideIt &&
+    Object.keys(naturalSet).length === 1 &&
+    naturalLabel.startsWith(`${quick} `) &&
+    !bare(naturalLabel.slice(quick.length + 1))
+      ? naturalLabel.slice(quick.length + 1)
+      : naturalLabel;
   return (
     <div className={`comparebar ${compare ? '' : 'actions'}`} data-testid="comparebar">
       {compare ? (
         <>
-          <span className="run-label a" data-testid="run-label-a"><b>A</b> {labels?.a}</span>
-          <span className="run-label b" data-testid="run-label-b"><b>B</b> {labels?.b}</span>
-          {compare.load.status === 'running' && <span className="muted">recording B&hellip; {Math.round((100 * compare.load.done) / Math.max(1, compare.load.total))}%</span>}
-          {compare.load.status === 'error' && <span className="bad" role="alert">Run B cannot run: {compare.load.issues[0]?.message}</span>}
+          <span className="run-label a" data-testid="run-label-a">
+            <b>A</b> {labels?.a}
+          </span>
+          <span className="run-label b" data-testid="run-label-b">
+            <b>B</b> {labels?.b}
+          </span>
+          {compare.load.status === 'running' && (
+            <span className="muted">
+              recording B&hellip; {Math.round((100 * compare.load.done) / Math.max(1, compare.load.total))}%
+            </span>
+          )}
+          {compare.load.status === 'error' && (
+            <span className="bad" role="alert">
+              Run B cannot run: {compare.load.issues[0]?.message}
+            </span>
+          )}
           <span className="spacer" />
-          <button className="btn" onClick={() => dispatch({ type: 'setCompare', set: null })} data-testid="stop-compare">Stop comparing</button>
+          <button
+            className="btn"
+            onClick={() => dispatch({ type: 'setCompare', set: null })}
+            data-testid="stop-compare"
+          >
+            Stop comparing
+          </button>
         </>
       ) : (
         naturalSet && (
-          <button className="btn" onClick={() => dispatch({ type: 'setCompare', set: naturalSet })} data-testid="compare-natural"
+          <button
+            className="btn"
+            onClick={() => dispatch({ type: 'setCompare', set: naturalSet })}
+            data-testid="compare-natural"
             aria-label={`Compare with ${naturalLabel}`}
-            title={`Compare with ${naturalLabel}: run the scenario a second time with it, side by side, stepped together`}>
+            title={`Compare with ${naturalLabel}: run the scenario a second time with it, side by side, stepped together`}
+          >
             Compare with {shortLabel}
           </button>
         )
       )}
       {quick && (
-        <button className="btn" onClick={() => dispatch({ type: 'openSweep', key: quick, values: null, y: 'pgfault' })} data-testid="open-sweep"
-          aria-label={`Sweep ${quick}`} title={`Sweep ${quick}: run the scenario once per value and chart pgfault`}>
+        <button
+          className="btn"
+          onClick={() => dispatch({ type: 'openSweep', key: quick, values: null, y: 'pgfault' })}
+          data-testid="open-sweep"
+          aria-label={`Sweep ${quick}`}
+          title={`Sweep ${quick}: run the scenario once per value and chart pgfault`}
+        >
           {compare ? `Sweep ${quick}` : 'Sweep every value'}
         </button>
       )}
@@ -260,12 +376,22 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
         <strong>These tunables cannot be used with this scenario.</strong>
         <ul>
           {load.issues.slice(0, 8).map((i, k) => (
-            <li key={k}><code>{i.path}</code>: {i.message}</li>
+            <li key={k}>
+              <code>{i.path}</code>: {i.message}
+            </li>
           ))}
         </ul>
         <div className="limit-ask">
-          <button className="btn primary" onClick={() => dispatch({ type: 'resetTunables' })} data-testid="reset-tunables">Run with the scenario&rsquo;s own tunables</button>{' '}
-          <button className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'tunables' })}>Open the tunables</button>
+          <button
+            className="btn primary"
+            onClick={() => dispatch({ type: 'resetTunables' })}
+            data-testid="reset-tunables"
+          >
+            Run with the scenario&rsquo;s own tunables
+          </button>{' '}
+          <button className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'tunables' })}>
+            Open the tunables
+          </button>
         </div>
       </div>
     );
@@ -276,18 +402,45 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
         <strong>{load.limits ? 'This scenario is bigger than the limits allow.' : 'This scenario cannot run.'}</strong>
         <ul>
           {load.issues.slice(0, 8).map((i, k) => (
-            <li key={k}><span className="loc">{file}{i.line ? `:${i.line}` : ''}</span>{i.path && <> <code>{i.path}</code></>}: {i.message}</li>
+            <li key={k}>
+              <span className="loc">
+                {file}
+                {i.line ? `:${i.line}` : ''}
+              </span>
+              {i.path && (
+                <>
+                  {' '}
+                  <code>{i.path}</code>
+                </>
+              )}
+              : {i.message}
+            </li>
           ))}
         </ul>
         {load.limits && load.limits.every((l) => l.raisable) ? (
           <div className="limit-ask" data-testid="limit-ask">
-            <p>These limits keep a browser tab responsive and its memory safe. The run can take {runTime(load.limits)} and stays cancellable.</p>
-            <button className="btn primary" onClick={() => dispatch({ type: 'runAnyway', limits: load.limits! })}>Run anyway</button>{' '}
-            <button className="btn" onClick={() => dispatch({ type: 'openGallery' })}>Back to the gallery</button>{' '}
-            <button className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'editor' })}>Open in the editor</button>
+            <p>
+              These limits keep a browser tab responsive and its memory safe. The run can take {runTime(load.limits)}{' '}
+              and stays cancellable.
+            </p>
+            <button className="btn primary" onClick={() => dispatch({ type: 'runAnyway', limits: load.limits! })}>
+              Run anyway
+            </button>{' '}
+            <button className="btn" onClick={() => dispatch({ type: 'openGallery' })}>
+              Back to the gallery
+            </button>{' '}
+            <button className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'editor' })}>
+              Open in the editor
+            </button>
           </div>
         ) : (
-          <button className="btn" style={{ marginTop: 8 }} onClick={() => dispatch({ type: 'openDrawer', drawer: 'editor' })}>Open in the editor</button>
+          <button
+            className="btn"
+            style={{ marginTop: 8 }}
+            onClick={() => dispatch({ type: 'openDrawer', drawer: 'editor' })}
+          >
+            Open in the editor
+          </button>
         )}
       </div>
     );
@@ -296,8 +449,14 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
     return (
       <div className="banner" role="status">
         The run was cancelled.{' '}
-        <button className="btn" onClick={() => dispatch({ type: 'rerun' })}>Run it again</button>{' '}
-        {Object.keys(overrides).length > 0 && <button className="btn" onClick={() => dispatch({ type: 'resetTunables' })}>Run with the scenario&rsquo;s tunables</button>}
+        <button className="btn" onClick={() => dispatch({ type: 'rerun' })}>
+          Run it again
+        </button>{' '}
+        {Object.keys(overrides).length > 0 && (
+          <button className="btn" onClick={() => dispatch({ type: 'resetTunables' })}>
+            Run with the scenario&rsquo;s tunables
+          </button>
+        )}
       </div>
     );
   }
@@ -307,7 +466,13 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
     const at = timeline.error.at;
     return (
       <div className="banner bad" role="alert" data-testid="run-error">
-        <strong>The run stopped</strong> {at && <span className="loc">at {file}:{at.line} ({at.path})</span>}: {timeline.error.message}
+        <strong>The run stopped</strong>{' '}
+        {at && (
+          <span className="loc">
+            at {file}:{at.line} ({at.path})
+          </span>
+        )}
+        : {timeline.error.message}
         <div style={{ marginTop: 4 }}>Everything up to the error can still be stepped through.</div>
       </div>
     );
@@ -317,18 +482,29 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
     if (j.changed.length)
       return (
         <div className="banner note" role="status" data-testid="expect-notes">
-          <strong>With other tunables than the scenario&rsquo;s own</strong> ({describeTunables(program.scenario, j.changed)}), its expect checks are a comparison, not a test:
-          <ul>{j.notes.slice(0, 5).map((n, k) => <li key={k}>{n.message}</li>)}</ul>
+          <strong>With other tunables than the scenario&rsquo;s own</strong> (
+          {describeTunables(program.scenario, j.changed)}), its expect checks are a comparison, not a test:
+          <ul>
+            {j.notes.slice(0, 5).map((n, k) => (
+              <li key={k}>{n.message}</li>
+            ))}
+          </ul>
         </div>
       );
   }
   if (timeline.expectFailures.length) {
     return (
       <div className="banner bad" role="status" data-testid="expect-failures">
-        <strong>{timeline.expectFailures.length} expect check{timeline.expectFailures.length > 1 ? 's' : ''} failed</strong> with these tunables:
+        <strong>
+          {timeline.expectFailures.length} expect check{timeline.expectFailures.length > 1 ? 's' : ''} failed
+        </strong>{' '}
+        with these tunables:
         <ul>
           {timeline.expectFailures.slice(0, 5).map((f, k) => (
-            <li key={k}>{f.at && <span className="loc">line {f.at.line} </span>}{f.message}</li>
+            <li key={k}>
+              {f.at && <span className="loc">line {f.at.line} </span>}
+              {f.message}
+            </li>
           ))}
         </ul>
       </div>
@@ -337,8 +513,8 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
   if (timeline.big) {
     return (
       <div className="banner" role="status">
-        A big run: {fmt(timeline.work)} operations were simulated without recording events, so the views show the final state and
-        aggregates (heat strips), not every page.
+        A big run: {fmt(timeline.work)} operations were simulated without recording events, so the views show the final
+        state and aggregates (heat strips), not every page.
       </div>
     );
   }
@@ -356,7 +532,9 @@ export function stageViews(views: Record<ViewId, boolean>, enlarged: ViewId | nu
   const all = viewsFor(group);
   if (enlarged) return all.filter((v) => v.id === enlarged);
   const rank = (v: ViewDef) => (STAGE_ORDER.includes(v.id) ? STAGE_ORDER.indexOf(v.id) : -1);
-  const shown = shownViews(views, group).sort((a, b) => rank(a) - rank(b)).slice(0, 2);
+  const shown = shownViews(views, group)
+    .sort((a, b) => rank(a) - rank(b))
+    .slice(0, 2);
   return shown.length ? shown : all.filter((v) => v.id === 'address');
 }
 
@@ -370,7 +548,9 @@ function Views() {
     const chosen = stageViews(views, enlarged, group);
     return (
       <div className={`views stage-views n${chosen.length}`} data-testid="views">
-        {chosen.map((v) => <Panel key={v.id} def={v} />)}
+        {chosen.map((v) => (
+          <Panel key={v.id} def={v} />
+        ))}
       </div>
     );
   }
@@ -380,17 +560,34 @@ function Views() {
     <>
       {hidden.length > 0 && (
         <div className="hidden-views">
-          Hidden views: {hidden.map((v) => (
-            <button key={v.id} className="btn" onClick={() => dispatch({ type: 'toggleView', id: v.id })}>Show {v.title}</button>
+          Hidden views:{' '}
+          {hidden.map((v) => (
+            <button key={v.id} className="btn" onClick={() => dispatch({ type: 'toggleView', id: v.id })}>
+              Show {v.title}
+            </button>
           ))}
         </div>
       )}
       {enlarged ? (
-        <div className="views one" data-testid="views"><Panel def={all.find((v) => v.id === enlarged) ?? all[0]} /></div>
+        <div className="views one" data-testid="views">
+          <Panel def={all.find((v) => v.id === enlarged) ?? all[0]} />
+        </div>
       ) : (
         <div className={`views ${!visible('main').length || !visible('side').length ? 'one' : ''}`} data-testid="views">
-          {visible('main').length > 0 && <div className="col">{visible('main').map((v) => <Panel key={v.id} def={v} />)}</div>}
-          {visible('side').length > 0 && <div className="col">{visible('side').map((v) => <Panel key={v.id} def={v} />)}</div>}
+          {visible('main').length > 0 && (
+            <div className="col">
+              {visible('main').map((v) => (
+                <Panel key={v.id} def={v} />
+              ))}
+            </div>
+          )}
+          {visible('side').length > 0 && (
+            <div className="col">
+              {visible('side').map((v) => (
+                <Panel key={v.id} def={v} />
+              ))}
+            </div>
+          )}
         </div>
       )}
     </>
@@ -404,7 +601,9 @@ function subtitle(id: ViewId, s: AppState): string {
     /* the process the view shows: the one picked on its tabs, else the one in focus */
     const mm = f.mms[s.mmSel ?? f.focusMm] ?? f.mms[0];
     if (mm && !mm.alive) return `process ${mm.name}, ${mm.exited ? 'exited' : 'not forked yet'}`;
-    return mm ? `process ${mm.name}, ${mm.nrVmas.toLocaleString('en-US')} VMA${mm.nrVmas === 1 ? '' : 's'}${mm.nrVmas > mm.vmas.length ? ` (the first ${mm.vmas.length.toLocaleString('en-US')} drawn)` : ''}` : '';
+    return mm
+      ? `process ${mm.name}, ${mm.nrVmas.toLocaleString('en-US')} VMA${mm.nrVmas === 1 ? '' : 's'}${mm.nrVmas > mm.vmas.length ? ` (the first ${mm.vmas.length.toLocaleString('en-US')} drawn)` : ''}`
+      : '';
   }
   if (id === 'walk') return f.walk ? `0x${f.walk.addr.toString(16)}` : '';
   if (id === 'log') return f.event ? `event ${fmt(f.cursor)}: ${f.event.label}` : '';
@@ -425,36 +624,80 @@ function Panel({ def }: { def: ViewDef }) {
   const C = def.component;
   const b = compare?.frame && compare.program && compare.timeline ? compare : null;
   return (
-    <section className="panel" style={{ '--grow': def.grow ?? 1 } as React.CSSProperties} aria-labelledby={`view-${def.id}`} aria-describedby={`view-${def.id}-d`} data-view={def.id}>
+    <section
+      className="panel"
+      style={{ '--grow': def.grow ?? 1 } as React.CSSProperties}
+      aria-labelledby={`view-${def.id}`}
+      aria-describedby={`view-${def.id}-d`}
+      data-view={def.id}
+    >
       <div className="panel-head">
         <h2 id={`view-${def.id}`}>{def.title}</h2>
-        <span className="sub" id={`view-${def.id}-d`} title={def.description}>{sub || def.description}</span>
+        <span className="sub" id={`view-${def.id}-d`} title={def.description}>
+          {sub || def.description}
+        </span>
         <span className="spacer" />
-        {!stage && <>
-          <button className="btn icon" onClick={() => dispatch({ type: 'enlarge', id: enlarged ? null : def.id })}
-            aria-label={enlarged ? `Restore ${def.title}` : `Enlarge ${def.title}`} title={enlarged ? 'Restore' : 'Enlarge'}>{enlarged ? '⤡' : '⤢'}</button>
-          <button className="btn icon" onClick={() => dispatch({ type: 'toggleView', id: def.id })} aria-label={`Hide ${def.title}`} title="Hide">✕</button>
-        </>}
+        {!stage && (
+          <>
+            <button
+              className="btn icon"
+              onClick={() => dispatch({ type: 'enlarge', id: enlarged ? null : def.id })}
+              aria-label={enlarged ? `Restore ${def.title}` : `Enlarge ${def.title}`}
+              title={enlarged ? 'Restore' : 'Enlarge'}
+            >
+              {enlarged ? '⤡' : '⤢'}
+            </button>
+            <button
+              className="btn icon"
+              onClick={() => dispatch({ type: 'toggleView', id: def.id })}
+              aria-label={`Hide ${def.title}`}
+              title="Hide"
+            >
+              ✕
+            </button>
+          </>
+        )}
       </div>
-      <div tabIndex={def.id === 'walk' || (compare && def.id === 'counters') ? 0 : undefined} className={`panel-body ${def.fit ? 'fit' : ''} ${compare && def.id !== 'counters' && !def.overlay ? `ab-grid ${def.column === 'side' ? 'stacked' : ''}` : ''}`}>
+      <div
+        tabIndex={def.id === 'walk' || (compare && def.id === 'counters') ? 0 : undefined}
+        className={`panel-body ${def.fit ? 'fit' : ''} ${compare && def.id !== 'counters' && !def.overlay ? `ab-grid ${def.column === 'side' ? 'stacked' : ''}` : ''}`}
+      >
         {compare && def.id === 'counters' ? (
           <CompareCounters a={frame} b={b?.frame ?? null} labels={labels} />
         ) : compare && def.overlay ? (
-          <C frame={frame} program={program} timeline={timeline} prevCounters={prevCounters} theme={theme} label={labels?.a ?? 'A'}
-            other={b ? { frame: b.frame!, program: b.program!, timeline: b.timeline!, label: labels?.b ?? 'B' } : null} />
+          <C
+            frame={frame}
+            program={program}
+            timeline={timeline}
+            prevCounters={prevCounters}
+            theme={theme}
+            label={labels?.a ?? 'A'}
+            other={b ? { frame: b.frame!, program: b.program!, timeline: b.timeline!, label: labels?.b ?? 'B' } : null}
+          />
         ) : compare ? (
           <>
             <div className="ab-run" data-run-view="a">
-              <div className="ab-head run-a"><b>A</b> {labels?.a}</div>
+              <div className="ab-head run-a">
+                <b>A</b> {labels?.a}
+              </div>
               <C frame={frame} program={program} timeline={timeline} prevCounters={prevCounters} theme={theme} />
             </div>
             <div className="ab-run" data-run-view="b">
-              <div className="ab-head run-b"><b>B</b> {labels?.b}</div>
-              {b ? <C frame={b.frame!} program={b.program!} timeline={b.timeline!} prevCounters={null} theme={theme} />
-                : <div className="loading">{compare.load.status === 'error' ? 'Run B cannot run.' : 'Recording run B…'}</div>}
+              <div className="ab-head run-b">
+                <b>B</b> {labels?.b}
+              </div>
+              {b ? (
+                <C frame={b.frame!} program={b.program!} timeline={b.timeline!} prevCounters={null} theme={theme} />
+              ) : (
+                <div className="loading">
+                  {compare.load.status === 'error' ? 'Run B cannot run.' : 'Recording run B…'}
+                </div>
+              )}
             </div>
           </>
-        ) : <C frame={frame} program={program} timeline={timeline} prevCounters={prevCounters} theme={theme} />}
+        ) : (
+          <C frame={frame} program={program} timeline={timeline} prevCounters={prevCounters} theme={theme} />
+        )}
       </div>
     </section>
   );

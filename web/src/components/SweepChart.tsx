@@ -18,7 +18,19 @@
  * reference points carry data-reference-point, data-x, data-y. Scenario text
  * (title, labels, source) is only ever rendered as React text.
  */
-import { axisBottom, axisLeft, line, scaleLinear, scaleLog, select, symbol, symbolCircle, symbolDiamond, symbolSquare, symbolTriangle } from 'd3';
+import {
+  axisBottom,
+  axisLeft,
+  line,
+  scaleLinear,
+  scaleLog,
+  select,
+  symbol,
+  symbolCircle,
+  symbolDiamond,
+  symbolSquare,
+  symbolTriangle,
+} from 'd3';
 import type { ScaleLinear, ScaleLogarithmic, SymbolType } from 'd3';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { download, sweepCsv, sweepFilename, svgText, svgToPng } from '../lib/export.js';
@@ -74,18 +86,32 @@ interface Styled extends SweepSeries {
 }
 
 function styleSeries(series: SweepSeries[]): Styled[] {
-  let m = 0, r = 0;
+  let m = 0,
+    r = 0;
   return series.map((s) => {
     if (s.kind === 'reference') {
       const i = r++;
-      return { ...s, colour: REF_COLOURS[i % REF_COLOURS.length], shape: REF_SHAPES[i % REF_SHAPES.length], hollow: true, dashed: true };
+      return {
+        ...s,
+        colour: REF_COLOURS[i % REF_COLOURS.length],
+        shape: REF_SHAPES[i % REF_SHAPES.length],
+        hollow: true,
+        dashed: true,
+      };
     }
     const i = m++;
-    return { ...s, colour: MODEL_COLOURS[i % MODEL_COLOURS.length], shape: MODEL_SHAPES[i % MODEL_SHAPES.length], hollow: false, dashed: false };
+    return {
+      ...s,
+      colour: MODEL_COLOURS[i % MODEL_COLOURS.length],
+      shape: MODEL_SHAPES[i % MODEL_SHAPES.length],
+      hollow: false,
+      dashed: false,
+    };
   });
 }
 
-const has = (p: SweepPoint): p is { x: number; y: number } => p.y !== null && Number.isFinite(p.y) && Number.isFinite(p.x);
+const has = (p: SweepPoint): p is { x: number; y: number } =>
+  p.y !== null && Number.isFinite(p.y) && Number.isFinite(p.x);
 
 /** Cuts `s` to at most `n` characters with an ellipsis. */
 function clip(s: string, n: number): string {
@@ -121,7 +147,8 @@ type Tip = { series: Styled; x: number; y: number; left: number; top: number; al
 
 export function SweepChart(props: SweepChartProps) {
   const { title, xKey, yKey, xFormat, log2x, series, progress, onCancel, source, width = 640, height = 360 } = props;
-  const W = width, H = height;
+  const W = width,
+    H = height;
   const svgRef = useRef<SVGSVGElement>(null);
   const plotRef = useRef<HTMLDivElement>(null);
   const xAxisRef = useRef<SVGGElement>(null);
@@ -137,21 +164,30 @@ export function SweepChart(props: SweepChartProps) {
   const pad = 14;
   const legend = useMemo(() => {
     const items: { s: Styled; x: number; row: number }[] = [];
-    let x = pad, row = 0;
+    let x = pad,
+      row = 0;
     for (const s of styled) {
       const label = clip(s.label, 48);
       const iw = 34 + w12(label);
-      if (x + iw > W - pad && x > pad) { row++; x = pad; }
+      if (x + iw > W - pad && x > pad) {
+        row++;
+        x = pad;
+      }
       items.push({ s, x, row });
       x += iw + 18;
     }
     return { items, rows: styled.length ? row + 1 : 0 };
   }, [styled, W]);
-  const srcLines = useMemo(() => (source?.trim() ? wrap(source.trim(), Math.floor((W - 2 * pad) / 5.9), 2) : []), [source, W]);
-  const L = 92, R = 20;
+  const srcLines = useMemo(
+    () => (source?.trim() ? wrap(source.trim(), Math.floor((W - 2 * pad) / 5.9), 2) : []),
+    [source, W],
+  );
+  const L = 92,
+    R = 20;
   const T = 30 + legend.rows * 18 + 12;
   const B = 44 + (srcLines.length ? 8 + srcLines.length * 14 : 0);
-  const plotW = Math.max(40, W - L - R), plotH = Math.max(40, H - T - B);
+  const plotW = Math.max(40, W - L - R),
+    plotH = Math.max(40, H - T - B);
   const inset = 10;
 
   // ---------------------------------------------------------------- scales
@@ -163,23 +199,43 @@ export function SweepChart(props: SweepChartProps) {
   const useLog2 = log2x && allX.length > 0 && allX[0] > 0;
 
   const x = useMemo(() => {
-    const lo = allX[0] ?? 0, hi = allX[allX.length - 1] ?? 1;
+    const lo = allX[0] ?? 0,
+      hi = allX[allX.length - 1] ?? 1;
     const range = [L + inset, L + plotW - inset];
-    if (useLog2) return scaleLog().base(2).domain(lo === hi ? [lo / 2, hi * 2] : [lo, hi]).range(range);
-    return scaleLinear().domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi]).range(range);
+    if (useLog2)
+      return scaleLog()
+        .base(2)
+        .domain(lo === hi ? [lo / 2, hi * 2] : [lo, hi])
+        .range(range);
+    return scaleLinear()
+      .domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi])
+      .range(range);
   }, [allX, useLog2, plotW]);
 
   const { y, logY } = useMemo(() => {
     const pos = ys.filter((v) => v > 0);
-    const min = Math.min(...ys), max = Math.max(...ys);
+    const min = Math.min(...ys),
+      max = Math.max(...ys);
     const logY = ys.length >= 2 && pos.length === ys.length && max / min > 1000;
     const range = [T + plotH, T];
     if (logY) {
-      const lo = 10 ** Math.floor(Math.log10(min)), hi = 10 ** Math.ceil(Math.log10(max));
-      return { y: scaleLog().base(10).domain([lo, hi]).range(range) as ScaleLogarithmic<number, number> | ScaleLinear<number, number>, logY };
+      const lo = 10 ** Math.floor(Math.log10(min)),
+        hi = 10 ** Math.ceil(Math.log10(max));
+      return {
+        y: scaleLog().base(10).domain([lo, hi]).range(range) as
+          | ScaleLogarithmic<number, number>
+          | ScaleLinear<number, number>,
+        logY,
+      };
     }
-    const lo = ys.length ? Math.min(0, min) : 0, hi = ys.length ? Math.max(max, lo + 1) : 1;
-    return { y: scaleLinear().domain([lo, hi]).nice(5).range(range) as ScaleLogarithmic<number, number> | ScaleLinear<number, number>, logY };
+    const lo = ys.length ? Math.min(0, min) : 0,
+      hi = ys.length ? Math.max(max, lo + 1) : 1;
+    return {
+      y: scaleLinear().domain([lo, hi]).nice(5).range(range) as
+        | ScaleLogarithmic<number, number>
+        | ScaleLinear<number, number>,
+      logY,
+    };
   }, [ys, T, plotH]);
 
   const xTicks = useMemo(() => {
@@ -211,17 +267,26 @@ export function SweepChart(props: SweepChartProps) {
   useLayoutEffect(() => {
     if (xAxisRef.current) {
       select(xAxisRef.current).call(
-        axisBottom(x as ScaleLinear<number, number>).tickValues(xTicks).tickFormat((d) => xFormat(+d)).tickSizeOuter(0),
+        axisBottom(x as ScaleLinear<number, number>)
+          .tickValues(xTicks)
+          .tickFormat((d) => xFormat(+d))
+          .tickSizeOuter(0),
       );
     }
     if (yAxisRef.current) {
       select(yAxisRef.current).call(
-        axisLeft(y as ScaleLinear<number, number>).tickValues(yTicks).tickFormat((d) => sep(+d)).tickSizeOuter(0),
+        axisLeft(y as ScaleLinear<number, number>)
+          .tickValues(yTicks)
+          .tickFormat((d) => sep(+d))
+          .tickSizeOuter(0),
       );
     }
     if (gridRef.current) {
       select(gridRef.current).call(
-        axisLeft(y as ScaleLinear<number, number>).tickValues(yTicks).tickSize(-plotW).tickFormat(() => ''),
+        axisLeft(y as ScaleLinear<number, number>)
+          .tickValues(yTicks)
+          .tickSize(-plotW)
+          .tickFormat(() => ''),
       );
     }
   });
@@ -229,7 +294,9 @@ export function SweepChart(props: SweepChartProps) {
   // ---------------------------------------------------------------- text
   const summary = useMemo(() => {
     const parts = [`${title}.`];
-    parts.push(`${xKey} from ${allX.length ? xFormat(allX[0]) : '–'} to ${allX.length ? xFormat(allX[allX.length - 1]) : '–'}${useLog2 ? ' (log2 axis)' : ''}; ${yKey}${logY ? ' on a log10 axis' : ''}.`);
+    parts.push(
+      `${xKey} from ${allX.length ? xFormat(allX[0]) : '–'} to ${allX.length ? xFormat(allX[allX.length - 1]) : '–'}${useLog2 ? ' (log2 axis)' : ''}; ${yKey}${logY ? ' on a log10 axis' : ''}.`,
+    );
     for (const s of styled) {
       const done = s.points.filter(has);
       const kind = s.kind === 'reference' ? 'Reference series' : 'Model series';
@@ -237,7 +304,8 @@ export function SweepChart(props: SweepChartProps) {
         parts.push(`${kind} “${s.label}”: no values yet.`);
         continue;
       }
-      const lo = done.reduce((a, b) => (b.y < a.y ? b : a)), hi = done.reduce((a, b) => (b.y > a.y ? b : a));
+      const lo = done.reduce((a, b) => (b.y < a.y ? b : a)),
+        hi = done.reduce((a, b) => (b.y > a.y ? b : a));
       parts.push(
         `${kind} “${s.label}”: ${done.length} of ${s.points.length} values, ${yKey} from ${sep(lo.y)} at ${xFormat(lo.x)} to ${sep(hi.y)} at ${xFormat(hi.x)}.`,
       );
@@ -247,32 +315,46 @@ export function SweepChart(props: SweepChartProps) {
     return parts.join(' ');
   }, [title, xKey, yKey, xFormat, allX, useLog2, logY, styled, progress, source]);
 
-  const cellOf = useMemo(() => styled.map((s) => {
-    const m = new Map<number, number | null>();
-    for (const p of s.points) if (p.y !== null || !m.has(p.x)) m.set(p.x, p.y);
-    return m;
-  }), [styled]);
+  const cellOf = useMemo(
+    () =>
+      styled.map((s) => {
+        const m = new Map<number, number | null>();
+        for (const p of s.points) if (p.y !== null || !m.has(p.x)) m.set(p.x, p.y);
+        return m;
+      }),
+    [styled],
+  );
 
   // ---------------------------------------------------------------- hover
   const onEnter = (s: Styled, p: { x: number; y: number }) => () => {
-    const svg = svgRef.current, wrapEl = plotRef.current;
+    const svg = svgRef.current,
+      wrapEl = plotRef.current;
     if (!svg || !wrapEl) return;
-    const r = svg.getBoundingClientRect(), wr = wrapEl.getBoundingClientRect();
+    const r = svg.getBoundingClientRect(),
+      wr = wrapEl.getBoundingClientRect();
     const k = r.width ? r.width / W : 1;
-    const px = x(p.x), py = y(p.y);
+    const px = x(p.x),
+      py = y(p.y);
     setTip({
-      series: s, x: p.x, y: p.y,
-      left: r.left - wr.left + px * k, top: r.top - wr.top + py * k - 12,
+      series: s,
+      x: p.x,
+      y: p.y,
+      left: r.left - wr.left + px * k,
+      top: r.top - wr.top + py * k - 12,
       align: px > W * 0.72 ? 'right' : px < W * 0.28 ? 'left' : 'center',
     });
   };
 
   // ---------------------------------------------------------------- exports
   const anyData = ys.length > 0;
-  const exportCsv = () => download(sweepFilename(xKey, yKey, 'csv'), new Blob([sweepCsv(xKey, series)], { type: 'text/csv;charset=utf-8' }));
+  const exportCsv = () =>
+    download(sweepFilename(xKey, yKey, 'csv'), new Blob([sweepCsv(xKey, series)], { type: 'text/csv;charset=utf-8' }));
   const exportSvg = () => {
     if (!svgRef.current) return;
-    download(sweepFilename(xKey, yKey, 'svg'), new Blob([svgText(svgRef.current)], { type: 'image/svg+xml;charset=utf-8' }));
+    download(
+      sweepFilename(xKey, yKey, 'svg'),
+      new Blob([svgText(svgRef.current)], { type: 'image/svg+xml;charset=utf-8' }),
+    );
   };
   const exportPng = async () => {
     if (!svgRef.current) return;
@@ -301,31 +383,76 @@ export function SweepChart(props: SweepChartProps) {
             <span className="swc-meter" aria-hidden="true">
               <i style={{ width: `${progress.total ? Math.min(100, (100 * progress.done) / progress.total) : 0}%` }} />
             </span>
-            <span>{progress.done} of {progress.total} runs</span>
-            {onCancel && <button type="button" className="btn" onClick={onCancel}>Cancel</button>}
+            <span>
+              {progress.done} of {progress.total} runs
+            </span>
+            {onCancel && (
+              <button type="button" className="btn" onClick={onCancel}>
+                Cancel
+              </button>
+            )}
           </span>
         )}
-        {error && <span className="swc-error" role="alert">{error}</span>}
+        {error && (
+          <span className="swc-error" role="alert">
+            {error}
+          </span>
+        )}
         <span className="swc-exports" role="group" aria-label="Export the sweep">
-          <button type="button" className="btn" onClick={exportCsv} disabled={!anyData} title="The numbers as CSV">CSV</button>
-          <button type="button" className="btn" onClick={exportSvg} disabled={!anyData} title="The chart as SVG">SVG</button>
-          <button type="button" className="btn" onClick={exportPng} disabled={!anyData || busy} title="The chart as PNG">PNG</button>
+          <button type="button" className="btn" onClick={exportCsv} disabled={!anyData} title="The numbers as CSV">
+            CSV
+          </button>
+          <button type="button" className="btn" onClick={exportSvg} disabled={!anyData} title="The chart as SVG">
+            SVG
+          </button>
+          <button
+            type="button"
+            className="btn"
+            onClick={exportPng}
+            disabled={!anyData || busy}
+            title="The chart as PNG"
+          >
+            PNG
+          </button>
         </span>
       </div>
 
       <div className="swc-plot" ref={plotRef}>
-        <svg ref={svgRef} className="swc-svg" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary}>
-          <text className="swc-title" x={pad} y={22}>{clip(title, Math.floor((W - 2 * pad) / 7.8))}</text>
+        <svg
+          ref={svgRef}
+          className="swc-svg"
+          width={W}
+          height={H}
+          viewBox={`0 0 ${W} ${H}`}
+          role="img"
+          aria-label={summary}
+        >
+          <text className="swc-title" x={pad} y={22}>
+            {clip(title, Math.floor((W - 2 * pad) / 7.8))}
+          </text>
 
           <g className="swc-legend">
             {legend.items.map(({ s, x: lx, row }) => {
               const ly = 30 + row * 18 + 8;
               return (
                 <g key={s.id} transform={`translate(${lx},${ly})`}>
-                  <line x1={0} x2={24} y1={0} y2={0} className="swc-line" style={{ stroke: s.colour, strokeDasharray: s.dashed ? '5 3' : undefined }} />
-                  <path d={symbolPath(s)} transform="translate(12,0)" className="swc-marker"
-                    style={{ fill: s.hollow ? 'none' : s.colour, stroke: s.colour }} />
-                  <text x={32} y={4}>{clip(s.label, 48)}</text>
+                  <line
+                    x1={0}
+                    x2={24}
+                    y1={0}
+                    y2={0}
+                    className="swc-line"
+                    style={{ stroke: s.colour, strokeDasharray: s.dashed ? '5 3' : undefined }}
+                  />
+                  <path
+                    d={symbolPath(s)}
+                    transform="translate(12,0)"
+                    className="swc-marker"
+                    style={{ fill: s.hollow ? 'none' : s.colour, stroke: s.colour }}
+                  />
+                  <text x={32} y={4}>
+                    {clip(s.label, 48)}
+                  </text>
                 </g>
               );
             })}
@@ -335,10 +462,12 @@ export function SweepChart(props: SweepChartProps) {
           <g className="swc-axis swc-x-axis" ref={xAxisRef} transform={`translate(0,${T + plotH})`} />
           <g className="swc-axis swc-y-axis" ref={yAxisRef} transform={`translate(${L},0)`} />
           <text className="swc-axis-label" x={xMid} y={T + plotH + 36} textAnchor="middle">
-            {xKey}{useLog2 ? ' (log₂ scale)' : ''}
+            {xKey}
+            {useLog2 ? ' (log₂ scale)' : ''}
           </text>
           <text className="swc-axis-label" transform={`translate(14,${T + plotH / 2}) rotate(-90)`} textAnchor="middle">
-            {yKey}{logY ? ' (log₁₀ scale)' : ''}
+            {yKey}
+            {logY ? ' (log₁₀ scale)' : ''}
           </text>
 
           {!anyData && (
@@ -349,23 +478,37 @@ export function SweepChart(props: SweepChartProps) {
 
           {[...styled.filter((s) => !s.hollow), ...styled.filter((s) => s.hollow)].map((s) => {
             const done = s.points.filter(has).sort((a, b) => a.x - b.x);
-            const d = line<{ x: number; y: number }>().x((p) => x(p.x)).y((p) => y(p.y))(done) ?? '';
+            const d =
+              line<{ x: number; y: number }>()
+                .x((p) => x(p.x))
+                .y((p) => y(p.y))(done) ?? '';
             const path = symbolPath(s);
             return (
               <g key={s.id} className={`swc-series swc-${s.kind}`} data-series={s.id}>
                 {done.length > 1 && (
-                  <path className="swc-line" d={d} fill="none"
-                    style={{ stroke: s.colour, strokeDasharray: s.dashed ? '6 4' : undefined }} />
+                  <path
+                    className="swc-line"
+                    d={d}
+                    fill="none"
+                    style={{ stroke: s.colour, strokeDasharray: s.dashed ? '6 4' : undefined }}
+                  />
                 )}
                 {done.map((p) => {
-                  const px = x(p.x), py = y(p.y);
+                  const px = x(p.x),
+                    py = y(p.y);
                   const data = s.kind === 'model' ? { 'data-sweep-point': '' } : { 'data-reference-point': '' };
                   return (
                     <g key={p.x} className="swc-pt" onPointerEnter={onEnter(s, p)} onPointerLeave={() => setTip(null)}>
                       <circle className="swc-hit" data-export-skip="" cx={px} cy={py} r={10} fill="transparent" />
-                      <path className="swc-marker" d={path} transform={`translate(${px},${py})`}
+                      <path
+                        className="swc-marker"
+                        d={path}
+                        transform={`translate(${px},${py})`}
                         style={{ fill: s.hollow ? 'none' : s.colour, stroke: s.colour }}
-                        {...data} data-x={String(p.x)} data-y={String(p.y)} />
+                        {...data}
+                        data-x={String(p.x)}
+                        data-y={String(p.y)}
+                      />
                     </g>
                   );
                 })}
@@ -374,27 +517,51 @@ export function SweepChart(props: SweepChartProps) {
           })}
 
           {srcLines.map((l, i) => (
-            <text key={i} className="swc-source" x={pad} y={H - 10 - (srcLines.length - 1 - i) * 14}>{l}</text>
+            <text key={i} className="swc-source" x={pad} y={H - 10 - (srcLines.length - 1 - i) * 14}>
+              {l}
+            </text>
           ))}
         </svg>
 
         {tip && (
-          <div className="tooltip" role="presentation" style={{
-            left: tip.left, top: tip.top,
-            transform: `translate(${tip.align === 'left' ? '-12px' : tip.align === 'right' ? 'calc(-100% + 12px)' : '-50%'}, -100%)`,
-          }}>
-            <div><b>{tip.series.label}</b></div>
-            <div><span className="k">{xKey} = </span>{xFormat(tip.x)}{xFormat(tip.x) !== sep(tip.x) && xFormat(tip.x) !== String(tip.x) ? ` (${sep(tip.x)})` : ''}</div>
-            <div><span className="k">{yKey} = </span><b>{sep(tip.y)}</b></div>
+          <div
+            className="tooltip"
+            role="presentation"
+            style={{
+              left: tip.left,
+              top: tip.top,
+              transform: `translate(${tip.align === 'left' ? '-12px' : tip.align === 'right' ? 'calc(-100% + 12px)' : '-50%'}, -100%)`,
+            }}
+          >
+            <div>
+              <b>{tip.series.label}</b>
+            </div>
+            <div>
+              <span className="k">{xKey} = </span>
+              {xFormat(tip.x)}
+              {xFormat(tip.x) !== sep(tip.x) && xFormat(tip.x) !== String(tip.x) ? ` (${sep(tip.x)})` : ''}
+            </div>
+            <div>
+              <span className="k">{yKey} = </span>
+              <b>{sep(tip.y)}</b>
+            </div>
           </div>
         )}
 
         <table className="swc-sr">
-          <caption>{title}{source?.trim() ? ` (reference: ${source.trim()})` : ''}</caption>
+          <caption>
+            {title}
+            {source?.trim() ? ` (reference: ${source.trim()})` : ''}
+          </caption>
           <thead>
             <tr>
               <th scope="col">{xKey}</th>
-              {styled.map((s) => <th scope="col" key={s.id}>{s.label}{s.kind === 'reference' ? ' (reference)' : ''}</th>)}
+              {styled.map((s) => (
+                <th scope="col" key={s.id}>
+                  {s.label}
+                  {s.kind === 'reference' ? ' (reference)' : ''}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>

@@ -12,7 +12,12 @@ import { currentScenario } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
 import { SweepChart, type SweepSeries } from './SweepChart.js';
 
-interface Reference { source: string; x: string; y: string; points: { x: number; y: number }[] }
+interface Reference {
+  source: string;
+  x: string;
+  y: string;
+  points: { x: number; y: number }[];
+}
 
 export function SweepPanel() {
   const sweep = useStore((s) => s.sweep)!;
@@ -23,12 +28,21 @@ export function SweepPanel() {
   const numeric = sweep.points.length > 0 && sweep.points.every((p) => Number.isFinite(p.x));
   const log2x = numeric && !!t?.pow2;
   const series = useMemo<SweepSeries[]>(() => {
-    const out: SweepSeries[] = [{
-      id: 'model', label: 'this model', kind: 'model',
-      points: sweep.points.map((p) => ({ x: p.x, y: p.counters && yIdx >= 0 ? p.counters[yIdx] : null })),
-    }];
+    const out: SweepSeries[] = [
+      {
+        id: 'model',
+        label: 'this model',
+        kind: 'model',
+        points: sweep.points.map((p) => ({ x: p.x, y: p.counters && yIdx >= 0 ? p.counters[yIdx] : null })),
+      },
+    ];
     if (reference && reference.x === sweep.key && reference.y === sweep.y)
-      out.push({ id: 'reference', label: 'the seed', kind: 'reference', points: reference.points.map((p) => ({ x: p.x, y: p.y })) });
+      out.push({
+        id: 'reference',
+        label: 'the seed',
+        kind: 'reference',
+        points: reference.points.map((p) => ({ x: p.x, y: p.y })),
+      });
     return out;
   }, [sweep.points, yIdx, reference, sweep.key, sweep.y]);
   const running = sweep.status === 'running';
@@ -37,45 +51,92 @@ export function SweepPanel() {
     <section className="panel sweep-panel" aria-labelledby="sweep-title" data-testid="sweep-panel">
       <div className="panel-head">
         <h2 id="sweep-title">Sweep</h2>
-        <span className="sub">{sweep.points.length ? `${sweep.points.length} runs of this scenario, one per value of ${sweep.key}` : ''}</span>
+        <span className="sub">
+          {sweep.points.length ? `${sweep.points.length} runs of this scenario, one per value of ${sweep.key}` : ''}
+        </span>
         <span className="spacer" />
         <label className="sweep-y">
           counter{' '}
-          <select value={sweep.y} onChange={(e) => { dispatch({ type: 'setSweepY', y: e.target.value }); e.currentTarget.blur(); }} data-testid="sweep-y">
-            {COUNTERS.map((c) => <option key={c}>{c}</option>)}
+          <select
+            value={sweep.y}
+            onChange={(e) => {
+              dispatch({ type: 'setSweepY', y: e.target.value });
+              e.currentTarget.blur();
+            }}
+            data-testid="sweep-y"
+          >
+            {COUNTERS.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
           </select>
         </label>
-        <button className="btn" onClick={() => dispatch({ type: 'closeSweep' })} data-testid="close-sweep">Back to the player</button>
+        <button className="btn" onClick={() => dispatch({ type: 'closeSweep' })} data-testid="close-sweep">
+          Back to the player
+        </button>
       </div>
       <div className="panel-body">
         {sweep.status === 'error' ? (
-          <div className="banner bad" role="alert" data-testid="sweep-error">The sweep cannot run: {sweep.error}</div>
+          <div className="banner bad" role="alert" data-testid="sweep-error">
+            The sweep cannot run: {sweep.error}
+          </div>
         ) : (
           <>
             {!numeric && sweep.points.length > 0 && (
               <table className="sweep-table" data-testid="sweep-table">
-                <thead><tr><th>{sweep.key}</th><th>{sweep.y}</th></tr></thead>
-                <tbody>{sweep.points.map((p) => <tr key={p.raw}><td>{p.label}</td><td>{p.counters ? p.counters[yIdx].toLocaleString('en-US') : '…'}</td></tr>)}</tbody>
+                <thead>
+                  <tr>
+                    <th>{sweep.key}</th>
+                    <th>{sweep.y}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {sweep.points.map((p) => (
+                    <tr key={p.raw}>
+                      <td>{p.label}</td>
+                      <td>{p.counters ? p.counters[yIdx].toLocaleString('en-US') : '…'}</td>
+                    </tr>
+                  ))}
+                </tbody>
               </table>
             )}
             {numeric && (
               <SweepChart
-                title={`${sweep.y} against ${sweep.key}`} xKey={sweep.key} yKey={sweep.y}
-                xFormat={(x) => formatValue(sweep.key, x)} log2x={log2x} series={series}
+                title={`${sweep.y} against ${sweep.key}`}
+                xKey={sweep.key}
+                yKey={sweep.y}
+                xFormat={(x) => formatValue(sweep.key, x)}
+                log2x={log2x}
+                series={series}
                 progress={running ? { done: Math.floor(sweep.done), total: sweep.points.length } : null}
                 onCancel={() => dispatch({ type: 'cancelSweep' })}
                 source={series.length > 1 ? reference?.source : undefined}
-                width={1200} height={540}
+                width={1200}
+                height={540}
               />
             )}
             <div className="sweep-status" role="status" data-testid="sweep-status">
-              {running ? `Running ${Math.min(sweep.points.length, Math.floor(sweep.done) + 1)} of ${sweep.points.length}…`
-                : sweep.status === 'cancelled' ? <>Cancelled after {Math.floor(sweep.done)} of {sweep.points.length} runs. <button className="btn" onClick={() => dispatch({ type: 'openSweep', key: sweep.key, values: sweep.asked, y: sweep.y })}>Run it again</button></>
-                  : `Done: ${sweep.points.length} runs.`}
-              {errors.length > 0 && ` ${errors.length} run${errors.length > 1 ? 's' : ''} stopped with an error: ${errors[0].label}: ${errors[0].error}`}
+              {running ? (
+                `Running ${Math.min(sweep.points.length, Math.floor(sweep.done) + 1)} of ${sweep.points.length}…`
+              ) : sweep.status === 'cancelled' ? (
+                <>
+                  Cancelled after {Math.floor(sweep.done)} of {sweep.points.length} runs.{' '}
+                  <button
+                    className="btn"
+                    onClick={() => dispatch({ type: 'openSweep', key: sweep.key, values: sweep.asked, y: sweep.y })}
+                  >
+                    Run it again
+                  </button>
+                </>
+              ) : (
+                `Done: ${sweep.points.length} runs.`
+              )}
+              {errors.length > 0 &&
+                ` ${errors.length} run${errors.length > 1 ? 's' : ''} stopped with an error: ${errors[0].label}: ${errors[0].error}`}
             </div>
             {reference && (reference.x !== sweep.key || reference.y !== sweep.y) && (
-              <div className="sweep-note">The scenario&rsquo;s reference data is {reference.y} against {reference.x}; choose those to see it.</div>
+              <div className="sweep-note">
+                The scenario&rsquo;s reference data is {reference.y} against {reference.x}; choose those to see it.
+              </div>
             )}
           </>
         )}

@@ -24,7 +24,11 @@ const ICONS = {
   nextStep: 'M3 5v14l9-7zM12 5v14l9-7z',
   end: 'M4 5v14l11-7zM16 5h2v14h-2z',
 };
-const Icon = ({ d }: { d: string }) => <svg viewBox="0 0 24 24" aria-hidden="true"><path d={d} /></svg>;
+const Icon = ({ d }: { d: string }) => (
+  <svg viewBox="0 0 24 24" aria-hidden="true">
+    <path d={d} />
+  </svg>
+);
 
 export function Transport({ thin = false, group }: { thin?: boolean; group: string }) {
   const timeline = useStore((s) => s.timeline);
@@ -49,14 +53,21 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
       let last = -1;
       for (const i of evs) {
         const slot = Math.floor((800 * (i + 1)) / n);
-        if (slot !== last) { out.push(i); last = slot; }
+        if (slot !== last) {
+          out.push(i);
+          last = slot;
+        }
       }
       return out;
     };
     return (
       <div className="marks" aria-hidden>
-        {thin(timeline.stepEvents).map((i) => <i key={`s${i}`} className="step" style={{ left: pct(i) }} />)}
-        {thin(timeline.majorEvents).map((i) => <i key={`m${i}`} style={{ left: pct(i) }} />)}
+        {thin(timeline.stepEvents).map((i) => (
+          <i key={`s${i}`} className="step" style={{ left: pct(i) }} />
+        ))}
+        {thin(timeline.majorEvents).map((i) => (
+          <i key={`m${i}`} style={{ left: pct(i) }} />
+        ))}
       </div>
     );
   }, [timeline, n]);
@@ -64,64 +75,209 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
   return (
     <div className={`transport ${thin ? 'thin' : ''}`} role="toolbar" aria-label="Transport">
       <div className="buttons">
-        {!thin && <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'seek', cursor: 0 })} aria-label="Go to the start (Home)" title="Start (Home)"><Icon d={ICONS.start} /></button>}
-        <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'jump', kind: 'step', dir: -1 })} aria-label="Previous scenario step (Shift+Left)" title="Previous step (Shift+←)"><Icon d={ICONS.prevStep} /></button>
-        <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'step', delta: -1 })} aria-label="Step back one event (Left)" title="Back one event (←)"><Icon d={ICONS.back} /></button>
-        <button className="btn primary play"  disabled={off} onClick={() => dispatch({ type: 'togglePlay' })}
-          aria-label={playing ? 'Pause (Space)' : 'Play (Space)'} title={playing ? 'Pause (Space)' : 'Play (Space)'} data-testid="play">
-          {playing ? <><Icon d="M6 5h4v14H6zM14 5h4v14h-4z" /> Pause</> : <><Icon d={ICONS.fwd} /> Play</>}
-        </button>
-        <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'step', delta: 1 })} aria-label="Step forward one event (Right)" title="Forward one event (→)" data-testid="step"><Icon d={ICONS.fwd} /></button>
-        <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'jump', kind: 'step', dir: 1 })} aria-label="Next scenario step (Shift+Right)" title="Next step (Shift+→)"><Icon d={ICONS.nextStep} /></button>
-        {!thin && <button className="btn icon" disabled={off} onClick={() => dispatch({ type: 'seek', cursor: n })} aria-label="Go to the end (End)" title="End (End)"><Icon d={ICONS.end} /></button>}
-        {!thin && jumpsOf(group).map((j) => (
-          <button key={j.id} className="btn" disabled={off || !timeline || !jumpList(timeline, j.id).length}
-            onClick={() => dispatch({ type: 'jump', kind: j.id, dir: 1 })} title={`Jump to ${j.title} (${j.key}; Shift+${j.key}: back)`}
-            aria-label={`Jump to the next: ${j.label.toLowerCase()} (${j.key})`}
-            aria-keyshortcuts={j.key} data-testid={`jump-${j.id}`}>
-            {j.label} <span className="kbd" aria-hidden>{j.key}</span>
+        {!thin && (
+          <button
+            className="btn icon"
+            disabled={off}
+            onClick={() => dispatch({ type: 'seek', cursor: 0 })}
+            aria-label="Go to the start (Home)"
+            title="Start (Home)"
+          >
+            <Icon d={ICONS.start} />
           </button>
-        ))}
-        {!thin && <>
-          <label className="visually-hidden" htmlFor="speed">Speed</label>
-          <select id="speed" value={speed} onChange={(e) => dispatch({ type: 'setSpeed', speed: Number(e.target.value) })} disabled={off} title="Playback speed">
-            {SPEEDS.map((s) => <option key={s} value={s}>{fmt(s)} ev/s</option>)}
-          </select>
-        </>}
+        )}
+        <button
+          className="btn icon"
+          disabled={off}
+          onClick={() => dispatch({ type: 'jump', kind: 'step', dir: -1 })}
+          aria-label="Previous scenario step (Shift+Left)"
+          title="Previous step (Shift+←)"
+        >
+          <Icon d={ICONS.prevStep} />
+        </button>
+        <button
+          className="btn icon"
+          disabled={off}
+          onClick={() => dispatch({ type: 'step', delta: -1 })}
+          aria-label="Step back one event (Left)"
+          title="Back one event (←)"
+        >
+          <Icon d={ICONS.back} />
+        </button>
+        <button
+          className="btn primary play"
+          disabled={off}
+          onClick={() => dispatch({ type: 'togglePlay' })}
+          aria-label={playing ? 'Pause (Space)' : 'Play (Space)'}
+          title={playing ? 'Pause (Space)' : 'Play (Space)'}
+          data-testid="play"
+        >
+          {playing ? (
+            <>
+              <Icon d="M6 5h4v14H6zM14 5h4v14h-4z" /> Pause
+            </>
+          ) : (
+            <>
+              <Icon d={ICONS.fwd} /> Play
+            </>
+          )}
+        </button>
+        <button
+          className="btn icon"
+          disabled={off}
+          onClick={() => dispatch({ type: 'step', delta: 1 })}
+          aria-label="Step forward one event (Right)"
+          title="Forward one event (→)"
+          data-testid="step"
+        >
+          <Icon d={ICONS.fwd} />
+        </button>
+        <button
+          className="btn icon"
+          disabled={off}
+          onClick={() => dispatch({ type: 'jump', kind: 'step', dir: 1 })}
+          aria-label="Next scenario step (Shift+Right)"
+          title="Next step (Shift+→)"
+        >
+          <Icon d={ICONS.nextStep} />
+        </button>
+        {!thin && (
+          <button
+            className="btn icon"
+            disabled={off}
+            onClick={() => dispatch({ type: 'seek', cursor: n })}
+            aria-label="Go to the end (End)"
+            title="End (End)"
+          >
+            <Icon d={ICONS.end} />
+          </button>
+        )}
+        {!thin &&
+          jumpsOf(group).map((j) => (
+            <button
+              key={j.id}
+              className="btn"
+              disabled={off || !timeline || !jumpList(timeline, j.id).length}
+              onClick={() => dispatch({ type: 'jump', kind: j.id, dir: 1 })}
+              title={`Jump to ${j.title} (${j.key}; Shift+${j.key}: back)`}
+              aria-label={`Jump to the next: ${j.label.toLowerCase()} (${j.key})`}
+              aria-keyshortcuts={j.key}
+              data-testid={`jump-${j.id}`}
+            >
+              {j.label}{' '}
+              <span className="kbd" aria-hidden>
+                {j.key}
+              </span>
+            </button>
+          ))}
+        {!thin && (
+          <>
+            <label className="visually-hidden" htmlFor="speed">
+              Speed
+            </label>
+            <select
+              id="speed"
+              value={speed}
+              onChange={(e) => dispatch({ type: 'setSpeed', speed: Number(e.target.value) })}
+              disabled={off}
+              title="Playback speed"
+            >
+              {SPEEDS.map((s) => (
+                <option key={s} value={s}>
+                  {fmt(s)} ev/s
+                </option>
+              ))}
+            </select>
+          </>
+        )}
       </div>
       <div className="scrub">
-        <input type="range" min={0} max={Math.max(1, n)} value={cursor} disabled={off} aria-label="Timeline"
-          aria-valuetext={`event ${fmt(cursor)} of ${fmt(n)}`} data-testid="scrubber"
-          onChange={(e) => dispatch({ type: 'seek', cursor: Number(e.target.value) })} />
+        <input
+          type="range"
+          min={0}
+          max={Math.max(1, n)}
+          value={cursor}
+          disabled={off}
+          aria-label="Timeline"
+          aria-valuetext={`event ${fmt(cursor)} of ${fmt(n)}`}
+          data-testid="scrubber"
+          onChange={(e) => dispatch({ type: 'seek', cursor: Number(e.target.value) })}
+        />
         {marks}
       </div>
-      <div className="where num" aria-live="off" data-testid="cursor"
-        style={{ minWidth: `${(big ? 20 : `event ${fmt(n)} / ${fmt(n)}`.length) + 1}ch` }}>
+      <div
+        className="where num"
+        aria-live="off"
+        data-testid="cursor"
+        style={{ minWidth: `${(big ? 20 : `event ${fmt(n)} / ${fmt(n)}`.length) + 1}ch` }}
+      >
         {big ? 'big run: final state' : `event ${fmt(cursor)} / ${fmt(n)}`}
       </div>
       {thin && counters && (
         <div className="thin-figures num" aria-label="Key counters">
-          {mechanismOf(group).figures.slice(0, 3).map(({ key, label }) => (
-            <span key={key} title={key}>{label} <b data-testid={`value-${key}`}>{fmt(counters[COUNTERS.indexOf(key as never)])}</b></span>
-          ))}
+          {mechanismOf(group)
+            .figures.slice(0, 3)
+            .map(({ key, label }) => (
+              <span key={key} title={key}>
+                {label} <b data-testid={`value-${key}`}>{fmt(counters[COUNTERS.indexOf(key as never)])}</b>
+              </span>
+            ))}
         </div>
       )}
       {thin && present && (
         <div className="buttons">
-          <button className="btn icon" aria-label="Smaller type (−)" title="Smaller type (−)" disabled={fontScale === FONT_SCALES[0]}
-            onClick={() => dispatch({ type: 'stepFontScale', dir: -1 })}>A−</button>
-          <button className="btn icon" aria-label="Larger type (+)" title="Larger type (+)" disabled={fontScale === FONT_SCALES[FONT_SCALES.length - 1]}
-            onClick={() => dispatch({ type: 'stepFontScale', dir: 1 })}>A+</button>
+          <button
+            className="btn icon"
+            aria-label="Smaller type (−)"
+            title="Smaller type (−)"
+            disabled={fontScale === FONT_SCALES[0]}
+            onClick={() => dispatch({ type: 'stepFontScale', dir: -1 })}
+          >
+            A−
+          </button>
+          <button
+            className="btn icon"
+            aria-label="Larger type (+)"
+            title="Larger type (+)"
+            disabled={fontScale === FONT_SCALES[FONT_SCALES.length - 1]}
+            onClick={() => dispatch({ type: 'stepFontScale', dir: 1 })}
+          >
+            A+
+          </button>
           {document.fullscreenEnabled && (
-            <button className="btn" title="Full screen (the browser's own: Esc leaves it)"
-              onClick={() => (document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen()).catch(() => undefined)}>Full screen</button>
+            <button
+              className="btn"
+              title="Full screen (the browser's own: Esc leaves it)"
+              onClick={() =>
+                (document.fullscreenElement
+                  ? document.exitFullscreen()
+                  : document.documentElement.requestFullscreen()
+                ).catch(() => undefined)
+              }
+            >
+              Full screen
+            </button>
           )}
-          <button className="btn" onClick={() => dispatch({ type: 'setPresent', on: false })} title="Leave presenter mode (Esc)" data-testid="leave-present">Exit</button>
+          <button
+            className="btn"
+            onClick={() => dispatch({ type: 'setPresent', on: false })}
+            title="Leave presenter mode (Esc)"
+            data-testid="leave-present"
+          >
+            Exit
+          </button>
         </div>
       )}
       {thin && embed && (
-        <a className="btn" href={new URL(urlFor({ ...store.get(), embed: false }), location.href).href} target="_blank" rel="noopener"
-          title="Open this in the full playground (a new tab)">mmplay ↗</a>
+        <a
+          className="btn"
+          href={new URL(urlFor({ ...store.get(), embed: false }), location.href).href}
+          target="_blank"
+          rel="noopener"
+          title="Open this in the full playground (a new tab)"
+        >
+          mmplay ↗
+        </a>
       )}
     </div>
   );

@@ -6,7 +6,14 @@
  * and keeps the cursor at the same place in the same step.
  */
 import { MECHANISMS } from '../../../wasm-core/ts/abi.js';
-import { formatTunable, sweepDomain, TUNABLES, type TunableInfo, tunableText, type TunableValue } from '../../../wasm-core/ts/tunables.js';
+import {
+  formatTunable,
+  sweepDomain,
+  TUNABLES,
+  type TunableInfo,
+  tunableText,
+  type TunableValue,
+} from '../../../wasm-core/ts/tunables.js';
 import { tunableValue } from '../../../wasm-core/ts/multirun.js';
 import { mechanismOf, valueLabel } from '../mechanisms/registry.js';
 import { currentScenario } from '../store/state.js';
@@ -17,7 +24,10 @@ function useEffective(t: TunableInfo): { value: string; modified: boolean } {
   const overrides = useStore((s) => s.overrides);
   const scenario = useStore(currentScenario);
   if (t.key in overrides) return { value: overrides[t.key], modified: true };
-  return { value: tunableText(scenario ? tunableValue(scenario, t.key) : t.default as TunableValue), modified: false };
+  return {
+    value: tunableText(scenario ? tunableValue(scenario, t.key) : (t.default as TunableValue)),
+    modified: false,
+  };
 }
 
 const set = (key: string, value: string | null) => dispatch({ type: 'setTunable', key, value });
@@ -31,7 +41,8 @@ const choose = (e: React.ChangeEvent<HTMLSelectElement | HTMLInputElement>, key:
   e.currentTarget.blur();
 };
 
-const label = (t: TunableInfo, v: number) => valueLabel(t.key, v) ?? `${formatTunable(t, v)}${v === t.default ? ' (default)' : ''}`;
+const label = (t: TunableInfo, v: number) =>
+  valueLabel(t.key, v) ?? `${formatTunable(t, v)}${v === t.default ? ' (default)' : ''}`;
 
 export function TunableControl({ t, compact = false }: { t: TunableInfo; compact?: boolean }) {
   const { value, modified } = useEffective(t);
@@ -41,21 +52,45 @@ export function TunableControl({ t, compact = false }: { t: TunableInfo; compact
   if (t.type === 'choice') {
     control = (
       <select id={id} value={value} onChange={(e) => choose(e, t.key, e.target.value)} data-testid={testid}>
-        {t.choices!.map((o) => <option key={o}>{o}</option>)}
+        {t.choices!.map((o) => (
+          <option key={o}>{o}</option>
+        ))}
       </select>
     );
   } else if (t.type === 'bool') {
-    control = <input id={id} type="checkbox" checked={value === 'true'} onChange={(e) => choose(e, t.key, String(e.target.checked))} data-testid={testid} />;
+    control = (
+      <input
+        id={id}
+        type="checkbox"
+        checked={value === 'true'}
+        onChange={(e) => choose(e, t.key, String(e.target.checked))}
+        data-testid={testid}
+      />
+    );
   } else if (t.type === 'sizes') {
-    const on = value.replace(/[[\]\s]/g, '').split(',').filter(Boolean).map(Number);
+    const on = value
+      .replace(/[[\]\s]/g, '')
+      .split(',')
+      .filter(Boolean)
+      .map(Number);
     const all: number[] = [];
     for (let x = t.min!; x <= t.max!; x *= 2) all.push(x);
     control = (
       <span className="mthp" id={id} role="group" aria-label={t.key} data-testid={testid}>
         {all.map((m) => (
           <label key={m}>
-            <input type="checkbox" checked={on.includes(m)}
-              onChange={(e) => choose(e, t.key, `[${(e.target.checked ? [...on, m] : on.filter((x) => x !== m)).sort((a, b) => a - b).join(', ')}]`)} /> {formatTunable({ ...t, type: 'size' }, m)}
+            <input
+              type="checkbox"
+              checked={on.includes(m)}
+              onChange={(e) =>
+                choose(
+                  e,
+                  t.key,
+                  `[${(e.target.checked ? [...on, m] : on.filter((x) => x !== m)).sort((a, b) => a - b).join(', ')}]`,
+                )
+              }
+            />{' '}
+            {formatTunable({ ...t, type: 'size' }, m)}
           </label>
         ))}
       </span>
@@ -64,28 +99,71 @@ export function TunableControl({ t, compact = false }: { t: TunableInfo; compact
     const options = [...new Set([...(sweepDomain(t) as number[]), Number(value)])].sort((a, b) => a - b);
     control = (
       <select id={id} value={value} onChange={(e) => choose(e, t.key, e.target.value)} data-testid={testid}>
-        {options.map((v) => <option key={v} value={String(v)}>{label(t, v)}</option>)}
+        {options.map((v) => (
+          <option key={v} value={String(v)}>
+            {label(t, v)}
+          </option>
+        ))}
       </select>
     );
   } else {
     control = (
-      <input id={id} type="number" min={t.min} max={t.max} defaultValue={value} key={value} style={{ width: '11ch' }} data-testid={testid}
+      <input
+        id={id}
+        type="number"
+        min={t.min}
+        max={t.max}
+        defaultValue={value}
+        key={value}
+        style={{ width: '11ch' }}
+        data-testid={testid}
         onBlur={(e) => e.target.value !== value && set(t.key, e.target.value)}
-        onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} />
+        onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
+      />
     );
   }
-  if (compact) return <label htmlFor={id}><code>{t.key}</code> {control}</label>;
+  if (compact)
+    return (
+      <label htmlFor={id}>
+        <code>{t.key}</code> {control}
+      </label>
+    );
   const mech = MECHANISMS.find((m) => m.id === t.mechanism);
   return (
     <div className="tunable">
-      <label className="name" htmlFor={id}>{t.key}{modified && <span className="mod">changed</span>}</label>
+      <label className="name" htmlFor={id}>
+        {t.key}
+        {modified && <span className="mod">changed</span>}
+      </label>
       <div className="ctl">
         {control}
-        {modified && <button className="btn" onClick={() => set(t.key, null)} aria-label={`Reset ${t.key} to the scenario's value`}>Reset</button>}
+        {modified && (
+          <button
+            className="btn"
+            onClick={() => set(t.key, null)}
+            aria-label={`Reset ${t.key} to the scenario's value`}
+          >
+            Reset
+          </button>
+        )}
       </div>
       <div className="desc">
-        {t.desc}{t.kernel !== '-' && <> <span className="kv">Kernel {t.kernel}{mech ? ` · ${mech.title}` : ''}.</span></>}
-        {t.status === 'later' && <> <em>Accepted now; the model acts on it once {mech?.title ?? t.mechanism} is modelled.</em></>}
+        {t.desc}
+        {t.kernel !== '-' && (
+          <>
+            {' '}
+            <span className="kv">
+              Kernel {t.kernel}
+              {mech ? ` · ${mech.title}` : ''}.
+            </span>
+          </>
+        )}
+        {t.status === 'later' && (
+          <>
+            {' '}
+            <em>Accepted now; the model acts on it once {mech?.title ?? t.mechanism} is modelled.</em>
+          </>
+        )}
       </div>
     </div>
   );
@@ -100,9 +178,17 @@ export function TunablesPanel() {
       <p style={{ marginTop: 0, color: 'var(--muted)' }}>
         Changing a tunable runs the scenario again, deterministically, and keeps your place in it.
       </p>
-      {list.filter((t) => t.key !== 'machine.memory').map((t) => <TunableControl key={t.key} t={t} />)}
+      {list
+        .filter((t) => t.key !== 'machine.memory')
+        .map((t) => (
+          <TunableControl key={t.key} t={t} />
+        ))}
       <div style={{ marginTop: 14 }}>
-        <button className="btn" disabled={!Object.keys(overrides).length} onClick={() => dispatch({ type: 'resetTunables' })}>
+        <button
+          className="btn"
+          disabled={!Object.keys(overrides).length}
+          onClick={() => dispatch({ type: 'resetTunables' })}
+        >
           Reset all to the scenario&rsquo;s values
         </button>
       </div>
@@ -115,7 +201,9 @@ export function QuickTunables({ group }: { group: string }) {
   const id = mechanismOf(group).id;
   return (
     <div className="quick" role="group" aria-label="Kernel tunables">
-      {TUNABLES.filter((t) => t.quick && t.mechanism === id).map((t) => <TunableControl key={t.key} t={t} compact />)}
+      {TUNABLES.filter((t) => t.quick && t.mechanism === id).map((t) => (
+        <TunableControl key={t.key} t={t} compact />
+      ))}
     </div>
   );
 }

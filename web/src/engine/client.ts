@@ -13,7 +13,17 @@
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Scenario } from '../../../wasm-core/ts/scenario.js';
 import type { EngineOptions, Frame } from '../../../wasm-core/ts/engine.js';
-import type { ExportKind, FromWorker, ScenarioInput, SweepPlanPoint, SweepPointResult, Timeline, ToWorker, WorkerIssue, WorkerLimit } from './protocol.js';
+import type {
+  ExportKind,
+  FromWorker,
+  ScenarioInput,
+  SweepPlanPoint,
+  SweepPointResult,
+  Timeline,
+  ToWorker,
+  WorkerIssue,
+  WorkerLimit,
+} from './protocol.js';
 
 export type LoadOutcome =
   | { kind: 'loaded'; timeline: Timeline }
@@ -88,7 +98,10 @@ export class EngineClient {
   /** terminate a worker that does not answer, start a fresh one, end everything it held as cancelled */
   private restart() {
     this.worker.terminate();
-    const loads = [...this.loads.values()], frames = [...this.frames.values()], sweeps = [...this.sweeps.values()], checks = [...this.checks.values()];
+    const loads = [...this.loads.values()],
+      frames = [...this.frames.values()],
+      sweeps = [...this.sweeps.values()],
+      checks = [...this.checks.values()];
     this.loads.clear();
     this.frames.clear();
     this.sweeps.clear();
@@ -176,7 +189,13 @@ export class EngineClient {
   }
 
   /** compile `input` in the worker (prepared gets the program), then record it */
-  prepare(id: number, input: ScenarioInput, prepared: LoadHandlers['prepared'], progress: LoadHandlers['progress'], opts?: EngineOptions): Promise<LoadOutcome> {
+  prepare(
+    id: number,
+    input: ScenarioInput,
+    prepared: LoadHandlers['prepared'],
+    progress: LoadHandlers['progress'],
+    opts?: EngineOptions,
+  ): Promise<LoadOutcome> {
     return new Promise((resolve) => {
       this.loads.set(id, { resolve, progress, prepared });
       this.send({ t: 'prepare', id, input, opts });
@@ -220,7 +239,13 @@ export class EngineClient {
     });
   }
 
-  sweep(id: number, input: ScenarioInput, key: string, values: string[] | null, h: Omit<SweepHandlers, 'resolve'>): Promise<Parameters<SweepHandlers['resolve']>[0]> {
+  sweep(
+    id: number,
+    input: ScenarioInput,
+    key: string,
+    values: string[] | null,
+    h: Omit<SweepHandlers, 'resolve'>,
+  ): Promise<Parameters<SweepHandlers['resolve']>[0]> {
     return new Promise((resolve) => {
       this.sweeps.set(id, { ...h, resolve });
       this.send({ t: 'sweep', id, input, key, values });

@@ -9,10 +9,21 @@ import type { Scenario } from '../../../wasm-core/ts/scenario.js';
 import type { EngineOptions, Frame, TimelineInfo } from '../../../wasm-core/ts/engine.js';
 import type { LimitKey, Limits } from '../../../wasm-core/ts/limits.js';
 
-export interface WorkerIssue { line: number | null; col: number | null; path: string; message: string }
+export interface WorkerIssue {
+  line: number | null;
+  col: number | null;
+  path: string;
+  message: string;
+}
 
 /** a refusal by a limit (limits.ts) the page may offer to raise ("Run anyway") */
-export interface WorkerLimit { key: LimitKey; needed: number; limit: number; raisable: boolean; message: string }
+export interface WorkerLimit {
+  key: LimitKey;
+  needed: number;
+  limit: number;
+  raisable: boolean;
+  message: string;
+}
 
 /** a scenario to compile: its text and the tunables set on top (overrides, then run B's compares) */
 export interface ScenarioInput {
@@ -41,10 +52,21 @@ export type ToWorker =
 export type ExportKind = 'log' | 'steps';
 
 /** the counters at the end of each scenario step */
-export interface StepCounters { step: number; line: number | null; kind: string; summary: string; event: number; counters: number[] }
+export interface StepCounters {
+  step: number;
+  line: number | null;
+  kind: string;
+  summary: string;
+  event: number;
+  counters: number[];
+}
 
 /** a sweep's runs, once planned */
-export interface SweepPlanPoint { x: number; raw: string; label: string }
+export interface SweepPlanPoint {
+  x: number;
+  raw: string;
+  label: string;
+}
 
 export interface SweepPointResult {
   index: number;

@@ -26,8 +26,14 @@ declare const self: DedicatedWorkerGlobalScope;
 
 const post = (m: FromWorker, transfer: Transferable[] = []) => self.postMessage(m, transfer);
 const corePromise = Core.fromUrl(new URL(wasmUrl, self.location.href)).then(
-  (c) => { post({ t: 'ready' }); return c; },
-  (e) => { post({ t: 'fatal', message: `The simulator (WebAssembly) could not start: ${(e as Error).message}` }); throw e; },
+  (c) => {
+    post({ t: 'ready' });
+    return c;
+  },
+  (e) => {
+    post({ t: 'fatal', message: `The simulator (WebAssembly) could not start: ${(e as Error).message}` });
+    throw e;
+  },
 );
 
 const engines = new Map<number, Engine>();
@@ -65,7 +71,8 @@ function pump(id: number) {
   const timeline = engine.timeline();
   const event = (i: number) => engine.event(i);
   const series: Record<string, unknown> = {};
-  if (!timeline.big) for (const p of FRAME_PROVIDERS) if (p.series) series[p.id] = p.series(timeline.nEvents, event, engine.program);
+  if (!timeline.big)
+    for (const p of FRAME_PROVIDERS) if (p.series) series[p.id] = p.series(timeline.nEvents, event, engine.program);
   post({ t: 'loaded', id, timeline: { ...timeline, marks: computeMarks(timeline.nEvents, event), series } });
 }
 
@@ -76,10 +83,22 @@ function exportLog(engine: Engine): string {
   for (let i = 0; i < n; i++) {
     const e = engine.event(i);
     const l = engine.logLine(i);
-    lines.push(JSON.stringify({
-      index: i, event: EVENTS[e.type] ?? e.type, opStart: e.opStart, task: e.task === null ? null : engine.program.tasks[e.task] ?? e.task,
-      step: e.step, addr: `0x${e.addr.toString(16)}`, a: e.a, b: e.b, c: e.c, d: e.d, text: l.text, fn: l.fn,
-    }));
+    lines.push(
+      JSON.stringify({
+        index: i,
+        event: EVENTS[e.type] ?? e.type,
+        opStart: e.opStart,
+        task: e.task === null ? null : (engine.program.tasks[e.task] ?? e.task),
+        step: e.step,
+        addr: `0x${e.addr.toString(16)}`,
+        a: e.a,
+        b: e.b,
+        c: e.c,
+        d: e.d,
+        text: l.text,
+        fn: l.fn,
+      }),
+    );
   }
   return lines.join('\n') + (lines.length ? '\n' : '');
 }
@@ -90,7 +109,14 @@ function exportSteps(engine: Engine): StepCounters[] {
   return t.stepEvents.map((_, k) => {
     const end = k + 1 < t.stepEvents.length ? t.stepEvents[k + 1] : t.nEvents;
     const info = engine.program.steps[t.stepOf[k]];
-    return { step: t.stepOf[k], line: info?.at.line ?? null, kind: info?.kind ?? '', summary: info?.summary ?? '', event: end, counters: engine.countersAt(end) };
+    return {
+      step: t.stepOf[k],
+      line: info?.at.line ?? null,
+      kind: info?.kind ?? '',
+      summary: info?.summary ?? '',
+      event: end,
+      counters: engine.countersAt(end),
+    };
   });
 }
 
@@ -121,17 +147,29 @@ function refusal(e: unknown): { issues: WorkerIssue[]; limits: WorkerLimit[] | n
   if (e instanceof ScenarioErrors) {
     const over = limitsOf(e);
     return {
-      issues: e.errors.map((x) => ({ line: x.line || null, col: x.col || null, path: x.path, message: x instanceof LimitExceeded ? x.summary : x.detail })),
-      limits: over && over.map((x) => ({ key: x.key, needed: x.needed, limit: x.limit, raisable: x.raisable, message: x.summary })),
+      issues: e.errors.map((x) => ({
+        line: x.line || null,
+        col: x.col || null,
+        path: x.path,
+        message: x instanceof LimitExceeded ? x.summary : x.detail,
+      })),
+      limits:
+        over &&
+        over.map((x) => ({ key: x.key, needed: x.needed, limit: x.limit, raisable: x.raisable, message: x.summary })),
     };
   }
-  return { issues: [{ line: null, col: null, path: '', message: `internal error: ${(e as Error).message}` }], limits: null };
+  return {
+    issues: [{ line: null, col: null, path: '', message: `internal error: ${(e as Error).message}` }],
+    limits: null,
+  };
 }
 
 /** the scenario as the page asked for it: parsed, checked, with its tunables, within its limits */
 /** thrown when the scenario parses but the tunables set on top of it do not apply */
 class TunablesError extends Error {
-  constructor(readonly cause: unknown) { super('tunables'); }
+  constructor(readonly cause: unknown) {
+    super('tunables');
+  }
 }
 
 function scenarioOf(input: ScenarioInput) {
@@ -155,10 +193,25 @@ async function sweep(id: number, input: ScenarioInput, key: string, values: stri
   try {
     const runs = planSweep(scenarioOf(input).scenario, key, values ?? undefined);
     programs = runs.map((r) => compile(r.scenario, input.limits));
-    post({ t: 'sweepPlanned', id, points: runs.map((r) => ({ x: typeof r.value === 'number' ? r.value : typeof r.value === 'boolean' ? Number(r.value) : NaN, raw: r.raw, label: r.label })) });
+    post({
+      t: 'sweepPlanned',
+      id,
+      points: runs.map((r) => ({
+        x: typeof r.value === 'number' ? r.value : typeof r.value === 'boolean' ? Number(r.value) : NaN,
+        raw: r.raw,
+        label: r.label,
+      })),
+    });
   } catch (e) {
     const r = refusal(e);
-    post({ t: 'sweepError', id, error: r.issues.map((i) => `${i.line ? `line ${i.line}: ` : ''}${i.path ? `${i.path}: ` : ''}${i.message}`).join('; '), limits: r.limits });
+    post({
+      t: 'sweepError',
+      id,
+      error: r.issues
+        .map((i) => `${i.line ? `line ${i.line}: ` : ''}${i.path ? `${i.path}: ` : ''}${i.message}`)
+        .join('; '),
+      limits: r.limits,
+    });
     sweeps.delete(id);
     return;
   }
@@ -169,7 +222,19 @@ async function sweep(id: number, input: ScenarioInput, key: string, values: stri
     try {
       sim = startProgram(core, programs[i], { trace: false });
     } catch (e) {
-      post({ t: 'sweepPoint', id, done: i + 1, total: programs.length, point: { index: i, counters: [], status: 'error', error: e instanceof ProgramError ? e.reason : (e as Error).message, seconds: 0 } });
+      post({
+        t: 'sweepPoint',
+        id,
+        done: i + 1,
+        total: programs.length,
+        point: {
+          index: i,
+          counters: [],
+          status: 'error',
+          error: e instanceof ProgramError ? e.reason : (e as Error).message,
+          seconds: 0,
+        },
+      });
       continue;
     }
     let st: RunStatus = RunStatus.Work;
@@ -184,7 +249,19 @@ async function sweep(id: number, input: ScenarioInput, key: string, values: stri
     }
     if (!state.cancelled) {
       const error = st === RunStatus.Error ? explainError(programs[i], sim).message : null;
-      post({ t: 'sweepPoint', id, done: i + 1, total: programs.length, point: { index: i, counters: sim.counters(), status: error ? 'error' : 'ok', error, seconds: (performance.now() - t0) / 1000 } });
+      post({
+        t: 'sweepPoint',
+        id,
+        done: i + 1,
+        total: programs.length,
+        point: {
+          index: i,
+          counters: sim.counters(),
+          status: error ? 'error' : 'ok',
+          error,
+          seconds: (performance.now() - t0) / 1000,
+        },
+      });
     }
     sim.destroy();
     await yieldNow();
@@ -231,7 +308,11 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
       } catch (e) {
         const at = e instanceof ProgramError ? e.at : null;
         const message = e instanceof ProgramError ? e.reason : (e as Error).message;
-        post({ t: 'loadError', id: m.id, issues: [{ line: at?.line ?? null, col: at?.col ?? null, path: at?.path ?? '', message }] });
+        post({
+          t: 'loadError',
+          id: m.id,
+          issues: [{ line: at?.line ?? null, col: at?.col ?? null, path: at?.path ?? '', message }],
+        });
         return;
       }
       engines.set(m.id, engine);
@@ -259,7 +340,11 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
       const engine = engines.get(m.id);
       try {
         if (!engine) throw new Error('the run is no longer recorded');
-        post(m.what === 'log' ? { t: 'exported', seq: m.seq, log: exportLog(engine) } : { t: 'exported', seq: m.seq, steps: exportSteps(engine) });
+        post(
+          m.what === 'log'
+            ? { t: 'exported', seq: m.seq, log: exportLog(engine) }
+            : { t: 'exported', seq: m.seq, steps: exportSteps(engine) },
+        );
       } catch (e) {
         post({ t: 'exported', seq: m.seq, error: (e as Error).message });
       }

@@ -35,7 +35,9 @@ function cell(s: string): string {
  * series has no value (not run, failed, or not in that series).
  */
 export function sweepCsv(xKey: string, series: CsvSeries[]): string {
-  const xs = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)).filter(Number.isFinite))].sort((a, b) => a - b);
+  const xs = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)).filter(Number.isFinite))].sort(
+    (a, b) => a - b,
+  );
   const byX = series.map((s) => {
     const m = new Map<number, number | null>();
     for (const p of s.points) if (p.y !== null || !m.has(p.x)) m.set(p.x, p.y);
@@ -63,20 +65,52 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** The properties that decide how SVG content looks; copied from computed style onto each element. */
 const STYLE_PROPS = [
-  'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray', 'stroke-linecap',
-  'stroke-linejoin', 'opacity', 'font-family', 'font-size', 'font-weight', 'font-style', 'font-variant-numeric',
-  'text-anchor', 'dominant-baseline', 'letter-spacing', 'paint-order', 'visibility',
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-opacity',
+  'stroke-dasharray',
+  'stroke-linecap',
+  'stroke-linejoin',
+  'opacity',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'font-variant-numeric',
+  'text-anchor',
+  'dominant-baseline',
+  'letter-spacing',
+  'paint-order',
+  'visibility',
 ] as const;
 
 /** Used when a variable is defined nowhere (e.g. outside the app, or in tests): the light theme's values. */
 const VAR_DEFAULTS: Record<string, string> = {
   '--font': "'Inter', system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
   '--mono': "ui-monospace, 'SF Mono', 'JetBrains Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
-  '--c-fault': '#0072b2', '--c-around': '#56b4e9', '--c-major': '#d55e00', '--c-anon': '#cc79a7',
-  '--c-zero': '#9b9b9b', '--c-cow': '#e69f00', '--c-mapped': '#009e73', '--c-window': '#e69f00',
-  '--c-cached': '#5f656d', '--c-ra': '#009e73', '--c-huge': '#882255', '--c-fork': '#009e73',
-  '--bg': '#f5f5f2', '--panel': '#ffffff', '--panel-2': '#fafaf8', '--text': '#1c1d1f', '--muted': '#5b6067',
-  '--faint': '#8a8f96', '--border': '#e1e1dc', '--strong-border': '#c9c9c3', '--accent': '#0a66c2',
+  '--c-fault': '#0072b2',
+  '--c-around': '#56b4e9',
+  '--c-major': '#d55e00',
+  '--c-anon': '#cc79a7',
+  '--c-zero': '#9b9b9b',
+  '--c-cow': '#e69f00',
+  '--c-mapped': '#009e73',
+  '--c-window': '#e69f00',
+  '--c-cached': '#5f656d',
+  '--c-ra': '#009e73',
+  '--c-huge': '#882255',
+  '--c-fork': '#009e73',
+  '--bg': '#f5f5f2',
+  '--panel': '#ffffff',
+  '--panel-2': '#fafaf8',
+  '--text': '#1c1d1f',
+  '--muted': '#5b6067',
+  '--faint': '#8a8f96',
+  '--border': '#e1e1dc',
+  '--strong-border': '#c9c9c3',
+  '--accent': '#0a66c2',
 };
 const FALLBACK_FONT = VAR_DEFAULTS['--font'];
 
@@ -93,7 +127,8 @@ function varLookup(el: Element): Lookup {
     let v = cache.get(name);
     if (v !== undefined) return v;
     v = '';
-    for (let e: Element | null = el; e && !v; e = e.parentElement) v = getComputedStyle(e).getPropertyValue(name).trim();
+    for (let e: Element | null = el; e && !v; e = e.parentElement)
+      v = getComputedStyle(e).getPropertyValue(name).trim();
     v ||= VAR_DEFAULTS[name] ?? '';
     cache.set(name, v);
     return v;
@@ -105,10 +140,14 @@ export function resolveVars(value: string, lookup: Lookup): string {
   let out = value;
   for (let guard = 0; guard < 20 && out.includes('var('); guard++) {
     const i = out.lastIndexOf('var('); // innermost first
-    let depth = 0, j = i + 4;
+    let depth = 0,
+      j = i + 4;
     for (; j < out.length; j++) {
       if (out[j] === '(') depth++;
-      else if (out[j] === ')') { if (depth === 0) break; depth--; }
+      else if (out[j] === ')') {
+        if (depth === 0) break;
+        depth--;
+      }
     }
     const inner = out.slice(i + 4, j);
     const comma = inner.indexOf(',');
@@ -136,7 +175,11 @@ function backgroundOf(el: Element): string {
 /** a deep clone of `el`, and the elements of both in document order: dst[i] is the copy of src[i] */
 function deepClone<T extends Element>(el: T): { clone: T; src: Element[]; dst: Element[] } {
   const clone = el.cloneNode(true) as T;
-  return { clone, src: [el, ...Array.from(el.querySelectorAll('*'))], dst: [clone, ...Array.from(clone.querySelectorAll('*'))] };
+  return {
+    clone,
+    src: [el, ...Array.from(el.querySelectorAll('*'))],
+    dst: [clone, ...Array.from(clone.querySelectorAll('*'))],
+  };
 }
 
 /**
@@ -180,7 +223,10 @@ export function svgText(svg: SVGSVGElement): string {
   if (!clone.getAttribute('viewBox')) clone.setAttribute('viewBox', `0 0 ${w} ${h}`);
   clone.removeAttribute('class');
   const rootLookup = varLookup(svg);
-  const font = resolveVars(getComputedStyle(svg).getPropertyValue('font-family'), rootLookup) || rootLookup('--font') || FALLBACK_FONT;
+  const font =
+    resolveVars(getComputedStyle(svg).getPropertyValue('font-family'), rootLookup) ||
+    rootLookup('--font') ||
+    FALLBACK_FONT;
   clone.setAttribute('font-family', font);
   const style = clone.getAttribute('style') ?? '';
   if (!/font-family/.test(style)) clone.setAttribute('style', `${style ? style + '; ' : ''}font-family: ${font}`);
@@ -229,14 +275,70 @@ export function svgToPng(svg: string, width: number, height: number, scale = 2):
 
 /** The properties that decide how HTML looks, copied onto each element of a view's clone. */
 const HTML_PROPS = [
-  'display', 'position', 'top', 'right', 'bottom', 'left', 'box-sizing', 'width', 'height', 'min-width', 'min-height',
-  'margin-top', 'margin-right', 'margin-bottom', 'margin-left', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left',
-  'border-top', 'border-right', 'border-bottom', 'border-left', 'border-radius', 'outline', 'outline-offset', 'box-shadow',
-  'color', 'background-color', 'background-image', 'opacity', 'font-family', 'font-size', 'font-weight', 'font-style',
-  'font-variant-numeric', 'line-height', 'letter-spacing', 'text-align', 'text-transform', 'text-decoration', 'white-space',
-  'word-break', 'overflow', 'vertical-align', 'list-style', 'flex', 'flex-direction', 'flex-wrap', 'align-items',
-  'align-self', 'justify-content', 'gap', 'grid-template-columns', 'grid-column', 'aspect-ratio', 'fill', 'stroke',
-  'stroke-width', 'stroke-dasharray', 'text-anchor', 'dominant-baseline', 'table-layout', 'border-collapse',
+  'display',
+  'position',
+  'top',
+  'right',
+  'bottom',
+  'left',
+  'box-sizing',
+  'width',
+  'height',
+  'min-width',
+  'min-height',
+  'margin-top',
+  'margin-right',
+  'margin-bottom',
+  'margin-left',
+  'padding-top',
+  'padding-right',
+  'padding-bottom',
+  'padding-left',
+  'border-top',
+  'border-right',
+  'border-bottom',
+  'border-left',
+  'border-radius',
+  'outline',
+  'outline-offset',
+  'box-shadow',
+  'color',
+  'background-color',
+  'background-image',
+  'opacity',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'font-variant-numeric',
+  'line-height',
+  'letter-spacing',
+  'text-align',
+  'text-transform',
+  'text-decoration',
+  'white-space',
+  'word-break',
+  'overflow',
+  'vertical-align',
+  'list-style',
+  'flex',
+  'flex-direction',
+  'flex-wrap',
+  'align-items',
+  'align-self',
+  'justify-content',
+  'gap',
+  'grid-template-columns',
+  'grid-column',
+  'aspect-ratio',
+  'fill',
+  'stroke',
+  'stroke-width',
+  'stroke-dasharray',
+  'text-anchor',
+  'dominant-baseline',
+  'table-layout',
+  'border-collapse',
 ] as const;
 
 /**
@@ -247,7 +349,8 @@ const HTML_PROPS = [
  */
 export async function elementToPng(el: HTMLElement, scale = 2): Promise<Blob> {
   const r = el.getBoundingClientRect();
-  const w = Math.ceil(r.width), h = Math.ceil(r.height);
+  const w = Math.ceil(r.width),
+    h = Math.ceil(r.height);
   const { clone, src, dst } = deepClone(el);
   src.forEach((s, i) => {
     const d = dst[i] as HTMLElement;

@@ -18,7 +18,8 @@ import type { Store } from '../store/store.js';
 /** put text on the clipboard and say so; where the clipboard is refused, show the text itself to copy by hand */
 export function copyText(store: Store, text: string, said: string): void {
   const done = () => store.dispatch({ type: 'toast', text: said });
-  if (navigator.clipboard?.writeText) navigator.clipboard.writeText(text).then(done, () => store.dispatch({ type: 'toast', text }));
+  if (navigator.clipboard?.writeText)
+    navigator.clipboard.writeText(text).then(done, () => store.dispatch({ type: 'toast', text }));
   else store.dispatch({ type: 'toast', text });
 }
 
@@ -51,7 +52,8 @@ export const KEYS: [string, string][] = [
 ];
 
 /** a field that takes text: its keys are its own */
-const TEXT = 'textarea, [contenteditable=""], [contenteditable=true], .cm-editor, input:not([type]), ' +
+const TEXT =
+  'textarea, [contenteditable=""], [contenteditable=true], .cm-editor, input:not([type]), ' +
   'input[type=text], input[type=search], input[type=number], input[type=email], input[type=url], input[type=password]';
 
 /** controls whose activation keys (Space, Enter) are their own when the keyboard focused them */
@@ -78,7 +80,9 @@ function handBack(): () => void {
   const onClick = (e: MouseEvent) => {
     /* detail 0: a click made with the keyboard (Enter, Space): the focus stays where the user put it */
     if (e.detail === 0) return;
-    const el = (e.target as Element | null)?.closest('button, [role=tab], input[type=checkbox], input[type=radio], summary');
+    const el = (e.target as Element | null)?.closest(
+      'button, [role=tab], input[type=checkbox], input[type=radio], summary',
+    );
     if (el) blurNow(el);
   };
   const onPointerUp = (e: PointerEvent) => {
@@ -102,7 +106,9 @@ function handBack(): () => void {
 export function installKeyboard(store: Store, onExport?: () => void): () => void {
   /* the control a pointer press focused last (until Tab moves the focus) */
   let pointerFocused: Element | null = null;
-  const onPointerDown = (e: PointerEvent) => { pointerFocused = (e.target as Element | null)?.closest(CONTROL) ?? null; };
+  const onPointerDown = (e: PointerEvent) => {
+    pointerFocused = (e.target as Element | null)?.closest(CONTROL) ?? null;
+  };
   /* a Space the player took from a pointer-focused button: a button activates on the key's release (keyup) */
   let spaceTaken = false;
   const onKey = (e: KeyboardEvent) => {
@@ -144,8 +150,9 @@ export function installKeyboard(store: Store, onExport?: () => void): () => void
     else if (k === 'PageUp') d({ type: 'jump', kind: 'beat', dir: -1 });
     else if (k === 'Home') d({ type: 'seek', cursor: 0 });
     else if (k === 'End') d({ type: 'seek', cursor: s.timeline?.nEvents ?? 0 });
-    else if (k === 'p' || k === 'P') { if (!s.embed) d({ type: 'setPresent', on: !s.present }); }
-    else if (k === 'b' || k === 'B') d({ type: 'toggleBlank' });
+    else if (k === 'p' || k === 'P') {
+      if (!s.embed) d({ type: 'setPresent', on: !s.present });
+    } else if (k === 'b' || k === 'B') d({ type: 'toggleBlank' });
     else if (k === '+' || k === '=') d({ type: 'stepFontScale', dir: 1 });
     else if (k === '-' || k === '_') d({ type: 'stepFontScale', dir: -1 });
     else if (s.embed) handled = jump(k, e.shiftKey);
@@ -153,8 +160,10 @@ export function installKeyboard(store: Store, onExport?: () => void): () => void
     else if (k === 't' || k === 'T') d({ type: 'openDrawer', drawer: s.drawer === 'tunables' ? null : 'tunables' });
     else if (k === 'e' || k === 'E') d({ type: 'openDrawer', drawer: s.drawer === 'editor' ? null : 'editor' });
     else if (k === 'l' || k === 'L') copyLink(store);
-    else if (k === 'x' || k === 'X') { if (onExport) onExport(); else handled = false; }
-    else if (k === 'g' || k === 'G') d({ type: 'openGallery' });
+    else if (k === 'x' || k === 'X') {
+      if (onExport) onExport();
+      else handled = false;
+    } else if (k === 'g' || k === 'G') d({ type: 'openGallery' });
     else handled = jump(k, e.shiftKey);
     if (handled) e.preventDefault();
   };

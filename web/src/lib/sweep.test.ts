@@ -49,8 +49,25 @@ const tickLabels = (el: Element, axis: 'x' | 'y') =>
 describe('sweepCsv', () => {
   it('writes a header of the x key and series labels, one row per x, plain numbers, empty where missing', () => {
     const series: SweepSeries[] = [
-      { id: 'm', label: 'model', kind: 'model', points: [{ x: 4096, y: 1200 }, { x: 65536, y: null }, { x: 2097152, y: 40 }] },
-      { id: 'r', label: 'patch table', kind: 'reference', points: [{ x: 4096, y: 1234567 }, { x: 2097152, y: 41.5 }] },
+      {
+        id: 'm',
+        label: 'model',
+        kind: 'model',
+        points: [
+          { x: 4096, y: 1200 },
+          { x: 65536, y: null },
+          { x: 2097152, y: 40 },
+        ],
+      },
+      {
+        id: 'r',
+        label: 'patch table',
+        kind: 'reference',
+        points: [
+          { x: 4096, y: 1234567 },
+          { x: 2097152, y: 41.5 },
+        ],
+      },
     ];
     expect(sweepCsv('fault_around_bytes', series)).toBe(
       'fault_around_bytes,model,patch table\n4096,1200,1234567\n65536,,\n2097152,40,41.5\n',
@@ -84,12 +101,25 @@ describe('SweepChart', () => {
 
   it('puts ticks at the powers of two on a log2 x axis, labelled with xFormat', () => {
     const el = render();
-    expect(tickLabels(el, 'x')).toEqual(['4 KiB', '8 KiB', '16 KiB', '32 KiB', '64 KiB', '128 KiB', '256 KiB', '512 KiB', '1 MiB', '2 MiB']);
+    expect(tickLabels(el, 'x')).toEqual([
+      '4 KiB',
+      '8 KiB',
+      '16 KiB',
+      '32 KiB',
+      '64 KiB',
+      '128 KiB',
+      '256 KiB',
+      '512 KiB',
+      '1 MiB',
+      '2 MiB',
+    ]);
     const labels = Array.from(el.querySelectorAll('.swc-axis-label')).map((t) => t.textContent);
     expect(labels[0]).toBe('fault_around_bytes (log₂ scale)');
     expect(labels[1]).toBe('pgfault');
     // equal spacing on a log2 axis
-    const xs = Array.from(el.querySelectorAll('.swc-x-axis .tick')).map((t) => Number(/translate\(([\d.]+)/.exec(t.getAttribute('transform')!)![1]));
+    const xs = Array.from(el.querySelectorAll('.swc-x-axis .tick')).map((t) =>
+      Number(/translate\(([\d.]+)/.exec(t.getAttribute('transform')!)![1]),
+    );
     const gaps = xs.slice(1).map((v, i) => v - xs[i]);
     for (const g of gaps) expect(g).toBeCloseTo(gaps[0], 6);
   });
@@ -97,7 +127,11 @@ describe('SweepChart', () => {
   it('keeps the x domain and the box fixed while a sweep runs; only finished points are drawn', () => {
     const points = XS.map((x, i) => ({ x, y: i < 3 ? 5000 - i * 1000 : null }));
     const onCancel = vi.fn();
-    const el = render({ series: [{ id: 'm', label: 'model', kind: 'model', points }], progress: { done: 3, total: 10 }, onCancel });
+    const el = render({
+      series: [{ id: 'm', label: 'model', kind: 'model', points }],
+      progress: { done: 3, total: 10 },
+      onCancel,
+    });
     expect(el.querySelectorAll('[data-sweep-point]')).toHaveLength(3);
     expect(tickLabels(el, 'x')).toHaveLength(10);
     const svg = el.querySelector('svg')!;
@@ -110,13 +144,17 @@ describe('SweepChart', () => {
   });
 
   it('uses a linear y axis with thousands separators, and log10 when values span more than 3 decades', () => {
-    const lin = render({ series: [{ id: 'm', label: 'model', kind: 'model', points: XS.map((x, i) => ({ x, y: 20000 - 1000 * i })) }] });
+    const lin = render({
+      series: [{ id: 'm', label: 'model', kind: 'model', points: XS.map((x, i) => ({ x, y: 20000 - 1000 * i })) }],
+    });
     expect(tickLabels(lin, 'y')).toContain('10,000');
     expect(lin.querySelectorAll('.swc-axis-label')[1].textContent).toBe('pgfault');
     act(() => root!.unmount());
     host!.remove();
 
-    const log = render({ series: [{ id: 'm', label: 'model', kind: 'model', points: XS.map((x, i) => ({ x, y: 2 ** (20 - 2 * i) })) }] });
+    const log = render({
+      series: [{ id: 'm', label: 'model', kind: 'model', points: XS.map((x, i) => ({ x, y: 2 ** (20 - 2 * i) })) }],
+    });
     expect(log.querySelectorAll('.swc-axis-label')[1].textContent).toBe('pgfault (log₁₀ scale)');
     expect(tickLabels(log, 'y')).toEqual(['1', '10', '100', '1,000', '10,000', '100,000', '1,000,000', '10,000,000']);
   });
@@ -125,17 +163,33 @@ describe('SweepChart', () => {
     const el = render({
       series: [
         { id: 'm', label: 'model', kind: 'model', points: XS.map((x, i) => ({ x, y: 1000 + i })) },
-        { id: 'r', label: 'patch benchmark', kind: 'reference', points: [{ x: 4096, y: 990 }, { x: 65536, y: 1010 }] },
+        {
+          id: 'r',
+          label: 'patch benchmark',
+          kind: 'reference',
+          points: [
+            { x: 4096, y: 990 },
+            { x: 65536, y: 1010 },
+          ],
+        },
       ],
       source: 'Will Deacon, mm: speed up fault-around, LKML 2021',
     });
     const ref = Array.from(el.querySelectorAll('[data-reference-point]'));
-    expect(ref.map((p) => [p.getAttribute('data-x'), p.getAttribute('data-y')])).toEqual([['4096', '990'], ['65536', '1010']]);
+    expect(ref.map((p) => [p.getAttribute('data-x'), p.getAttribute('data-y')])).toEqual([
+      ['4096', '990'],
+      ['65536', '1010'],
+    ]);
     const svg = el.querySelector('svg')!;
     expect(svg.getAttribute('role')).toBe('img');
-    expect(svg.getAttribute('aria-label')).toContain('Model series “model”: 10 of 10 values, pgfault from 1,000 at 4 KiB to 1,009 at 2 MiB.');
+    expect(svg.getAttribute('aria-label')).toContain(
+      'Model series “model”: 10 of 10 values, pgfault from 1,000 at 4 KiB to 1,009 at 2 MiB.',
+    );
     expect(svg.getAttribute('aria-label')).toContain('Reference series “patch benchmark”: 2 of 2 values');
-    expect(Array.from(el.querySelectorAll('.swc-legend text')).map((t) => t.textContent)).toEqual(['model', 'patch benchmark']);
+    expect(Array.from(el.querySelectorAll('.swc-legend text')).map((t) => t.textContent)).toEqual([
+      'model',
+      'patch benchmark',
+    ]);
     expect(el.querySelector('.swc-source')!.textContent).toBe('Will Deacon, mm: speed up fault-around, LKML 2021');
     const rows = el.querySelectorAll('table.swc-sr tbody tr');
     expect(rows).toHaveLength(10);
@@ -143,15 +197,21 @@ describe('SweepChart', () => {
   });
 
   it('shows the exact numbers in a tooltip on hover', () => {
-    const el = render({ series: [{ id: 'm', label: 'model', kind: 'model', points: XS.map((x, i) => ({ x, y: 1234567 + i })) }] });
+    const el = render({
+      series: [{ id: 'm', label: 'model', kind: 'model', points: XS.map((x, i) => ({ x, y: 1234567 + i })) }],
+    });
     const pt = el.querySelector('[data-sweep-point][data-x="65536"]')!;
     const Ev = typeof PointerEvent === 'function' ? PointerEvent : MouseEvent;
-    act(() => { pt.dispatchEvent(new Ev('pointerover', { bubbles: true })); });
+    act(() => {
+      pt.dispatchEvent(new Ev('pointerover', { bubbles: true }));
+    });
     const tip = el.querySelector('.tooltip')!;
     expect(tip).not.toBeNull();
     expect(tip.textContent).toContain('fault_around_bytes = 64 KiB (65,536)');
     expect(tip.textContent).toContain('pgfault = 1,234,571');
-    act(() => { pt.dispatchEvent(new Ev('pointerout', { bubbles: true })); });
+    act(() => {
+      pt.dispatchEvent(new Ev('pointerout', { bubbles: true }));
+    });
     expect(el.querySelector('.tooltip')).toBeNull();
   });
 
@@ -190,9 +250,14 @@ describe('svgText', () => {
   it('takes the colours from the theme in force', () => {
     const style = document.createElement('style');
     style.dataset.test = '';
-    style.textContent = ":root { --c-fault: #123456; --panel: #1a1d20; --c-major: #abcdef }";
+    style.textContent = ':root { --c-fault: #123456; --panel: #1a1d20; --c-major: #abcdef }';
     document.head.appendChild(style);
-    const el = render({ series: [{ id: 'r', label: 'patch', kind: 'reference', points: [{ x: 4096, y: 1 }] }, { id: 'm', label: 'model', kind: 'model', points: [{ x: 4096, y: 2 }] }] });
+    const el = render({
+      series: [
+        { id: 'r', label: 'patch', kind: 'reference', points: [{ x: 4096, y: 1 }] },
+        { id: 'm', label: 'model', kind: 'model', points: [{ x: 4096, y: 2 }] },
+      ],
+    });
     const text = svgText(el.querySelector('svg')!);
     expect(text).toContain('#123456');
     expect(text).toContain('#abcdef');

@@ -9,4 +9,10 @@ import { lruFrames } from './lru/frame.js';
 import { prefaultFrames } from './prefault/frame.js';
 import { vmaCacheFrames } from './vma-cache/frame.js';
 
-export const FRAME_PROVIDERS: FrameProvider[] = [faultAroundFrames, vmaCacheFrames, lruFrames, largeFolioFrames, prefaultFrames];
+export const FRAME_PROVIDERS: FrameProvider[] = [
+  faultAroundFrames,
+  vmaCacheFrames,
+  lruFrames,
+  largeFolioFrames,
+  prefaultFrames,
+];

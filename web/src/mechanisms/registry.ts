@@ -35,10 +35,22 @@ export function valueLabel(key: string, value: number): string | null {
  * beat: the next caption or step, PageDown).
  */
 export const SHARED_JUMPS: JumpDef[] = [
-  { id: 'fault', label: 'Fault', key: 'F', event: 'page_fault_user', where: (e) => e.d === 0,
-    title: 'the next page fault, as the CPU traps (its handling follows, event by event)' },
-  { id: 'fault-end', label: 'Fault end', key: 'J', event: 'mm_fault_done', where: (e) => e.b !== FaultKind.Retry,
-    title: 'the end of this fault (or the next): everything it mapped, its window and skips drawn' },
+  {
+    id: 'fault',
+    label: 'Fault',
+    key: 'F',
+    event: 'page_fault_user',
+    where: (e) => e.d === 0,
+    title: 'the next page fault, as the CPU traps (its handling follows, event by event)',
+  },
+  {
+    id: 'fault-end',
+    label: 'Fault end',
+    key: 'J',
+    event: 'mm_fault_done',
+    where: (e) => e.b !== FaultKind.Retry,
+    title: 'the end of this fault (or the next): everything it mapped, its window and skips drawn',
+  },
 ];
 
 /** every jump target with a key, shared first */

@@ -15,7 +15,12 @@ export async function recorded(file: string, provider?: FrameProvider, sets: Rec
 }
 
 /** the cursor just after the first event of `type` (matching `where`) at or after `from` */
-export function after(events: SimEvent[], type: number, where: (e: SimEvent) => boolean = () => true, from = 0): number {
+export function after(
+  events: SimEvent[],
+  type: number,
+  where: (e: SimEvent) => boolean = () => true,
+  from = 0,
+): number {
   const i = events.findIndex((e, k) => k >= from && e.type === type && where(e));
   if (i < 0) throw new Error(`no event ${type}`);
   return i + 1;

@@ -36,21 +36,27 @@ export function compressSource(text: string): string {
  */
 export function decompressSource(s: string, maxBytes = DEFAULT_LIMITS.source_bytes): string {
   const chunks: Uint8Array[] = [];
-  let total = 0, over = false;
+  let total = 0,
+    over = false;
   const inf = new Inflate((chunk) => {
     total += chunk.length;
     if (total > maxBytes) over = true;
     else chunks.push(chunk);
   });
   const bytes = unb64url(s);
-  for (let i = 0; i < bytes.length && !over; i += 16384) inf.push(bytes.subarray(i, i + 16384), i + 16384 >= bytes.length);
+  for (let i = 0; i < bytes.length && !over; i += 16384)
+    inf.push(bytes.subarray(i, i + 16384), i + 16384 >= bytes.length);
   if (over)
-    throw new UrlError(`The link holds an edited scenario of more than ${formatSize(maxBytes)} (the limit source_bytes): it was not opened. Open the file with the CLI and --limit source_bytes=..., or trim it.`);
+    throw new UrlError(
+      `The link holds an edited scenario of more than ${formatSize(maxBytes)} (the limit source_bytes): it was not opened. Open the file with the CLI and --limit source_bytes=..., or trim it.`,
+    );
   const out = new Uint8Array(total);
   let o = 0;
-  for (const c of chunks) { out.set(c, o); o += c.length; }
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
   const text = strFromU8(out);
   memo = { text, packed: s }; /* the URL keeps this text: do not compress it again */
   return text;
 }
-

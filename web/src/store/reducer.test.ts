@@ -4,15 +4,35 @@ import { reducer, relativeCursor, resolveCursor } from './reducer.js';
 import { initialState, type Action, type AppState } from './state.js';
 
 const timeline = (over: Partial<Timeline> = {}): Timeline => ({
-  big: false, nEvents: 1000, work: 0, status: 'ok', error: null, expectFailures: [],
-  stepEvents: [0, 10, 500], stepOf: [0, 1, 2], faultEvents: [20, 100, 700], majorEvents: [100], sayEvents: [10],
+  big: false,
+  nEvents: 1000,
+  work: 0,
+  status: 'ok',
+  error: null,
+  expectFailures: [],
+  stepEvents: [0, 10, 500],
+  stepOf: [0, 1, 2],
+  faultEvents: [20, 100, 700],
+  majorEvents: [100],
+  sayEvents: [10],
   /* what the worker adds (mechanisms/registry.ts computeMarks): the jump targets read these */
   marks: { fault: [20, 100, 700], major: [100], 'fault-end': [30, 110, 710], skip: [] },
-  samples: { x: [0, 1000], values: [[0, 3]] }, snapshots: 1, snapshotBytes: 0, interval: 2048, recordSeconds: 0, ...over,
+  samples: { x: [0, 1000], values: [[0, 3]] },
+  snapshots: 1,
+  snapshotBytes: 0,
+  interval: 2048,
+  recordSeconds: 0,
+  ...over,
 });
 
 const run = (s: AppState, ...actions: Action[]) => actions.reduce(reducer, s);
-const open: Action = { type: 'openScenario', name: 'fault-around/sequential', file: 'f.yaml', source: 'name: x', edited: false };
+const open: Action = {
+  type: 'openScenario',
+  name: 'fault-around/sequential',
+  file: 'f.yaml',
+  source: 'name: x',
+  edited: false,
+};
 
 function loaded(over: Partial<Timeline> = {}) {
   const s = run(initialState(), open);
@@ -75,7 +95,12 @@ describe('reducer', () => {
     expect(s.previous?.counters).toEqual([3]);
     expect(s.previous?.label).toBe("the scenario's tunables");
     /* the new run has twice the events in step 1 */
-    s = run(s, { type: 'runLoaded', runId: s.runId, program: {} as never, timeline: timeline({ nEvents: 2000, stepEvents: [0, 10, 1000] }) });
+    s = run(s, {
+      type: 'runLoaded',
+      runId: s.runId,
+      program: {} as never,
+      timeline: timeline({ nEvents: 2000, stepEvents: [0, 10, 1000] }),
+    });
     expect(s.cursor).toBe(Math.round(11 + ((255 - 11) / (501 - 11)) * (1001 - 11)));
     s = run(s, { type: 'setTunable', key: 'fault_around_bytes', value: null });
     expect(s.overrides).toEqual({});
@@ -126,7 +151,9 @@ describe('reducer', () => {
     s = run(s, { type: 'cancelRun' });
     expect(s.load.status).toBe('cancelled');
     /* the worker's late 'loaded' for the cancelled run is ignored */
-    expect(run(s, { type: 'runLoaded', runId: id, program: {} as never, timeline: timeline() }).load.status).toBe('cancelled');
+    expect(run(s, { type: 'runLoaded', runId: id, program: {} as never, timeline: timeline() }).load.status).toBe(
+      'cancelled',
+    );
     /* and it can run again */
     const again = run(s, { type: 'rerun' });
     expect(again.load.status).toBe('compiling');
@@ -141,8 +168,12 @@ describe('reducer: two runs (compare)', () => {
     expect(s.compare?.set).toEqual({ fault_around_bytes: '4096' });
     expect(s.compare?.load.status).toBe('compiling');
     const b = s.compare!.runId;
-    const t = run(s, { type: 'runLoaded', runId: s.runId, program: {} as never, timeline: timeline() },
-      { type: 'compareCompiled', runId: b }, { type: 'compareLoaded', runId: b, program: {} as never, timeline: timeline({ nEvents: 4000 }) });
+    const t = run(
+      s,
+      { type: 'runLoaded', runId: s.runId, program: {} as never, timeline: timeline() },
+      { type: 'compareCompiled', runId: b },
+      { type: 'compareLoaded', runId: b, program: {} as never, timeline: timeline({ nEvents: 4000 }) },
+    );
     expect(t.load.status).toBe('ready');
     expect(t.compare?.load.status).toBe('ready');
     expect(t.compare?.timeline?.nEvents).toBe(4000);
@@ -182,8 +213,11 @@ describe('reducer: sweeps', () => {
   it('keeps the planned order whatever order the points arrive in', () => {
     const s = started();
     const id = s.sweep!.runId;
-    const t = run(s, { type: 'sweepPoint', runId: id, index: 2, counters: [1], error: null },
-      { type: 'sweepPoint', runId: id, index: 0, counters: [4], error: null });
+    const t = run(
+      s,
+      { type: 'sweepPoint', runId: id, index: 2, counters: [1], error: null },
+      { type: 'sweepPoint', runId: id, index: 0, counters: [4], error: null },
+    );
     expect(t.sweep!.points.map((p) => p.x)).toEqual([4096, 8192, 16384]);
     expect(t.sweep!.points.map((p) => p.counters?.[0] ?? null)).toEqual([4, null, 1]);
     expect(t.sweep!.y).toBe('pgfault');

@@ -35,21 +35,37 @@ export function resolveCursor(t: TimelineInfo, target: CursorTarget): number {
 
 function overridesLabel(o: Record<string, string>): string {
   const e = Object.entries(o);
-  return e.length ? e.map(([k, v]) => `${k}=${v}`).join(', ') : 'the scenario\'s tunables';
+  return e.length ? e.map(([k, v]) => `${k}=${v}`).join(', ') : "the scenario's tunables";
 }
 
 /** a fresh run B for these compare tunables (null: no comparison) */
 function compareRun(state: AppState, set: Record<string, string> | null): AppState['compare'] {
   if (!set) return null;
-  return { set, runId: (state.compare?.runId ?? 0) + 1, load: { status: 'compiling' }, program: null, timeline: null, frame: null };
+  return {
+    set,
+    runId: (state.compare?.runId ?? 0) + 1,
+    load: { status: 'compiling' },
+    program: null,
+    timeline: null,
+    frame: null,
+  };
 }
 
 /** a fresh sweep (it runs again when the scenario or A's tunables change) */
-function sweepRun(state: AppState, sw: { key: string; values: string[] | null; y: string | null } | null): AppState['sweep'] {
+function sweepRun(
+  state: AppState,
+  sw: { key: string; values: string[] | null; y: string | null } | null,
+): AppState['sweep'] {
   if (!sw) return null;
   return {
-    key: sw.key, asked: sw.values, y: sw.y ?? state.sweep?.y ?? 'pgfault', runId: (state.sweep?.runId ?? 0) + 1,
-    status: 'running', done: 0, points: [], error: null,
+    key: sw.key,
+    asked: sw.values,
+    y: sw.y ?? state.sweep?.y ?? 'pgfault',
+    runId: (state.sweep?.runId ?? 0) + 1,
+    status: 'running',
+    done: 0,
+    points: [],
+    error: null,
   };
 }
 
@@ -78,7 +94,8 @@ export function jumpList(t: Timeline, kind: string): readonly number[] {
 
 function mergeSorted(a: readonly number[], b: readonly number[]): number[] {
   const out: number[] = [];
-  let i = 0, j = 0;
+  let i = 0,
+    j = 0;
   while (i < a.length || j < b.length) {
     const x = j >= b.length || (i < a.length && a[i] <= b[j]) ? a[i++] : b[j++];
     if (out[out.length - 1] !== x) out.push(x);
@@ -103,7 +120,7 @@ export function reducer(state: AppState, action: Action): AppState {
         page: 'player',
         scenario: { name: action.name, file: action.file, source: action.source, edited: action.edited },
         draft: null,
-        limits: DEFAULT_LIMITS, /* limits raised for another scenario do not carry over */
+        limits: DEFAULT_LIMITS /* limits raised for another scenario do not carry over */,
         overrides: action.overrides ?? {},
         runId: state.runId + 1,
         load: { status: 'compiling' },
@@ -155,26 +172,44 @@ export function reducer(state: AppState, action: Action): AppState {
       return { ...state, load: { status: 'error', issues: action.issues }, playing: false };
     case 'runFailed':
       if (action.runId !== state.runId) return state;
-      return { ...state, load: { status: 'error', issues: action.issues, limits: action.limits ?? null, tunables: action.tunables }, playing: false };
+      return {
+        ...state,
+        load: { status: 'error', issues: action.issues, limits: action.limits ?? null, tunables: action.tunables },
+        playing: false,
+      };
     case 'runAnyway': {
       if (!state.scenario) return state;
       const limits = { ...state.limits };
-      for (const l of action.limits) if (l.raisable) limits[l.key] = Math.max(limits[l.key], Math.ceil(l.needed * 1.05));
+      for (const l of action.limits)
+        if (l.raisable) limits[l.key] = Math.max(limits[l.key], Math.ceil(l.needed * 1.05));
       return { ...rerun({ ...state, limits }, state.overrides), previous: state.previous };
     }
     case 'workerRestarted': {
       /* a recorded run A lived in the old worker: record it again; B and a sweep end as cancelled */
-      const base = state.load.status === 'ready' || state.load.status === 'running' || state.load.status === 'compiling'
-        ? { ...rerun(state, state.overrides), previous: state.previous } : state;
+      const base =
+        state.load.status === 'ready' || state.load.status === 'running' || state.load.status === 'compiling'
+          ? { ...rerun(state, state.overrides), previous: state.previous }
+          : state;
       return {
         ...base,
-        compare: state.compare && state.compare.load.status !== 'error' && base === state ? { ...state.compare, load: { status: 'cancelled' } } : base.compare,
-        sweep: state.sweep && state.sweep.status === 'running' && base === state ? { ...state.sweep, status: 'cancelled' } : base.sweep,
+        compare:
+          state.compare && state.compare.load.status !== 'error' && base === state
+            ? { ...state.compare, load: { status: 'cancelled' } }
+            : base.compare,
+        sweep:
+          state.sweep && state.sweep.status === 'running' && base === state
+            ? { ...state.sweep, status: 'cancelled' }
+            : base.sweep,
       };
     }
     case 'compiled':
       if (action.runId !== state.runId) return state;
-      return { ...state, running: action.scenario, own: action.own, load: { status: 'running', done: 0, total: 1, big: false } };
+      return {
+        ...state,
+        running: action.scenario,
+        own: action.own,
+        load: { status: 'running', done: 0, total: 1, big: false },
+      };
     case 'runProgress':
       if (action.runId !== state.runId) return state;
       return { ...state, load: { status: 'running', done: action.done, total: action.total, big: action.big } };
@@ -182,7 +217,11 @@ export function reducer(state: AppState, action: Action): AppState {
       if (action.runId !== state.runId) return state;
       const cursor = resolveCursor(action.timeline, state.pendingCursor ?? 0);
       return {
-        ...state, load: { status: 'ready' }, program: action.program, timeline: action.timeline, cursor,
+        ...state,
+        load: { status: 'ready' },
+        program: action.program,
+        timeline: action.timeline,
+        cursor,
         pendingCursor: null,
       };
     }
@@ -191,7 +230,8 @@ export function reducer(state: AppState, action: Action): AppState {
       return { ...state, load: { status: 'cancelled' }, playing: false };
     case 'cancelRun':
       return state.load.status === 'running' || state.load.status === 'compiling'
-        ? { ...state, load: { status: 'cancelled' }, runId: state.runId + 1, playing: false } : state;
+        ? { ...state, load: { status: 'cancelled' }, runId: state.runId + 1, playing: false }
+        : state;
     case 'seek': {
       const n = state.timeline?.nEvents ?? 0;
       const cursor = clamp(Math.round(action.cursor), 0, n);
@@ -210,10 +250,16 @@ export function reducer(state: AppState, action: Action): AppState {
       return {
         ...state,
         /* said once per cursor that needs it (the toast stays until dismissed or replaced) */
-        ...(action.frame.inexact && !state.frame?.inexact ? {
-          toast: { text: 'Not enough memory to capture the state inside this operation: the views show it as it was before the operation.', id: (state.toast?.id ?? 0) + 1 },
-        } : {}),
-        prevCounters: state.frame && state.frame.cursor !== action.frame.cursor ? state.frame.counters : state.prevCounters,
+        ...(action.frame.inexact && !state.frame?.inexact
+          ? {
+              toast: {
+                text: 'Not enough memory to capture the state inside this operation: the views show it as it was before the operation.',
+                id: (state.toast?.id ?? 0) + 1,
+              },
+            }
+          : {}),
+        prevCounters:
+          state.frame && state.frame.cursor !== action.frame.cursor ? state.frame.counters : state.prevCounters,
         frame: action.frame,
       };
     case 'play': {
@@ -234,7 +280,11 @@ export function reducer(state: AppState, action: Action): AppState {
     case 'enlarge':
       return { ...state, enlarged: action.id, views: action.id ? { ...state.views, [action.id]: true } : state.views };
     case 'openDrawer':
-      return { ...state, drawer: action.drawer, draft: action.drawer === 'editor' && state.draft === null ? state.scenario?.source ?? null : state.draft };
+      return {
+        ...state,
+        drawer: action.drawer,
+        draft: action.drawer === 'editor' && state.draft === null ? (state.scenario?.source ?? null) : state.draft,
+      };
     case 'setTheme':
       return { ...state, theme: action.theme };
     case 'toggleHelp':
@@ -249,12 +299,18 @@ export function reducer(state: AppState, action: Action): AppState {
     case 'compareProgress': {
       const c = state.compare;
       if (!c || c.runId !== action.runId) return state;
-      return { ...state, compare: { ...c, load: { status: 'running', done: action.done, total: action.total, big: action.big } } };
+      return {
+        ...state,
+        compare: { ...c, load: { status: 'running', done: action.done, total: action.total, big: action.big } },
+      };
     }
     case 'compareLoaded': {
       const c = state.compare;
       if (!c || c.runId !== action.runId) return state;
-      return { ...state, compare: { ...c, load: { status: 'ready' }, program: action.program, timeline: action.timeline } };
+      return {
+        ...state,
+        compare: { ...c, load: { status: 'ready' }, program: action.program, timeline: action.timeline },
+      };
     }
     case 'compareFailed': {
       const c = state.compare;
@@ -273,7 +329,10 @@ export function reducer(state: AppState, action: Action): AppState {
       return { ...state, sweep: { ...state.sweep, points: action.points } };
     case 'sweepFailed':
       if (state.sweep?.runId !== action.runId) return state;
-      return { ...state, sweep: { ...state.sweep, status: 'error', error: action.error, limits: action.limits ?? null } };
+      return {
+        ...state,
+        sweep: { ...state.sweep, status: 'error', error: action.error, limits: action.limits ?? null },
+      };
     case 'sweepPoint': {
       const sw = state.sweep;
       if (sw?.runId !== action.runId || !sw.points[action.index]) return state;

@@ -26,18 +26,36 @@ describe('snapshot and replay through the store', () => {
     const timeline = forward.recordAll();
     jumpy.recordAll();
 
-    let s: AppState = reducer(initialState(), { type: 'openScenario', name: 'x', file: 'x', source: '', edited: false });
+    let s: AppState = reducer(initialState(), {
+      type: 'openScenario',
+      name: 'x',
+      file: 'x',
+      source: '',
+      edited: false,
+    });
     s = reducer(s, { type: 'runLoaded', runId: s.runId, program, timeline });
     const script: Action[] = [
-      { type: 'jump', kind: 'major', dir: 1 }, { type: 'step', delta: 3 }, { type: 'step', delta: -1 },
-      { type: 'jump', kind: 'fault', dir: 1 }, { type: 'jump', kind: 'step', dir: 1 }, { type: 'step', delta: -7 },
-      { type: 'seek', cursor: 4000 }, { type: 'jump', kind: 'fault', dir: -1 }, { type: 'step', delta: 1 },
-      { type: 'seek', cursor: 12 }, { type: 'jump', kind: 'major', dir: 1 }, { type: 'jump', kind: 'major', dir: 1 },
-      { type: 'step', delta: -1 }, { type: 'seek', cursor: timeline.nEvents }, { type: 'step', delta: -1 },
+      { type: 'jump', kind: 'major', dir: 1 },
+      { type: 'step', delta: 3 },
+      { type: 'step', delta: -1 },
+      { type: 'jump', kind: 'fault', dir: 1 },
+      { type: 'jump', kind: 'step', dir: 1 },
+      { type: 'step', delta: -7 },
+      { type: 'seek', cursor: 4000 },
+      { type: 'jump', kind: 'fault', dir: -1 },
+      { type: 'step', delta: 1 },
+      { type: 'seek', cursor: 12 },
+      { type: 'jump', kind: 'major', dir: 1 },
+      { type: 'jump', kind: 'major', dir: 1 },
+      { type: 'step', delta: -1 },
+      { type: 'seek', cursor: timeline.nEvents },
+      { type: 'step', delta: -1 },
     ];
     for (const a of script) {
       s = reducer(s, a);
-      expect(plain(jumpy.frame(s.cursor)), `after ${JSON.stringify(a)} at ${s.cursor}`).toBe(plain(forward.frame(s.cursor)));
+      expect(plain(jumpy.frame(s.cursor)), `after ${JSON.stringify(a)} at ${s.cursor}`).toBe(
+        plain(forward.frame(s.cursor)),
+      );
     }
     /* and the forward engine, now moved around too, still agrees with a fresh one */
     const fresh = new Engine(core, program);

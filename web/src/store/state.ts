@@ -128,11 +128,26 @@ export type JumpKind = string;
 
 export type Action =
   | { type: 'openGallery' }
-  | { type: 'openScenario'; name: string | null; file: string; source: string; edited: boolean;
-      overrides?: Record<string, string>; cursor?: CursorTarget; views?: ViewId[]; enlarged?: ViewId | null;
-      compare?: Record<string, string> | null; sweep?: { key: string; values: string[] | null; y: string | null } | null;
+  | {
+      type: 'openScenario';
+      name: string | null;
+      file: string;
+      source: string;
+      edited: boolean;
+      overrides?: Record<string, string>;
+      cursor?: CursorTarget;
+      views?: ViewId[];
+      enlarged?: ViewId | null;
+      compare?: Record<string, string> | null;
+      sweep?: { key: string; values: string[] | null; y: string | null } | null;
       /** what a link may carry besides (url.ts) */
-      theme?: AppState['theme']; mmSel?: number | null; chart?: string[]; present?: boolean; embed?: boolean; fontScale?: number }
+      theme?: AppState['theme'];
+      mmSel?: number | null;
+      chart?: string[];
+      present?: boolean;
+      embed?: boolean;
+      fontScale?: number;
+    }
   | { type: 'setDraft'; text: string | null }
   | { type: 'applyDraft' }
   | { type: 'setTunable'; key: string; value: string | null }
@@ -202,11 +217,37 @@ export const SPEEDS = [1, 3, 10, 30, 100, 300, 1000, 10000];
 
 export function initialState(theme: AppState['theme'] = 'light'): AppState {
   return {
-    page: 'gallery', scenario: null, draft: null, overrides: {}, limits: DEFAULT_LIMITS, runId: 0, load: { status: 'idle' },
-    program: null, running: null, own: null, timeline: null, cursor: 0, pendingCursor: null, playing: false, speed: 30, frame: null,
-    prevCounters: null, previous: null, compare: null, sweep: null,
-    views: {}, enlarged: null,
-    drawer: null, theme, help: false, toast: null,
-    mmSel: null, chart: DEFAULT_CHART, present: false, embed: false, fontScale: 1, blank: false,
+    page: 'gallery',
+    scenario: null,
+    draft: null,
+    overrides: {},
+    limits: DEFAULT_LIMITS,
+    runId: 0,
+    load: { status: 'idle' },
+    program: null,
+    running: null,
+    own: null,
+    timeline: null,
+    cursor: 0,
+    pendingCursor: null,
+    playing: false,
+    speed: 30,
+    frame: null,
+    prevCounters: null,
+    previous: null,
+    compare: null,
+    sweep: null,
+    views: {},
+    enlarged: null,
+    drawer: null,
+    theme,
+    help: false,
+    toast: null,
+    mmSel: null,
+    chart: DEFAULT_CHART,
+    present: false,
+    embed: false,
+    fontScale: 1,
+    blank: false,
   };
 }

@@ -29,8 +29,9 @@ export function createStore(init: AppState = initialState()): Store {
   };
 }
 
-export const store = createStore(initialState(
-  typeof document !== 'undefined' && document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light'));
+export const store = createStore(
+  initialState(typeof document !== 'undefined' && document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light'),
+);
 
 export function useStore<T>(selector: (s: AppState) => T): T {
   return useSyncExternalStore(

@@ -48,10 +48,19 @@ export function encodeUrl(u: UrlState): string {
   const p = new URLSearchParams();
   if (u.src === undefined && u.scenario) p.set('scenario', u.scenario);
   for (const [k, v] of Object.entries(u.set)) p.append('set', `${k}=${v}`);
-  if (u.cursor !== undefined && u.cursor !== 0) p.set('cursor', typeof u.cursor === 'number' ? String(u.cursor) : u.cursor === 'end' ? 'end' : `s${u.cursor.step}:${u.cursor.frac.toFixed(4)}`);
+  if (u.cursor !== undefined && u.cursor !== 0)
+    p.set(
+      'cursor',
+      typeof u.cursor === 'number'
+        ? String(u.cursor)
+        : u.cursor === 'end'
+          ? 'end'
+          : `s${u.cursor.step}:${u.cursor.frac.toFixed(4)}`,
+    );
   /* views: only when they are not the scenario's group's default set */
   const usual = shownViews({}, groupOf(u.scenario)).map((v) => v.id);
-  if (u.views && (u.views.length !== usual.length || u.views.some((v) => !usual.includes(v)))) p.set('views', u.views.join(','));
+  if (u.views && (u.views.length !== usual.length || u.views.some((v) => !usual.includes(v))))
+    p.set('views', u.views.join(','));
   if (u.enlarged) p.set('enlarged', u.enlarged);
   for (const [k, v] of Object.entries(u.compare ?? {})) p.append('compare', `${k}=${v}`);
   if (u.sweep) {
@@ -67,7 +76,6 @@ export function encodeUrl(u: UrlState): string {
   const s = p.toString();
   return `${s ? `?${s}` : ''}${u.src !== undefined ? `#src=${compressSource(u.src)}` : ''}`;
 }
-
 
 /** search (`?…`) and hash (`#src=…`); `?src=` of older links is read too */
 export function decodeUrl(search: string, hash?: string): UrlState {
@@ -85,7 +93,9 @@ export function decodeUrl(search: string, hash?: string): UrlState {
     try {
       out.src = decompressSource(src);
     } catch (e) {
-      throw e instanceof UrlError ? e : new UrlError('The link holds an edited scenario that cannot be read back (the link may be truncated).');
+      throw e instanceof UrlError
+        ? e
+        : new UrlError('The link holds an edited scenario that cannot be read back (the link may be truncated).');
     }
   }
   const sc = p.get('scenario');
@@ -106,7 +116,8 @@ export function decodeUrl(search: string, hash?: string): UrlState {
   if (views !== null) {
     const asked = views.split(',').filter(Boolean);
     const known = asked.filter((v): v is ViewId => ALL_VIEW_IDS.includes(v));
-    for (const v of asked) if (!known.includes(v)) ignored.push(`views=${v} (the views are ${ALL_VIEW_IDS.join(', ')})`);
+    for (const v of asked)
+      if (!known.includes(v)) ignored.push(`views=${v} (the views are ${ALL_VIEW_IDS.join(', ')})`);
     /* a link that names no view we have shows them all rather than none */
     if (known.length) out.views = known;
   }
@@ -135,7 +146,10 @@ export function decodeUrl(search: string, hash?: string): UrlState {
   if (sw) {
     /* sweep=key, sweep=key:v1,v2 or sweep=key=v1,v2 */
     const m = /^([a-z_.]+)(?:[:=](.*))?$/.exec(sw);
-    if (!m) throw new UrlError(`sweep=${sw}: expected a tunable, like sweep=fault_around_bytes or sweep=readahead_kb:0,64,128`);
+    if (!m)
+      throw new UrlError(
+        `sweep=${sw}: expected a tunable, like sweep=fault_around_bytes or sweep=readahead_kb:0,64,128`,
+      );
     out.sweep = { key: m[1], values: m[2] ? splitValues(m[2]).filter(Boolean) : null, y: p.get('y') };
   }
   const en = p.get('enlarged');

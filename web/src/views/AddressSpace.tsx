@@ -56,9 +56,12 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
   const [vmaSel, setVmaSel] = useState<number | null>(null);
   const mmId = mmSel ?? frame.focusMm;
   const mm = frame.mms[mmId] ?? frame.mms[0];
-  const faultVma = frame.fault ? mm?.vmas.find((v) => frame.fault!.addr >= v.start && frame.fault!.addr < v.end) : undefined;
+  const faultVma = frame.fault
+    ? mm?.vmas.find((v) => frame.fault!.addr >= v.start && frame.fault!.addr < v.end)
+    : undefined;
   const coreVma = (vmaSel !== null ? mm?.vmas.find((v) => v.id === vmaSel) : undefined) ?? faultVma ?? mm?.vmas[0];
-  const vma: VmaView | undefined = coreVma && mm ? { ...coreVma, cache: faultAroundOf(frame).cache[cacheKey(mm.id, coreVma.id)] } : coreVma;
+  const vma: VmaView | undefined =
+    coreVma && mm ? { ...coreVma, cache: faultAroundOf(frame).cache[cacheKey(mm.id, coreVma.id)] } : coreVma;
   const following = vmaSel === null;
 
   if (!mm) return <div className="placeholder">No process.</div>;
@@ -69,21 +72,59 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
         {frame.mms.length > 1 && (
           <div className="as-procs" role="tablist" aria-label="Processes">
             {frame.mms.map((m) => (
-              <button key={m.id} role="tab" aria-selected={m.id === mmId} className={`btn ${m.id === mmId ? 'active' : ''}`}
-                onClick={() => { setMmSel(m.id === frame.focusMm ? null : m.id); setVmaSel(null); }}>
-                {m.name}{m.alive ? '' : m.exited ? ' (exited)' : ' (not forked yet)'}
+              <button
+                key={m.id}
+                role="tab"
+                aria-selected={m.id === mmId}
+                className={`btn ${m.id === mmId ? 'active' : ''}`}
+                onClick={() => {
+                  setMmSel(m.id === frame.focusMm ? null : m.id);
+                  setVmaSel(null);
+                }}
+              >
+                {m.name}
+                {m.alive ? '' : m.exited ? ' (exited)' : ' (not forked yet)'}
               </button>
             ))}
           </div>
         )}
-        <VmaStrip frame={frame} vmas={mm.vmas} selected={vma?.id ?? null} maps={program.maps} files={program.files}
-          onSelect={(id) => setVmaSel(id === faultVma?.id ? null : id)} />
+        <VmaStrip
+          frame={frame}
+          vmas={mm.vmas}
+          selected={vma?.id ?? null}
+          maps={program.maps}
+          files={program.files}
+          onSelect={(id) => setVmaSel(id === faultVma?.id ? null : id)}
+        />
       </div>
-      {!mm.alive && <div className="placeholder as-fill"><p>{mm.exited ? <>Process {mm.name} has exited: it has no mappings.</> : <>Process {mm.name} does not exist yet: a <code>fork</code> further on creates it.</>}</p></div>}
-      {mm.alive && !vma && <div className="placeholder as-fill"><p>{emptyText(mm.id, mm.name, frame.step, program)}</p></div>}
+      {!mm.alive && (
+        <div className="placeholder as-fill">
+          <p>
+            {mm.exited ? (
+              <>Process {mm.name} has exited: it has no mappings.</>
+            ) : (
+              <>
+                Process {mm.name} does not exist yet: a <code>fork</code> further on creates it.
+              </>
+            )}
+          </p>
+        </div>
+      )}
+      {mm.alive && !vma && (
+        <div className="placeholder as-fill">
+          <p>{emptyText(mm.id, mm.name, frame.step, program)}</p>
+        </div>
+      )}
       {vma && (
-        <VmaGrid key={`${mmId}:${vma.id}`} vma={vma} frame={frame} theme={theme} following={following}
-          label={vmaName(vma, program.maps, program.files)} onFollow={() => setVmaSel(null)} />
+        <VmaGrid
+          key={`${mmId}:${vma.id}`}
+          vma={vma}
+          frame={frame}
+          theme={theme}
+          following={following}
+          label={vmaName(vma, program.maps, program.files)}
+          onFollow={() => setVmaSel(null)}
+        />
       )}
       {/* before the first mapping, the legend of the kind the scenario will map (it does not change size when one appears) */}
       <Legend file={vma ? vma.file !== null : program.files.length > 0} fork={program.procs.some((p) => p.forked)} />
@@ -91,12 +132,27 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
   );
 }
 
-function VmaStrip({ frame, vmas, selected, maps, files, onSelect }: {
-  frame: Frame; vmas: VmaView[]; selected: number | null; maps: string[]; files: string[]; onSelect: (id: number) => void;
+function VmaStrip({
+  frame,
+  vmas,
+  selected,
+  maps,
+  files,
+  onSelect,
+}: {
+  frame: Frame;
+  vmas: VmaView[];
+  selected: number | null;
+  maps: string[];
+  files: string[];
+  onSelect: (id: number) => void;
 }) {
   if (!vmas.length) return <div className="as-strip" role="group" aria-label="VMAs: none" />;
   /* thousands of VMAs: a window around the selected one (all of them took seconds to lay out) */
-  const at = Math.max(0, vmas.findIndex((v) => v.id === selected));
+  const at = Math.max(
+    0,
+    vmas.findIndex((v) => v.id === selected),
+  );
   const from = vmas.length <= VMA_WINDOW ? 0 : Math.max(0, Math.min(vmas.length - VMA_WINDOW, at - VMA_WINDOW / 4));
   const to = Math.min(vmas.length, from + VMA_WINDOW);
   return (
@@ -110,13 +166,26 @@ function VmaStrip({ frame, vmas, selected, maps, files, onSelect }: {
         const flags = `${v.flags & VM.WRITE ? 'rw' : 'r-'}${v.flags & VM.SHARED ? 's' : 'p'}`;
         return (
           <div key={v.id} style={{ display: 'contents' }}>
-            {gap > 0 && <span className="as-gap" title={`${fmt(gap)} bytes unmapped`}>⋯ {size(gap)} ⋯</span>}
-            <button className={`as-vma ${v.id === selected ? 'sel' : ''}`} onClick={() => onSelect(v.id)}
+            {gap > 0 && (
+              <span className="as-gap" title={`${fmt(gap)} bytes unmapped`}>
+                ⋯ {size(gap)} ⋯
+              </span>
+            )}
+            <button
+              className={`as-vma ${v.id === selected ? 'sel' : ''}`}
+              onClick={() => onSelect(v.id)}
               aria-pressed={v.id === selected}
-              title={`[${hex(v.start)}, ${hex(v.end)}) ${flags} ${fmt(pages)} pages${frame.fault && frame.fault.addr >= v.start && frame.fault.addr < v.end ? ' - faulting now' : ''}`}>
-              <span className="n">{vmaName(v, maps, files)} <span className="r">{flags}</span></span>
-              <span className="r">{hex(v.start)} · {size(v.end - v.start)}</span>
-              <span className="bar" aria-hidden><i style={{ width: `${(100 * present) / pages}%` }} /></span>
+              title={`[${hex(v.start)}, ${hex(v.end)}) ${flags} ${fmt(pages)} pages${frame.fault && frame.fault.addr >= v.start && frame.fault.addr < v.end ? ' - faulting now' : ''}`}
+            >
+              <span className="n">
+                {vmaName(v, maps, files)} <span className="r">{flags}</span>
+              </span>
+              <span className="r">
+                {hex(v.start)} · {size(v.end - v.start)}
+              </span>
+              <span className="bar" aria-hidden>
+                <i style={{ width: `${(100 * present) / pages}%` }} />
+              </span>
             </button>
           </div>
         );
@@ -133,8 +202,13 @@ function emptyText(mm: number, name: string, step: number | null, program: Progr
   const forked = program.procs[mm]?.forked ?? false;
   if (!own.length && !forked) return <>Process {name} maps nothing in this scenario.</>;
   /* a step runs after its index: an mmap step before the current one has mapped (and its VMA is gone since) */
-  if (forked || (step !== null && own.some((i) => i < step))) return <>Process {name} has nothing mapped at this point.</>;
-  return <>Nothing is mapped yet. Step forward to {name}&rsquo;s first <code>mmap</code>.</>;
+  if (forked || (step !== null && own.some((i) => i < step)))
+    return <>Process {name} has nothing mapped at this point.</>;
+  return (
+    <>
+      Nothing is mapped yet. Step forward to {name}&rsquo;s first <code>mmap</code>.
+    </>
+  );
 }
 
 /** at most this many VMAs on the strip */
@@ -143,33 +217,62 @@ const VMA_WINDOW = 40;
 /** what the cells mean: short labels (the tooltip says more); a file mapping's page-cache states only beside a file, fork's copies only where a process forks */
 function Legend({ file, fork }: { file: boolean; fork: boolean }) {
   const item = (cls: string, label: string, title: string, style?: React.CSSProperties) => (
-    <span key={label} title={title}><i className={cls} style={style} />{label}</span>
+    <span key={label} title={title}>
+      <i className={cls} style={style} />
+      {label}
+    </span>
   );
   return (
     <div className="legend" role="group" aria-label="Legend">
       {item('empty', 'not present', 'no page-table entry for this page')}
-      {CAUSE_LEGEND.filter((l) => file ? l.cause <= CAUSE.major : l.cause !== CAUSE.around && l.cause !== CAUSE.major && (fork || l.cause !== CAUSE.fork)).map((l) =>
-        item('', l.short, l.label, { background: l.css }))}
-      {file && <>
-        {item('win', 'window', 'the fault-around window of the current fault')}
-        {item('empty skip', 'skipped', 'a page fault-around did not map: hover it (or inspect it with the keys) for why')}
-        {item('empty cached', 'cached', 'in the page cache, not mapped here')}
-        {item('reading', 'being read', 'in the page cache, locked while its read I/O is in flight')}
-        {item('empty mark', 'PG_readahead', 'a fault here starts the next readahead')}
-        {item('ra', 'readahead window', 'the file\u2019s readahead window (thick: the part ahead of the reader)')}
-      </>}
+      {CAUSE_LEGEND.filter((l) =>
+        file
+          ? l.cause <= CAUSE.major
+          : l.cause !== CAUSE.around && l.cause !== CAUSE.major && (fork || l.cause !== CAUSE.fork),
+      ).map((l) => item('', l.short, l.label, { background: l.css }))}
+      {file && (
+        <>
+          {item('win', 'window', 'the fault-around window of the current fault')}
+          {item(
+            'empty skip',
+            'skipped',
+            'a page fault-around did not map: hover it (or inspect it with the keys) for why',
+          )}
+          {item('empty cached', 'cached', 'in the page cache, not mapped here')}
+          {item('reading', 'being read', 'in the page cache, locked while its read I/O is in flight')}
+          {item('empty mark', 'PG_readahead', 'a fault here starts the next readahead')}
+          {item('ra', 'readahead window', 'the file\u2019s readahead window (thick: the part ahead of the reader)')}
+        </>
+      )}
     </div>
   );
 }
 
-interface Hover { x: number; y: number; page: number }
+interface Hover {
+  x: number;
+  y: number;
+  page: number;
+}
 
-function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
-  vma: VmaView; frame: Frame; theme: string; following: boolean; label: string; onFollow: () => void;
+function VmaGrid({
+  vma,
+  frame,
+  theme,
+  following,
+  label,
+  onFollow,
+}: {
+  vma: VmaView;
+  frame: Frame;
+  theme: string;
+  following: boolean;
+  label: string;
+  onFollow: () => void;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [wrap, box] = useBoxSize<HTMLDivElement>();
-  const width = box?.w ?? 800, height = Math.max(120, box?.h ?? 320);
+  const width = box?.w ?? 800,
+    height = Math.max(120, box?.h ?? 320);
   const [transform, setTransform] = useState<ZoomTransform>(zoomIdentity);
   const zoomRef = useRef<ZoomBehavior<HTMLCanvasElement, unknown> | null>(null);
   const [hover, setHover] = useState<Hover | null>(null);
@@ -191,26 +294,41 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
     const el = canvas.current;
     if (!el || heat) return;
     const z = zoom<HTMLCanvasElement, unknown>()
-      .scaleExtent([fitK, 48 / Math.min(cell, 48) * 4])
-      .extent([[0, 0], [width, height]])
-      .translateExtent([[0, 0], [width, Math.max(gridH + 8, height)]])
-      .wheelDelta((e: WheelEvent) => -e.deltaY * (e.deltaMode === 1 ? 0.05 : e.deltaMode ? 1 : 0.002) * (e.ctrlKey ? 5 : 0.5))
+      .scaleExtent([fitK, (48 / Math.min(cell, 48)) * 4])
+      .extent([
+        [0, 0],
+        [width, height],
+      ])
+      .translateExtent([
+        [0, 0],
+        [width, Math.max(gridH + 8, height)],
+      ])
+      .wheelDelta(
+        (e: WheelEvent) => -e.deltaY * (e.deltaMode === 1 ? 0.05 : e.deltaMode ? 1 : 0.002) * (e.ctrlKey ? 5 : 0.5),
+      )
       .on('zoom', (e) => setTransform(e.transform));
     zoomRef.current = z;
     select(el).call(z).on('dblclick.zoom', null);
-    return () => { select(el).on('.zoom', null); };
+    return () => {
+      select(el).on('.zoom', null);
+    };
   }, [width, height, gridH, cell, heat]);
 
   /** pan (keeping the zoom) so that page p is on screen, both ways; centred if it was off */
   const reveal = (p: number, t: ZoomTransform = transform) => {
-    const el = canvas.current, z = zoomRef.current;
+    const el = canvas.current,
+      z = zoomRef.current;
     if (!el || !z || heat || p < 0 || p >= n) return;
-    const k = t.k, cs = cell * k;
-    const x = (GUTTER + (p % COLS) * cell) * k + t.x, y = (4 + Math.floor(p / COLS) * cell) * k + t.y;
-    let tx = t.x, ty = t.y;
+    const k = t.k,
+      cs = cell * k;
+    const x = (GUTTER + (p % COLS) * cell) * k + t.x,
+      y = (4 + Math.floor(p / COLS) * cell) * k + t.y;
+    let tx = t.x,
+      ty = t.y;
     if (x < GUTTER || x + cs > width - 4) tx = -((GUTTER + (p % COLS) * cell) * k) + width / 2;
     if (y < 0 || y + cs > height - 4) ty = -((4 + Math.floor(p / COLS) * cell) * k) + height / 3;
-    if (tx !== t.x || ty !== t.y || t.k !== transform.k) select(el).call(z.transform, zoomIdentity.translate(Math.min(0, tx), Math.min(0, ty)).scale(k));
+    if (tx !== t.x || ty !== t.y || t.k !== transform.k)
+      select(el).call(z.transform, zoomIdentity.translate(Math.min(0, tx), Math.min(0, ty)).scale(k));
   };
 
   /* follow the fault: keep its page on screen, across and down */
@@ -220,32 +338,51 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
   }, [frame.fault?.addr, following, cell, height, width]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const zoomBy = (f: number, p: number | null) => {
-    const el = canvas.current, z = zoomRef.current;
+    const el = canvas.current,
+      z = zoomRef.current;
     if (!el || !z) return;
-    const at: [number, number] = p === null ? [width / 2, height / 2]
-      : [(GUTTER + (p % COLS + 0.5) * cell) * transform.k + transform.x, (4 + (Math.floor(p / COLS) + 0.5) * cell) * transform.k + transform.y];
+    const at: [number, number] =
+      p === null
+        ? [width / 2, height / 2]
+        : [
+            (GUTTER + ((p % COLS) + 0.5) * cell) * transform.k + transform.x,
+            (4 + (Math.floor(p / COLS) + 0.5) * cell) * transform.k + transform.y,
+          ];
     select(el).call(z.scaleBy, f, at);
   };
   const onKey = (e: React.KeyboardEvent) => {
     if (heat) return;
-    const start = inspect ?? (frame.fault && frame.fault.addr >= vma.start && frame.fault.addr < vma.end ? Math.floor((frame.fault.addr - vma.start) / 4096) : 0);
+    const start =
+      inspect ??
+      (frame.fault && frame.fault.addr >= vma.start && frame.fault.addr < vma.end
+        ? Math.floor((frame.fault.addr - vma.start) / 4096)
+        : 0);
     const move: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -COLS, ArrowDown: COLS };
     if (e.key in move) {
-      const p = Math.max(0, Math.min(n - 1, (inspect === null ? start : start + move[e.key] * (e.shiftKey ? 8 : 1))));
+      const p = Math.max(0, Math.min(n - 1, inspect === null ? start : start + move[e.key] * (e.shiftKey ? 8 : 1)));
       setInspect(p);
       reveal(p);
     } else if (e.key === '+' || e.key === '=') zoomBy(1.5, inspect ?? start);
     else if (e.key === '-' || e.key === '_') zoomBy(1 / 1.5, inspect ?? start);
     else if (e.key === '0') fitAll();
-    else if (e.key === 'Enter') { setInspect(null); onFollow(); }
-    else return;
+    else if (e.key === 'Enter') {
+      setInspect(null);
+      onFollow();
+    } else return;
     e.preventDefault();
   };
-  const fitAll = () => canvas.current && zoomRef.current &&
+  const fitAll = () =>
+    canvas.current &&
+    zoomRef.current &&
     select(canvas.current).call(zoomRef.current.transform, zoomIdentity.scale(fitK));
-  const shown: Hover | null = inspect !== null && !heat
-    ? { page: inspect, x: (GUTTER + (inspect % COLS + 1) * cell) * transform.k + transform.x, y: (4 + (Math.floor(inspect / COLS) + 1) * cell) * transform.k + transform.y }
-    : hover;
+  const shown: Hover | null =
+    inspect !== null && !heat
+      ? {
+          page: inspect,
+          x: (GUTTER + ((inspect % COLS) + 1) * cell) * transform.k + transform.x,
+          y: (4 + (Math.floor(inspect / COLS) + 1) * cell) * transform.k + transform.y,
+        }
+      : hover;
 
   /* draw */
   useEffect(() => {
@@ -264,9 +401,11 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
   const pageAt = (x: number, y: number): number | null => {
     if (heat) return null;
     const k = transform.k;
-    const gx = (x - transform.x) / k - GUTTER, gy = (y - transform.y) / k - 4;
+    const gx = (x - transform.x) / k - GUTTER,
+      gy = (y - transform.y) / k - 4;
     if (gx < 0 || gy < 0) return null;
-    const c = Math.floor(gx / cell), r = Math.floor(gy / cell);
+    const c = Math.floor(gx / cell),
+      r = Math.floor(gy / cell);
     const p = r * COLS + c;
     return c < COLS && p < n ? p : null;
   };
@@ -278,27 +417,65 @@ function VmaGrid({ vma, frame, theme, following, label, onFollow }: {
   return (
     <div className="as-grid">
       <div className="as-canvas-wrap" ref={wrap}>
-        <canvas ref={canvas} style={{ height }} role="img" aria-label={summary} tabIndex={heat ? -1 : 0} data-grid-keys
-          aria-describedby="as-keys" aria-roledescription="page grid"
-          onKeyDown={onKey} onBlur={() => setInspect(null)}
+        <canvas
+          ref={canvas}
+          style={{ height }}
+          role="img"
+          aria-label={summary}
+          tabIndex={heat ? -1 : 0}
+          data-grid-keys
+          aria-describedby="as-keys"
+          aria-roledescription="page grid"
+          onKeyDown={onKey}
+          onBlur={() => setInspect(null)}
           onMouseMove={(e) => {
             const r = e.currentTarget.getBoundingClientRect();
             const p = pageAt(e.clientX - r.left, e.clientY - r.top);
             setHover(p === null ? null : { x: e.clientX - r.left, y: e.clientY - r.top, page: p });
           }}
-          onMouseLeave={() => setHover(null)} />
+          onMouseLeave={() => setHover(null)}
+        />
         {shown && <Tooltip hover={shown} vma={vma} frame={frame} width={width} height={height} />}
       </div>
-      <p className="visually-hidden" id="as-keys">Arrow keys inspect a page, plus and minus zoom, 0 fits the mapping, Enter follows the fault again.</p>
-      <p className="visually-hidden" aria-live="polite">{inspect !== null ? pageText(vma, frame, inspect) : summary}</p>
+      <p className="visually-hidden" id="as-keys">
+        Arrow keys inspect a page, plus and minus zoom, 0 fits the mapping, Enter follows the fault again.
+      </p>
+      <p className="visually-hidden" aria-live="polite">
+        {inspect !== null ? pageText(vma, frame, inspect) : summary}
+      </p>
       <div className="as-foot">
         <div className="fault-line">{faultLine(frame, vma)}</div>
         {!heat && (
           <div className="as-tools">
-            {!following && <button className="btn" onClick={onFollow}>Follow the fault</button>}
-            <button className="btn" aria-label="Zoom in (+)" title="Zoom in (+ with the grid focused)" onClick={() => zoomBy(1.5, inspect)}>+</button>
-            <button className="btn" aria-label="Zoom out (−)" title="Zoom out (− with the grid focused)" onClick={() => zoomBy(1 / 1.5, inspect)}>−</button>
-            <button className="btn" aria-label="Zoom out to the whole mapping (0)" title="The whole mapping (0)" onClick={fitAll}>Fit</button>
+            {!following && (
+              <button className="btn" onClick={onFollow}>
+                Follow the fault
+              </button>
+            )}
+            <button
+              className="btn"
+              aria-label="Zoom in (+)"
+              title="Zoom in (+ with the grid focused)"
+              onClick={() => zoomBy(1.5, inspect)}
+            >
+              +
+            </button>
+            <button
+              className="btn"
+              aria-label="Zoom out (−)"
+              title="Zoom out (− with the grid focused)"
+              onClick={() => zoomBy(1 / 1.5, inspect)}
+            >
+              −
+            </button>
+            <button
+              className="btn"
+              aria-label="Zoom out to the whole mapping (0)"
+              title="The whole mapping (0)"
+              onClick={fitAll}
+            >
+              Fit
+            </button>
           </div>
         )}
       </div>
@@ -317,7 +494,8 @@ function pageText(vma: VmaView, frame: Frame, p: number): string {
 /** the page cache behind a file VMA, in words (for screen readers) */
 function cacheSummary(vma: VmaView, frame: Frame): string {
   if (!vma.cache || !vma.pages) return '';
-  let cached = 0, reading = 0;
+  let cached = 0,
+    reading = 0;
   const marks: number[] = [];
   for (let p = 0; p < vma.cache.length; p++) {
     const state = vma.cache[p] & PC_STATE_MASK;
@@ -326,9 +504,13 @@ function cacheSummary(vma: VmaView, frame: Frame): string {
     if (vma.cache[p] & PC_READAHEAD) marks.push(vma.pgoff + p);
   }
   const ra = raOf(vma, frame);
-  return `; ${fmt(cached)} pages in the page cache but not mapped, ${fmt(reading)} being read` +
+  return (
+    `; ${fmt(cached)} pages in the page cache but not mapped, ${fmt(reading)} being read` +
     (ra ? `; readahead window file pages ${fmt(ra.start)}–${fmt(ra.start + ra.size - 1)}` : '') +
-    (marks.length ? `; PG_readahead on page${marks.length > 1 ? 's' : ''} ${marks.slice(0, 4).map(fmt).join(', ')}` : '');
+    (marks.length
+      ? `; PG_readahead on page${marks.length > 1 ? 's' : ''} ${marks.slice(0, 4).map(fmt).join(', ')}`
+      : '')
+  );
 }
 
 function faultLine(frame: Frame, vma: VmaView) {
@@ -341,13 +523,36 @@ function faultLine(frame: Frame, vma: VmaView) {
   return (
     <span>
       <b>{f.write ? 'Write' : 'Read'} fault</b> at page {fmt(page)} ({hex(f.addr)})
-      {f.window && <> · window pages {f.window.startPgoff}–{f.window.endPgoff}</>}
-      {f.prefault && (f.prefault.hit
-        ? <> · <b>predicted</b>: a batch of {f.prefault.pages}{f.prefault.pages < f.prefault.planned ? ` (of ${f.prefault.planned})` : ''}, next at page {fmt((f.prefault.next - vma.start) / 4096)}</>
-        : <> · not predicted: one page, next guess page {fmt((f.prefault.next - vma.start) / 4096)}</>)}
-      {mapped > 0 && <> · <b>{mapped}</b> mapped</>}
+      {f.window && (
+        <>
+          {' '}
+          · window pages {f.window.startPgoff}–{f.window.endPgoff}
+        </>
+      )}
+      {f.prefault &&
+        (f.prefault.hit ? (
+          <>
+            {' '}
+            · <b>predicted</b>: a batch of {f.prefault.pages}
+            {f.prefault.pages < f.prefault.planned ? ` (of ${f.prefault.planned})` : ''}, next at page{' '}
+            {fmt((f.prefault.next - vma.start) / 4096)}
+          </>
+        ) : (
+          <> · not predicted: one page, next guess page {fmt((f.prefault.next - vma.start) / 4096)}</>
+        ))}
+      {mapped > 0 && (
+        <>
+          {' '}
+          · <b>{mapped}</b> mapped
+        </>
+      )}
       {f.skips.length > 0 && <> · {f.skips.length} skipped</>}
-      {f.major && <> · <b>major</b></>}
+      {f.major && (
+        <>
+          {' '}
+          · <b>major</b>
+        </>
+      )}
       {f.retried && <> · retried</>}
       {f.done ? ' · done' : ' · in progress'}
     </span>
@@ -356,7 +561,12 @@ function faultLine(frame: Frame, vma: VmaView) {
 
 function heatNote(vma: VmaView) {
   if (vma.pages) return null;
-  return <span>This mapping is too large to draw page by page: each column is {fmt(Math.ceil((vma.end - vma.start) / 4096 / (vma.heat?.length ?? 1)))} pages, darker = more of them mapped.</span>;
+  return (
+    <span>
+      This mapping is too large to draw page by page: each column is{' '}
+      {fmt(Math.ceil((vma.end - vma.start) / 4096 / (vma.heat?.length ?? 1)))} pages, darker = more of them mapped.
+    </span>
+  );
 }
 
 const CACHE_TEXT: Record<number, string> = {
@@ -372,7 +582,19 @@ function raOf(vma: VmaView, frame: Frame): (FileView['ra'] & { first: number }) 
   return ra ? { ...ra, first: ra.start - vma.pgoff } : null;
 }
 
-function Tooltip({ hover, vma, frame, width, height }: { hover: Hover; vma: VmaView; frame: Frame; width: number; height: number }) {
+function Tooltip({
+  hover,
+  vma,
+  frame,
+  width,
+  height,
+}: {
+  hover: Hover;
+  vma: VmaView;
+  frame: Frame;
+  width: number;
+  height: number;
+}) {
   const st = vma.pages![hover.page];
   const pc = vma.cache?.[hover.page];
   const ra = raOf(vma, frame);
@@ -387,29 +609,81 @@ function Tooltip({ hover, vma, frame, width, height }: { hover: Hover; vma: VmaV
   const place = hover.y > height / 2 ? { bottom: height - hover.y + 12 } : { top: hover.y + 16 };
   return (
     <div className="tooltip" style={{ left, ...place }}>
-      <b>page {fmt(hover.page)}</b> · {hex(addr)}{vma.file !== null && <> · file page {fmt(vma.pgoff + hover.page)}</>}<br />
-      {st & 1 ? <>present, {st & 2 ? 'writable' : 'read-only'}{st & 8 ? ', the zero page' : st & 4 ? ', anonymous' : ''}; {CAUSE_NAMES[cause]}</> : 'not present'}
-      {addr === f?.addr && <><br /><b>the faulting address</b></>}
-      {inWin && !skip && addr !== f?.addr && <><br />inside the fault-around window</>}
-      {skip && <><br /><b>skipped by map_pages:</b> {SKIP_REASONS[skip.reason]}</>}
-      {pc !== undefined && <><br />{CACHE_TEXT[pc & PC_STATE_MASK]}</>}
-      {pc !== undefined && (pc & PC_READAHEAD) !== 0 && skip?.reason !== SkipReason.Readahead &&
-        <><br /><b>PG_readahead:</b> a fault here starts the next readahead</>}
-      {inRa && <><br />in the readahead window, file pages {fmt(ra.start)}–{fmt(ra.start + ra.size - 1)}{hover.page >= ra.first + ra.size - ra.async ? ' (the part ahead of the reader)' : ''}</>}
+      <b>page {fmt(hover.page)}</b> · {hex(addr)}
+      {vma.file !== null && <> · file page {fmt(vma.pgoff + hover.page)}</>}
+      <br />
+      {st & 1 ? (
+        <>
+          present, {st & 2 ? 'writable' : 'read-only'}
+          {st & 8 ? ', the zero page' : st & 4 ? ', anonymous' : ''}; {CAUSE_NAMES[cause]}
+        </>
+      ) : (
+        'not present'
+      )}
+      {addr === f?.addr && (
+        <>
+          <br />
+          <b>the faulting address</b>
+        </>
+      )}
+      {inWin && !skip && addr !== f?.addr && (
+        <>
+          <br />
+          inside the fault-around window
+        </>
+      )}
+      {skip && (
+        <>
+          <br />
+          <b>skipped by map_pages:</b> {SKIP_REASONS[skip.reason]}
+        </>
+      )}
+      {pc !== undefined && (
+        <>
+          <br />
+          {CACHE_TEXT[pc & PC_STATE_MASK]}
+        </>
+      )}
+      {pc !== undefined && (pc & PC_READAHEAD) !== 0 && skip?.reason !== SkipReason.Readahead && (
+        <>
+          <br />
+          <b>PG_readahead:</b> a fault here starts the next readahead
+        </>
+      )}
+      {inRa && (
+        <>
+          <br />
+          in the readahead window, file pages {fmt(ra.start)}–{fmt(ra.start + ra.size - 1)}
+          {hover.page >= ra.first + ra.size - ra.async ? ' (the part ahead of the reader)' : ''}
+        </>
+      )}
     </div>
   );
 }
 
-function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: ZoomTransform, cell: number, COLS: number,
-  width: number, height: number, pal: Palette, inspect: number | null) {
+function drawGrid(
+  g: CanvasRenderingContext2D,
+  vma: VmaView,
+  frame: Frame,
+  t: ZoomTransform,
+  cell: number,
+  COLS: number,
+  width: number,
+  height: number,
+  pal: Palette,
+  inspect: number | null,
+) {
   const pages = vma.pages!;
   const n = pages.length;
   const k = t.k;
   const cs = cell * k;
-  const x0 = t.x + GUTTER * k, y0 = t.y + 4 * k;
+  const x0 = t.x + GUTTER * k,
+    y0 = t.y + 4 * k;
   const gap = cs >= 6 ? Math.max(1, Math.min(2, cs / 10)) : 0;
-  const r0 = Math.max(0, Math.floor(-y0 / cs)), r1 = Math.min(Math.ceil(n / COLS), Math.ceil((height - y0) / cs));
-  const c0 = Math.max(0, Math.floor(-x0 / cs)), c1 = Math.min(COLS, Math.ceil((width - x0) / cs));
+  const r0 = Math.max(0, Math.floor(-y0 / cs)),
+    r1 = Math.min(Math.ceil(n / COLS), Math.ceil((height - y0) / cs));
+  const c0 = Math.max(0, Math.floor(-x0 / cs)),
+    c1 = Math.min(COLS, Math.ceil((width - x0) / cs));
   const f = frame.fault && frame.fault.addr >= vma.start && frame.fault.addr < vma.end ? frame.fault : null;
 
   for (let r = r0; r < r1; r++) {
@@ -417,13 +691,13 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
       const p = r * COLS + c;
       if (p >= n) break;
       const st = pages[p];
-      g.fillStyle = st & 1 ? pal.cause[st >> 4] ?? pal.cause[0] : pal.empty;
+      g.fillStyle = st & 1 ? (pal.cause[st >> 4] ?? pal.cause[0]) : pal.empty;
       /* a page continuing the previous page's large folio closes the gap between them: a folio reads as one block */
       const joined = c > 0 && vma.joins !== undefined && (vma.joins[p >> 5] & (1 << (p & 31))) !== 0;
       g.fillRect(x0 + c * cs - (joined ? gap : 0), y0 + r * cs, cs - gap + (joined ? gap : 0), cs - gap);
       const pc = vma.cache ? vma.cache[p] : 0;
       if (!(st & 1) && cs >= 5) drawCache(g, pc, x0 + c * cs, y0 + r * cs, cs - gap, pal);
-      if ((st & 1) && (st >> 4) === CAUSE.major && cs >= 7) {
+      if (st & 1 && st >> 4 === CAUSE.major && cs >= 7) {
         g.fillStyle = '#fff';
         g.beginPath();
         g.arc(x0 + c * cs + (cs - gap) / 2, y0 + r * cs + (cs - gap) / 2, Math.max(1.5, cs / 7), 0, 2 * Math.PI);
@@ -434,7 +708,11 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
         g.font = `${Math.min(14, cs / 3)}px ui-monospace, monospace`;
         g.textAlign = 'center';
         g.textBaseline = 'middle';
-        g.fillText(String(vma.file !== null ? vma.pgoff + p : p), x0 + c * cs + (cs - gap) / 2, y0 + r * cs + (cs - gap) / 2);
+        g.fillText(
+          String(vma.file !== null ? vma.pgoff + p : p),
+          x0 + c * cs + (cs - gap) / 2,
+          y0 + r * cs + (cs - gap) / 2,
+        );
       }
     }
   }
@@ -461,11 +739,18 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
   /* the file's readahead window: a bar along the bottom of its cells, thin where it is behind the reader */
   const ra = raOf(vma, frame);
   if (ra) {
-    const a = Math.max(0, ra.first), b = Math.min(n, ra.first + ra.size), ahead = ra.first + ra.size - ra.async;
+    const a = Math.max(0, ra.first),
+      b = Math.min(n, ra.first + ra.size),
+      ahead = ra.first + ra.size - ra.async;
     g.fillStyle = pal.ra;
     for (let p = a; p < b; p++) {
       const h = p >= ahead ? Math.max(4, cs / 5) : Math.max(2, cs / 10);
-      g.fillRect(x0 + (p % COLS) * cs, y0 + Math.floor(p / COLS) * cs + cs - gap - h, cs - (p + 1 < b && (p + 1) % COLS ? 0 : gap), h);
+      g.fillRect(
+        x0 + (p % COLS) * cs,
+        y0 + Math.floor(p / COLS) * cs + cs - gap - h,
+        cs - (p + 1 < b && (p + 1) % COLS ? 0 : gap),
+        h,
+      );
     }
   }
   if (f) drawFault(g, vma, f, x0, y0, cs, gap, COLS, n, pal);
@@ -482,9 +767,13 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
       for (let c = c0; c < c1; c++) {
         const p = r * COLS + c;
         if (p >= n || !(vma.cache[p] & PC_READAHEAD)) continue;
-        const x = x0 + c * cs + cs - gap, y = y0 + r * cs, m = Math.max(6, (cs - gap) * 0.45);
+        const x = x0 + c * cs + cs - gap,
+          y = y0 + r * cs,
+          m = Math.max(6, (cs - gap) * 0.45);
         g.beginPath();
-        g.moveTo(x - m, y); g.lineTo(x, y); g.lineTo(x, y + m);
+        g.moveTo(x - m, y);
+        g.lineTo(x, y);
+        g.lineTo(x, y + m);
         g.closePath();
         g.fillStyle = pal.text;
         g.fill();
@@ -495,15 +784,26 @@ function drawGrid(g: CanvasRenderingContext2D, vma: VmaView, frame: Frame, t: Zo
 }
 
 /** the fault in progress: its fault-around window, skipped pages and the faulting page */
-function drawFault(g: CanvasRenderingContext2D, vma: VmaView, f: NonNullable<Frame['fault']>, x0: number, y0: number,
-  cs: number, gap: number, COLS: number, n: number, pal: Palette) {
+function drawFault(
+  g: CanvasRenderingContext2D,
+  vma: VmaView,
+  f: NonNullable<Frame['fault']>,
+  x0: number,
+  y0: number,
+  cs: number,
+  gap: number,
+  COLS: number,
+  n: number,
+  pal: Palette,
+) {
   const cellOf = (addr: number) => (addr - vma.start) / 4096;
   /* a bracket around cells [a, b), row by row */
   const bracket = (a: number, b: number) => {
     g.strokeStyle = pal.window;
     g.lineWidth = Math.max(2, Math.min(4, cs / 5));
-    for (let p = Math.max(0, a); p < Math.min(n, b);) {
-      const r = Math.floor(p / COLS), end = Math.min(n, b, (r + 1) * COLS);
+    for (let p = Math.max(0, a); p < Math.min(n, b); ) {
+      const r = Math.floor(p / COLS),
+        end = Math.min(n, b, (r + 1) * COLS);
       g.strokeRect(x0 + (p % COLS) * cs - 1.5, y0 + r * cs - 1.5, (end - p) * cs - gap + 3, cs - gap + 3);
       p = end;
     }
@@ -529,15 +829,20 @@ function drawFault(g: CanvasRenderingContext2D, vma: VmaView, f: NonNullable<Fra
   for (const s of f.skips) {
     const p = cellOf(s.addr);
     if (p < 0 || p >= n) continue;
-    const x = x0 + (p % COLS) * cs, y = y0 + Math.floor(p / COLS) * cs, m = (cs - gap) * 0.25;
+    const x = x0 + (p % COLS) * cs,
+      y = y0 + Math.floor(p / COLS) * cs,
+      m = (cs - gap) * 0.25;
     g.beginPath();
-    g.moveTo(x + m, y + m); g.lineTo(x + cs - gap - m, y + cs - gap - m);
-    g.moveTo(x + cs - gap - m, y + m); g.lineTo(x + m, y + cs - gap - m);
+    g.moveTo(x + m, y + m);
+    g.lineTo(x + cs - gap - m, y + cs - gap - m);
+    g.moveTo(x + cs - gap - m, y + m);
+    g.lineTo(x + m, y + cs - gap - m);
     g.stroke();
   }
   /* the faulting page: a strong outline and a marker above */
   const p = Math.floor(cellOf(f.addr));
-  const x = x0 + (p % COLS) * cs, y = y0 + Math.floor(p / COLS) * cs;
+  const x = x0 + (p % COLS) * cs,
+    y = y0 + Math.floor(p / COLS) * cs;
   g.strokeStyle = pal.text;
   g.lineWidth = Math.max(2, cs / 6);
   g.strokeRect(x + 0.5, y + 0.5, cs - gap - 1, cs - gap - 1);
@@ -576,7 +881,10 @@ function drawCache(g: CanvasRenderingContext2D, pc: number, x: number, y: number
 function drawHeat(g: CanvasRenderingContext2D, vma: VmaView, width: number, pal: Palette) {
   const heat = vma.heat!;
   const perBucket = (vma.end - vma.start) / 4096 / heat.length;
-  const x0 = 8, w = width - 16, h = 64, y0 = 12;
+  const x0 = 8,
+    w = width - 16,
+    h = 64,
+    y0 = 12;
   const bw = w / heat.length;
   g.fillStyle = pal.empty;
   g.fillRect(x0, y0, w, h);
@@ -595,5 +903,9 @@ function drawHeat(g: CanvasRenderingContext2D, vma: VmaView, width: number, pal:
   g.textAlign = 'right';
   g.fillText(hex(vma.end), x0 + w, y0 + h + 6);
   g.textAlign = 'center';
-  g.fillText(`${fmt(heat.reduce((a, b) => a + b, 0))} of ${fmt(Math.round(perBucket * heat.length))} pages mapped`, x0 + w / 2, y0 + h + 6);
+  g.fillText(
+    `${fmt(heat.reduce((a, b) => a + b, 0))} of ${fmt(Math.round(perBucket * heat.length))} pages mapped`,
+    x0 + w / 2,
+    y0 + h + 6,
+  );
 }

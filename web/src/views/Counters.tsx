@@ -20,7 +20,8 @@ export function Counters({ frame, timeline, prevCounters }: ViewProps) {
   const [focus, setFocus] = useState(0);
   const c = frame.counters;
   const rows = useMemo(() => {
-    const vm: number[] = [], model: number[] = [];
+    const vm: number[] = [],
+      model: number[] = [];
     COUNTERS.forEach((name, i) => {
       const show = all || REQUIRED_COUNTERS.includes(name as never) || c[i] !== 0 || chart.includes(name);
       if (!show) return;
@@ -28,18 +29,37 @@ export function Counters({ frame, timeline, prevCounters }: ViewProps) {
     });
     return { vm, model, order: [...vm, ...model] };
   }, [c, all, chart]);
-  const toggle = (name: string) => dispatch({ type: 'setChart', chart: chart.includes(name) ? chart.filter((y) => y !== name) : [...chart, name].slice(-5) });
+  const toggle = (name: string) =>
+    dispatch({
+      type: 'setChart',
+      chart: chart.includes(name) ? chart.filter((y) => y !== name) : [...chart, name].slice(-5),
+    });
   const at = Math.min(focus, rows.order.length - 1);
   const row = (i: number) => {
     const name = COUNTERS[i];
     const d = prevCounters ? c[i] - prevCounters[i] : 0;
     const k = rows.order.indexOf(i);
     return (
-      <tr key={name} id={`ctr-${name}`} className={`${d ? 'changed' : ''} ${chart.includes(name) ? 'sel' : ''} ${k === at ? 'focus' : ''}`}
-        onClick={() => { setFocus(k); toggle(name); }} aria-selected={chart.includes(name)} role="row">
-        <td role="gridcell"><code>{name}</code></td>
-        <td role="gridcell" className="v">{fmt(c[i])}</td>
-        <td role="gridcell" className="d">{d ? `${d > 0 ? '+' : ''}${fmt(d)}` : ''}</td>
+      <tr
+        key={name}
+        id={`ctr-${name}`}
+        className={`${d ? 'changed' : ''} ${chart.includes(name) ? 'sel' : ''} ${k === at ? 'focus' : ''}`}
+        onClick={() => {
+          setFocus(k);
+          toggle(name);
+        }}
+        aria-selected={chart.includes(name)}
+        role="row"
+      >
+        <td role="gridcell">
+          <code>{name}</code>
+        </td>
+        <td role="gridcell" className="v">
+          {fmt(c[i])}
+        </td>
+        <td role="gridcell" className="d">
+          {d ? `${d > 0 ? '+' : ''}${fmt(d)}` : ''}
+        </td>
       </tr>
     );
   };
@@ -57,12 +77,27 @@ export function Counters({ frame, timeline, prevCounters }: ViewProps) {
   return (
     <div className="ctr-wrap">
       <div className="ctr-list">
-        <table className="ctr-table" role="grid" aria-label="Counters at the cursor: ↑ ↓ to move, Enter to chart" tabIndex={0} data-rows
-          aria-activedescendant={rows.order.length ? `ctr-${COUNTERS[rows.order[at]]}` : undefined} onKeyDown={onKey}>
+        <table
+          className="ctr-table"
+          role="grid"
+          aria-label="Counters at the cursor: ↑ ↓ to move, Enter to chart"
+          tabIndex={0}
+          data-rows
+          aria-activedescendant={rows.order.length ? `ctr-${COUNTERS[rows.order[at]]}` : undefined}
+          onKeyDown={onKey}
+        >
           <tbody>
-            <tr className="grp" role="row"><td role="gridcell" colSpan={3}>/proc/vmstat</td></tr>
+            <tr className="grp" role="row">
+              <td role="gridcell" colSpan={3}>
+                /proc/vmstat
+              </td>
+            </tr>
             {rows.vm.map(row)}
-            <tr className="grp" role="row"><td role="gridcell" colSpan={3}>the model&rsquo;s own (no kernel counter)</td></tr>
+            <tr className="grp" role="row">
+              <td role="gridcell" colSpan={3}>
+                the model&rsquo;s own (no kernel counter)
+              </td>
+            </tr>
             {rows.model.map(row)}
           </tbody>
         </table>
@@ -75,43 +110,93 @@ export function Counters({ frame, timeline, prevCounters }: ViewProps) {
   );
 }
 
-const H = 86, L = 4, R = 76, T = 24, B = 22;
+const H = 86,
+  L = 4,
+  R = 76,
+  T = 24,
+  B = 22;
 
 /** the charted counters over the run, one under the other, in one SVG at its on-screen size */
-function Charts({ chart, frame, timeline }: { chart: string[]; frame: ViewProps['frame']; timeline: ViewProps['timeline'] }) {
+function Charts({
+  chart,
+  frame,
+  timeline,
+}: {
+  chart: string[];
+  frame: ViewProps['frame'];
+  timeline: ViewProps['timeline'];
+}) {
   /* null until measured: the lines are drawn once, at the size they are shown */
   const [box, size] = useBoxSize<HTMLDivElement>();
   const W = size ? Math.max(200, size.w) : null;
   /* the lines depend on the run and the size, not on the cursor: stepping redraws only the cursor */
   const xs = timeline.samples.x;
   const xmax = Math.max(1, xs[xs.length - 1] ?? 1);
-  const x = useMemo(() => scaleLinear().domain([0, xmax]).range([L, (W ?? 420) - R]), [xmax, W]);
-  const lines = useMemo(() => chart.map((name) => {
-    const ys = timeline.samples.values[COUNTERS.indexOf(name as never)];
-    let ymax = 1;
-    for (const v of ys) if (v > ymax) ymax = v;
-    const y = scaleLinear().domain([0, ymax]).range([H - B, T]);
-    return { ymax, d: line<number>().x((_, i) => x(xs[i])).y((v) => y(v))(ys) ?? '' };
-  }), [chart, timeline, x, xs]);
+  const x = useMemo(
+    () =>
+      scaleLinear()
+        .domain([0, xmax])
+        .range([L, (W ?? 420) - R]),
+    [xmax, W],
+  );
+  const lines = useMemo(
+    () =>
+      chart.map((name) => {
+        const ys = timeline.samples.values[COUNTERS.indexOf(name as never)];
+        let ymax = 1;
+        for (const v of ys) if (v > ymax) ymax = v;
+        const y = scaleLinear()
+          .domain([0, ymax])
+          .range([H - B, T]);
+        return {
+          ymax,
+          d:
+            line<number>()
+              .x((_, i) => x(xs[i]))
+              .y((v) => y(v))(ys) ?? '',
+        };
+      }),
+    [chart, timeline, x, xs],
+  );
   if (!chart.length || W === null)
-    return <div className="chart" ref={box}>{!chart.length && <div className="placeholder">Click a counter to chart it over the run.</div>}</div>;
+    return (
+      <div className="chart" ref={box}>
+        {!chart.length && <div className="placeholder">Click a counter to chart it over the run.</div>}
+      </div>
+    );
   const cx = frame.big ? null : x(Math.min(frame.cursor, xmax));
   return (
     <div className="chart" ref={box}>
-      <svg width={W} height={H * chart.length} viewBox={`0 0 ${W} ${H * chart.length}`} role="img" data-export
-        aria-label={`Counters over the run: ${chart.map((n) => `${n} ${fmt(frame.counters[COUNTERS.indexOf(n as never)])}`).join(', ')} at the cursor`}>
+      <svg
+        width={W}
+        height={H * chart.length}
+        viewBox={`0 0 ${W} ${H * chart.length}`}
+        role="img"
+        data-export
+        aria-label={`Counters over the run: ${chart.map((n) => `${n} ${fmt(frame.counters[COUNTERS.indexOf(n as never)])}`).join(', ')} at the cursor`}
+      >
         {chart.map((name, k) => {
           const idx = COUNTERS.indexOf(name as never);
           const { ymax, d } = lines[k];
           return (
             <g key={name} transform={`translate(0, ${k * H})`}>
-              <text className="name" x={L} y={15}>{name} <tspan className="val">= {fmt(frame.counters[idx])}</tspan></text>
+              <text className="name" x={L} y={15}>
+                {name} <tspan className="val">= {fmt(frame.counters[idx])}</tspan>
+              </text>
               <line className="axis" x1={L} x2={W - R} y1={H - B} y2={H - B} stroke="var(--strong-border)" />
-              <text className="val" x={W - R + 6} y={T + 5}>{fmt(ymax)}</text>
-              <text className="val" x={W - R + 6} y={H - B + 5}>0</text>
+              <text className="val" x={W - R + 6} y={T + 5}>
+                {fmt(ymax)}
+              </text>
+              <text className="val" x={W - R + 6} y={H - B + 5}>
+                0
+              </text>
               <path d={d} fill="none" stroke="var(--c-fault)" strokeWidth={2} />
               {cx !== null && <line className="cursor" x1={cx} x2={cx} y1={T - 4} y2={H - B} />}
-              {k === chart.length - 1 && <text className="val" x={W - R} y={H - 3} textAnchor="end">{fmt(xmax)} {frame.big ? 'operations' : 'events'}</text>}
+              {k === chart.length - 1 && (
+                <text className="val" x={W - R} y={H - 3} textAnchor="end">
+                  {fmt(xmax)} {frame.big ? 'operations' : 'events'}
+                </text>
+              )}
             </g>
           );
         })}

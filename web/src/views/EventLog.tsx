@@ -13,9 +13,19 @@ import type { ViewProps } from './registry.js';
 export function EventLog({ frame }: ViewProps) {
   const box = useRef<HTMLDivElement>(null);
   const cur = useRef<HTMLLIElement>(null);
-  useKeepInView(box, () => cur.current, [frame.cursor], 24, () => 48);
+  useKeepInView(
+    box,
+    () => cur.current,
+    [frame.cursor],
+    24,
+    () => 48,
+  );
   if (frame.big) {
-    return <div className="placeholder">A big run records no events (it would be millions): the views show its final state.</div>;
+    return (
+      <div className="placeholder">
+        A big run records no events (it would be millions): the views show its final state.
+      </div>
+    );
   }
   if (!frame.log.length) return <div className="placeholder">No events.</div>;
   const onKey = (e: React.KeyboardEvent) => {
@@ -28,18 +38,43 @@ export function EventLog({ frame }: ViewProps) {
     }
   };
   return (
-    <div className="log" ref={box} role="region" tabIndex={0} data-rows onKeyDown={onKey}
-      aria-label="Event log: ↑ ↓ to step, Enter opens the current event's kernel source">
+    <div
+      className="log"
+      ref={box}
+      role="region"
+      tabIndex={0}
+      data-rows
+      onKeyDown={onKey}
+      aria-label="Event log: ↑ ↓ to step, Enter opens the current event's kernel source"
+    >
       <ol>
         {frame.log.map((l) => {
           const isCur = l.index === frame.cursor - 1;
           return (
-            <li key={l.index} id={`ev-${l.index}`} aria-current={isCur ? 'step' : undefined} ref={isCur ? cur : undefined}
+            <li
+              key={l.index}
+              id={`ev-${l.index}`}
+              aria-current={isCur ? 'step' : undefined}
+              ref={isCur ? cur : undefined}
               className={`${isCur ? 'cur' : ''} ${l.index >= frame.cursor ? 'future' : ''} ${l.opStart ? 'op' : ''}`}
-              onClick={() => dispatch({ type: 'seek', cursor: l.index + 1 })}>
+              onClick={() => dispatch({ type: 'seek', cursor: l.index + 1 })}
+            >
               <span className="i">{l.index + 1}</span>
               <span className="what">{l.text}</span>
-              <span className="fn">{l.fn && <a href={elixir(l.fn)} target="_blank" rel="noreferrer" tabIndex={-1} onClick={(e) => e.stopPropagation()} title={`${l.fn} in Linux v6.19 on elixir.bootlin.com`}>{l.fn}()</a>}</span>
+              <span className="fn">
+                {l.fn && (
+                  <a
+                    href={elixir(l.fn)}
+                    target="_blank"
+                    rel="noreferrer"
+                    tabIndex={-1}
+                    onClick={(e) => e.stopPropagation()}
+                    title={`${l.fn} in Linux v6.19 on elixir.bootlin.com`}
+                  >
+                    {l.fn}()
+                  </a>
+                )}
+              </span>
             </li>
           );
         })}

@@ -34,21 +34,45 @@ export function Steps({ frame, program, timeline }: ViewProps) {
     if (next !== undefined) go(next);
   };
   return (
-    <ol className="steps" ref={box} aria-label="Scenario steps: ↑ ↓ to go to a step" start={from + 1} role="listbox" tabIndex={0} data-rows
-      aria-activedescendant={frame.step !== null ? `step-${frame.step}` : undefined} onKeyDown={onKey}>
-      {from > 0 && <li className="more" aria-hidden="true">{from.toLocaleString('en-US')} earlier steps</li>}
+    <ol
+      className="steps"
+      ref={box}
+      aria-label="Scenario steps: ↑ ↓ to go to a step"
+      start={from + 1}
+      role="listbox"
+      tabIndex={0}
+      data-rows
+      aria-activedescendant={frame.step !== null ? `step-${frame.step}` : undefined}
+      onKeyDown={onKey}
+    >
+      {from > 0 && (
+        <li className="more" aria-hidden="true">
+          {from.toLocaleString('en-US')} earlier steps
+        </li>
+      )}
       {program.steps.slice(from, to).map((s, k) => {
         const i = from + k;
         return (
-          <li key={i} id={`step-${i}`} role="option" aria-selected={frame.step === i} className={`${frame.step === i ? 'cur' : ''} ${s.kind === 'say' ? 'say' : ''}`} onClick={() => go(i)}
-            style={{ paddingLeft: 8 + s.depth * 18 }}>
+          <li
+            key={i}
+            id={`step-${i}`}
+            role="option"
+            aria-selected={frame.step === i}
+            className={`${frame.step === i ? 'cur' : ''} ${s.kind === 'say' ? 'say' : ''}`}
+            onClick={() => go(i)}
+            style={{ paddingLeft: 8 + s.depth * 18 }}
+          >
             <span className="no">{i + 1}</span>
             <span className="what">{s.kind === 'say' ? `\u201c${s.summary}\u201d` : s.summary}</span>
             <span className="line">line {s.at.line}</span>
           </li>
         );
       })}
-      {to < n && <li className="more" aria-hidden="true">{(n - to).toLocaleString('en-US')} later steps</li>}
+      {to < n && (
+        <li className="more" aria-hidden="true">
+          {(n - to).toLocaleString('en-US')} later steps
+        </li>
+      )}
     </ol>
   );
 }

@@ -6,12 +6,19 @@
  */
 import { useLayoutEffect, type DependencyList, type RefObject } from 'react';
 
-export function useKeepInView(box: RefObject<HTMLElement | null>, current: (box: HTMLElement) => HTMLElement | null,
-  deps: DependencyList, above = 0, below: (row: HTMLElement) => number = (row) => row.offsetHeight): void {
+export function useKeepInView(
+  box: RefObject<HTMLElement | null>,
+  current: (box: HTMLElement) => HTMLElement | null,
+  deps: DependencyList,
+  above = 0,
+  below: (row: HTMLElement) => number = (row) => row.offsetHeight,
+): void {
   useLayoutEffect(() => {
-    const b = box.current, c = b ? current(b) : null;
+    const b = box.current,
+      c = b ? current(b) : null;
     if (!b || !c) return;
     const top = c.offsetTop - b.offsetTop;
-    if (top < b.scrollTop + above || top > b.scrollTop + b.clientHeight - below(c)) b.scrollTop = top - b.clientHeight / 3;
+    if (top < b.scrollTop + above || top > b.scrollTop + b.clientHeight - below(c))
+      b.scrollTop = top - b.clientHeight / 3;
   }, deps); // eslint-disable-line react-hooks/exhaustive-deps
 }

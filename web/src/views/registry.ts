@@ -50,11 +50,52 @@ export interface ViewDef {
 }
 
 export const VIEWS: ViewDef[] = [
-  { id: 'address', title: 'Address space', description: 'VMAs and their pages; the fault-around window', column: 'main', grow: 1.75, fit: true, order: 10, component: AddressSpace },
-  { id: 'counters', title: 'Counters', description: 'vmstat counters at the cursor and over the run', column: 'main', svg: true, order: 20, component: Counters },
-  { id: 'walk', title: 'Page-table walk', description: 'PGD, PUD, PMD and PTE of the current fault', column: 'side', grow: 2, fit: true, order: 30, component: PageTableWalk },
-  { id: 'log', title: 'Event log', description: 'what happened, one sentence per event', column: 'side', order: 40, component: EventLog },
-  { id: 'steps', title: 'Steps', description: 'the scenario\u2019s steps', column: 'side', grow: 0.65, order: 50, component: Steps },
+  {
+    id: 'address',
+    title: 'Address space',
+    description: 'VMAs and their pages; the fault-around window',
+    column: 'main',
+    grow: 1.75,
+    fit: true,
+    order: 10,
+    component: AddressSpace,
+  },
+  {
+    id: 'counters',
+    title: 'Counters',
+    description: 'vmstat counters at the cursor and over the run',
+    column: 'main',
+    svg: true,
+    order: 20,
+    component: Counters,
+  },
+  {
+    id: 'walk',
+    title: 'Page-table walk',
+    description: 'PGD, PUD, PMD and PTE of the current fault',
+    column: 'side',
+    grow: 2,
+    fit: true,
+    order: 30,
+    component: PageTableWalk,
+  },
+  {
+    id: 'log',
+    title: 'Event log',
+    description: 'what happened, one sentence per event',
+    column: 'side',
+    order: 40,
+    component: EventLog,
+  },
+  {
+    id: 'steps',
+    title: 'Steps',
+    description: 'the scenario\u2019s steps',
+    column: 'side',
+    grow: 0.65,
+    order: 50,
+    component: Steps,
+  },
 ];
 
 /** the views of a gallery group's scenarios: the shared ones, then its mechanism's */

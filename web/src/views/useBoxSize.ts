@@ -9,7 +9,10 @@
  */
 import { useCallback, useLayoutEffect, useState } from 'react';
 
-export interface BoxSize { w: number; h: number }
+export interface BoxSize {
+  w: number;
+  h: number;
+}
 
 export function useBoxSize<T extends HTMLElement>(): [(el: T | null) => void, BoxSize | null] {
   const [el, setEl] = useState<T | null>(null);
@@ -18,7 +21,8 @@ export function useBoxSize<T extends HTMLElement>(): [(el: T | null) => void, Bo
   useLayoutEffect(() => {
     if (!el) return;
     const ro = new ResizeObserver(([e]) => {
-      const w = Math.round(e.contentRect.width), h = Math.round(e.contentRect.height);
+      const w = Math.round(e.contentRect.width),
+        h = Math.round(e.contentRect.height);
       setSize((s) => (s && s.w === w && s.h === h ? s : { w, h }));
     });
     ro.observe(el);

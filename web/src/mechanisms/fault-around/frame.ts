@@ -10,7 +10,9 @@ import type { Frame, FrameContext, FrameProvider } from '../../../../wasm-core/t
 
 /** a file's readahead state: the last window, its last `async` pages ahead of the reader */
 export interface FileView {
-  id: number; nrpages: number; mmapMiss: number;
+  id: number;
+  nrpages: number;
+  mmapMiss: number;
   ra: { start: number; size: number; async: number } | null;
 }
 
@@ -44,7 +46,8 @@ export const faultAroundFrames: FrameProvider = {
     /* the page cache behind each file VMA, page by page (PC.* | PC_READAHEAD) */
     for (const mm of ctx.mms)
       for (const v of mm.vmas)
-        if (v.file !== null && v.pages) cache[cacheKey(mm.id, v.id)] = ctx.sim.pagecacheStates(v.file, v.pgoff, v.pages.length);
+        if (v.file !== null && v.pages)
+          cache[cacheKey(mm.id, v.id)] = ctx.sim.pagecacheStates(v.file, v.pgoff, v.pages.length);
     return { files: fileViews(ctx), cache };
   },
 };

@@ -11,19 +11,41 @@ import type { MechanismDef } from '../types.js';
 export const faultAround: MechanismDef = {
   id: 'fault-around',
   title: 'Fault-around',
-  blurb: 'On a read fault, map the neighbours already in the page cache too (->map_pages, fault_around_bytes; Linux 3.15).',
+  blurb:
+    'On a read fault, map the neighbours already in the page cache too (->map_pages, fault_around_bytes; Linux 3.15).',
   figures: [
     { key: 'pgfault', label: 'Page faults' },
     { key: 'pgmajfault', label: 'Major faults' },
     { key: 'nr_mapped', label: 'Pages mapped' },
     { key: 'touches', label: 'Pages touched' },
   ],
-  teachingOrder: ['sequential', 'random', 'one-per-page-table', 'unaligned', 'partly-cached', 'readahead-in-flight', 'shared-write', 'anonymous'],
+  teachingOrder: [
+    'sequential',
+    'random',
+    'one-per-page-table',
+    'unaligned',
+    'partly-cached',
+    'readahead-in-flight',
+    'shared-write',
+    'anonymous',
+  ],
   jumps: [
-    { id: 'major', label: 'Major', key: 'M', event: 'mm_filemap_fault', where: (e) => e.c === 0,
-      title: 'the next major fault: ->fault found the page not in the page cache' },
-    { id: 'skip', label: 'Skip', key: 'S', event: 'mm_filemap_map_skip', where: (e) => e.b !== SkipReason.PtePresent,
-      title: 'the next page fault-around skipped (not cached, locked, not uptodate, PG_readahead...)' },
+    {
+      id: 'major',
+      label: 'Major',
+      key: 'M',
+      event: 'mm_filemap_fault',
+      where: (e) => e.c === 0,
+      title: 'the next major fault: ->fault found the page not in the page cache',
+    },
+    {
+      id: 'skip',
+      label: 'Skip',
+      key: 'S',
+      event: 'mm_filemap_map_skip',
+      where: (e) => e.b !== SkipReason.PtePresent,
+      title: 'the next page fault-around skipped (not cached, locked, not uptodate, PG_readahead...)',
+    },
   ],
   valueLabel: (key, v) => {
     if (key !== 'fault_around_bytes') return null;

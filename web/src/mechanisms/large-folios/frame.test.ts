@@ -31,7 +31,10 @@ describe('large folios frame provider', () => {
     let fr = at(c);
     f = fr.focus!;
     expect(f.entire).toBe(2);
-    expect(f.maps.map((m) => [m.mm, m.pmd, m.writable])).toEqual([[0, true, false], [1, true, false]]);
+    expect(f.maps.map((m) => [m.mm, m.pmd, m.writable])).toEqual([
+      [0, true, false],
+      [1, true, false],
+    ]);
     expect(f.atomics).toEqual({ page: 0, large: 1, entire: 1, nr: 0 });
     expect(f.why).toBe('now');
     /* the child's COW: its PMD remapped, then page 5 copied; the parent keeps its PMD */
@@ -59,17 +62,25 @@ describe('large folios frame provider', () => {
     eng.destroy();
   });
 
-  it('an operation\'s atomics, summed from its rmap events, are the model\'s counters: fork of 16 MiB of order-2 folios, 6.10 and 6.9', async () => {
+  it("an operation's atomics, summed from its rmap events, are the model's counters: fork of 16 MiB of order-2 folios, 6.10 and 6.9", async () => {
     for (const lm of ['true', 'false']) {
       const { eng, events } = await recorded('scenarios/folios/fork.yaml', largeFolioFrames, { large_mapcount: lm });
       const fork = events.findIndex((e) => e.type === EV.mmsim_folio_rmap && e.b === FolioRmapOp.DupPtes);
-      const last = events.length - 1 - [...events].reverse().findIndex((e) => e.type === EV.mmsim_folio_rmap && e.b === FolioRmapOp.DupPtes);
-      const before = eng.frame(fork).counters, end = eng.frame(last + 1);
+      const last =
+        events.length -
+        1 -
+        [...events].reverse().findIndex((e) => e.type === EV.mmsim_folio_rmap && e.b === FolioRmapOp.DupPtes);
+      const before = eng.frame(fork).counters,
+        end = eng.frame(last + 1);
       const fr = foliosOf(end)!;
       expect(fr.op.rmaps).toBe(1024);
       expect(fr.op.kinds[FolioRmapOp.DupPtes]).toBe(1024);
-      expect(fr.op.atomics.page).toBe(end.counters[ctr('rmap_atomic_page_mapcount')] - before[ctr('rmap_atomic_page_mapcount')]);
-      expect(fr.op.atomics.large).toBe(end.counters[ctr('rmap_atomic_large_mapcount')] - before[ctr('rmap_atomic_large_mapcount')]);
+      expect(fr.op.atomics.page).toBe(
+        end.counters[ctr('rmap_atomic_page_mapcount')] - before[ctr('rmap_atomic_page_mapcount')],
+      );
+      expect(fr.op.atomics.large).toBe(
+        end.counters[ctr('rmap_atomic_large_mapcount')] - before[ctr('rmap_atomic_large_mapcount')],
+      );
       expect(fr.op.atomics).toEqual({ page: 4096, large: lm === 'true' ? 1024 : 0, entire: 0, nr: 0 });
       expect(fr.v610).toBe(lm === 'true');
       expect(fr.census.large).toBe(1024);
@@ -82,7 +93,9 @@ describe('large folios frame provider', () => {
 
   it('folio_likely_mapped_shared: 6.9 says not shared, 6.10 shared, whichever kernel the run follows', async () => {
     for (const lm of ['true', 'false']) {
-      const { eng, tl } = await recorded('scenarios/folios/false-negative.yaml', largeFolioFrames, { large_mapcount: lm });
+      const { eng, tl } = await recorded('scenarios/folios/false-negative.yaml', largeFolioFrames, {
+        large_mapcount: lm,
+      });
       const f = foliosOf(eng.frame(tl.nEvents))!.focus!;
       expect(f.mapcount).toBe(7);
       expect(f.pages).toEqual([1, 2, 2, 2]);

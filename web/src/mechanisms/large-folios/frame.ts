@@ -22,15 +22,35 @@ import { LARGE_FOLIOS } from './index.js';
 export const ENTIRELY_MAPPED = 0x800000;
 
 export interface FolioSummary {
-  head: number; order: number; refcount: number; mapcount: number;
+  head: number;
+  order: number;
+  refcount: number;
+  mapcount: number;
   /** _large_mapcount + 1, _entire_mapcount + 1, _nr_pages_mapped as stored (| ENTIRELY_MAPPED) */
-  large: number; entire: number; nrPagesMapped: number;
-  queued: boolean; sharedOld: boolean; sharedNew: boolean; anon: boolean;
+  large: number;
+  entire: number;
+  nrPagesMapped: number;
+  queued: boolean;
+  sharedOld: boolean;
+  sharedNew: boolean;
+  anon: boolean;
 }
 
-export interface FolioMapRun { mm: number; addr: number; pmd: boolean; page: number; nr: number; writable: boolean }
+export interface FolioMapRun {
+  mm: number;
+  addr: number;
+  pmd: boolean;
+  page: number;
+  nr: number;
+  writable: boolean;
+}
 
-export interface Atomics { page: number; large: number; entire: number; nr: number }
+export interface Atomics {
+  page: number;
+  large: number;
+  entire: number;
+  nr: number;
+}
 
 export interface FolioFocus extends FolioSummary {
   /** _mapcount + 1 of each page */
@@ -39,7 +59,8 @@ export interface FolioFocus extends FolioSummary {
   /** pages this operation's rmap events touched so far (a mark per page) */
   touched: number[];
   /** this operation's rmap events on this folio, and their atomics */
-  ops: number; atomics: Atomics;
+  ops: number;
+  atomics: Atomics;
   why: 'now' | 'op' | 'first';
 }
 
@@ -47,7 +68,15 @@ export interface FoliosFrame {
   census: { large: number; pmdMapped: number; queued: number; pages: number };
   focus: FolioFocus | null;
   /** this operation, every folio: rmap operations by kind, their atomics, remaps, folios queued and split */
-  op: { rmaps: number; kinds: Record<number, number>; atomics: Atomics; remaps: number; queued: number; splits: number; freed: number };
+  op: {
+    rmaps: number;
+    kinds: Record<number, number>;
+    atomics: Atomics;
+    remaps: number;
+    queued: number;
+    splits: number;
+    freed: number;
+  };
   /** the kernel this run follows: 6.10 (large_mapcount true) or 6.9 */
   v610: boolean;
   /** the cursor stands just after the focus folio's birth (its new-folio rmap): its entries come next */
@@ -61,23 +90,37 @@ export function foliosOf(frame: Frame): FoliosFrame | null {
 const zero = (): Atomics => ({ page: 0, large: 0, entire: 0, nr: 0 });
 const add = (a: Atomics, d: number) => {
   const x = rmapAtomics(d);
-  a.page += x.page; a.large += x.large; a.entire += x.entire; a.nr += x.nr;
+  a.page += x.page;
+  a.large += x.large;
+  a.entire += x.entire;
+  a.nr += x.nr;
 };
 
 function summary(sim: Sim, pfn: number): FolioSummary | null {
   const f = sim.query('mmsim_folio_info', 'folio_info', pfn);
   if (!f || f.order === 0) return null;
   return {
-    head: f.head, order: f.order, refcount: f.refcount, mapcount: f.mapcount, large: f.large_mapcount,
-    entire: f.entire_mapcount, nrPagesMapped: f.nr_pages_mapped, queued: f.queued !== 0,
-    sharedOld: f.shared_old !== 0, sharedNew: f.shared_new !== 0, anon: (f.flags & (1 << 27)) !== 0,
+    head: f.head,
+    order: f.order,
+    refcount: f.refcount,
+    mapcount: f.mapcount,
+    large: f.large_mapcount,
+    entire: f.entire_mapcount,
+    nrPagesMapped: f.nr_pages_mapped,
+    queued: f.queued !== 0,
+    sharedOld: f.shared_old !== 0,
+    sharedNew: f.shared_new !== 0,
+    anon: (f.flags & (1 << 27)) !== 0,
   };
 }
 
 /** the folio an event names (its head), for the events that name one */
 function folioOf(e: SimEvent): number | null {
   switch (e.type) {
-    case EV.mmsim_folio_rmap: case EV.mmsim_split_huge_pmd: case EV.mmsim_set_pmd: case EV.mmsim_deferred_split:
+    case EV.mmsim_folio_rmap:
+    case EV.mmsim_split_huge_pmd:
+    case EV.mmsim_set_pmd:
+    case EV.mmsim_deferred_split:
       return e.a || null;
     default:
       return null;
@@ -93,7 +136,10 @@ export function opSummary(ops: SimEvent[]): FoliosFrame['op'] {
       add(op.atomics, e.d);
     } else if (e.type === EV.mmsim_split_huge_pmd) op.remaps++;
     else if (e.type === EV.mmsim_deferred_split) op.queued++;
-    else if (e.type === EV.mmsim_split_huge_page) { op.splits++; op.freed += e.c; }
+    else if (e.type === EV.mmsim_split_huge_page) {
+      op.splits++;
+      op.freed += e.c;
+    }
   }
   return op;
 }
@@ -128,7 +174,12 @@ function frame(ctx: FrameContext): FoliosFrame {
     const nr = 2 ** f.order;
     const pages = [...sim.queryWords('mmsim_folio_pages', nr, f.head)];
     const maps = sim.queryMany('mmsim_folio_maps', 'folio_map', 64, f.head).map((m) => ({
-      mm: m.mm, addr: Number(m.addr), pmd: m.level === PgtLevel.Pmd, page: m.page, nr: m.nr, writable: (m.bits & 2) !== 0,
+      mm: m.mm,
+      addr: Number(m.addr),
+      pmd: m.level === PgtLevel.Pmd,
+      page: m.page,
+      nr: m.nr,
+      writable: (m.bits & 2) !== 0,
     }));
     const touchedSet = new Set<number>();
     const atomics = zero();
@@ -145,12 +196,18 @@ function frame(ctx: FrameContext): FoliosFrame {
   }
   return {
     census: { large: c.large, pmdMapped: c.pmd_mapped, queued: c.queued, pages: c.pages },
-    focus, op: opSummary(ctx.partial.length ? ctx.partial : ctx.ops),
+    focus,
+    op: opSummary(ctx.partial.length ? ctx.partial : ctx.ops),
     v610: ctx.program.scenario.kernel.large_mapcount !== false,
     fresh: (() => {
       const last = ctx.partial[ctx.partial.length - 1];
-      return !!focus && !!last && last.type === EV.mmsim_folio_rmap && last.a === focus.head &&
-        (last.b === FolioRmapOp.NewPtes || last.b === FolioRmapOp.NewPmd);
+      return (
+        !!focus &&
+        !!last &&
+        last.type === EV.mmsim_folio_rmap &&
+        last.a === focus.head &&
+        (last.b === FolioRmapOp.NewPtes || last.b === FolioRmapOp.NewPmd)
+      );
     })(),
   };
 }

@@ -15,7 +15,8 @@ export const largeFolios: MechanismDef = {
   id: LARGE_FOLIOS,
   folder: 'folios',
   title: 'Large folios',
-  blurb: 'THP and mTHP folios: who maps which page, and what each fork, unmap and COW costs in mapcount atomics (6.10 against 6.9).',
+  blurb:
+    'THP and mTHP folios: who maps which page, and what each fork, unmap and COW costs in mapcount atomics (6.10 against 6.9).',
   figures: [
     { key: 'rmap_atomic_page_mapcount', label: '_mapcount atomics' },
     { key: 'rmap_atomic_large_mapcount', label: '_large_mapcount atomics' },
@@ -26,12 +27,27 @@ export const largeFolios: MechanismDef = {
   hides: ['counters', 'steps'],
   grow: { address: 0.9, walk: 1.3, log: 0.9 },
   jumps: [
-    { id: 'folio-rmap', label: 'Rmap', key: 'O', event: 'mmsim_folio_rmap',
-      title: 'the next rmap operation on a large folio: one batch of PTEs, or a PMD, and the atomics it cost' },
-    { id: 'folio-remap', label: 'Remap', key: 'V', event: 'mmsim_split_huge_pmd',
-      title: 'the next PMD\u2192PTE remap: a THP\u2019s PMD replaced by 512 PTEs' },
-    { id: 'folio-queued', label: 'Queued', key: 'Q', event: 'mmsim_deferred_split',
-      title: 'the next folio left partly mapped: queued for a deferred split' },
+    {
+      id: 'folio-rmap',
+      label: 'Rmap',
+      key: 'O',
+      event: 'mmsim_folio_rmap',
+      title: 'the next rmap operation on a large folio: one batch of PTEs, or a PMD, and the atomics it cost',
+    },
+    {
+      id: 'folio-remap',
+      label: 'Remap',
+      key: 'V',
+      event: 'mmsim_split_huge_pmd',
+      title: 'the next PMD\u2192PTE remap: a THP\u2019s PMD replaced by 512 PTEs',
+    },
+    {
+      id: 'folio-queued',
+      label: 'Queued',
+      key: 'Q',
+      event: 'mmsim_deferred_split',
+      title: 'the next folio left partly mapped: queued for a deferred split',
+    },
   ],
 };
 

@@ -15,7 +15,7 @@ const BACKUP = 'scenarios/lru/backup.yaml';
 const engineOf = (file: string, sets: Record<string, string> = {}) => recorded(file, lruFrames, sets);
 
 describe('lru frame provider', () => {
-  it('a long list as bands: every page counted once, flags summed as the pages say, head and tail the list\'s own', async () => {
+  it("a long list as bands: every page counted once, flags summed as the pages say, head and tail the list's own", async () => {
     const core = await loadCore();
     const sim = core.createSim({ trace: false });
     sim.load(programOf(BACKUP).bytes);
@@ -88,7 +88,10 @@ describe('lru frame provider', () => {
   });
 
   it('backup: the residency series ends with what each file has in the page cache; 2.6.38 loses the working set on the way', async () => {
-    for (const [mode, dbMin] of [['deactivate', 1536], ['invalidate-only', 0]] as const) {
+    for (const [mode, dbMin] of [
+      ['deactivate', 1536],
+      ['invalidate-only', 0],
+    ] as const) {
       const { eng, tl, events } = await engineOf(BACKUP, { fadvise_dontneed: mode });
       const s = lruFrames.series!(tl.nEvents, (i) => events[i], eng.program) as LruSeries;
       const db = s.files.find((f) => f.name === 'db')!;

@@ -16,7 +16,10 @@ describe('prefault frame provider', () => {
     /* the first batch of each thread a miss, then each thread's own ramp */
     for (let t = 0; t < 4; t++) {
       const mine = batches.filter((e) => e.task === t).slice(0, 6);
-      expect(mine.map((e) => e.c), `thread ${t}`).toEqual([1, 2, 4, 8, 14, 14]);
+      expect(
+        mine.map((e) => e.c),
+        `thread ${t}`,
+      ).toEqual([1, 2, 4, 8, 14, 14]);
       expect(mine.map((e) => e.a)).toEqual([0, 1, 1, 1, 1, 1]);
     }
     /* after thread 2's third batch (4 pages at its page 3): its next guess is page 7, order 2; the others as they stand */
@@ -35,8 +38,16 @@ describe('prefault frame provider', () => {
   });
 
   it('pages per fault over the run: as many faults as pgfault counted, each at most the cap (or 512 with THP)', async () => {
-    for (const [sets, faults, most] of [[{}, 604, 14], [{ anon_prefault: 'off' }, 8192, 1], [{ anon_prefault: 'off', thp: 'always' }, 16, 512]] as const) {
-      const { eng, tl, events } = await recorded('scenarios/prefault/threads.yaml', prefaultFrames, sets as Record<string, string>);
+    for (const [sets, faults, most] of [
+      [{}, 604, 14],
+      [{ anon_prefault: 'off' }, 8192, 1],
+      [{ anon_prefault: 'off', thp: 'always' }, 16, 512],
+    ] as const) {
+      const { eng, tl, events } = await recorded(
+        'scenarios/prefault/threads.yaml',
+        prefaultFrames,
+        sets as Record<string, string>,
+      );
       const s = prefaultFrames.series!(tl.nEvents, (i) => events[i], eng.program) as PagesSeries;
       expect(s.faults).toBe(faults);
       expect(eng.frame(tl.nEvents).counters[0]).toBe(faults); /* pgfault */

@@ -16,9 +16,15 @@ import { PREFAULT } from './index.js';
 export const MAX_POINTS = 1500;
 
 export interface ThreadPrediction {
-  task: number; name: string; alive: boolean; mm: number;
-  next: number; order: number;
-  hits: number; faults: number; ahead: number;
+  task: number;
+  name: string;
+  alive: boolean;
+  mm: number;
+  next: number;
+  order: number;
+  hits: number;
+  faults: number;
+  ahead: number;
   /** the batch of this thread's fault in the operation at the cursor, if any */
   batch: { addr: number; hit: boolean; order: number; pages: number; planned: number; why: number } | null;
 }
@@ -30,7 +36,14 @@ export interface PrefaultFrame {
 }
 
 /** pages mapped per fault over the run: per bucket of faults, the least, the most and the mean */
-export interface PagesSeries { faults: number; x: number[]; min: number[]; max: number[]; mean: number[]; most: number }
+export interface PagesSeries {
+  faults: number;
+  x: number[];
+  min: number[];
+  max: number[];
+  mean: number[];
+  most: number;
+}
 
 export function prefaultOf(frame: Frame): PrefaultFrame | null {
   return (frame.mech[PREFAULT] as PrefaultFrame | undefined) ?? null;
@@ -41,7 +54,14 @@ function frame(ctx: FrameContext): PrefaultFrame {
   const batches = new Map<number, ThreadPrediction['batch']>();
   for (const e of ctx.ops)
     if (e.type === EV.mmsim_anon_prefault && e.task !== null)
-      batches.set(e.task, { addr: e.addr, hit: e.a === 1, order: e.b, pages: e.c, planned: e.d >>> 8, why: e.d & 0xff });
+      batches.set(e.task, {
+        addr: e.addr,
+        hit: e.a === 1,
+        order: e.b,
+        pages: e.c,
+        planned: e.d >>> 8,
+        why: e.d & 0xff,
+      });
   const threads: ThreadPrediction[] = [];
   program.procs.forEach((pr, mm) => {
     for (let k = 0; k < pr.threads; k++) {
@@ -49,15 +69,25 @@ function frame(ctx: FrameContext): PrefaultFrame {
       const st = sim.query('mmsim_prefault_state', 'prefault_state', task);
       const c = sim.taskInfo(task).counters;
       threads.push({
-        task, name: program.tasks[task] ?? `task ${task}`, alive: !!st?.alive, mm,
-        next: Number(st?.next_addr ?? 0), order: st?.order ?? 0,
-        hits: c.prefault_hits ?? 0, faults: c.pgfault ?? 0, ahead: c.prefault_pages ?? 0,
+        task,
+        name: program.tasks[task] ?? `task ${task}`,
+        alive: !!st?.alive,
+        mm,
+        next: Number(st?.next_addr ?? 0),
+        order: st?.order ?? 0,
+        hits: c.prefault_hits ?? 0,
+        faults: c.pgfault ?? 0,
+        ahead: c.prefault_pages ?? 0,
         batch: batches.get(task) ?? null,
       });
     }
   });
   const k = program.scenario.kernel;
-  return { threads, mode: k.anon_prefault === 'anticipatory' ? 'anticipatory' : 'off', cap: Number(k.anon_prefault_cap ?? 14) };
+  return {
+    threads,
+    mode: k.anon_prefault === 'anticipatory' ? 'anticipatory' : 'off',
+    cap: Number(k.anon_prefault_cap ?? 14),
+  };
 }
 
 function series(nEvents: number, event: (i: number) => SimEvent, _program: Program): PagesSeries {
@@ -72,7 +102,9 @@ function series(nEvents: number, event: (i: number) => SimEvent, _program: Progr
   const out: PagesSeries = { faults: pages.length, x: [], min: [], max: [], mean: [], most };
   for (let b = 0; b < pages.length; b += per) {
     const end = Math.min(pages.length, b + per);
-    let lo = Infinity, hi = 0, sum = 0;
+    let lo = Infinity,
+      hi = 0,
+      sum = 0;
     for (let i = b; i < end; i++) {
       lo = Math.min(lo, pages[i]);
       hi = Math.max(hi, pages[i]);

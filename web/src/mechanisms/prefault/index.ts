@@ -14,7 +14,8 @@ export const PREFAULT = 'prefault';
 export const prefault: MechanismDef = {
   id: PREFAULT,
   title: 'Anticipatory prefault',
-  blurb: 'A fault where the last one ended maps 2, 4, 8, 14 pages at once: the 2004 prediction, against THP and mTHP today.',
+  blurb:
+    'A fault where the last one ended maps 2, 4, 8, 14 pages at once: the 2004 prediction, against THP and mTHP today.',
   figures: [
     { key: 'pgfault', label: 'Page faults (traps)' },
     { key: 'prefault_hits', label: 'Predicted faults' },
@@ -25,9 +26,21 @@ export const prefault: MechanismDef = {
   hides: ['counters', 'steps'],
   grow: { address: 1.3, walk: 1.0, log: 0.8 },
   jumps: [
-    { id: 'prefault-hit', label: 'Hit', key: 'K', event: 'mmsim_anon_prefault', where: (e) => e.a === 1,
-      title: 'the next predicted fault: a batch of pages mapped at once' },
-    { id: 'prefault-miss', label: 'Miss', key: 'I', event: 'mmsim_anon_prefault', where: (e) => e.a === 0,
-      title: 'the next fault the prediction missed: one page, the order reset' },
+    {
+      id: 'prefault-hit',
+      label: 'Hit',
+      key: 'K',
+      event: 'mmsim_anon_prefault',
+      where: (e) => e.a === 1,
+      title: 'the next predicted fault: a batch of pages mapped at once',
+    },
+    {
+      id: 'prefault-miss',
+      label: 'Miss',
+      key: 'I',
+      event: 'mmsim_anon_prefault',
+      where: (e) => e.a === 0,
+      title: 'the next fault the prediction missed: one page, the order reset',
+    },
   ],
 };

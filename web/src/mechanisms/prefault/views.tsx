@@ -21,17 +21,22 @@ import './prefault.css';
 const hex = (n: number) => `0x${n.toString(16)}`;
 
 const END_WORD: Record<number, string> = {
-  [PrefaultEnd.Miss]: 'not predicted', [PrefaultEnd.Order]: '2^order', [PrefaultEnd.Cap]: 'the cap',
-  [PrefaultEnd.Vma]: 'the VMA\u2019s end', [PrefaultEnd.Pmd]: 'the page table\u2019s end',
-  [PrefaultEnd.Alloc]: 'no memory (shrunk)', [PrefaultEnd.Present]: 'a mapped page',
+  [PrefaultEnd.Miss]: 'not predicted',
+  [PrefaultEnd.Order]: '2^order',
+  [PrefaultEnd.Cap]: 'the cap',
+  [PrefaultEnd.Vma]: 'the VMA\u2019s end',
+  [PrefaultEnd.Pmd]: 'the page table\u2019s end',
+  [PrefaultEnd.Alloc]: 'no memory (shrunk)',
+  [PrefaultEnd.Present]: 'a mapped page',
 };
 
 /** an address as its mapping's name and page ("heap page 1,234"), from the frame's VMAs */
 function where(frame: Frame, program: Program, mm: number, addr: number): string {
-  const v = frame.mms.find((m) => m.id === mm)?.vmas.find((x) => addr >= x.start && addr < x.end)
-    ?? frame.mms.find((m) => m.id === mm)?.vmas.find((x) => addr === x.end);
+  const v =
+    frame.mms.find((m) => m.id === mm)?.vmas.find((x) => addr >= x.start && addr < x.end) ??
+    frame.mms.find((m) => m.id === mm)?.vmas.find((x) => addr === x.end);
   if (!v) return hex(addr);
-  const name = v.map !== null ? program.maps[v.map] ?? 'a mapping' : 'a mapping';
+  const name = v.map !== null ? (program.maps[v.map] ?? 'a mapping') : 'a mapping';
   return addr === v.end ? `${name}'s end` : `${name} page ${fmt((addr - v.start) / 4096)}`;
 }
 
@@ -39,22 +44,63 @@ function Thread({ t, frame, program, cap }: { t: ThreadPrediction; frame: Frame;
   const b = t.batch;
   const ramp = Math.min(2 ** t.order, cap);
   return (
-    <div className={`pf-card ${b ? 'current' : ''}`} data-testid={`pf-thread-${t.name}`} aria-current={b ? 'true' : undefined}>
+    <div
+      className={`pf-card ${b ? 'current' : ''}`}
+      data-testid={`pf-thread-${t.name}`}
+      aria-current={b ? 'true' : undefined}
+    >
       <div className="pf-card-head">
         <b>{t.name}</b>
         <span className="muted">{t.alive ? '' : 'not running'}</span>
-        <span className="pf-rate num" title="predicted faults / all its faults">{fmt(t.hits)} / {fmt(t.faults)} predicted</span>
+        <span className="pf-rate num" title="predicted faults / all its faults">
+          {fmt(t.hits)} / {fmt(t.faults)} predicted
+        </span>
       </div>
       <dl className="pf-state">
-        <div><dt>next guess</dt><dd className="num" data-testid={`pf-next-${t.name}`}>{t.next ? where(frame, program, t.mm, t.next) : '–'}</dd></div>
-        <div><dt>order</dt><dd className="num" data-testid={`pf-order-${t.name}`}>{t.order}{t.order ? <span className="muted"> (next batch {Math.min(2 ** Math.min(t.order + 1, 30), cap)})</span> : null}</dd></div>
-        <div><dt>pages ahead</dt><dd className="num">{fmt(t.ahead)}</dd></div>
+        <div>
+          <dt>next guess</dt>
+          <dd className="num" data-testid={`pf-next-${t.name}`}>
+            {t.next ? where(frame, program, t.mm, t.next) : '–'}
+          </dd>
+        </div>
+        <div>
+          <dt>order</dt>
+          <dd className="num" data-testid={`pf-order-${t.name}`}>
+            {t.order}
+            {t.order ? (
+              <span className="muted"> (next batch {Math.min(2 ** Math.min(t.order + 1, 30), cap)})</span>
+            ) : null}
+          </dd>
+        </div>
+        <div>
+          <dt>pages ahead</dt>
+          <dd className="num">{fmt(t.ahead)}</dd>
+        </div>
       </dl>
       <div className="pf-batch" data-testid={`pf-batch-${t.name}`}>
-        {b ? (b.hit
-          ? <><span className="pf-tag hit"><b aria-hidden>✓</b> predicted</span> {fmt(b.pages)} page{b.pages === 1 ? '' : 's'}{b.pages < b.planned ? ` of ${b.planned}` : ''} at {where(frame, program, t.mm, b.addr)}, ended by {END_WORD[b.why]}</>
-          : <><span className="pf-tag miss"><b aria-hidden>✗</b> missed</span> one page at {where(frame, program, t.mm, b.addr)}; the order back to 0</>)
-          : <span className="muted">{t.order ? `ramping: the last batch was ${ramp} page${ramp === 1 ? '' : 's'}` : 'no batch in this step'}</span>}
+        {b ? (
+          b.hit ? (
+            <>
+              <span className="pf-tag hit">
+                <b aria-hidden>✓</b> predicted
+              </span>{' '}
+              {fmt(b.pages)} page{b.pages === 1 ? '' : 's'}
+              {b.pages < b.planned ? ` of ${b.planned}` : ''} at {where(frame, program, t.mm, b.addr)}, ended by{' '}
+              {END_WORD[b.why]}
+            </>
+          ) : (
+            <>
+              <span className="pf-tag miss">
+                <b aria-hidden>✗</b> missed
+              </span>{' '}
+              one page at {where(frame, program, t.mm, b.addr)}; the order back to 0
+            </>
+          )
+        ) : (
+          <span className="muted">
+            {t.order ? `ramping: the last batch was ${ramp} page${ramp === 1 ? '' : 's'}` : 'no batch in this step'}
+          </span>
+        )}
       </div>
     </div>
   );
@@ -68,13 +114,26 @@ export function Predictions({ frame, program }: ViewProps) {
     /* four threads in a short panel scroll: focusable, so the keyboard scrolls it too */
     <div className="pf" data-testid="pf" tabIndex={0} role="group" aria-label="Each thread's prediction">
       <p className="pf-mode">
-        {pf.mode === 'anticipatory'
-          ? <>Prefault <b>on</b>: a fault where the thread's last batch ended maps 2, 4, 8… pages, at most <b>{pf.cap}</b>; the dashed page in the address space is the next guess.</>
-          : <>Prefault <b>off</b> in this run: every anonymous fault maps what the kernel's own path maps (one page, an mTHP folio or a THP).</>}
+        {pf.mode === 'anticipatory' ? (
+          <>
+            Prefault <b>on</b>: a fault where the thread's last batch ended maps 2, 4, 8… pages, at most <b>{pf.cap}</b>
+            ; the dashed page in the address space is the next guess.
+          </>
+        ) : (
+          <>
+            Prefault <b>off</b> in this run: every anonymous fault maps what the kernel's own path maps (one page, an
+            mTHP folio or a THP).
+          </>
+        )}
       </p>
       <div className="pf-cards">
-        {active.length ? active.map((t) => <Thread key={t.task} t={t} frame={frame} program={program} cap={pf.cap} />)
-          : <div className="placeholder">No thread has faulted yet. Press <kbd>F</kbd> for the first fault.</div>}
+        {active.length ? (
+          active.map((t) => <Thread key={t.task} t={t} frame={frame} program={program} cap={pf.cap} />)
+        ) : (
+          <div className="placeholder">
+            No thread has faulted yet. Press <kbd>F</kbd> for the first fault.
+          </div>
+        )}
       </div>
     </div>
   );
@@ -84,49 +143,85 @@ export function PagesPerFault({ frame, timeline, other, label }: ViewProps) {
   const [ref, box] = useBoxSize<HTMLDivElement>();
   const runs = [
     { key: 'a', s: timeline.series?.[PREFAULT] as PagesSeries | undefined, frame, label: label ?? 'this run' },
-    ...(other ? [{ key: 'b', s: other.timeline.series?.[PREFAULT] as PagesSeries | undefined, frame: other.frame, label: other.label }] : []),
+    ...(other
+      ? [
+          {
+            key: 'b',
+            s: other.timeline.series?.[PREFAULT] as PagesSeries | undefined,
+            frame: other.frame,
+            label: other.label,
+          },
+        ]
+      : []),
   ];
   if (!runs[0].s) return <div className="placeholder">A big run records no faults to chart.</div>;
   if (!runs.some((r) => r.s && r.s.faults)) return <div className="placeholder">No page fault in this run yet.</div>;
-  const W = box?.w ?? 0, H = box?.h ?? 0;
+  const W = box?.w ?? 0,
+    H = box?.h ?? 0;
   const m = { l: 44, r: 12, t: 10, b: 26 };
   const faults = Math.max(1, ...runs.map((r) => r.s?.faults ?? 0));
   const most = Math.max(2, ...runs.map((r) => r.s?.most ?? 1));
-  const sx = scaleLinear().domain([0, faults]).range([m.l, Math.max(m.l + 1, W - m.r)]);
-  const sy = scaleLog().base(2).domain([1, most]).range([Math.max(m.t + 1, H - m.b), m.t]);
+  const sx = scaleLinear()
+    .domain([0, faults])
+    .range([m.l, Math.max(m.l + 1, W - m.r)]);
+  const sy = scaleLog()
+    .base(2)
+    .domain([1, most])
+    .range([Math.max(m.t + 1, H - m.b), m.t]);
   const ticks = [1, 2, 4, 8, 14, 16, 64, 512].filter((v) => v <= most);
-  const path = line<[number, number]>().x((d) => sx(d[0])).y((d) => sy(Math.max(1, d[1])));
+  const path = line<[number, number]>()
+    .x((d) => sx(d[0]))
+    .y((d) => sy(Math.max(1, d[1])));
   const at = (f: Frame) => f.counters[0] ?? 0; /* pgfault is the first counter */
   return (
     <div className="pf-chart">
       <div className="pf-chart-box" ref={ref}>
         {box && (
-          <svg width={W} height={H} role="img" data-export
-            aria-label={`Pages mapped per fault over ${fmt(faults)} faults${other ? `, ${runs[0].label} solid against ${runs[1].label} dashed` : ''}`}>
+          <svg
+            width={W}
+            height={H}
+            role="img"
+            data-export
+            aria-label={`Pages mapped per fault over ${fmt(faults)} faults${other ? `, ${runs[0].label} solid against ${runs[1].label} dashed` : ''}`}
+          >
             {ticks.map((v) => (
               <g key={v}>
                 <line x1={m.l} x2={W - m.r} y1={sy(v)} y2={sy(v)} className="pf-grid" />
-                <text x={m.l - 6} y={sy(v) + 4} textAnchor="end" className="pf-axis">{v}</text>
+                <text x={m.l - 6} y={sy(v) + 4} textAnchor="end" className="pf-axis">
+                  {v}
+                </text>
               </g>
             ))}
-            <text x={W - m.r} y={H - 6} textAnchor="end" className="pf-axis">faults in the run →</text>
-            {runs.map((r, ri) => r.s && r.s.x.length ? (
-              <g key={r.key} className={`pf-run ${ri ? 'b' : 'a'}`}>
-                <path d={path(r.s.x.map((x, k) => [x, r.s!.max[k]] as [number, number])) ?? ''} className="pf-max" />
-                <path d={path(r.s.x.map((x, k) => [x, r.s!.mean[k]] as [number, number])) ?? ''} className="pf-mean" />
-                <line x1={sx(at(r.frame))} x2={sx(at(r.frame))} y1={m.t} y2={H - m.b} className="pf-cursor" />
-              </g>
-            ) : null)}
+            <text x={W - m.r} y={H - 6} textAnchor="end" className="pf-axis">
+              faults in the run →
+            </text>
+            {runs.map((r, ri) =>
+              r.s && r.s.x.length ? (
+                <g key={r.key} className={`pf-run ${ri ? 'b' : 'a'}`}>
+                  <path d={path(r.s.x.map((x, k) => [x, r.s!.max[k]] as [number, number])) ?? ''} className="pf-max" />
+                  <path
+                    d={path(r.s.x.map((x, k) => [x, r.s!.mean[k]] as [number, number])) ?? ''}
+                    className="pf-mean"
+                  />
+                  <line x1={sx(at(r.frame))} x2={sx(at(r.frame))} y1={m.t} y2={H - m.b} className="pf-cursor" />
+                </g>
+              ) : null,
+            )}
           </svg>
         )}
       </div>
       <div className="legend pf-legend">
-        {runs.map((r, ri) => r.s ? (
-          <span key={r.key}>
-            <svg width="22" height="10" aria-hidden><line x1="0" x2="22" y1="5" y2="5" className={`pf-key ${ri ? 'b' : 'a'}`} /></svg>
-            {r.label}: <b className="num">{fmt(r.s.faults)}</b> faults, up to <b className="num">{fmt(r.s.most)}</b> pages each
-          </span>
-        ) : null)}
+        {runs.map((r, ri) =>
+          r.s ? (
+            <span key={r.key}>
+              <svg width="22" height="10" aria-hidden>
+                <line x1="0" x2="22" y1="5" y2="5" className={`pf-key ${ri ? 'b' : 'a'}`} />
+              </svg>
+              {r.label}: <b className="num">{fmt(r.s.faults)}</b> faults, up to <b className="num">{fmt(r.s.most)}</b>{' '}
+              pages each
+            </span>
+          ) : null,
+        )}
         <span>thick: the mean per stretch of faults; thin: the most</span>
       </div>
     </div>
@@ -134,8 +229,28 @@ export function PagesPerFault({ frame, timeline, other, label }: ViewProps) {
 }
 
 export const PREFAULT_VIEWS: ViewDef[] = [
-  { id: 'prefault', title: 'Predictions', description: 'each thread\u2019s next guess, its order, and the batch of the fault at the cursor', column: 'main', grow: 0.9, order: 5, fit: true, component: Predictions },
-  { id: 'prefault-pages', title: 'Pages per fault', description: 'the pages each fault mapped, over the run (both runs when comparing)', column: 'side', grow: 1.1, fit: true, svg: true, overlay: true, order: 35, component: PagesPerFault },
+  {
+    id: 'prefault',
+    title: 'Predictions',
+    description: 'each thread\u2019s next guess, its order, and the batch of the fault at the cursor',
+    column: 'main',
+    grow: 0.9,
+    order: 5,
+    fit: true,
+    component: Predictions,
+  },
+  {
+    id: 'prefault-pages',
+    title: 'Pages per fault',
+    description: 'the pages each fault mapped, over the run (both runs when comparing)',
+    column: 'side',
+    grow: 1.1,
+    fit: true,
+    svg: true,
+    overlay: true,
+    order: 35,
+    component: PagesPerFault,
+  },
 ];
 
 export { PREFAULT };

@@ -62,12 +62,16 @@ describe('vma-cache frame provider', () => {
     const at = after(events, EV.mmsim_vmacache_flush_all);
     const vc = vmaCacheOf(eng.frame(at))!;
     expect(vc.invalidate).toMatchObject({ value: 0, wrapped: true, flushed: 3 });
-    expect(vc.tasks.map((t) => t.slots)).toEqual([[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
+    expect(vc.tasks.map((t) => t.slots)).toEqual([
+      [0, 0, 0, 0],
+      [0, 0, 0, 0],
+      [0, 0, 0, 0],
+    ]);
     expect(vc.mms[0].seqnum).toBe(0);
     eng.destroy();
   });
 
-  it('the series: each thread\'s hit rate over the run, ending at the counters\' rate', async () => {
+  it("the series: each thread's hit rate over the run, ending at the counters' rate", async () => {
     const { eng, tl, events } = await engineOf('scenarios/vmacache/ebizzy.yaml');
     const s = vmaCacheFrames.series!(tl.nEvents, (i) => events[i], eng.program) as VmaCacheSeries;
     expect(s.lookups).toBe(28736);

@@ -14,29 +14,49 @@ import type { SimEvent } from '../../../../wasm-core/ts/events.js';
 import { VMA_CACHE } from './index.js';
 
 export interface TaskCache {
-  task: number; name: string; mm: number; alive: boolean;
+  task: number;
+  name: string;
+  mm: number;
+  alive: boolean;
   /** the task's vmacache_seqnum and four slots (vma ids, 0 empty) */
-  seqnum: number; slots: number[];
-  calls: number; hits: number;
+  seqnum: number;
+  slots: number[];
+  calls: number;
+  hits: number;
 }
 
-export interface TreeNode { id: number; left: number; right: number; depth: number; red: boolean }
+export interface TreeNode {
+  id: number;
+  left: number;
+  right: number;
+  depth: number;
+  red: boolean;
+}
 
 export interface MmCache {
-  mm: number; seqnum: number;
+  mm: number;
+  seqnum: number;
   /** 3.14's mm->mmap_cache (vma id, 0 none) */
   mmapCache: number;
   /** the rb-tree, breadth first, down to TREE_DEPTH */
   tree: TreeNode[];
 }
 
-export interface WalkStep { vma: number; depth: number; above: boolean }
+export interface WalkStep {
+  vma: number;
+  depth: number;
+  above: boolean;
+}
 
 /** the operation's find_vma(), as far as the cursor has got */
 export interface Lookup {
-  task: number; mm: number; addr: number;
+  task: number;
+  mm: number;
+  addr: number;
   /** the VMA the cache answered with (0 on a miss), the slot it was in, why it missed (1 not cached, 2 seqnum flush) */
-  hit: number; slot: number | null; reason: 0 | 1 | 2;
+  hit: number;
+  slot: number | null;
+  reason: 0 | 1 | 2;
   /** a miss's rb-tree walk, node by node, and what the cache stored after it */
   walk: WalkStep[];
   update: { slot: number; vma: number; old: number } | null;
@@ -56,8 +76,18 @@ export interface VmaCacheFrame {
 }
 
 /** one thread's hit rate over the run: after its k-th lookup (x: the run's lookups so far) */
-export interface RateSeries { task: number; name: string; x: number[]; rate: number[]; calls: number; hits: number }
-export interface VmaCacheSeries { lookups: number; threads: RateSeries[] }
+export interface RateSeries {
+  task: number;
+  name: string;
+  x: number[];
+  rate: number[];
+  calls: number;
+  hits: number;
+}
+export interface VmaCacheSeries {
+  lookups: number;
+  threads: RateSeries[];
+}
 
 /** tree levels drawn: 63 nodes, more than the scenarios' trees and the top of any other */
 export const TREE_DEPTH = 5;
@@ -69,15 +99,24 @@ export function vmaCacheOf(frame: Frame): VmaCacheFrame | null {
 
 /** the last lookup in the operation's events, with its walk and update */
 export function lookupIn(ops: SimEvent[]): { lookup: Lookup | null; invalidate: VmaCacheFrame['invalidate'] } {
-  let lookup: Lookup | null = null, invalidate: VmaCacheFrame['invalidate'] = null;
+  let lookup: Lookup | null = null,
+    invalidate: VmaCacheFrame['invalidate'] = null;
   const finds = ops.filter((e) => e.type === EV.mmsim_vmacache_find).length;
   let i = 0;
   for (const e of ops) {
     if (e.type === EV.mmsim_vmacache_find) {
       const hit = e.a;
       lookup = {
-        task: e.task ?? 0, mm: e.d, addr: e.addr, hit, slot: hit ? e.b : null, reason: hit ? 0 : e.c === 2 ? 2 : 1,
-        walk: [], update: null, done: hit !== 0, of: { n: finds, i: i++ },
+        task: e.task ?? 0,
+        mm: e.d,
+        addr: e.addr,
+        hit,
+        slot: hit ? e.b : null,
+        reason: hit ? 0 : e.c === 2 ? 2 : 1,
+        walk: [],
+        update: null,
+        done: hit !== 0,
+        of: { n: finds, i: i++ },
       };
     } else if (e.type === EV.mmsim_find_vma_walk && lookup) {
       lookup.walk.push({ vma: e.a, depth: e.b, above: e.c !== 0 });
@@ -104,13 +143,20 @@ function frame(ctx: FrameContext): VmaCacheFrame {
     const info = sim.taskInfo(t);
     if (!r) continue;
     tasks.push({
-      task: t, name: program.tasks[t], mm: r.mm, alive: info.alive, seqnum: r.seqnum, slots: r.slot,
-      calls: info.counters.vmacache_find_calls ?? 0, hits: info.counters.vmacache_find_hits ?? 0,
+      task: t,
+      name: program.tasks[t],
+      mm: r.mm,
+      alive: info.alive,
+      seqnum: r.seqnum,
+      slots: r.slot,
+      calls: info.counters.vmacache_find_calls ?? 0,
+      hits: info.counters.vmacache_find_hits ?? 0,
     });
     if (!byMm.has(r.mm)) byMm.set(r.mm, { mm: r.mm, seqnum: r.mm_seqnum, mmapCache: r.mmap_cache, tree: [] });
   }
   for (const m of byMm.values())
-    m.tree = sim.queryMany('mmsim_vma_tree', 'vma_node', 2 ** (TREE_DEPTH + 1), m.mm, TREE_DEPTH)
+    m.tree = sim
+      .queryMany('mmsim_vma_tree', 'vma_node', 2 ** (TREE_DEPTH + 1), m.mm, TREE_DEPTH)
       .map((n) => ({ id: n.id, left: n.left, right: n.right, depth: n.depth, red: n.red !== 0 }));
   /* the scenario as run: its kernel tunables with any override applied */
   const mode = program.scenario.kernel.vmacache === 'mm-wide' ? 'mm-wide' : 'per-thread';
@@ -133,7 +179,7 @@ function series(nEvents: number, event: (i: number) => SimEvent, program: Progra
     const e = event(i);
     const t = e.task!;
     let s = out.get(t);
-    if (!s) out.set(t, s = { task: t, name: program.tasks[t] ?? `task ${t}`, x: [], rate: [], calls: 0, hits: 0 });
+    if (!s) out.set(t, (s = { task: t, name: program.tasks[t] ?? `task ${t}`, x: [], rate: [], calls: 0, hits: 0 }));
     s.calls++;
     if (e.a) s.hits++;
     if (s.calls % every.get(t)! === 0 || s.calls === total.get(t) || s.calls === 1) {

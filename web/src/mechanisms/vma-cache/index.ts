@@ -26,9 +26,22 @@ export const vmaCache: MechanismDef = {
   hides: ['walk', 'counters', 'steps'],
   grow: { address: 1.4, log: 0.7 },
   jumps: [
-    { id: 'vmacache-miss', label: 'Miss', key: 'C', event: 'mmsim_vmacache_find', where: (e) => e.a === 0,
-      title: 'the next VMA-cache miss: find_vma() walks the rb-tree' },
-    { id: 'vmacache-flush', label: 'Flush', key: 'H', event: 'mmsim_vmacache_find', where: (e) => e.c === 2,
-      title: 'the next flush: a thread\u2019s seqnum is behind its mm\u2019s, its four slots are emptied and the lookup misses' },
+    {
+      id: 'vmacache-miss',
+      label: 'Miss',
+      key: 'C',
+      event: 'mmsim_vmacache_find',
+      where: (e) => e.a === 0,
+      title: 'the next VMA-cache miss: find_vma() walks the rb-tree',
+    },
+    {
+      id: 'vmacache-flush',
+      label: 'Flush',
+      key: 'H',
+      event: 'mmsim_vmacache_find',
+      where: (e) => e.c === 2,
+      title:
+        'the next flush: a thread\u2019s seqnum is behind its mm\u2019s, its four slots are emptied and the lookup misses',
+    },
   ],
 };
