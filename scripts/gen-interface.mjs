@@ -108,7 +108,7 @@ export async function resolve() {
   }));
   for (const t of tunables.filter((x) => x.type === 'choice'))
     enums.push({
-      ts: t.key.replace(/(^|_)([a-z])/g, (_, __, ch) => ch.toUpperCase()) + 'Mode',
+      ts: `${t.key.replace(/(^|_)([a-z])/g, (_, __, ch) => ch.toUpperCase())}Mode`,
       c: t.cEnum,
       prefix: t.cPrefix,
       tunable: t.key,
@@ -127,7 +127,7 @@ export async function resolve() {
       : (f[3] ?? 1);
   /* the core's structs and exports, then each mechanism's (its queries), in registry order */
   const structs = [...core.structs, ...mechanisms.flatMap((m) => m.structs ?? [])].map((s) => {
-    let fields = [];
+    const fields = [];
     for (const f of s.fields) {
       if (f.tunables) {
         for (const t of tunables)
@@ -216,7 +216,7 @@ export async function resolve() {
 
 /* ------------------------------------------------------------------ C */
 
-const cComment = (s, indent = '') => (s ? ` /* ${s.replace(/\*\//g, '* /')} */` : '');
+const cComment = (s) => (s ? ` /* ${s.replace(/\*\//g, '* /')} */` : '');
 
 function genHeader(d) {
   const L = [];
@@ -344,10 +344,12 @@ function layoutRows(d) {
       ]);
     });
   });
-  d.enums.forEach((e, ei) =>
-    e.members.forEach((m, mi) => rows.push([4, ei, mi, `(uint32_t)${m.c}`, m.value >>> 0, `${e.ts}.${m.name}`])),
-  );
-  d.flags.forEach((f, fi) =>
+  d.enums.forEach((e, ei) => {
+    e.members.forEach((m, mi) => {
+      rows.push([4, ei, mi, `(uint32_t)${m.c}`, m.value >>> 0, `${e.ts}.${m.name}`]);
+    });
+  });
+  d.flags.forEach((f, fi) => {
     f.members.forEach(([n, v], mi) => {
       rows.push([5, fi, mi, `(uint32_t)(${f.prefix}${n})`, Number(BigInt(v) & 0xffffffffn), `${f.ts}.${n}`]);
       rows.push([
@@ -358,9 +360,11 @@ function layoutRows(d) {
         Number(BigInt(v) >> 32n),
         `${f.ts}.${n} (high)`,
       ]);
-    }),
-  );
-  d.constants.forEach(([n, v], ci) => rows.push([7, ci, 0, `(uint32_t)MMSIM_${n}`, v >>> 0, n]));
+    });
+  });
+  d.constants.forEach(([n, v], ci) => {
+    rows.push([7, ci, 0, `(uint32_t)MMSIM_${n}`, v >>> 0, n]);
+  });
   rows.push(
     [8, 0, 0, 'MMSIM_NR_COUNTERS', d.counters.length, 'counters'],
     [8, 1, 0, 'MMSIM_NR_EVENT_TYPES', d.events.length, 'events'],

@@ -167,9 +167,10 @@ export function chromiumPath() {
   return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
 }
 
-export function setup({ browser = false, native = true } = {}) {
+export function setup({ browser = false, native = true, lint = false } = {}) {
   checkNode();
   ensureNpm();
+  if (lint) ensureTools([['clang-format', 'clang-format']]);
   ensureInterface();
   ensureCore({ native });
   ensureCli();

@@ -8,7 +8,6 @@
 // dependencies. Used by compare.mjs; not part of `npm test`.
 
 export const PAGE = 4096;
-const KIB = 1024;
 const MIB = 1024 * 1024;
 
 /** "2 MiB aligned" address for mappings kreplay places with map_aligned()
@@ -201,7 +200,7 @@ export function parsePlacement(eventsText) {
  * `pgfault` is the global vmstat counter (it also counts faults that end in
  * SIGBUS, which the task counters do not).
  */
-export function modelPhases(c, outs) {
+export function modelPhases(outs) {
   const prev = { maj: 0, min: 0, pgfault: 0 };
   return outs.map((o) => {
     const t = o.tasks?.['app.0'] ?? {};

@@ -301,7 +301,7 @@ async function runModel(cases, bundle, dir, jobs) {
           }
           outs.push(r.json);
         }
-        const phases = modelPhases(c, outs);
+        const phases = modelPhases(outs);
         const lastOut = outs[outs.length - 1];
         model.get(c.id).byIo[io] = { phases, sigbus: c.sigbus ? /SIGBUS/.test(lastOut.error ?? '') : undefined };
       });

@@ -516,7 +516,7 @@ async function twoRunsMemory() {
       return e;
     });
     const bytes = core.memoryBytes;
-    engines.forEach((e) => e.destroy());
+    for (const e of engines) e.destroy();
     return bytes;
   };
   const small = 'scenarios/fault-around/sequential.yaml',

@@ -433,7 +433,7 @@ async function main() {
   let labels: { a: string; b: string } | null = null;
   let sweepKey = '';
   if (compares) {
-    let plan;
+    let plan: ReturnType<typeof planCompare>;
     try {
       plan = planCompare(base, compares);
     } catch (e) {
@@ -447,7 +447,7 @@ async function main() {
   } else if (sweep !== undefined) {
     const { key, values } = parseSweepArg(sweep);
     sweepKey = key;
-    let plan;
+    let plan: ReturnType<typeof planSweep>;
     try {
       plan = planSweep(base, key, values);
     } catch (e) {

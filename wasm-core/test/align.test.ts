@@ -53,7 +53,7 @@ describe('aligning two runs', () => {
   it('a coalesced run of touches in A maps to the fault of its last touch in B', async () => {
     const { a, b } = await pair('scenarios/fault-around/sequential.yaml', { fault_around_bytes: '4096' });
     /* in A (64 KiB) touches 2..16 of the access step are one mmsim_access operation */
-    const k = Array.from(a.touches).findIndex((t) => t === 15);
+    const k = Array.from(a.touches).indexOf(15);
     const cb = alignCursor(a, k + 1 < a.start.length ? a.start[k + 1] : a.nEvents, b);
     const j = Array.from(b.start).findIndex((s, i) => s < cb && (i + 1 === b.start.length || b.start[i + 1] >= cb));
     expect(b.touchEnd[j]).toBe(a.touchEnd[k]);

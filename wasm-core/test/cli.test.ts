@@ -483,7 +483,7 @@ describe("npm run sim: §3.5's arithmetic, fork and munmap of 1 GiB of folios of
       all: scenario(`all-${file.replace(/\W/g, '_')}-${text.length}.yaml`, text),
       fork: scenario(
         `fork-${file.replace(/\W/g, '_')}-${text.length}.yaml`,
-        text.replace(/\n  - munmap: \{ task: child, map: m \}\n$/, '\n'),
+        text.replace(/\n {2}- munmap: \{ task: child, map: m \}\n$/, '\n'),
       ),
     };
   };
@@ -498,7 +498,7 @@ describe("npm run sim: §3.5's arithmetic, fork and munmap of 1 GiB of folios of
       nr: m.rmap_atomic_nr_pages_mapped,
     };
   };
-  const noRemap = (t: string) => t.replace(/  - repeat:[\s\S]*?advice: nohugepage \}\n/, '');
+  const noRemap = (t: string) => t.replace(/ {2}- repeat:[\s\S]*?advice: nohugepage \}\n/, '');
   const cases = [
     { label: 'order 2 (16 KiB mTHP)', order: 2, file: MTHP, set: ['mthp=[16KiB]'], edit: undefined, pmd: false },
     { label: 'order 4 (64 KiB mTHP)', order: 4, file: MTHP, set: ['mthp=[64KiB]'], edit: undefined, pmd: false },

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as gen from '../ts/gen/interface.js';
-import { COUNTERS, EVENTS, EXPORTS, LAYOUT_ORDER, MM_COUNTERS, STRUCTS, TASK_COUNTERS } from '../ts/abi.js';
+import { COUNTERS, EVENTS, EXPORTS, LAYOUT_ORDER, MM_COUNTERS, type STRUCTS, TASK_COUNTERS } from '../ts/abi.js';
 import { loadCore, repo, wasmPath } from './helpers.js';
 
 const SZ = { u8: 1, u16: 2, u32: 4, i32: 4, u64: 8, i64: 8 } as const;
@@ -31,20 +31,20 @@ export function expectedRows(g: typeof gen = gen): [number, number, number, numb
   });
   const members = (o: Record<string, unknown>) =>
     Object.entries(o).filter(([k, v]) => typeof v === 'number' && !/^\d+$/.test(k)) as [string, number][];
-  LAYOUT_ORDER.enums.forEach((e, ei) =>
-    members((g as unknown as Record<string, Record<string, unknown>>)[e]).forEach(([n, v], mi) =>
-      rows.push([4, ei, mi, v >>> 0, `${e}.${n}`]),
-    ),
-  );
-  LAYOUT_ORDER.flags.forEach((f, fi) =>
+  LAYOUT_ORDER.enums.forEach((e, ei) => {
+    members((g as unknown as Record<string, Record<string, unknown>>)[e]).forEach(([n, v], mi) => {
+      rows.push([4, ei, mi, v >>> 0, `${e}.${n}`]);
+    });
+  });
+  LAYOUT_ORDER.flags.forEach((f, fi) => {
     Object.entries((g as unknown as Record<string, Record<string, number | bigint>>)[f]).forEach(([n, v], mi) => {
       rows.push([5, fi, mi, Number(BigInt(v) & 0xffffffffn), `${f}.${n}`]);
       rows.push([6, fi, mi, Number(BigInt(v) >> 32n), `${f}.${n} (high)`]);
-    }),
-  );
-  LAYOUT_ORDER.constants.forEach((c, ci) =>
-    rows.push([7, ci, 0, (g as unknown as Record<string, number>)[c] >>> 0, c]),
-  );
+    });
+  });
+  LAYOUT_ORDER.constants.forEach((c, ci) => {
+    rows.push([7, ci, 0, (g as unknown as Record<string, number>)[c] >>> 0, c]);
+  });
   rows.push(
     [8, 0, 0, COUNTERS.length, 'counters'],
     [8, 1, 0, EVENTS.length, 'events'],

@@ -374,7 +374,7 @@ describe('malformed scenarios are refused with file, line and key', () => {
 
 function codeBlocks(md: string, lang: string): string[] {
   const out: string[] = [];
-  const re = new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g');
+  const re = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g');
   for (let m = re.exec(md); m; m = re.exec(md)) out.push(m[1]);
   return out;
 }

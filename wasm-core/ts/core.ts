@@ -15,7 +15,7 @@ import {
   INTERFACE_HASH,
   MM_COUNTERS,
   NONE,
-  RunStatus,
+  type RunStatus,
   STRUCTS,
   TASK_COUNTERS,
   type CoreExports,

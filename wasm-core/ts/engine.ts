@@ -177,13 +177,13 @@ function flatten(h: Map<number, Interval[]>): FlatHistory {
   const from = new Float64Array(total),
     to = new Float64Array(total),
     cause = new Uint8Array(total);
-  keys.forEach((k, i) =>
+  keys.forEach((k, i) => {
     h.get(k)!.forEach((iv, j) => {
       from[start[i] + j] = iv.from;
       to[start[i] + j] = iv.to;
       cause[start[i] + j] = iv.cause;
-    }),
-  );
+    });
+  });
   return { keys, start, from, to, cause };
 }
 

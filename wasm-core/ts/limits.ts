@@ -440,7 +440,6 @@ export function estimate(s: Scenario): Estimate {
   let ops = 0,
     touches = 0,
     steps = 0,
-    forks = 0,
     forkCopies = 0,
     forkTables = 0,
     fileIo = 0;
@@ -508,7 +507,6 @@ export function estimate(s: Scenario): Estimate {
           const child = new Map(parent ?? []);
           procMaps.set(st.child, child);
           threads.set(st.child, 1);
-          forks++;
           /* copy_page_range() copies every present PTE of the parent's mappings */
           let pages = 0;
           for (const len of parent?.values() ?? []) pages += len / PAGE;

@@ -181,7 +181,9 @@ export class Recorder {
   private sample(sim: Sim, x: number): void {
     const c = sim.counters();
     this.samples.x.push(x);
-    c.forEach((v, i) => this.samples.values[i].push(v));
+    c.forEach((v, i) => {
+      this.samples.values[i].push(v);
+    });
     if (this.samples.x.length > 4000) {
       /* thin: keep every other sample (and the first) */
       const keep = (_: number, i: number) => i % 2 === 0;

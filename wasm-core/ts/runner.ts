@@ -52,6 +52,7 @@ export interface RunOptions {
   /** called with each batch of raw event records */
   onEvents?: (batch: Uint8Array) => void;
   /** called about every progressEvery operations */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a progress callback returns nothing to go on, false to stop
   onProgress?: (done: number, total: number) => boolean | void;
   progressEvery?: number;
 }

@@ -317,6 +317,7 @@ const STEP_SCHEMAS: Record<Exclude<StepKind, 'expect' | 'repeat' | 'say'>, Schem
       task: task(true),
       map: {
         if: { type: 'array' },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else
         then: { type: 'array', minItems: 1, items: NAME, 'x-expected': 'expected at least one map name' },
         else: NAME,
         description: "the mapping, or a list with one mapping per thread (with task 'app.*')",
@@ -432,6 +433,7 @@ const EXPECT_SCHEMA: SchemaObject = {
   /* every other key is a counter: which counters depends on task: */
   additionalProperties: int(0, Number.MAX_SAFE_INTEGER, "a counter's expected total"),
   if: { type: 'object', properties: { task: true }, required: ['task'] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else
   then: {
     propertyNames: {
       enum: ['task', ...TASK_COUNTERS, 'folio', ...FOLIO_FIELDS],

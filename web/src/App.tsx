@@ -45,7 +45,12 @@ function TopBar({ onExport }: { onExport: () => void }) {
       <Brand />
       {page === 'player' && (
         <>
-          <button className="btn" onClick={() => dispatch({ type: 'openGallery' })} title="Back to the gallery (G)">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => dispatch({ type: 'openGallery' })}
+            title="Back to the gallery (G)"
+          >
             ← Scenarios
           </button>
           <h1 className="title" data-testid="scenario-title">
@@ -59,6 +64,7 @@ function TopBar({ onExport }: { onExport: () => void }) {
         {page === 'player' && (
           <>
             <button
+              type="button"
               className={`btn ${drawer === 'tunables' ? 'active' : ''}`}
               onClick={() => dispatch({ type: 'openDrawer', drawer: drawer === 'tunables' ? null : 'tunables' })}
               aria-pressed={drawer === 'tunables'}
@@ -67,6 +73,7 @@ function TopBar({ onExport }: { onExport: () => void }) {
               Tunables
             </button>
             <button
+              type="button"
               className={`btn ${drawer === 'editor' ? 'active' : ''}`}
               onClick={() => dispatch({ type: 'openDrawer', drawer: drawer === 'editor' ? null : 'editor' })}
               aria-pressed={drawer === 'editor'}
@@ -76,6 +83,7 @@ function TopBar({ onExport }: { onExport: () => void }) {
               Edit
             </button>
             <button
+              type="button"
               className="btn"
               onClick={() => copyLink(store)}
               title="Copy a link to this exact view (L)"
@@ -84,6 +92,7 @@ function TopBar({ onExport }: { onExport: () => void }) {
               Copy link
             </button>
             <button
+              type="button"
               className="btn"
               onClick={onExport}
               title="Counters, the event log, views as images, embed (X)"
@@ -92,6 +101,7 @@ function TopBar({ onExport }: { onExport: () => void }) {
               Export
             </button>
             <button
+              type="button"
               className="btn"
               onClick={() => dispatch({ type: 'setPresent', on: true })}
               title="Presenter mode: full screen, large caption (P)"
@@ -102,6 +112,7 @@ function TopBar({ onExport }: { onExport: () => void }) {
           </>
         )}
         <button
+          type="button"
           className="btn icon"
           onClick={() => dispatch({ type: 'setTheme', theme: theme === 'dark' ? 'light' : 'dark' })}
           aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme (D)`}
@@ -110,6 +121,7 @@ function TopBar({ onExport }: { onExport: () => void }) {
           {theme === 'dark' ? '☀' : '☾'}
         </button>
         <button
+          type="button"
           className="btn icon"
           onClick={() => dispatch({ type: 'toggleHelp' })}
           aria-label="Keyboard shortcuts (?)"
@@ -137,6 +149,7 @@ function Drawer() {
         <h2 id="drawer-title">{title}</h2>
         <span className="spacer" />
         <button
+          type="button"
           className="btn icon"
           onClick={() => dispatch({ type: 'openDrawer', drawer: null })}
           aria-label="Close (Esc)"

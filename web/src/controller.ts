@@ -12,7 +12,7 @@ import type { ExportKind, ScenarioInput } from './engine/protocol.js';
 import { findScenario } from './scenarios.js';
 import type { Store } from './store/store.js';
 import { DEFAULT_CHART, FONT_SCALES, type AppState } from './store/state.js';
-import { decodeUrl, encodeUrl, UrlError } from './store/url.js';
+import { decodeUrl, encodeUrl, UrlError, type UrlState } from './store/url.js';
 import { groupOf, shownViews } from './views/registry.js';
 
 /** the address of what state s shows (path and query) */
@@ -86,7 +86,7 @@ export class Controller {
 
   /** open what the URL names (or the gallery) */
   route(): void {
-    let u;
+    let u: UrlState;
     try {
       u = decodeUrl(location.search, location.hash);
     } catch (e) {

@@ -26,8 +26,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COUNTERS, ErrorCode, TASK_COUNTERS } from '../../ts/abi.js';
 import type { Core } from '../../ts/core.js';
-import { compile } from '../../ts/compile.js';
-import { runProgram } from '../../ts/runner.js';
+import { compile, type Program } from '../../ts/compile.js';
+import { type RunResult, runProgram } from '../../ts/runner.js';
 import { parseScenario, ScenarioErrors } from '../../ts/scenario.js';
 import { TUNABLES, type TunableInfo } from '../../ts/tunables.js';
 import { Digest } from '../helpers.js';
@@ -266,7 +266,7 @@ export function fuzzOne(seed: number, core: Core, nativeBin: string, tmp: string
   const source = generate(seed);
   const file = `fuzz-${seed}.yaml`;
   const finding = (detail: string): FuzzOutcome => ({ seed, kind: 'finding', detail, source });
-  let prog;
+  let prog: Program;
   try {
     prog = compile(parseScenario(source, file));
   } catch (e) {
@@ -274,7 +274,7 @@ export function fuzzOne(seed: number, core: Core, nativeBin: string, tmp: string
     return finding(`loader threw ${(e as Error).name}: ${(e as Error).message}`);
   }
   const digest = new Digest();
-  let w;
+  let w: RunResult;
   try {
     w = runProgram(core, prog, { trace: true, debugVm: true, onEvents: (b) => digest.add(b) });
   } catch (e) {
@@ -283,7 +283,15 @@ export function fuzzOne(seed: number, core: Core, nativeBin: string, tmp: string
   if (w.error?.code === ErrorCode.EINVARIANT) return finding(`wasm: ${w.error!.message}`);
   const bin = join(tmp, `prog-${seed}.bin`);
   writeFileSync(bin, prog.bytes);
-  let n;
+  /* mmsim-run's JSON result */
+  let n: {
+    counters: Record<string, number>;
+    tasks: Record<string, number>[];
+    steps: number;
+    error: { code: number };
+    events: number;
+    event_digest: string;
+  };
   const env = {
     ...process.env,
     ASAN_OPTIONS: 'exitcode=86',

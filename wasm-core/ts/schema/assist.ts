@@ -256,7 +256,7 @@ function hit(root: S, node: Node | null | undefined, segs: Seg[], pos: number): 
 export function docAt(root: S, text: string, pos: number): { from: number; to: number; doc: Doc } | null {
   const doc = parseDocument(text);
   const h = hit(root, doc.contents as Node | null, [], pos);
-  if (!h || !h.node.range || !h.segs.length) return null;
+  if (!h?.node.range || !h.segs.length) return null;
   const s = schemaAt(root, h.segs);
   if (!s) return null;
   const name = h.segs[h.segs.length - 1];
@@ -265,7 +265,7 @@ export function docAt(root: S, text: string, pos: number): { from: number; to: n
   const d = docOf(s, name, required);
   if (h.parent?.maxProperties === 1) d.title = `step: ${name}`;
   const counter =
-    h.parent?.additionalProperties && !(h.parent.properties as object | undefined)?.hasOwnProperty(name)
+    h.parent?.additionalProperties && !Object.hasOwn((h.parent.properties as object | undefined) ?? {}, name)
       ? COUNTER_INFO.find((c) => c.name === name)
       : undefined;
   if (counter)

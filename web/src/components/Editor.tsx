@@ -53,7 +53,7 @@ const SCHEMA = scenarioJsonSchema();
 function complete(ctx: CompletionContext): CompletionResult | null {
   const word = ctx.matchBefore(/[\w.*-]*/);
   if (!word || (word.from === word.to && !ctx.explicit) || ctx.state.doc.length > ASSIST_MAX_CHARS) return null;
-  let options;
+  let options: ReturnType<typeof completionsAt>;
   try {
     options = completionsAt(SCHEMA, ctx.state.doc.toString(), ctx.pos);
   } catch {
@@ -206,6 +206,7 @@ export function Editor() {
       <div className="editor-wrap" ref={host} data-testid="editor" />
       <div style={{ display: 'flex', gap: 8, marginTop: 10, alignItems: 'center' }}>
         <button
+          type="button"
           className="btn primary"
           onClick={() => {
             dispatch({ type: 'setDraft', text: view.current?.state.doc.toString() ?? '' });
@@ -217,6 +218,7 @@ export function Editor() {
           Run <span className="kbd">Ctrl+Enter</span>
         </button>
         <button
+          type="button"
           className="btn"
           disabled={!changed}
           onClick={() => {

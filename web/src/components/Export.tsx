@@ -52,7 +52,7 @@ function countersAtCursor(s: AppState, fmt: 'csv' | 'json'): Blob {
   if (fmt === 'json') {
     return new Blob(
       [
-        JSON.stringify(
+        `${JSON.stringify(
           {
             scenario: s.scenario?.name ?? null,
             tunables: s.overrides,
@@ -62,7 +62,7 @@ function countersAtCursor(s: AppState, fmt: 'csv' | 'json'): Blob {
           },
           null,
           2,
-        ) + '\n',
+        )}\n`,
       ],
       { type: 'application/json' },
     );
@@ -97,11 +97,11 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
           `${name}-steps.json`,
           new Blob(
             [
-              JSON.stringify(
+              `${JSON.stringify(
                 r.steps.map((x) => ({ ...x, counters: byName(x.counters) })),
                 null,
                 2,
-              ) + '\n',
+              )}\n`,
             ],
             { type: 'application/json' },
           ),
@@ -151,6 +151,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
               <th scope="row">Counters at event {s.cursor.toLocaleString('en-US')}</th>
               <td>
                 <button
+                  type="button"
                   className="btn"
                   disabled={!s.frame}
                   onClick={() =>
@@ -161,6 +162,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
                   CSV
                 </button>{' '}
                 <button
+                  type="button"
                   className="btn"
                   disabled={!s.frame}
                   onClick={() =>
@@ -176,6 +178,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
               <th scope="row">Counters at the end of each step</th>
               <td>
                 <button
+                  type="button"
                   className="btn"
                   disabled={!ready || !!busy}
                   onClick={() => perStep('csv')}
@@ -184,6 +187,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
                   CSV
                 </button>{' '}
                 <button
+                  type="button"
                   className="btn"
                   disabled={!ready || !!busy}
                   onClick={() => perStep('json')}
@@ -196,7 +200,13 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
             <tr>
               <th scope="row">The event log, one event per line</th>
               <td>
-                <button className="btn" disabled={!ready || !!busy} onClick={log} data-testid="export-log">
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={!ready || !!busy}
+                  onClick={log}
+                  data-testid="export-log"
+                >
                   JSON lines
                 </button>
               </td>
@@ -209,6 +219,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
                   <th scope="row">View: {v.title}</th>
                   <td>
                     <button
+                      type="button"
                       className="btn"
                       disabled={!ready || !!busy}
                       data-testid={`export-png-${v.id}`}
@@ -224,6 +235,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
                     </button>{' '}
                     {v.svg && (
                       <button
+                        type="button"
                         className="btn"
                         disabled={!ready || !!busy}
                         data-testid={`export-svg-${v.id}`}
@@ -248,7 +260,13 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
             <tr>
               <th scope="row">Embed this view in a page</th>
               <td>
-                <button className="btn" disabled={!s.scenario} onClick={copyEmbed} data-testid="copy-embed">
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={!s.scenario}
+                  onClick={copyEmbed}
+                  data-testid="copy-embed"
+                >
                   Copy &lt;iframe&gt; snippet
                 </button>
               </td>
@@ -259,7 +277,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
           {busy ? `Preparing ${busy}\u2026` : (error ?? '')}
         </div>
         <div style={{ marginTop: 12, display: 'flex', justifyContent: 'flex-end' }}>
-          <button className="btn" onClick={onClose} autoFocus>
+          <button type="button" className="btn" onClick={onClose} autoFocus>
             Close
           </button>
         </div>

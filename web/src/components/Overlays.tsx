@@ -59,7 +59,13 @@ export function Progress() {
           )}
         </div>
         <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-          <button className="btn" onClick={() => dispatch({ type: 'cancelRun' })} autoFocus data-testid="cancel">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => dispatch({ type: 'cancelRun' })}
+            autoFocus
+            data-testid="cancel"
+          >
             Cancel
           </button>
         </div>
@@ -102,7 +108,7 @@ export function Help() {
           ))}
         </div>
         <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-          <button className="btn" onClick={() => dispatch({ type: 'toggleHelp' })} autoFocus>
+          <button type="button" className="btn" onClick={() => dispatch({ type: 'toggleHelp' })} autoFocus>
             Close
           </button>
         </div>

@@ -158,6 +158,7 @@ export function Caption({ large = false }: { large?: boolean }) {
       <p className="text">{text}</p>
       {!large && (
         <button
+          type="button"
           className="btn"
           onClick={() => dispatch({ type: 'openDrawer', drawer: 'about' })}
           title="About this scenario (A)"
@@ -185,7 +186,7 @@ function Figures() {
   const wholeB = useMemo(() => finalCounters({ timeline: compare?.timeline ?? null }), [compare?.timeline]);
   const fb = compare?.frame ?? null;
   return (
-    <div className={`figures ${compare ? 'compare' : ''}`} aria-label="Key counters">
+    <div className={`figures ${compare ? 'compare' : ''}`} role="group" aria-label="Key counters">
       {FIGURES.map(({ key, label }) => {
         const i = COUNTERS.indexOf(key as never);
         const v = frame?.counters[i];
@@ -322,6 +323,7 @@ function CompareBar() {
           )}
           <span className="spacer" />
           <button
+            type="button"
             className="btn"
             onClick={() => dispatch({ type: 'setCompare', set: null })}
             data-testid="stop-compare"
@@ -332,6 +334,7 @@ function CompareBar() {
       ) : (
         naturalSet && (
           <button
+            type="button"
             className="btn"
             onClick={() => dispatch({ type: 'setCompare', set: naturalSet })}
             data-testid="compare-natural"
@@ -344,6 +347,7 @@ function CompareBar() {
       )}
       {quick && (
         <button
+          type="button"
           className="btn"
           onClick={() => dispatch({ type: 'openSweep', key: quick, values: null, y: 'pgfault' })}
           data-testid="open-sweep"
@@ -383,13 +387,14 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
         </ul>
         <div className="limit-ask">
           <button
+            type="button"
             className="btn primary"
             onClick={() => dispatch({ type: 'resetTunables' })}
             data-testid="reset-tunables"
           >
             Run with the scenario&rsquo;s own tunables
           </button>{' '}
-          <button className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'tunables' })}>
+          <button type="button" className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'tunables' })}>
             Open the tunables
           </button>
         </div>
@@ -417,24 +422,29 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
             </li>
           ))}
         </ul>
-        {load.limits && load.limits.every((l) => l.raisable) ? (
+        {load.limits?.every((l) => l.raisable) ? (
           <div className="limit-ask" data-testid="limit-ask">
             <p>
               These limits keep a browser tab responsive and its memory safe. The run can take {runTime(load.limits)}{' '}
               and stays cancellable.
             </p>
-            <button className="btn primary" onClick={() => dispatch({ type: 'runAnyway', limits: load.limits! })}>
+            <button
+              type="button"
+              className="btn primary"
+              onClick={() => dispatch({ type: 'runAnyway', limits: load.limits! })}
+            >
               Run anyway
             </button>{' '}
-            <button className="btn" onClick={() => dispatch({ type: 'openGallery' })}>
+            <button type="button" className="btn" onClick={() => dispatch({ type: 'openGallery' })}>
               Back to the gallery
             </button>{' '}
-            <button className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'editor' })}>
+            <button type="button" className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'editor' })}>
               Open in the editor
             </button>
           </div>
         ) : (
           <button
+            type="button"
             className="btn"
             style={{ marginTop: 8 }}
             onClick={() => dispatch({ type: 'openDrawer', drawer: 'editor' })}
@@ -449,11 +459,11 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
     return (
       <div className="banner" role="status">
         The run was cancelled.{' '}
-        <button className="btn" onClick={() => dispatch({ type: 'rerun' })}>
+        <button type="button" className="btn" onClick={() => dispatch({ type: 'rerun' })}>
           Run it again
         </button>{' '}
         {Object.keys(overrides).length > 0 && (
-          <button className="btn" onClick={() => dispatch({ type: 'resetTunables' })}>
+          <button type="button" className="btn" onClick={() => dispatch({ type: 'resetTunables' })}>
             Run with the scenario&rsquo;s tunables
           </button>
         )}
@@ -562,7 +572,7 @@ function Views() {
         <div className="hidden-views">
           Hidden views:{' '}
           {hidden.map((v) => (
-            <button key={v.id} className="btn" onClick={() => dispatch({ type: 'toggleView', id: v.id })}>
+            <button type="button" key={v.id} className="btn" onClick={() => dispatch({ type: 'toggleView', id: v.id })}>
               Show {v.title}
             </button>
           ))}
@@ -640,6 +650,7 @@ function Panel({ def }: { def: ViewDef }) {
         {!stage && (
           <>
             <button
+              type="button"
               className="btn icon"
               onClick={() => dispatch({ type: 'enlarge', id: enlarged ? null : def.id })}
               aria-label={enlarged ? `Restore ${def.title}` : `Enlarge ${def.title}`}
@@ -648,6 +659,7 @@ function Panel({ def }: { def: ViewDef }) {
               {enlarged ? '⤡' : '⤢'}
             </button>
             <button
+              type="button"
               className="btn icon"
               onClick={() => dispatch({ type: 'toggleView', id: def.id })}
               aria-label={`Hide ${def.title}`}

@@ -126,7 +126,7 @@ function wrap(s: string, n: number, lines: number): string[] {
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
     if (!cur) cur = w;
-    else if (cur.length + 1 + w.length <= n) cur += ' ' + w;
+    else if (cur.length + 1 + w.length <= n) cur += ` ${w}`;
     else {
       out.push(cur);
       cur = w;

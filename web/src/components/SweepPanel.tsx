@@ -70,7 +70,12 @@ export function SweepPanel() {
             ))}
           </select>
         </label>
-        <button className="btn" onClick={() => dispatch({ type: 'closeSweep' })} data-testid="close-sweep">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => dispatch({ type: 'closeSweep' })}
+          data-testid="close-sweep"
+        >
           Back to the player
         </button>
       </div>
@@ -121,6 +126,7 @@ export function SweepPanel() {
                 <>
                   Cancelled after {Math.floor(sweep.done)} of {sweep.points.length} runs.{' '}
                   <button
+                    type="button"
                     className="btn"
                     onClick={() => dispatch({ type: 'openSweep', key: sweep.key, values: sweep.asked, y: sweep.y })}
                   >

@@ -77,6 +77,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
       <div className="buttons">
         {!thin && (
           <button
+            type="button"
             className="btn icon"
             disabled={off}
             onClick={() => dispatch({ type: 'seek', cursor: 0 })}
@@ -87,6 +88,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
           </button>
         )}
         <button
+          type="button"
           className="btn icon"
           disabled={off}
           onClick={() => dispatch({ type: 'jump', kind: 'step', dir: -1 })}
@@ -96,6 +98,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
           <Icon d={ICONS.prevStep} />
         </button>
         <button
+          type="button"
           className="btn icon"
           disabled={off}
           onClick={() => dispatch({ type: 'step', delta: -1 })}
@@ -105,6 +108,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
           <Icon d={ICONS.back} />
         </button>
         <button
+          type="button"
           className="btn primary play"
           disabled={off}
           onClick={() => dispatch({ type: 'togglePlay' })}
@@ -123,6 +127,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
           )}
         </button>
         <button
+          type="button"
           className="btn icon"
           disabled={off}
           onClick={() => dispatch({ type: 'step', delta: 1 })}
@@ -133,6 +138,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
           <Icon d={ICONS.fwd} />
         </button>
         <button
+          type="button"
           className="btn icon"
           disabled={off}
           onClick={() => dispatch({ type: 'jump', kind: 'step', dir: 1 })}
@@ -143,6 +149,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
         </button>
         {!thin && (
           <button
+            type="button"
             className="btn icon"
             disabled={off}
             onClick={() => dispatch({ type: 'seek', cursor: n })}
@@ -155,6 +162,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
         {!thin &&
           jumpsOf(group).map((j) => (
             <button
+              type="button"
               key={j.id}
               className="btn"
               disabled={off || !timeline || !jumpList(timeline, j.id).length}
@@ -214,7 +222,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
         {big ? 'big run: final state' : `event ${fmt(cursor)} / ${fmt(n)}`}
       </div>
       {thin && counters && (
-        <div className="thin-figures num" aria-label="Key counters">
+        <div className="thin-figures num" role="group" aria-label="Key counters">
           {mechanismOf(group)
             .figures.slice(0, 3)
             .map(({ key, label }) => (
@@ -227,6 +235,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
       {thin && present && (
         <div className="buttons">
           <button
+            type="button"
             className="btn icon"
             aria-label="Smaller type (−)"
             title="Smaller type (−)"
@@ -236,6 +245,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
             A−
           </button>
           <button
+            type="button"
             className="btn icon"
             aria-label="Larger type (+)"
             title="Larger type (+)"
@@ -246,6 +256,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
           </button>
           {document.fullscreenEnabled && (
             <button
+              type="button"
               className="btn"
               title="Full screen (the browser's own: Esc leaves it)"
               onClick={() =>
@@ -259,6 +270,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
             </button>
           )}
           <button
+            type="button"
             className="btn"
             onClick={() => dispatch({ type: 'setPresent', on: false })}
             title="Leave presenter mode (Esc)"

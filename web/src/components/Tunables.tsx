@@ -139,6 +139,7 @@ export function TunableControl({ t, compact = false }: { t: TunableInfo; compact
         {control}
         {modified && (
           <button
+            type="button"
             className="btn"
             onClick={() => set(t.key, null)}
             aria-label={`Reset ${t.key} to the scenario's value`}
@@ -185,6 +186,7 @@ export function TunablesPanel() {
         ))}
       <div style={{ marginTop: 14 }}>
         <button
+          type="button"
           className="btn"
           disabled={!Object.keys(overrides).length}
           onClick={() => dispatch({ type: 'resetTunables' })}

@@ -11,7 +11,7 @@
 import wasmUrl from '../../../wasm-core/build/wasm/mmsim.wasm?url';
 import { EVENTS, RunStatus } from '../../../wasm-core/ts/abi.js';
 import { alignCursor } from '../../../wasm-core/ts/align.js';
-import { Core } from '../../../wasm-core/ts/core.js';
+import { Core, type Sim } from '../../../wasm-core/ts/core.js';
 import { Engine } from '../../../wasm-core/ts/engine.js';
 import { compile, type Program } from '../../../wasm-core/ts/compile.js';
 import { LimitExceeded, limitsOf } from '../../../wasm-core/ts/limits.js';
@@ -126,12 +126,12 @@ function computeFrames() {
   pendingFrames.clear();
   for (const req of reqs) {
     const engine = engines.get(req.id);
-    if (!engine || !engine.finished) continue;
+    if (!engine?.finished) continue;
     try {
       let cursor = req.cursor;
       if (req.alignFrom !== undefined) {
         const from = engines.get(req.alignFrom);
-        if (!from || !from.finished) continue;
+        if (!from?.finished) continue;
         cursor = engine.isBig || from.isBig ? 0 : alignCursor(from.opIndex(), cursor, engine.opIndex());
       }
       const frame = engine.frame(cursor);
@@ -153,9 +153,9 @@ function refusal(e: unknown): { issues: WorkerIssue[]; limits: WorkerLimit[] | n
         path: x.path,
         message: x instanceof LimitExceeded ? x.summary : x.detail,
       })),
-      limits:
-        over &&
-        over.map((x) => ({ key: x.key, needed: x.needed, limit: x.limit, raisable: x.raisable, message: x.summary })),
+      limits: over
+        ? over.map((x) => ({ key: x.key, needed: x.needed, limit: x.limit, raisable: x.raisable, message: x.summary }))
+        : null,
     };
   }
   return {
@@ -218,7 +218,7 @@ async function sweep(id: number, input: ScenarioInput, key: string, values: stri
   const yieldNow = () => new Promise((r) => setTimeout(r, 0));
   for (let i = 0; i < programs.length && !state.cancelled; i++) {
     const t0 = performance.now();
-    let sim;
+    let sim: Sim;
     try {
       sim = startProgram(core, programs[i], { trace: false });
     } catch (e) {

@@ -45,12 +45,12 @@ export function sweepCsv(xKey: string, series: CsvSeries[]): string {
   });
   const lines = [[xKey, ...series.map((s) => s.label)].map(cell).join(',')];
   for (const x of xs) lines.push([plain(x), ...byX.map((m) => plain(m.get(x)))].join(','));
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** rows as CSV: numbers plain, text cells quoted and defused as sweepCsv does */
 export function plainCsv(rows: (string | number)[][]): string {
-  return rows.map((r) => r.map((v) => (typeof v === 'number' ? plain(v) : cell(v))).join(',')).join('\n') + '\n';
+  return `${rows.map((r) => r.map((v) => (typeof v === 'number' ? plain(v) : cell(v))).join(',')).join('\n')}\n`;
 }
 
 /** `sweep-fault_around_bytes-pgfault.csv`; anything but letters, digits, _ . - becomes _. */
@@ -229,7 +229,7 @@ export function svgText(svg: SVGSVGElement): string {
     FALLBACK_FONT;
   clone.setAttribute('font-family', font);
   const style = clone.getAttribute('style') ?? '';
-  if (!/font-family/.test(style)) clone.setAttribute('style', `${style ? style + '; ' : ''}font-family: ${font}`);
+  if (!/font-family/.test(style)) clone.setAttribute('style', `${style ? `${style}; ` : ''}font-family: ${font}`);
 
   const bg = svg.ownerDocument.createElementNS(SVG_NS, 'rect');
   bg.setAttribute('x', '0');

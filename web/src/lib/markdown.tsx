@@ -166,6 +166,7 @@ export function Markdown({ text, className }: { text: string; className?: string
               </table>
             );
         }
+        return null;
       })}
     </div>
   );

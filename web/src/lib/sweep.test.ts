@@ -23,7 +23,7 @@ afterEach(() => {
   act(() => root?.unmount());
   host?.remove();
   root = host = null;
-  document.head.querySelectorAll('style[data-test]').forEach((s) => s.remove());
+  for (const s of document.head.querySelectorAll('style[data-test]')) s.remove();
 });
 
 function render(over: Partial<SweepChartProps> = {}): HTMLElement {
@@ -278,7 +278,10 @@ describe('download', () => {
     const created: Blob[] = [];
     const urlApi = URL as unknown as { createObjectURL?: (b: Blob) => string; revokeObjectURL?: (u: string) => void };
     const saved = { c: urlApi.createObjectURL, r: urlApi.revokeObjectURL };
-    urlApi.createObjectURL = (b: Blob) => (created.push(b), 'blob:test/1');
+    urlApi.createObjectURL = (b: Blob) => {
+      created.push(b);
+      return 'blob:test/1';
+    };
     urlApi.revokeObjectURL = () => {};
     const clicks: { name: string; href: string }[] = [];
     const spy = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {

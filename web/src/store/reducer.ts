@@ -106,7 +106,7 @@ function mergeSorted(a: readonly number[], b: readonly number[]): number[] {
 /** the final counters of the current run: the last counter sample */
 export function finalCounters(state: Pick<AppState, 'timeline'>): number[] | null {
   const s = state.timeline?.samples;
-  if (!s || !s.x.length) return null;
+  if (!s?.x.length) return null;
   return s.values.map((v) => v[v.length - 1]);
 }
 

@@ -73,6 +73,7 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
           <div className="as-procs" role="tablist" aria-label="Processes">
             {frame.mms.map((m) => (
               <button
+                type="button"
                 key={m.id}
                 role="tab"
                 aria-selected={m.id === mmId}
@@ -172,6 +173,7 @@ function VmaStrip({
               </span>
             )}
             <button
+              type="button"
               className={`as-vma ${v.id === selected ? 'sel' : ''}`}
               onClick={() => onSelect(v.id)}
               aria-pressed={v.id === selected}
@@ -278,6 +280,7 @@ function VmaGrid({
   const [hover, setHover] = useState<Hover | null>(null);
   /* the page the keyboard inspects (arrows move it, + and - zoom around it) */
   const [inspect, setInspect] = useState<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the palette is read from CSS, which the theme changes
   const palette = useMemo<Palette>(() => readPalette(), [theme]);
 
   const n = (vma.end - vma.start) / 4096;
@@ -312,7 +315,7 @@ function VmaGrid({
     return () => {
       select(el).on('.zoom', null);
     };
-  }, [width, height, gridH, cell, heat]);
+  }, [width, height, gridH, cell, heat, fitK]);
 
   /** pan (keeping the zoom) so that page p is on screen, both ways; centred if it was off */
   const reveal = (p: number, t: ZoomTransform = transform) => {
@@ -332,10 +335,11 @@ function VmaGrid({
   };
 
   /* follow the fault: keep its page on screen, across and down */
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follow a new fault or a resize, not every pan (reveal changes with the transform)
   useEffect(() => {
     if (!following || !frame.fault || inspect !== null) return;
     reveal(Math.floor((frame.fault.addr - vma.start) / 4096));
-  }, [frame.fault?.addr, following, cell, height, width]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [frame.fault?.addr, following, cell, height, width]);
 
   const zoomBy = (f: number, p: number | null) => {
     const el = canvas.current,
@@ -448,11 +452,12 @@ function VmaGrid({
         {!heat && (
           <div className="as-tools">
             {!following && (
-              <button className="btn" onClick={onFollow}>
+              <button type="button" className="btn" onClick={onFollow}>
                 Follow the fault
               </button>
             )}
             <button
+              type="button"
               className="btn"
               aria-label="Zoom in (+)"
               title="Zoom in (+ with the grid focused)"
@@ -461,6 +466,7 @@ function VmaGrid({
               +
             </button>
             <button
+              type="button"
               className="btn"
               aria-label="Zoom out (−)"
               title="Zoom out (− with the grid focused)"
@@ -469,6 +475,7 @@ function VmaGrid({
               −
             </button>
             <button
+              type="button"
               className="btn"
               aria-label="Zoom out to the whole mapping (0)"
               title="The whole mapping (0)"

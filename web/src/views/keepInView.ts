@@ -20,5 +20,6 @@ export function useKeepInView(
     const top = c.offsetTop - b.offsetTop;
     if (top < b.scrollTop + above || top > b.scrollTop + b.clientHeight - below(c))
       b.scrollTop = top - b.clientHeight / 3;
-  }, deps); // eslint-disable-line react-hooks/exhaustive-deps
+    // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what moves the current row
+  }, deps);
 }

@@ -13,7 +13,7 @@ import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { COUNTERS, FolioRmapOp } from '../../../../wasm-core/ts/abi.js';
 import { fmt } from '../../lib/format.js';
 import type { ViewDef, ViewProps } from '../../views/registry.js';
-import { ENTIRELY_MAPPED, foliosOf, type Atomics, type FolioFocus, type FoliosFrame } from './frame.js';
+import { ENTIRELY_MAPPED, foliosOf, type Atomics as RmapAtomics, type FolioFocus, type FoliosFrame } from './frame.js';
 import { LARGE_FOLIOS } from './index.js';
 import './large-folios.css';
 
@@ -27,7 +27,7 @@ export function nrPagesMappedText(v: number): string {
   return v >= ENTIRELY_MAPPED ? `ENTIRELY_MAPPED + ${fmt(v - ENTIRELY_MAPPED)}` : fmt(v);
 }
 
-export function atomicsLine(a: Atomics, v610: boolean): string {
+export function atomicsLine(a: RmapAtomics, v610: boolean): string {
   if (!a.page && !a.large && !a.entire && !a.nr) return 'no atomics (plain stores on a new folio)';
   const parts = [
     `${fmt(a.page)} _mapcount`,

@@ -789,6 +789,7 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
       : []),
   ];
   const a = runs[0].series;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs is built from these on every render
   const lines = useMemo<ChartLine[]>(
     () =>
       runs.flatMap((r, ri) => {
@@ -814,7 +815,7 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
         }));
       }),
     [timeline, other?.timeline, mode],
-  ); // eslint-disable-line react-hooks/exhaustive-deps -- runs is derived from these
+  );
   const W = box?.w ?? 0,
     H = box?.h ?? 0;
   const m = { l: 56, r: mode === 'counters' ? 22 : 12, t: 10, b: 24 };
@@ -909,6 +910,7 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
         {/* a click does not focus the switch (the browser would scroll a clipped legend into view); Tab and Enter do */}
         <span className="lru-switch" role="group" aria-label="What to chart">
           <button
+            type="button"
             className={`btn small ${mode === 'cache' ? 'on' : ''}`}
             aria-pressed={mode === 'cache'}
             onMouseDown={(e) => e.preventDefault()}
@@ -918,6 +920,7 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
             Page cache
           </button>
           <button
+            type="button"
             className={`btn small ${mode === 'counters' ? 'on' : ''}`}
             aria-pressed={mode === 'counters'}
             onMouseDown={(e) => e.preventDefault()}

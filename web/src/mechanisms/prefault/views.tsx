@@ -155,7 +155,7 @@ export function PagesPerFault({ frame, timeline, other, label }: ViewProps) {
       : []),
   ];
   if (!runs[0].s) return <div className="placeholder">A big run records no faults to chart.</div>;
-  if (!runs.some((r) => r.s && r.s.faults)) return <div className="placeholder">No page fault in this run yet.</div>;
+  if (!runs.some((r) => r.s?.faults)) return <div className="placeholder">No page fault in this run yet.</div>;
   const W = box?.w ?? 0,
     H = box?.h ?? 0;
   const m = { l: 44, r: 12, t: 10, b: 26 };
@@ -196,7 +196,7 @@ export function PagesPerFault({ frame, timeline, other, label }: ViewProps) {
               faults in the run →
             </text>
             {runs.map((r, ri) =>
-              r.s && r.s.x.length ? (
+              r.s?.x.length ? (
                 <g key={r.key} className={`pf-run ${ri ? 'b' : 'a'}`}>
                   <path d={path(r.s.x.map((x, k) => [x, r.s!.max[k]] as [number, number])) ?? ''} className="pf-max" />
                   <path

@@ -460,7 +460,7 @@ export function VmaTree({ frame, program, other, label }: ViewProps) {
         {!other && (
           <span>
             left to right: low to high addresses
-            {m && m.tree.some((n) => n.depth === TREE_DEPTH && (n.left || n.right))
+            {m?.tree.some((n) => n.depth === TREE_DEPTH && (n.left || n.right))
               ? `; the top ${TREE_DEPTH + 1} levels`
               : ''}
           </span>
