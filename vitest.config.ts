@@ -1,15 +1,22 @@
 import { defineConfig } from 'vitest/config';
 
-// One command runs every TypeScript test; each layer can run alone:
-//   npx vitest run --project core     (loader, compiler, CLI, golden traces, parity)
-//   npx vitest run --project web      (store, reducer, URL, snapshots/replay)
+// One command runs every TypeScript test; each project can run alone (npx vitest run --project NAME):
+//   core   the loader, compiler, engine, golden traces, native/wasm parity       (npm test -- quick)
+//   web    the store, reducer, URL, frame providers, replay                        (npm test -- quick)
+//   cli    the CLI end to end (a process per run), the hostile inputs, the seeds' big runs
+//   fuzz   random scenarios through the loader, wasm and native ASan (npm run fuzz runs more)
+const CLI = ['wasm-core/test/cli.test.ts', 'wasm-core/test/hostile.test.ts', 'wasm-core/test/seed.test.ts'];
+const FUZZ = ['wasm-core/test/fuzz.test.ts'];
 export default defineConfig({
   test: {
+    /* the spawned CLI processes and the native runner leave a core idle: two files at a time */
+    maxWorkers: 2,
     projects: [
       {
         test: {
           name: 'core',
           include: ['wasm-core/test/**/*.test.ts'],
+          exclude: [...CLI, ...FUZZ],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
@@ -22,6 +29,12 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
         },
+      },
+      {
+        test: { name: 'cli', include: CLI, environment: 'node', testTimeout: 120_000, hookTimeout: 120_000 },
+      },
+      {
+        test: { name: 'fuzz', include: FUZZ, environment: 'node', testTimeout: 600_000 },
       },
     ],
   },
