@@ -15,7 +15,8 @@ export default defineConfig({
   outputDir: 'test-results',
   timeout: 90_000,
   expect: { timeout: 20_000 },
-  fullyParallel: false,
+  /* every test stands alone: both workers share each file's tests */
+  fullyParallel: true,
   workers: 2,
   retries: 0,
   reporter: [['list']],
