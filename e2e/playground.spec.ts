@@ -36,18 +36,18 @@ test('the gallery lists every scenario, grouped by mechanism', async ({ page }, 
   await expect(page.getByRole('heading', { name: 'Fault-around' })).toBeVisible();
   expect(shipped('fault-around').length).toBeGreaterThanOrEqual(12);
   await expect(page.getByRole('heading', { name: 'VMA cache' })).toBeVisible();
-  expect(shipped('vmacache').length).toBeGreaterThanOrEqual(6);
+  expect(shipped('vma-cache').length).toBeGreaterThanOrEqual(6);
   await expect(page.getByRole('heading', { name: 'LRU and fadvise' })).toBeVisible();
   expect(shipped('lru').length).toBeGreaterThanOrEqual(7);
   await expect(page.getByRole('heading', { name: 'Large folios' })).toBeVisible();
-  expect(shipped('folios').length).toBeGreaterThanOrEqual(7);
+  expect(shipped('large-folios').length).toBeGreaterThanOrEqual(7);
   await expect(page.getByRole('heading', { name: 'Anticipatory prefault' })).toBeVisible();
   expect(shipped('prefault').length).toBeGreaterThanOrEqual(5);
   await expect(page.locator('.card')).toHaveCount(
     shipped('fault-around').length +
-      shipped('vmacache').length +
+      shipped('vma-cache').length +
       shipped('lru').length +
-      shipped('folios').length +
+      shipped('large-folios').length +
       shipped('prefault').length,
   );
   await expect(page.locator('.seed-table a[data-scenario]')).toHaveCount(shipped('fault-around/seed').length);
@@ -309,9 +309,9 @@ const titleOf = (name: string) => {
 /* the gallery's groups and the scenario folders they show */
 const GROUPS: [string, string[]][] = [
   ['Fault-around', ['fault-around', 'fault-around/seed']],
-  ['VMA cache', ['vmacache']],
+  ['VMA cache', ['vma-cache']],
   ['LRU and fadvise', ['lru']],
-  ['Large folios', ['folios']],
+  ['Large folios', ['large-folios']],
   ['Anticipatory prefault', ['prefault']],
 ];
 
@@ -444,7 +444,7 @@ async function download(page: Page, label: string): Promise<string> {
 test('VMA cache: a miss walks the tree; ebizzy per-thread near 100% against mm-wide near 0%', async ({
   page,
 }, info) => {
-  await page.goto('/?scenario=vmacache/ebizzy');
+  await page.goto('/?scenario=vma-cache/ebizzy');
   await expect(page.locator('[data-view="vmacache"]')).toBeVisible({ timeout: 30_000 });
   /* the walk is hidden in this group, the cache's views shown */
   await expect(page.locator('[data-view="walk"]')).toHaveCount(0);
@@ -530,7 +530,7 @@ test('LRU: the backup deactivates what fadvise cannot drop; 2.6.38 loses the wor
 test("large folios: step through fork and the child's munmap, and watch the mapcounts change; 6.9 beside 6.10", async ({
   page,
 }, info) => {
-  await page.goto('/?scenario=folios/walkthrough');
+  await page.goto('/?scenario=large-folios/walkthrough');
   await expect(page.locator('[data-view="folio"]')).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-view="walk"]')).toBeVisible();
   /* before the fork the child is not there yet (not an exited process) */

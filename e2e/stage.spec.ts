@@ -144,7 +144,7 @@ for (const [size, theme] of [
   }) => {
     test.setTimeout(120_000);
     /* a miss, the end of its fault, the first flush (after the first munmap), back to a miss */
-    await holdsStill(page, size, theme, 'vmacache/ebizzy', 'vmacache', ['c', 'j', 'h', 'j', 'Shift+C']);
+    await holdsStill(page, size, theme, 'vma-cache/ebizzy', 'vmacache', ['c', 'j', 'h', 'j', 'Shift+C']);
     await axe(page, `the VMA cache (${theme})`);
   });
 
@@ -173,7 +173,7 @@ for (const [size, theme] of [
   }) => {
     test.setTimeout(120_000);
     /* rmap batches, the remaps, the deferred split, back */
-    await holdsStill(page, size, theme, 'folios/thp', 'folio', ['o', 'o', 'v', 'v', 'q', 'Shift+V']);
+    await holdsStill(page, size, theme, 'large-folios/thp', 'folio', ['o', 'o', 'v', 'v', 'q', 'Shift+V']);
     await keysWork(page, 'the folio jumps');
     await axe(page, `the large folios (${theme})`);
   });
@@ -366,11 +366,11 @@ const AXE_LAYOUTS: [
   [
     'the VMA cache, compared and on stage',
     async (page, theme, axe) => {
-      await open(page, 'scenario=vmacache/ebizzy&cursor=s6:0.01&compare=vmacache=mm-wide', theme);
+      await open(page, 'scenario=vma-cache/ebizzy&cursor=s6:0.01&compare=vmacache=mm-wide', theme);
       await expect(page.locator('[data-run-view="b"] .vc').first()).toBeVisible();
       await axe(page, 'the VMA cache, compared');
       /* on stage this group shows its own two views, not the address space */
-      await page.goto(`/?scenario=vmacache/ebizzy&cursor=s6:0.01&present=1&theme=${theme}`);
+      await page.goto(`/?scenario=vma-cache/ebizzy&cursor=s6:0.01&present=1&theme=${theme}`);
       await expect(page.locator('[data-view="vmacache"]')).toBeVisible();
       await expect(page.locator('[data-view="vma-tree"]')).toBeVisible();
       await expect(page.getByTestId('cursor')).toHaveText(/^event /);

@@ -394,8 +394,8 @@ async function benchBackup(core: Core) {
   return { runs, steps, record: big.t, recorded: rec.t, events: rec.events };
 }
 
-const FOLIOS_MTHP = 'wasm-core/test/folios/fork-munmap-1g.yaml';
-const FOLIOS_THP = 'wasm-core/test/folios/fork-munmap-1g-thp.yaml';
+const FOLIOS_MTHP = 'wasm-core/test/large-folios/fork-munmap-1g.yaml';
+const FOLIOS_THP = 'wasm-core/test/large-folios/fork-munmap-1g-thp.yaml';
 
 /**
  * Large folios: fork() and munmap() of 1 GiB of order-2 mTHP folios and of

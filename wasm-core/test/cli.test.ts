@@ -356,7 +356,7 @@ describe('npm run sim --compare / --sweep', () => {
 
 describe('npm run sim: the VMA cache', () => {
   it("ebizzy --json --compare vmacache=mm-wide: per-task calls and hits of both runs, the seed's contrast", () => {
-    const r = sim('scenarios/vmacache/ebizzy.yaml', '--json', '--compare', 'vmacache=mm-wide');
+    const r = sim('scenarios/vma-cache/ebizzy.yaml', '--json', '--compare', 'vmacache=mm-wide');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.a.kernel.vmacache).toBe('per-thread');
@@ -375,19 +375,19 @@ describe('npm run sim: the VMA cache', () => {
     expect(j.a.vmacache_hit_rate.all).toBeCloseTo(28648 / 28736, 6);
     expect(j.b.vmacache_hit_rate.all).toBe(0);
     expect(j.diff.vmacache_find_hits).toBe(-28648);
-    const table = sim('scenarios/vmacache/ebizzy.yaml', '--compare', 'vmacache=mm-wide');
+    const table = sim('scenarios/vma-cache/ebizzy.yaml', '--compare', 'vmacache=mm-wide');
     expect(table.out).toMatch(/^all tasks +99\.69% +0\.00%$/m);
   });
 
   it("the README's table gives every vmacache scenario's counts under both settings", () => {
     const readme = readFileSync(join(repo, 'README.md'), 'utf8');
-    const dir = join(repo, 'scenarios/vmacache');
+    const dir = join(repo, 'scenarios/vma-cache');
     const files = readdirSync(dir)
       .filter((f) => f.endsWith('.yaml'))
       .sort();
     expect(files.length).toBeGreaterThanOrEqual(6);
     for (const f of files) {
-      const j = JSON.parse(sim(`scenarios/vmacache/${f}`, '--json', '--compare', 'vmacache=mm-wide').out);
+      const j = JSON.parse(sim(`scenarios/vma-cache/${f}`, '--json', '--compare', 'vmacache=mm-wide').out);
       const pctOf = (r: { counters: Record<string, number> }) =>
         `${((100 * r.counters.vmacache_find_hits) / r.counters.vmacache_find_calls).toFixed(2)}%`;
       const cells = [
@@ -397,7 +397,7 @@ describe('npm run sim: the VMA cache', () => {
         j.a.counters.vmacache_find_hits,
         pctOf(j.a),
       ].map((x) => (typeof x === 'number' ? x.toLocaleString('en-US') : x));
-      const row = `| [\`${f.replace(/\.yaml$/, '')}\`](scenarios/vmacache/${f}) | ${cells.join(' | ')} |`;
+      const row = `| [\`${f.replace(/\.yaml$/, '')}\`](scenarios/vma-cache/${f}) | ${cells.join(' | ')} |`;
       expect(readme, `README row for ${f}`).toContain(row);
     }
   });
@@ -449,7 +449,7 @@ describe('npm run sim: the LRU and fadvise(DONTNEED)', () => {
 });
 
 describe('npm run sim: large folios', () => {
-  const FILE = 'wasm-core/test/folios/likely-shared.yaml';
+  const FILE = 'wasm-core/test/large-folios/likely-shared.yaml';
 
   it('the old folio_likely_mapped_shared says "not shared" where 6.10 says "shared"; 6.9 reads every page to count', () => {
     const j = JSON.parse(sim(FILE, '--json', '--compare', 'large_mapcount=false').out);
@@ -474,8 +474,8 @@ describe('npm run sim: large folios', () => {
 });
 
 describe("npm run sim: §3.5's arithmetic, fork and munmap of 1 GiB of folios of one order", () => {
-  const MTHP = 'wasm-core/test/folios/fork-munmap-1g.yaml',
-    THP = 'wasm-core/test/folios/fork-munmap-1g-thp.yaml';
+  const MTHP = 'wasm-core/test/large-folios/fork-munmap-1g.yaml',
+    THP = 'wasm-core/test/large-folios/fork-munmap-1g-thp.yaml';
   /* the scenario without its last step (the child's munmap): what fork alone made */
   const forkOnly = (file: string, edit = (t: string) => t) => {
     const text = edit(readFileSync(join(repo, file), 'utf8'));

@@ -301,7 +301,7 @@ steps:
 
 describe('engine: a process not forked yet is not an exited one', () => {
   it('the child of thp.yaml: neither alive nor exited before the fork, alive after it, exited at the end', async () => {
-    const { eng, tl, events } = await recorded('scenarios/folios/thp.yaml');
+    const { eng, tl, events } = await recorded('scenarios/large-folios/thp.yaml');
     const prog = eng.program;
     const fork = events.findIndex((e) => e.type === EV.mmsim_fork);
     const exit = events.findIndex((e) => e.type === EV.mmsim_exit);
@@ -322,7 +322,7 @@ describe('engine: a process not forked yet is not an exited one', () => {
   });
 
   it("walkthrough.yaml: the PTEs fork copied are coloured as fork's (no mm_set_pte maps them), the parent's stay anonymous", async () => {
-    const { eng, events } = await recorded('scenarios/folios/walkthrough.yaml');
+    const { eng, events } = await recorded('scenarios/large-folios/walkthrough.yaml');
     const prog = eng.program;
     const fork = events.findIndex((e) => e.type === EV.mmsim_fork);
     const f = eng.frame(fork + 1);

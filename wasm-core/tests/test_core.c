@@ -1768,9 +1768,5 @@ int main(int argc, char **argv)
 	return failures ? 1 : 0;
 }
 
-/* the mechanisms' own tests */
-#include "vmacache.c"
-#include "lru.c"
-#include "pagewalk.c"
-#include "folios.c"
-#include "prefault.c"
+/* every other file of tests/ (the mechanisms' own tests, the page walker's): the build lists them */
+#include "test_suites.h"

@@ -15,7 +15,7 @@ const ctr = (name: string) => COUNTERS.indexOf(name as (typeof COUNTERS)[number]
 
 describe('large folios frame provider', () => {
   it('a THP: one PMD at its fault, two after fork, 512 PTEs in the child after its COW, half mapped and queued after a partial munmap', async () => {
-    const { eng, events } = await recorded('scenarios/folios/thp.yaml', largeFolioFrames);
+    const { eng, events } = await recorded('scenarios/large-folios/thp.yaml', largeFolioFrames);
     const at = (c: number): FoliosFrame => foliosOf(eng.frame(c))!;
     /* the fault's PMD */
     let c = after(events, EV.mmsim_set_pmd, (e) => e.c === SetHow.Anon);
@@ -64,7 +64,7 @@ describe('large folios frame provider', () => {
 
   it("an operation's atomics, summed from its rmap events, are the model's counters: fork of 16 MiB of order-2 folios, 6.10 and 6.9", async () => {
     for (const lm of ['true', 'false']) {
-      const { eng, events } = await recorded('scenarios/folios/fork.yaml', largeFolioFrames, { large_mapcount: lm });
+      const { eng, events } = await recorded('scenarios/large-folios/fork.yaml', largeFolioFrames, { large_mapcount: lm });
       const fork = events.findIndex((e) => e.type === EV.mmsim_folio_rmap && e.b === FolioRmapOp.DupPtes);
       const last =
         events.length -
@@ -93,7 +93,7 @@ describe('large folios frame provider', () => {
 
   it('folio_likely_mapped_shared: 6.9 says not shared, 6.10 shared, whichever kernel the run follows', async () => {
     for (const lm of ['true', 'false']) {
-      const { eng, tl } = await recorded('scenarios/folios/false-negative.yaml', largeFolioFrames, {
+      const { eng, tl } = await recorded('scenarios/large-folios/false-negative.yaml', largeFolioFrames, {
         large_mapcount: lm,
       });
       const f = foliosOf(eng.frame(tl.nEvents))!.focus!;

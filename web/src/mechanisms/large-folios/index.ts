@@ -1,6 +1,6 @@
 /**
  * Large folios and their mapcount (6.10's _large_mapcount against 6.9;
- * THP and mTHP): the gallery group (scenarios/folios/), key figures and
+ * THP and mTHP): the gallery group (scenarios/large-folios/), key figures and
  * jump targets. Its frame data (the folio in focus: each page's
  * _mapcount, the folio's counts, who maps it with which PTEs or PMD, what
  * this operation cost in atomics) is frame.ts, in the worker; its view is
@@ -13,7 +13,6 @@ export const LARGE_FOLIOS = 'large-folios';
 
 export const largeFolios: MechanismDef = {
   id: LARGE_FOLIOS,
-  folder: 'folios',
   title: 'Large folios',
   blurb:
     'THP and mTHP folios: who maps which page, and what each fork, unmap and COW costs in mapcount atomics (6.10 against 6.9).',

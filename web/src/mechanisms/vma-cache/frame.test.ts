@@ -12,7 +12,7 @@ const engineOf = (file: string, sets: Record<string, string> = {}) => recorded(f
 
 describe('vma-cache frame provider', () => {
   it('ebizzy: the first fault misses, walks the tree and stores the chunk in slot 0; the next one hits', async () => {
-    const { eng, events } = await engineOf('scenarios/vmacache/ebizzy.yaml');
+    const { eng, events } = await engineOf('scenarios/vma-cache/ebizzy.yaml');
     const miss = after(events, EV.mmsim_vmacache_find);
     let vc = vmaCacheOf(eng.frame(miss))!;
     expect(vc.mode).toBe('per-thread');
@@ -40,7 +40,7 @@ describe('vma-cache frame provider', () => {
   });
 
   it('ebizzy: a munmap bumps the mm seqnum; mm-wide mode shows the single shared slot', async () => {
-    const { eng, events } = await engineOf('scenarios/vmacache/ebizzy.yaml');
+    const { eng, events } = await engineOf('scenarios/vma-cache/ebizzy.yaml');
     const inv = after(events, EV.mmsim_vmacache_invalidate);
     const vc = vmaCacheOf(eng.frame(inv))!;
     expect(vc.invalidate).toMatchObject({ value: 1, wrapped: false, mmWide: false });
@@ -48,7 +48,7 @@ describe('vma-cache frame provider', () => {
     /* no thread's slots changed yet: they flush at their next lookup */
     expect(vc.tasks.every((t) => t.seqnum === 0 && t.slots[0] !== 0)).toBe(true);
     eng.destroy();
-    const b = await engineOf('scenarios/vmacache/ebizzy.yaml', { vmacache: 'mm-wide' });
+    const b = await engineOf('scenarios/vma-cache/ebizzy.yaml', { vmacache: 'mm-wide' });
     const upd = after(b.events, EV.mmsim_vmacache_update);
     const vb = vmaCacheOf(b.eng.frame(upd))!;
     expect(vb.mode).toBe('mm-wide');
@@ -58,7 +58,7 @@ describe('vma-cache frame provider', () => {
   });
 
   it('the seqnum wrap: flush_all empties every thread, and the frame says so', async () => {
-    const { eng, events } = await engineOf('scenarios/vmacache/seqnum-wrap.yaml');
+    const { eng, events } = await engineOf('scenarios/vma-cache/seqnum-wrap.yaml');
     const at = after(events, EV.mmsim_vmacache_flush_all);
     const vc = vmaCacheOf(eng.frame(at))!;
     expect(vc.invalidate).toMatchObject({ value: 0, wrapped: true, flushed: 3 });
@@ -72,7 +72,7 @@ describe('vma-cache frame provider', () => {
   });
 
   it("the series: each thread's hit rate over the run, ending at the counters' rate", async () => {
-    const { eng, tl, events } = await engineOf('scenarios/vmacache/ebizzy.yaml');
+    const { eng, tl, events } = await engineOf('scenarios/vma-cache/ebizzy.yaml');
     const s = vmaCacheFrames.series!(tl.nEvents, (i) => events[i], eng.program) as VmaCacheSeries;
     expect(s.lookups).toBe(28736);
     expect(s.threads.map((t) => t.name)).toEqual(['ebizzy.0', 'ebizzy.1', 'ebizzy.2', 'ebizzy.3']);

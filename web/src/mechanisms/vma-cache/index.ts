@@ -1,6 +1,6 @@
 /**
  * The VMA cache (Linux 3.15's per-thread cache against 3.14's single
- * mm->mmap_cache): the gallery group (scenarios/vmacache/), key figures and
+ * mm->mmap_cache): the gallery group (scenarios/vma-cache/), key figures and
  * jump targets. Its frame data (every thread's four slots and seqnum, the
  * mm's seqnum or mmap_cache, the rb-tree and the lookup at the cursor) is
  * frame.ts, in the worker; its views (the slots, the tree with a miss's
@@ -12,7 +12,6 @@ export const VMA_CACHE = 'vma-cache';
 
 export const vmaCache: MechanismDef = {
   id: VMA_CACHE,
-  folder: 'vmacache',
   title: 'VMA cache',
   blurb: 'find_vma() answered from four slots per thread instead of one per process (vmacache; Linux 3.15).',
   figures: [
