@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0xa66e77f9u
+#define MMSIM_INTERFACE_HASH 0x256e083cu
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -446,143 +446,143 @@ enum mmsim_mm_counter {
 
 /* Events: 32-byte records (struct mmsim_event); a..d per type. */
 #define MMSIM_EVENTS(X) \
-	/* step boundary: a=op b=step index (same as .step) */ \
+	/* step boundary */ \
 	X(STEP, "mmsim_step") \
-	/* touches that hit present PTEs, coalesced: addr=first, a=count, b=op (0 read, 1 write), c:d=last addr */ \
+	/* touches that hit present PTEs, coalesced into one record */ \
 	X(ACCESS, "mmsim_access") \
-	/* a user page fault (x86 trace point): a=error_code (1 present, 2 write, 4 user), b=fault flags (FAULT_FLAG_*), c=0 (it fires before find_vma), d=attempt (0, or 1.. for a retry) */ \
+	/* a user page fault, as the CPU traps (the x86 tracepoint; it fires before find_vma) */ \
 	X(PAGE_FAULT, "page_fault_user") \
-	/* handle_mm_fault returned: a=vm_fault_t, b=kind (MMSIM_FK_*), c=pages mapped */ \
+	/* handle_mm_fault returned */ \
 	X(FAULT_DONE, "mm_fault_done") \
-	/* a page-table page allocated: addr=address being faulted, a=level of the new table (MMSIM_PGT_*), b=pfn */ \
+	/* a page-table page allocated */ \
 	X(PGTABLE_ALLOC, "mm_pgtable_alloc") \
-	/* a page-table page freed: addr=start of the span it mapped, a=level, b=pfn */ \
+	/* a page-table page freed */ \
 	X(PGTABLE_FREE, "mm_pgtable_free") \
-	/* the fault-around window: addr=address of start_pgoff, a=file, b=start_pgoff, c=end_pgoff, d=faulting pgoff */ \
+	/* the fault-around window (filemap_map_pages) */ \
 	X(MAP_PAGES, "mm_filemap_map_pages") \
-	/* a PTE set: addr, a=pfn, b=pgoff (or anon index), c=how (MMSIM_SET_*), d=the PTE's low 12 bits */ \
+	/* a PTE set */ \
 	X(SET_PTE, "mm_set_pte") \
-	/* map_pages skipped a page: addr, a=pgoff, b=reason (MMSIM_SKIP_*), c=pfn or 0 */ \
+	/* filemap_map_pages skipped a page */ \
 	X(MAP_SKIP, "mm_filemap_map_skip") \
-	/* ->fault (filemap_fault): addr, a=file, b=pgoff, c=1 if the page was cached */ \
+	/* ->fault (filemap_fault) */ \
 	X(FILEMAP_FAULT, "mm_filemap_fault") \
-	/* readahead: a=file, b=start pgoff, c=pages, d=async_size; also mmap read-around */ \
+	/* synchronous readahead, or the mmap read-around of a major fault */ \
 	X(SYNC_RA, "page_cache_sync_ra") \
-	/* readahead: a=file, b=start pgoff, c=pages, d=async_size */ \
+	/* asynchronous readahead (a PG_readahead page was reached) */ \
 	X(ASYNC_RA, "page_cache_async_ra") \
-	/* a folio entered the page cache: a=file, b=pgoff, c=pfn, d=page flags */ \
+	/* a folio entered the page cache */ \
 	X(ADD_TO_PAGE_CACHE, "mm_filemap_add_to_page_cache") \
-	/* a folio left the page cache: a=file, b=pgoff, c=pfn, d=1 if reclaim left a shadow entry */ \
+	/* a folio left the page cache */ \
 	X(DELETE_FROM_PAGE_CACHE, "mm_filemap_delete_from_page_cache") \
-	/* read I/O completed: a=file, b=first pgoff, c=pages, d=request id */ \
+	/* a read request completed */ \
 	X(IO_DONE, "mmsim_read_done") \
-	/* read I/O submitted: a=file, b=first pgoff, c=pages, d=request id */ \
+	/* a read request submitted */ \
 	X(IO_SUBMIT, "mmsim_read_submit") \
-	/* a task waited for a locked folio: a=file, b=pgoff, c=request id */ \
+	/* a task waited for a locked folio (its read in flight) */ \
 	X(FOLIO_WAIT, "mmsim_folio_wait") \
-	/* VMA life: addr=vm_start, a=mm, b=vma id, c:d=vm_end */ \
+	/* a VMA was created */ \
 	X(VMA_ADD, "mmsim_vma_add") \
-	/* addr=vm_start, a=mm, b=vma id, c:d=vm_end */ \
+	/* a VMA was removed */ \
 	X(VMA_REMOVE, "mmsim_vma_remove") \
-	/* addr=vm_start, a=mm, b=new vma id, c:d=vm_end */ \
+	/* a VMA was split in two */ \
 	X(VMA_SPLIT, "mmsim_vma_split") \
-	/* addr=vm_start, a=mm, b=vma id, c:d=vm_end */ \
+	/* two VMAs were merged into one */ \
 	X(VMA_MERGE, "mmsim_vma_merge") \
-	/* addr=vm_start, a=mm, b=vma id, c:d=vm_end */ \
+	/* a VMA's flags changed (madvise) */ \
 	X(VMA_FLAGS, "mmsim_vma_flags") \
-	/* PTEs cleared by munmap/madvise/exit: addr=start, a=PTEs cleared, b=pages freed, c:d=end; one mmsim_pte_clear per cleared PTE precedes it */ \
+	/* PTEs cleared by munmap, madvise(DONTNEED) or exit (one mmsim_pte_clear per cleared PTE precedes it) */ \
 	X(ZAP, "mmsim_zap_range") \
-	/* a page or folio allocated: a=pfn, b=order, c=use (MMSIM_USE_*) */ \
+	/* a page or folio allocated */ \
 	X(PAGE_ALLOC, "mm_page_alloc") \
-	/* a page or folio freed: a=pfn, b=order, c=use */ \
+	/* a page or folio freed */ \
 	X(PAGE_FREE, "mm_page_free") \
-	/* a folio put on an LRU list (its pagevec drained): addr=the page (file id + 1 << 32 | pgoff; 0 anon), a=pfn, b=list (MMSIM_LRU_*) */ \
+	/* a folio put on an LRU list (its pagevec drained) */ \
 	X(LRU_ADD, "mm_lru_insertion") \
-	/* activate_page() (a second access): addr=the page (as mm_lru_insertion), a=pfn, b=the active list, c=the inactive list it left */ \
+	/* activate_page(): a second access moved a folio to its active list */ \
 	X(LRU_ACTIVATE, "mm_lru_activate") \
-	/* a file was put in the page cache before step 1: a=file, b=pages */ \
+	/* a file was put in the page cache before step 1 (cached: all) */ \
 	X(PRELOAD, "mmsim_file_preload") \
-	/* process life: a=parent mm, b=child mm */ \
+	/* a process forked */ \
 	X(FORK, "mmsim_fork") \
-	/* a process exited: a=mm */ \
+	/* a process exited */ \
 	X(EXIT, "mmsim_exit") \
-	/* an expect step: a=1 pass/0 fail, b=items checked, c=items failed */ \
+	/* an expect step */ \
 	X(EXPECT, "mmsim_expect") \
-	/* a say step: a=data index of its text (host side) */ \
+	/* a say step */ \
 	X(SAY, "mmsim_say") \
-	/* the run stopped with an error: a=-error, b=step */ \
+	/* the run stopped with an error */ \
 	X(ERROR, "mmsim_error") \
-	/* shmem_fault() (tmpfs; no kernel tracepoint): a=file, b=pgoff, c=1 found, 0 hole */ \
+	/* shmem_fault() on a tmpfs file (the kernel has no tracepoint here) */ \
 	X(SHMEM_FAULT, "mmsim_shmem_fault") \
-	/* PG_readahead set on a page (readahead) or cleared (the mark was reached): a=file, b=pgoff, c=1 set / 0 cleared */ \
+	/* PG_readahead set on a page (readahead) or cleared (the mark was reached) */ \
 	X(RA_MARK, "mmsim_readahead_mark") \
-	/* a present PTE cleared (zap_pte_range: munmap, madvise(DONTNEED), exit; later reclaim and splits): addr, a=pfn, b=mm */ \
+	/* a present PTE cleared (zap_pte_range: munmap, madvise(DONTNEED), exit; reclaim and splits) */ \
 	X(PTE_CLEAR, "mmsim_pte_clear") \
-	/* find_vma() asked the cache: addr, a=vma id found (0 miss), b=slot (MMSIM_NONE on a miss), c=miss reason (0 hit, 1 not in the slots, 2 seqnum mismatch: the task's slots flushed), d=mm */ \
+	/* find_vma() asked the cache */ \
 	X(VMACACHE_FIND, "mmsim_vmacache_find") \
-	/* the rb-tree walk of a miss, one event per VMA visited: addr, a=vma id, b=depth (0 root), c=1 if vm_end > addr (the candidate, walk goes left), d=mm */ \
+	/* the rb-tree walk of a miss: one event per VMA visited */ \
 	X(FIND_VMA_WALK, "mmsim_find_vma_walk") \
-	/* vmacache_update() (or mm->mmap_cache = vma): addr, a=vma id stored, b=slot, c=vma id it replaced (0 empty), d=mm */ \
+	/* vmacache_update() (3.14: mm->mmap_cache = vma) */ \
 	X(VMACACHE_UPDATE, "mmsim_vmacache_update") \
-	/* vmacache_invalidate(): a=mm, b=mm seqnum after, c=1 if it wrapped to 0 (vmacache_flush_all follows); mm-wide: b=mmap_cache after, c=2 */ \
+	/* vmacache_invalidate(): a VMA left the tree */ \
 	X(VMACACHE_INVALIDATE, "mmsim_vmacache_invalidate") \
-	/* vmacache_flush_all() on a seqnum wrap: a=mm, b=threads whose slots were cleared */ \
+	/* vmacache_flush_all() on a seqnum wrap */ \
 	X(VMACACHE_FLUSH_ALL, "mmsim_vmacache_flush_all") \
-	/* a folio queued in a pagevec (a reference held): addr=the page (file id + 1 << 32 | pgoff; 0 anon), a=pfn, b=pagevec (MMSIM_PVEC_*), c=folios in it now */ \
+	/* a folio queued in a pagevec (a reference held) */ \
 	X(PAGEVEC_ADD, "mmsim_pagevec_add") \
-	/* a pagevec drained: a=pagevec, b=folios, c=0 it was full, 1 lru_add_drain(), 2 a large folio arrived (v4.15+) */ \
+	/* a pagevec drained */ \
 	X(PAGEVEC_DRAIN, "mmsim_pagevec_drain") \
-	/* a folio moved between lists: addr=the page (as mmsim_pagevec_add), a=pfn, b=from (MMSIM_LRU_*, MMSIM_NONE: off every list), c=to (| MMSIM_LRU_TAIL at the tail; MMSIM_NONE: isolated), d=why (MMSIM_LRUMV_*) */ \
+	/* a folio moved between lists */ \
 	X(LRU_MOVE, "mmsim_lru_move") \
-	/* a scan took folios off a list's tail: a=list, b=scanned, c=taken, d=priority */ \
+	/* a scan took folios off a list's tail */ \
 	X(LRU_ISOLATE, "mm_vmscan_lru_isolate") \
-	/* shrink_page_list() decided: addr=the page (as mmsim_pagevec_add), a=pfn, b=verdict (MMSIM_SHRINK_*), c=referencing PTEs, d=page flags before */ \
+	/* shrink_page_list() decided on a folio */ \
 	X(SHRINK_PAGE, "mmsim_shrink_page") \
-	/* a=file (1) or anon, b=scanned, c=reclaimed, d=priority */ \
+	/* shrink_inactive_list() ended */ \
 	X(SHRINK_INACTIVE, "mm_vmscan_lru_shrink_inactive") \
-	/* a=file, b=taken, c=referenced (rotated), d=deactivated */ \
+	/* shrink_active_list() ended */ \
 	X(SHRINK_ACTIVE, "mm_vmscan_lru_shrink_active") \
-	/* kswapd woken: a=free pages, b=low watermark */ \
+	/* kswapd woken below the low watermark */ \
 	X(KSWAPD_WAKE, "mm_vmscan_kswapd_wake") \
-	/* kswapd sleeps: a=free pages, b=high watermark, c=1 if the zone is all_unreclaimable */ \
+	/* kswapd goes back to sleep */ \
 	X(KSWAPD_SLEEP, "mm_vmscan_kswapd_sleep") \
-	/* one priority pass of balance_pgdat(): a=priority, b=reclaimed in this run, c=scanned in this pass, d=free pages after */ \
+	/* one priority pass of balance_pgdat() */ \
 	X(KSWAPD_PASS, "mmsim_kswapd_pass") \
-	/* an allocation found free pages at the min watermark: a=free, b=min */ \
+	/* an allocation found free pages at the min watermark */ \
 	X(DIRECT_BEGIN, "mm_vmscan_direct_reclaim_begin") \
-	/* a=pages reclaimed, b=scanned */ \
+	/* direct reclaim ended */ \
 	X(DIRECT_END, "mm_vmscan_direct_reclaim_end") \
-	/* reclaim wrote a dirty folio out (pageout, PG_reclaim): addr=the page, a=pfn, b=file, c=pgoff */ \
+	/* reclaim wrote a dirty folio out (pageout, PG_reclaim) */ \
 	X(WRITEPAGE, "mm_vmscan_writepage") \
-	/* writeback started: addr=reason (MMSIM_WB_*), a=file, b=first pgoff, c=pages, d=request id */ \
+	/* writeback started */ \
 	X(WB_SUBMIT, "mmsim_writeback_submit") \
-	/* writeback ended (end_page_writeback on each): a=file, b=first pgoff, c=pages, d=request id */ \
+	/* writeback ended (end_page_writeback on each page) */ \
 	X(WB_DONE, "mmsim_writeback_done") \
-	/* fadvise(DONTNEED): a=file, b=first pgoff, c=last pgoff (MMSIM_NONE: to the end), d=1 if it flushed the file (0: congested) */ \
+	/* fadvise(DONTNEED) */ \
 	X(FADVISE, "mmsim_fadvise_dontneed") \
-	/* invalidate_mapping_pages() on a folio: addr=the page, a=pfn, b=pgoff, c=result (MMSIM_INVAL_*), d=1 if queued for deactivate_page */ \
+	/* invalidate_mapping_pages() on a folio */ \
 	X(INVALIDATE, "mmsim_invalidate_page") \
-	/* a page came back where reclaim left a shadow: a=file, b=pgoff, c=refault distance, d=1 if activated */ \
+	/* a page came back where reclaim had left a shadow entry */ \
 	X(REFAULT, "mmsim_workingset_refault") \
-	/* a dirtying task over dirty_ratio: a=dirty pages, b=background threshold, c=dirty threshold, d=pages it wrote */ \
+	/* a dirtying task over dirty_ratio wrote back itself */ \
 	X(BALANCE_DIRTY, "mmsim_balance_dirty_pages") \
-	/* read(2) done: a=file, b=first pgoff, c=pages, d=pages that were not cached */ \
+	/* read(2) done */ \
 	X(FILE_READ, "mmsim_file_read") \
-	/* write(2) done: a=file, b=first pgoff, c=pages, d=pages newly dirtied */ \
+	/* write(2) done */ \
 	X(FILE_WRITE, "mmsim_file_write") \
-	/* a large folio's mappings changed (large folios only): addr=the first page's pfn (of the c pages), a=head pfn, b=op (MMSIM_FRMAP_*), c=pages, d=atomics it made: _mapcount | _large_mapcount << 16 | _entire_mapcount << 20 | _nr_pages_mapped << 24 */ \
+	/* a large folio's mappings changed (large folios only) */ \
 	X(FOLIO_RMAP, "mmsim_folio_rmap") \
-	/* a PMD leaf set (a 2 MiB mapping): addr, a=head pfn (0: the huge zero page), b=mm, c=how (MMSIM_SET_*: Anon, Zero, Fork, Reuse), d=the entry's low 12 bits */ \
+	/* a PMD leaf set (a 2 MiB mapping) */ \
 	X(SET_PMD, "mmsim_set_pmd") \
-	/* a PMD leaf cleared (zap_huge_pmd): addr, a=head pfn (0: the huge zero page), b=mm, c=1 if the folio was freed */ \
+	/* a PMD leaf cleared (zap_huge_pmd) */ \
 	X(PMD_CLEAR, "mmsim_pmd_clear") \
-	/* a PMD leaf remapped by a PTE table (__split_huge_pmd_locked): addr, a=head pfn (0: the huge zero page), b=mm, c=why (MMSIM_SPLITPMD_*), d=rmap atomics it cost */ \
+	/* a PMD leaf remapped by a PTE table (__split_huge_pmd_locked) */ \
 	X(SPLIT_PMD, "mmsim_split_huge_pmd") \
-	/* a partly unmapped anon large folio queued (deferred_split_folio): a=head pfn, b=order, c=pages still mapped */ \
+	/* a partly unmapped anonymous large folio queued (deferred_split_folio) */ \
 	X(DEFERRED_SPLIT, "mmsim_deferred_split") \
-	/* the deferred split shrinker split a folio (split_huge_page): a=head pfn, b=order, c=pages freed (unmapped ones), d=pages left */ \
+	/* the deferred split shrinker split a folio (split_huge_page) */ \
 	X(SPLIT_FOLIO, "mmsim_split_huge_page") \
-	/* do_anonymous_page with the anticipatory prefault: addr=the fault, a=1 the prediction hit / 0 missed, b=order, c=pages mapped, d=what ended the batch (MMSIM_PFEND_*) | the pages planned << 8 (the prediction stored: addr + planned pages) */ \
+	/* do_anonymous_page with the anticipatory prefault */ \
 	X(ANON_PREFAULT, "mmsim_anon_prefault")
 enum mmsim_event_type {
 #define MMSIM_X_ENUM(id, name) MMSIM_EV_##id,
@@ -807,6 +807,201 @@ struct mmsim_prefault_state { /* 16 bytes: one task's prediction (2004 V1: task_
 	uint32_t alive;
 };
 
+/* the layout computed from the description, checked at compile time */
+_Static_assert(sizeof(struct mmsim_event) == 32, "struct mmsim_event: 32 bytes");
+_Static_assert(offsetof(struct mmsim_event, type) == 0, "mmsim_event.type at 0");
+_Static_assert(offsetof(struct mmsim_event, task) == 2, "mmsim_event.task at 2");
+_Static_assert(offsetof(struct mmsim_event, step) == 4, "mmsim_event.step at 4");
+_Static_assert(offsetof(struct mmsim_event, addr) == 8, "mmsim_event.addr at 8");
+_Static_assert(offsetof(struct mmsim_event, a) == 16, "mmsim_event.a at 16");
+_Static_assert(offsetof(struct mmsim_event, b) == 20, "mmsim_event.b at 20");
+_Static_assert(offsetof(struct mmsim_event, c) == 24, "mmsim_event.c at 24");
+_Static_assert(offsetof(struct mmsim_event, d) == 28, "mmsim_event.d at 28");
+_Static_assert(sizeof(struct mmsim_prog_header) == 112, "struct mmsim_prog_header: 112 bytes");
+_Static_assert(offsetof(struct mmsim_prog_header, magic) == 0, "mmsim_prog_header.magic at 0");
+_Static_assert(offsetof(struct mmsim_prog_header, abi) == 4, "mmsim_prog_header.abi at 4");
+_Static_assert(offsetof(struct mmsim_prog_header, seed) == 8, "mmsim_prog_header.seed at 8");
+_Static_assert(offsetof(struct mmsim_prog_header, memory) == 16, "mmsim_prog_header.memory at 16");
+_Static_assert(offsetof(struct mmsim_prog_header, fault_around_bytes) == 24, "mmsim_prog_header.fault_around_bytes at 24");
+_Static_assert(offsetof(struct mmsim_prog_header, readahead_kb) == 28, "mmsim_prog_header.readahead_kb at 28");
+_Static_assert(offsetof(struct mmsim_prog_header, vmacache) == 32, "mmsim_prog_header.vmacache at 32");
+_Static_assert(offsetof(struct mmsim_prog_header, fadvise_dontneed) == 36, "mmsim_prog_header.fadvise_dontneed at 36");
+_Static_assert(offsetof(struct mmsim_prog_header, workingset) == 40, "mmsim_prog_header.workingset at 40");
+_Static_assert(offsetof(struct mmsim_prog_header, min_free_kbytes) == 44, "mmsim_prog_header.min_free_kbytes at 44");
+_Static_assert(offsetof(struct mmsim_prog_header, dirty_background_ratio) == 48, "mmsim_prog_header.dirty_background_ratio at 48");
+_Static_assert(offsetof(struct mmsim_prog_header, dirty_ratio) == 52, "mmsim_prog_header.dirty_ratio at 52");
+_Static_assert(offsetof(struct mmsim_prog_header, thp) == 56, "mmsim_prog_header.thp at 56");
+_Static_assert(offsetof(struct mmsim_prog_header, mthp_orders) == 60, "mmsim_prog_header.mthp_orders at 60");
+_Static_assert(offsetof(struct mmsim_prog_header, large_mapcount) == 64, "mmsim_prog_header.large_mapcount at 64");
+_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault) == 68, "mmsim_prog_header.anon_prefault at 68");
+_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault_cap) == 72, "mmsim_prog_header.anon_prefault_cap at 72");
+_Static_assert(offsetof(struct mmsim_prog_header, io_latency) == 76, "mmsim_prog_header.io_latency at 76");
+_Static_assert(offsetof(struct mmsim_prog_header, writeback_latency) == 80, "mmsim_prog_header.writeback_latency at 80");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_files) == 84, "mmsim_prog_header.nr_files at 84");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_procs) == 88, "mmsim_prog_header.nr_procs at 88");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_tasks) == 92, "mmsim_prog_header.nr_tasks at 92");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_maps) == 96, "mmsim_prog_header.nr_maps at 96");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_steps) == 100, "mmsim_prog_header.nr_steps at 100");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_data) == 104, "mmsim_prog_header.nr_data at 104");
+_Static_assert(offsetof(struct mmsim_prog_header, reserved) == 108, "mmsim_prog_header.reserved at 108");
+_Static_assert(sizeof(struct mmsim_prog_file) == 16, "struct mmsim_prog_file: 16 bytes");
+_Static_assert(offsetof(struct mmsim_prog_file, size) == 0, "mmsim_prog_file.size at 0");
+_Static_assert(offsetof(struct mmsim_prog_file, flags) == 8, "mmsim_prog_file.flags at 8");
+_Static_assert(offsetof(struct mmsim_prog_file, reserved) == 12, "mmsim_prog_file.reserved at 12");
+_Static_assert(sizeof(struct mmsim_prog_proc) == 16, "struct mmsim_prog_proc: 16 bytes");
+_Static_assert(offsetof(struct mmsim_prog_proc, threads) == 0, "mmsim_prog_proc.threads at 0");
+_Static_assert(offsetof(struct mmsim_prog_proc, first_task) == 4, "mmsim_prog_proc.first_task at 4");
+_Static_assert(offsetof(struct mmsim_prog_proc, flags) == 8, "mmsim_prog_proc.flags at 8");
+_Static_assert(offsetof(struct mmsim_prog_proc, vmacache_seqnum) == 12, "mmsim_prog_proc.vmacache_seqnum at 12");
+_Static_assert(sizeof(struct mmsim_step) == 64, "struct mmsim_step: 64 bytes");
+_Static_assert(offsetof(struct mmsim_step, op) == 0, "mmsim_step.op at 0");
+_Static_assert(offsetof(struct mmsim_step, flags) == 1, "mmsim_step.flags at 1");
+_Static_assert(offsetof(struct mmsim_step, kind) == 2, "mmsim_step.kind at 2");
+_Static_assert(offsetof(struct mmsim_step, reserved) == 3, "mmsim_step.reserved at 3");
+_Static_assert(offsetof(struct mmsim_step, task) == 4, "mmsim_step.task at 4");
+_Static_assert(offsetof(struct mmsim_step, map) == 8, "mmsim_step.map at 8");
+_Static_assert(offsetof(struct mmsim_step, file) == 12, "mmsim_step.file at 12");
+_Static_assert(offsetof(struct mmsim_step, offset) == 16, "mmsim_step.offset at 16");
+_Static_assert(offsetof(struct mmsim_step, length) == 24, "mmsim_step.length at 24");
+_Static_assert(offsetof(struct mmsim_step, stride) == 32, "mmsim_step.stride at 32");
+_Static_assert(offsetof(struct mmsim_step, count) == 40, "mmsim_step.count at 40");
+_Static_assert(offsetof(struct mmsim_step, addr) == 48, "mmsim_step.addr at 48");
+_Static_assert(offsetof(struct mmsim_step, data) == 56, "mmsim_step.data at 56");
+_Static_assert(offsetof(struct mmsim_step, ndata) == 60, "mmsim_step.ndata at 60");
+_Static_assert(sizeof(struct mmsim_error_info) == 32, "struct mmsim_error_info: 32 bytes");
+_Static_assert(offsetof(struct mmsim_error_info, code) == 0, "mmsim_error_info.code at 0");
+_Static_assert(offsetof(struct mmsim_error_info, step) == 4, "mmsim_error_info.step at 4");
+_Static_assert(offsetof(struct mmsim_error_info, task) == 8, "mmsim_error_info.task at 8");
+_Static_assert(offsetof(struct mmsim_error_info, reserved) == 12, "mmsim_error_info.reserved at 12");
+_Static_assert(offsetof(struct mmsim_error_info, addr) == 16, "mmsim_error_info.addr at 16");
+_Static_assert(offsetof(struct mmsim_error_info, detail) == 24, "mmsim_error_info.detail at 24");
+_Static_assert(sizeof(struct mmsim_expect_failure) == 32, "struct mmsim_expect_failure: 32 bytes");
+_Static_assert(offsetof(struct mmsim_expect_failure, step) == 0, "mmsim_expect_failure.step at 0");
+_Static_assert(offsetof(struct mmsim_expect_failure, item) == 4, "mmsim_expect_failure.item at 4");
+_Static_assert(offsetof(struct mmsim_expect_failure, key) == 8, "mmsim_expect_failure.key at 8");
+_Static_assert(offsetof(struct mmsim_expect_failure, expected) == 16, "mmsim_expect_failure.expected at 16");
+_Static_assert(offsetof(struct mmsim_expect_failure, actual) == 24, "mmsim_expect_failure.actual at 24");
+_Static_assert(sizeof(struct mmsim_vma_info) == 48, "struct mmsim_vma_info: 48 bytes");
+_Static_assert(offsetof(struct mmsim_vma_info, vm_start) == 0, "mmsim_vma_info.vm_start at 0");
+_Static_assert(offsetof(struct mmsim_vma_info, vm_end) == 8, "mmsim_vma_info.vm_end at 8");
+_Static_assert(offsetof(struct mmsim_vma_info, vm_pgoff) == 16, "mmsim_vma_info.vm_pgoff at 16");
+_Static_assert(offsetof(struct mmsim_vma_info, vm_flags) == 24, "mmsim_vma_info.vm_flags at 24");
+_Static_assert(offsetof(struct mmsim_vma_info, file) == 28, "mmsim_vma_info.file at 28");
+_Static_assert(offsetof(struct mmsim_vma_info, id) == 32, "mmsim_vma_info.id at 32");
+_Static_assert(offsetof(struct mmsim_vma_info, anon_vma) == 36, "mmsim_vma_info.anon_vma at 36");
+_Static_assert(offsetof(struct mmsim_vma_info, map) == 40, "mmsim_vma_info.map at 40");
+_Static_assert(offsetof(struct mmsim_vma_info, reserved) == 44, "mmsim_vma_info.reserved at 44");
+_Static_assert(sizeof(struct mmsim_walk) == 72, "struct mmsim_walk: 72 bytes");
+_Static_assert(offsetof(struct mmsim_walk, addr) == 0, "mmsim_walk.addr at 0");
+_Static_assert(offsetof(struct mmsim_walk, entry) == 8, "mmsim_walk.entry at 8");
+_Static_assert(offsetof(struct mmsim_walk, table_pfn) == 40, "mmsim_walk.table_pfn at 40");
+_Static_assert(offsetof(struct mmsim_walk, index) == 56, "mmsim_walk.index at 56");
+_Static_assert(sizeof(struct mmsim_page_info) == 32, "struct mmsim_page_info: 32 bytes");
+_Static_assert(offsetof(struct mmsim_page_info, pfn) == 0, "mmsim_page_info.pfn at 0");
+_Static_assert(offsetof(struct mmsim_page_info, flags) == 4, "mmsim_page_info.flags at 4");
+_Static_assert(offsetof(struct mmsim_page_info, refcount) == 8, "mmsim_page_info.refcount at 8");
+_Static_assert(offsetof(struct mmsim_page_info, mapcount) == 12, "mmsim_page_info.mapcount at 12");
+_Static_assert(offsetof(struct mmsim_page_info, mapping) == 16, "mmsim_page_info.mapping at 16");
+_Static_assert(offsetof(struct mmsim_page_info, index) == 20, "mmsim_page_info.index at 20");
+_Static_assert(offsetof(struct mmsim_page_info, order) == 24, "mmsim_page_info.order at 24");
+_Static_assert(offsetof(struct mmsim_page_info, lru) == 28, "mmsim_page_info.lru at 28");
+_Static_assert(sizeof(struct mmsim_task_info) == 72, "struct mmsim_task_info: 72 bytes");
+_Static_assert(offsetof(struct mmsim_task_info, mm) == 0, "mmsim_task_info.mm at 0");
+_Static_assert(offsetof(struct mmsim_task_info, alive) == 4, "mmsim_task_info.alive at 4");
+_Static_assert(offsetof(struct mmsim_task_info, counters) == 8, "mmsim_task_info.counters at 8");
+_Static_assert(sizeof(struct mmsim_mm_info) == 56, "struct mmsim_mm_info: 56 bytes");
+_Static_assert(offsetof(struct mmsim_mm_info, alive) == 0, "mmsim_mm_info.alive at 0");
+_Static_assert(offsetof(struct mmsim_mm_info, nr_vmas) == 4, "mmsim_mm_info.nr_vmas at 4");
+_Static_assert(offsetof(struct mmsim_mm_info, pgd_pfn) == 8, "mmsim_mm_info.pgd_pfn at 8");
+_Static_assert(offsetof(struct mmsim_mm_info, exited) == 12, "mmsim_mm_info.exited at 12");
+_Static_assert(offsetof(struct mmsim_mm_info, counters) == 16, "mmsim_mm_info.counters at 16");
+_Static_assert(sizeof(struct mmsim_file_info) == 32, "struct mmsim_file_info: 32 bytes");
+_Static_assert(offsetof(struct mmsim_file_info, size) == 0, "mmsim_file_info.size at 0");
+_Static_assert(offsetof(struct mmsim_file_info, nrpages) == 8, "mmsim_file_info.nrpages at 8");
+_Static_assert(offsetof(struct mmsim_file_info, mmap_miss) == 12, "mmsim_file_info.mmap_miss at 12");
+_Static_assert(offsetof(struct mmsim_file_info, ra_start) == 16, "mmsim_file_info.ra_start at 16");
+_Static_assert(offsetof(struct mmsim_file_info, ra_size) == 24, "mmsim_file_info.ra_size at 24");
+_Static_assert(offsetof(struct mmsim_file_info, ra_async_size) == 28, "mmsim_file_info.ra_async_size at 28");
+_Static_assert(sizeof(struct mmsim_vmacache_info) == 32, "struct mmsim_vmacache_info: 32 bytes");
+_Static_assert(offsetof(struct mmsim_vmacache_info, mm) == 0, "mmsim_vmacache_info.mm at 0");
+_Static_assert(offsetof(struct mmsim_vmacache_info, seqnum) == 4, "mmsim_vmacache_info.seqnum at 4");
+_Static_assert(offsetof(struct mmsim_vmacache_info, mm_seqnum) == 8, "mmsim_vmacache_info.mm_seqnum at 8");
+_Static_assert(offsetof(struct mmsim_vmacache_info, mmap_cache) == 12, "mmsim_vmacache_info.mmap_cache at 12");
+_Static_assert(offsetof(struct mmsim_vmacache_info, slot) == 16, "mmsim_vmacache_info.slot at 16");
+_Static_assert(sizeof(struct mmsim_vma_node) == 16, "struct mmsim_vma_node: 16 bytes");
+_Static_assert(offsetof(struct mmsim_vma_node, id) == 0, "mmsim_vma_node.id at 0");
+_Static_assert(offsetof(struct mmsim_vma_node, left) == 4, "mmsim_vma_node.left at 4");
+_Static_assert(offsetof(struct mmsim_vma_node, right) == 8, "mmsim_vma_node.right at 8");
+_Static_assert(offsetof(struct mmsim_vma_node, depth) == 12, "mmsim_vma_node.depth at 12");
+_Static_assert(offsetof(struct mmsim_vma_node, red) == 14, "mmsim_vma_node.red at 14");
+_Static_assert(sizeof(struct mmsim_lru_info) == 120, "struct mmsim_lru_info: 120 bytes");
+_Static_assert(offsetof(struct mmsim_lru_info, clock) == 0, "mmsim_lru_info.clock at 0");
+_Static_assert(offsetof(struct mmsim_lru_info, inactive_age) == 8, "mmsim_lru_info.inactive_age at 8");
+_Static_assert(offsetof(struct mmsim_lru_info, nr) == 16, "mmsim_lru_info.nr at 16");
+_Static_assert(offsetof(struct mmsim_lru_info, pvec) == 36, "mmsim_lru_info.pvec at 36");
+_Static_assert(offsetof(struct mmsim_lru_info, free) == 64, "mmsim_lru_info.free at 64");
+_Static_assert(offsetof(struct mmsim_lru_info, wmark_min) == 68, "mmsim_lru_info.wmark_min at 68");
+_Static_assert(offsetof(struct mmsim_lru_info, wmark_low) == 72, "mmsim_lru_info.wmark_low at 72");
+_Static_assert(offsetof(struct mmsim_lru_info, wmark_high) == 76, "mmsim_lru_info.wmark_high at 76");
+_Static_assert(offsetof(struct mmsim_lru_info, kswapd) == 80, "mmsim_lru_info.kswapd at 80");
+_Static_assert(offsetof(struct mmsim_lru_info, kswapd_priority) == 84, "mmsim_lru_info.kswapd_priority at 84");
+_Static_assert(offsetof(struct mmsim_lru_info, all_unreclaimable) == 88, "mmsim_lru_info.all_unreclaimable at 88");
+_Static_assert(offsetof(struct mmsim_lru_info, inactive_ratio) == 92, "mmsim_lru_info.inactive_ratio at 92");
+_Static_assert(offsetof(struct mmsim_lru_info, dirty) == 96, "mmsim_lru_info.dirty at 96");
+_Static_assert(offsetof(struct mmsim_lru_info, writeback) == 100, "mmsim_lru_info.writeback at 100");
+_Static_assert(offsetof(struct mmsim_lru_info, bg_thresh) == 104, "mmsim_lru_info.bg_thresh at 104");
+_Static_assert(offsetof(struct mmsim_lru_info, dirty_thresh) == 108, "mmsim_lru_info.dirty_thresh at 108");
+_Static_assert(offsetof(struct mmsim_lru_info, wb_requests) == 112, "mmsim_lru_info.wb_requests at 112");
+_Static_assert(offsetof(struct mmsim_lru_info, congested) == 116, "mmsim_lru_info.congested at 116");
+_Static_assert(sizeof(struct mmsim_lru_band) == 32, "struct mmsim_lru_band: 32 bytes");
+_Static_assert(offsetof(struct mmsim_lru_band, file) == 0, "mmsim_lru_band.file at 0");
+_Static_assert(offsetof(struct mmsim_lru_band, pages) == 4, "mmsim_lru_band.pages at 4");
+_Static_assert(offsetof(struct mmsim_lru_band, dirty) == 8, "mmsim_lru_band.dirty at 8");
+_Static_assert(offsetof(struct mmsim_lru_band, writeback) == 12, "mmsim_lru_band.writeback at 12");
+_Static_assert(offsetof(struct mmsim_lru_band, referenced) == 16, "mmsim_lru_band.referenced at 16");
+_Static_assert(offsetof(struct mmsim_lru_band, mapped) == 20, "mmsim_lru_band.mapped at 20");
+_Static_assert(offsetof(struct mmsim_lru_band, reclaim) == 24, "mmsim_lru_band.reclaim at 24");
+_Static_assert(offsetof(struct mmsim_lru_band, mixed) == 28, "mmsim_lru_band.mixed at 28");
+_Static_assert(sizeof(struct mmsim_wb_request) == 40, "struct mmsim_wb_request: 40 bytes");
+_Static_assert(offsetof(struct mmsim_wb_request, submitted) == 0, "mmsim_wb_request.submitted at 0");
+_Static_assert(offsetof(struct mmsim_wb_request, complete_at) == 8, "mmsim_wb_request.complete_at at 8");
+_Static_assert(offsetof(struct mmsim_wb_request, file) == 16, "mmsim_wb_request.file at 16");
+_Static_assert(offsetof(struct mmsim_wb_request, first) == 20, "mmsim_wb_request.first at 20");
+_Static_assert(offsetof(struct mmsim_wb_request, nr) == 24, "mmsim_wb_request.nr at 24");
+_Static_assert(offsetof(struct mmsim_wb_request, id) == 28, "mmsim_wb_request.id at 28");
+_Static_assert(offsetof(struct mmsim_wb_request, reason) == 32, "mmsim_wb_request.reason at 32");
+_Static_assert(offsetof(struct mmsim_wb_request, reserved) == 36, "mmsim_wb_request.reserved at 36");
+_Static_assert(sizeof(struct mmsim_folio_info) == 48, "struct mmsim_folio_info: 48 bytes");
+_Static_assert(offsetof(struct mmsim_folio_info, head) == 0, "mmsim_folio_info.head at 0");
+_Static_assert(offsetof(struct mmsim_folio_info, order) == 4, "mmsim_folio_info.order at 4");
+_Static_assert(offsetof(struct mmsim_folio_info, flags) == 8, "mmsim_folio_info.flags at 8");
+_Static_assert(offsetof(struct mmsim_folio_info, refcount) == 12, "mmsim_folio_info.refcount at 12");
+_Static_assert(offsetof(struct mmsim_folio_info, mapcount) == 16, "mmsim_folio_info.mapcount at 16");
+_Static_assert(offsetof(struct mmsim_folio_info, large_mapcount) == 20, "mmsim_folio_info.large_mapcount at 20");
+_Static_assert(offsetof(struct mmsim_folio_info, entire_mapcount) == 24, "mmsim_folio_info.entire_mapcount at 24");
+_Static_assert(offsetof(struct mmsim_folio_info, nr_pages_mapped) == 28, "mmsim_folio_info.nr_pages_mapped at 28");
+_Static_assert(offsetof(struct mmsim_folio_info, queued) == 32, "mmsim_folio_info.queued at 32");
+_Static_assert(offsetof(struct mmsim_folio_info, shared_old) == 36, "mmsim_folio_info.shared_old at 36");
+_Static_assert(offsetof(struct mmsim_folio_info, shared_new) == 40, "mmsim_folio_info.shared_new at 40");
+_Static_assert(offsetof(struct mmsim_folio_info, index) == 44, "mmsim_folio_info.index at 44");
+_Static_assert(sizeof(struct mmsim_folio_map) == 32, "struct mmsim_folio_map: 32 bytes");
+_Static_assert(offsetof(struct mmsim_folio_map, addr) == 0, "mmsim_folio_map.addr at 0");
+_Static_assert(offsetof(struct mmsim_folio_map, mm) == 8, "mmsim_folio_map.mm at 8");
+_Static_assert(offsetof(struct mmsim_folio_map, level) == 12, "mmsim_folio_map.level at 12");
+_Static_assert(offsetof(struct mmsim_folio_map, page) == 16, "mmsim_folio_map.page at 16");
+_Static_assert(offsetof(struct mmsim_folio_map, nr) == 20, "mmsim_folio_map.nr at 20");
+_Static_assert(offsetof(struct mmsim_folio_map, bits) == 24, "mmsim_folio_map.bits at 24");
+_Static_assert(offsetof(struct mmsim_folio_map, reserved) == 28, "mmsim_folio_map.reserved at 28");
+_Static_assert(sizeof(struct mmsim_folio_census) == 16, "struct mmsim_folio_census: 16 bytes");
+_Static_assert(offsetof(struct mmsim_folio_census, large) == 0, "mmsim_folio_census.large at 0");
+_Static_assert(offsetof(struct mmsim_folio_census, pmd_mapped) == 4, "mmsim_folio_census.pmd_mapped at 4");
+_Static_assert(offsetof(struct mmsim_folio_census, queued) == 8, "mmsim_folio_census.queued at 8");
+_Static_assert(offsetof(struct mmsim_folio_census, pages) == 12, "mmsim_folio_census.pages at 12");
+_Static_assert(sizeof(struct mmsim_prefault_state) == 16, "struct mmsim_prefault_state: 16 bytes");
+_Static_assert(offsetof(struct mmsim_prefault_state, next_addr) == 0, "mmsim_prefault_state.next_addr at 0");
+_Static_assert(offsetof(struct mmsim_prefault_state, order) == 8, "mmsim_prefault_state.order at 8");
+_Static_assert(offsetof(struct mmsim_prefault_state, alive) == 12, "mmsim_prefault_state.alive at 12");
+
 struct mmsim;
 
 /* MMSIM_ABI_VERSION */
@@ -884,6 +1079,8 @@ const char *mmsim_load_message(const struct mmsim *sim);
 const uint32_t *mmsim_layout(void);
 /* rows in the layout table */
 uint32_t mmsim_layout_len(void);
+/* emit every event kind once through its generated helper, each field a sentinel value (the drift test decodes them by name) */
+void mmsim_trace_selftest(struct mmsim *sim);
 /* a task's four VMA-cache slots and seqnum, its mm's seqnum and mmap_cache; MMSIM_EINVAL for no such task */
 int mmsim_vmacache_info(const struct mmsim *sim, uint32_t task, struct mmsim_vmacache_info *out);
 /* the mm's VMA rb-tree, breadth first from the root, nodes at most max_depth deep, at most max of them; returns how many */

@@ -475,98 +475,381 @@ export const mmCounters = [
 ];
 
 /*
- * Events: fixed 32-byte records (struct mmsim_event); fields a..d are per
- * type. "c:d" is a u64 with c the low half. Named like kernel tracepoints.
- * Mechanisms append their own.
+ * Events: fixed 32-byte records (struct mmsim_event), named like kernel
+ * tracepoints; mechanisms append their own. Every event kind's fields are
+ * described here, once: [name, type, doc, opts]. Types: 'addr' (the record's
+ * u64 addr word), 'u32', 'i32', 'bool' (0/1 in a u32), 'u64' (two u32 words,
+ * low first). Fields fill the u32 words a, b, c, d in order (opts.word pins
+ * one: 'a'..'d'); opts.bits packs fields side by side in one word, low bits
+ * first. opts.enum names the enum a value comes from, opts.unit its unit.
+ *
+ * Generated from this: the C emit helpers trace_<name>(sim, field...)
+ * (src/trace_gen.h: a kind's fields as arguments, so no call site can fill
+ * the wrong word), the TypeScript decoder with named fields (ev.pfn, not
+ * ev.a) and their byte offsets, and the sentence each field's doc gives.
  */
 export const events = [
-  ['STEP', 'mmsim_step', 'step boundary: a=op b=step index (same as .step)'],
+  [
+    'STEP',
+    'mmsim_step',
+    'step boundary',
+    [
+      ['op', 'u32', 'the step kind', { enum: 'Op' }],
+      ['pc', 'u32', "the step index in the program (as the record's step)"],
+    ],
+  ],
   [
     'ACCESS',
     'mmsim_access',
-    'touches that hit present PTEs, coalesced: addr=first, a=count, b=op (0 read, 1 write), c:d=last addr',
+    'touches that hit present PTEs, coalesced into one record',
+    [
+      ['address', 'addr', 'the first page touched'],
+      ['count', 'u32', 'touches', { unit: 'touches' }],
+      ['write', 'bool', 'the touches wrote (else read)'],
+      ['last', 'u64', 'the last page touched'],
+    ],
   ],
   [
     'PAGE_FAULT',
     'page_fault_user',
-    'a user page fault (x86 trace point): a=error_code (1 present, 2 write, 4 user), b=fault flags (FAULT_FLAG_*), c=0 (it fires before find_vma), d=attempt (0, or 1.. for a retry)',
+    'a user page fault, as the CPU traps (the x86 tracepoint; it fires before find_vma)',
+    [
+      ['address', 'addr', 'the faulting address'],
+      ['error_code', 'u32', 'the hardware error code: 1 present, 2 write, 4 user'],
+      ['flags', 'u32', 'the fault flags (FAULT_FLAG_*)', { flags: 'FAULT_FLAG' }],
+      ['attempt', 'u32', '0, or 1.. for a retry', { word: 'd' }],
+    ],
   ],
-  ['FAULT_DONE', 'mm_fault_done', 'handle_mm_fault returned: a=vm_fault_t, b=kind (MMSIM_FK_*), c=pages mapped'],
+  [
+    'FAULT_DONE',
+    'mm_fault_done',
+    'handle_mm_fault returned',
+    [
+      ['address', 'addr', 'the faulting address'],
+      ['ret', 'u32', 'the vm_fault_t returned (VM_FAULT_*)', { flags: 'VM_FAULT' }],
+      ['kind', 'u32', 'how the fault was resolved', { enum: 'FaultKind' }],
+      ['mapped', 'u32', 'pages this fault mapped', { unit: 'pages' }],
+    ],
+  ],
   [
     'PGTABLE_ALLOC',
     'mm_pgtable_alloc',
-    'a page-table page allocated: addr=address being faulted, a=level of the new table (MMSIM_PGT_*), b=pfn',
+    'a page-table page allocated',
+    [
+      ['address', 'addr', 'the address being faulted'],
+      ['level', 'u32', 'the level of the new table', { enum: 'PgtLevel' }],
+      ['pfn', 'u32', "the table's page frame"],
+    ],
   ],
-  ['PGTABLE_FREE', 'mm_pgtable_free', 'a page-table page freed: addr=start of the span it mapped, a=level, b=pfn'],
+  [
+    'PGTABLE_FREE',
+    'mm_pgtable_free',
+    'a page-table page freed',
+    [
+      ['address', 'addr', 'the start of the span it mapped'],
+      ['level', 'u32', 'its level', { enum: 'PgtLevel' }],
+      ['pfn', 'u32', "the table's page frame"],
+    ],
+  ],
   [
     'MAP_PAGES',
     'mm_filemap_map_pages',
-    'the fault-around window: addr=address of start_pgoff, a=file, b=start_pgoff, c=end_pgoff, d=faulting pgoff',
+    'the fault-around window (filemap_map_pages)',
+    [
+      ['address', 'addr', 'the address of start_pgoff'],
+      ['file', 'u32', 'the file'],
+      ['start_pgoff', 'u32', 'the first page of the window'],
+      ['end_pgoff', 'u32', 'the last page of the window'],
+      ['fault_pgoff', 'u32', 'the faulting page'],
+    ],
   ],
   [
     'SET_PTE',
     'mm_set_pte',
-    "a PTE set: addr, a=pfn, b=pgoff (or anon index), c=how (MMSIM_SET_*), d=the PTE's low 12 bits",
+    'a PTE set',
+    [
+      ['address', 'addr', 'the virtual address'],
+      ['pfn', 'u32', 'the page frame mapped (0: the zero page)'],
+      ['pgoff', 'u32', 'the page index: in the file, or in the anonymous mapping'],
+      ['how', 'u32', 'how the page got mapped', { enum: 'SetHow' }],
+      ['pte_flags', 'u32', "the PTE's low 12 bits (PTE_*)"],
+    ],
   ],
-  ['MAP_SKIP', 'mm_filemap_map_skip', 'map_pages skipped a page: addr, a=pgoff, b=reason (MMSIM_SKIP_*), c=pfn or 0'],
-  ['FILEMAP_FAULT', 'mm_filemap_fault', '->fault (filemap_fault): addr, a=file, b=pgoff, c=1 if the page was cached'],
-  ['SYNC_RA', 'page_cache_sync_ra', 'readahead: a=file, b=start pgoff, c=pages, d=async_size; also mmap read-around'],
-  ['ASYNC_RA', 'page_cache_async_ra', 'readahead: a=file, b=start pgoff, c=pages, d=async_size'],
+  [
+    'MAP_SKIP',
+    'mm_filemap_map_skip',
+    'filemap_map_pages skipped a page',
+    [
+      ['address', 'addr', 'the address of the page'],
+      ['pgoff', 'u32', 'the file page'],
+      ['reason', 'u32', 'why it was not mapped', { enum: 'SkipReason' }],
+      ['pfn', 'u32', 'its page frame, or 0 when there is none'],
+    ],
+  ],
+  [
+    'FILEMAP_FAULT',
+    'mm_filemap_fault',
+    '->fault (filemap_fault)',
+    [
+      ['address', 'addr', 'the faulting address'],
+      ['file', 'u32', 'the file'],
+      ['pgoff', 'u32', 'the file page'],
+      ['cached', 'bool', 'the page was in the page cache'],
+    ],
+  ],
+  [
+    'SYNC_RA',
+    'page_cache_sync_ra',
+    'synchronous readahead, or the mmap read-around of a major fault',
+    [
+      ['address', 'addr', 'the faulting address (read-around), or 0'],
+      ['file', 'u32', 'the file'],
+      ['start', 'u32', 'the first page of the window'],
+      ['size', 'u32', 'pages in the window', { unit: 'pages' }],
+      ['async_size', 'u32', 'pages before its end where PG_readahead is set', { unit: 'pages' }],
+    ],
+  ],
+  [
+    'ASYNC_RA',
+    'page_cache_async_ra',
+    'asynchronous readahead (a PG_readahead page was reached)',
+    [
+      ['file', 'u32', 'the file'],
+      ['start', 'u32', 'the first page of the window'],
+      ['size', 'u32', 'pages in the window', { unit: 'pages' }],
+      ['async_size', 'u32', 'pages before its end where PG_readahead is set', { unit: 'pages' }],
+    ],
+  ],
   [
     'ADD_TO_PAGE_CACHE',
     'mm_filemap_add_to_page_cache',
-    'a folio entered the page cache: a=file, b=pgoff, c=pfn, d=page flags',
+    'a folio entered the page cache',
+    [
+      ['file', 'u32', 'the file'],
+      ['pgoff', 'u32', 'the file page'],
+      ['pfn', 'u32', 'its page frame'],
+      ['page_flags', 'u32', 'its page flags (PG_*)'],
+    ],
   ],
   [
     'DELETE_FROM_PAGE_CACHE',
     'mm_filemap_delete_from_page_cache',
-    'a folio left the page cache: a=file, b=pgoff, c=pfn, d=1 if reclaim left a shadow entry',
+    'a folio left the page cache',
+    [
+      ['file', 'u32', 'the file'],
+      ['pgoff', 'u32', 'the file page'],
+      ['pfn', 'u32', 'its page frame'],
+      ['shadow', 'bool', 'reclaim left a shadow entry in its place'],
+    ],
   ],
-  ['IO_DONE', 'mmsim_read_done', 'read I/O completed: a=file, b=first pgoff, c=pages, d=request id'],
-  ['IO_SUBMIT', 'mmsim_read_submit', 'read I/O submitted: a=file, b=first pgoff, c=pages, d=request id'],
-  ['FOLIO_WAIT', 'mmsim_folio_wait', 'a task waited for a locked folio: a=file, b=pgoff, c=request id'],
-  ['VMA_ADD', 'mmsim_vma_add', 'VMA life: addr=vm_start, a=mm, b=vma id, c:d=vm_end'],
-  ['VMA_REMOVE', 'mmsim_vma_remove', 'addr=vm_start, a=mm, b=vma id, c:d=vm_end'],
-  ['VMA_SPLIT', 'mmsim_vma_split', 'addr=vm_start, a=mm, b=new vma id, c:d=vm_end'],
-  ['VMA_MERGE', 'mmsim_vma_merge', 'addr=vm_start, a=mm, b=vma id, c:d=vm_end'],
-  ['VMA_FLAGS', 'mmsim_vma_flags', 'addr=vm_start, a=mm, b=vma id, c:d=vm_end'],
+  [
+    'IO_DONE',
+    'mmsim_read_done',
+    'a read request completed',
+    [
+      ['file', 'u32', 'the file'],
+      ['start', 'u32', 'the first page read'],
+      ['nr', 'u32', 'pages read', { unit: 'pages' }],
+      ['req', 'u32', 'the request id'],
+    ],
+  ],
+  [
+    'IO_SUBMIT',
+    'mmsim_read_submit',
+    'a read request submitted',
+    [
+      ['file', 'u32', 'the file'],
+      ['start', 'u32', 'the first page to read'],
+      ['nr', 'u32', 'pages to read', { unit: 'pages' }],
+      ['req', 'u32', 'the request id'],
+    ],
+  ],
+  [
+    'FOLIO_WAIT',
+    'mmsim_folio_wait',
+    'a task waited for a locked folio (its read in flight)',
+    [
+      ['file', 'u32', 'the file'],
+      ['pgoff', 'u32', 'the file page'],
+      ['req', 'u32', 'the read request it waited for'],
+    ],
+  ],
+  [
+    'VMA_ADD',
+    'mmsim_vma_add',
+    'a VMA was created',
+    [
+      ['vm_start', 'addr', 'its start'],
+      ['mm', 'u32', 'the address space'],
+      ['vma', 'u32', 'the VMA id'],
+      ['vm_end', 'u64', 'its end'],
+    ],
+  ],
+  [
+    'VMA_REMOVE',
+    'mmsim_vma_remove',
+    'a VMA was removed',
+    [
+      ['vm_start', 'addr', 'its start'],
+      ['mm', 'u32', 'the address space'],
+      ['vma', 'u32', 'the VMA id'],
+      ['vm_end', 'u64', 'its end'],
+    ],
+  ],
+  [
+    'VMA_SPLIT',
+    'mmsim_vma_split',
+    'a VMA was split in two',
+    [
+      ['vm_start', 'addr', 'the start of the VMA split'],
+      ['mm', 'u32', 'the address space'],
+      ['vma', 'u32', 'the id of the new, upper VMA'],
+      ['vm_end', 'u64', "where it was split (the lower part's new end)"],
+    ],
+  ],
+  [
+    'VMA_MERGE',
+    'mmsim_vma_merge',
+    'two VMAs were merged into one',
+    [
+      ['vm_start', 'addr', "the merged VMA's start"],
+      ['mm', 'u32', 'the address space'],
+      ['vma', 'u32', 'the VMA that remains'],
+      ['vm_end', 'u64', "the merged VMA's end"],
+    ],
+  ],
+  [
+    'VMA_FLAGS',
+    'mmsim_vma_flags',
+    "a VMA's flags changed (madvise)",
+    [
+      ['vm_start', 'addr', 'its start'],
+      ['mm', 'u32', 'the address space'],
+      ['vma', 'u32', 'the VMA id'],
+      ['vm_flags', 'u32', 'the new flags (VM_*)', { flags: 'VM' }],
+    ],
+  ],
   [
     'ZAP',
     'mmsim_zap_range',
-    'PTEs cleared by munmap/madvise/exit: addr=start, a=PTEs cleared, b=pages freed, c:d=end; one mmsim_pte_clear per cleared PTE precedes it',
+    'PTEs cleared by munmap, madvise(DONTNEED) or exit (one mmsim_pte_clear per cleared PTE precedes it)',
+    [
+      ['start', 'addr', 'the start of the range'],
+      ['cleared', 'u32', 'PTEs cleared', { unit: 'PTEs' }],
+      ['freed', 'u32', 'pages freed', { unit: 'pages' }],
+      ['end', 'u64', 'the end of the range'],
+    ],
   ],
-  ['PAGE_ALLOC', 'mm_page_alloc', 'a page or folio allocated: a=pfn, b=order, c=use (MMSIM_USE_*)'],
-  ['PAGE_FREE', 'mm_page_free', 'a page or folio freed: a=pfn, b=order, c=use'],
+  [
+    'PAGE_ALLOC',
+    'mm_page_alloc',
+    'a page or folio allocated',
+    [
+      ['pfn', 'u32', 'its first page frame'],
+      ['order', 'u32', 'its order (2^order pages)'],
+      ['use', 'u32', 'what it is for', { enum: 'PageUse' }],
+    ],
+  ],
+  [
+    'PAGE_FREE',
+    'mm_page_free',
+    'a page or folio freed',
+    [
+      ['pfn', 'u32', 'its first page frame'],
+      ['order', 'u32', 'its order (2^order pages)'],
+    ],
+  ],
   [
     'LRU_ADD',
     'mm_lru_insertion',
-    'a folio put on an LRU list (its pagevec drained): addr=the page (file id + 1 << 32 | pgoff; 0 anon), a=pfn, b=list (MMSIM_LRU_*)',
+    'a folio put on an LRU list (its pagevec drained)',
+    [
+      ['page', 'addr', 'the page: (file + 1) << 32 | pgoff for a file page, 0 for an anonymous one'],
+      ['pfn', 'u32', 'its page frame'],
+      ['lru', 'u32', 'the list', { enum: 'LruList' }],
+    ],
   ],
   [
     'LRU_ACTIVATE',
     'mm_lru_activate',
-    'activate_page() (a second access): addr=the page (as mm_lru_insertion), a=pfn, b=the active list, c=the inactive list it left',
+    'activate_page(): a second access moved a folio to its active list',
+    [
+      ['page', 'addr', 'the page (as mm_lru_insertion)'],
+      ['pfn', 'u32', 'its page frame'],
+      ['lru', 'u32', 'the active list it went to', { enum: 'LruList' }],
+      ['from', 'u32', 'the inactive list it left', { enum: 'LruList' }],
+    ],
   ],
-  ['PRELOAD', 'mmsim_file_preload', 'a file was put in the page cache before step 1: a=file, b=pages'],
-  ['FORK', 'mmsim_fork', 'process life: a=parent mm, b=child mm'],
-  ['EXIT', 'mmsim_exit', 'a process exited: a=mm'],
-  ['EXPECT', 'mmsim_expect', 'an expect step: a=1 pass/0 fail, b=items checked, c=items failed'],
-  ['SAY', 'mmsim_say', 'a say step: a=data index of its text (host side)'],
-  ['ERROR', 'mmsim_error', 'the run stopped with an error: a=-error, b=step'],
+  [
+    'PRELOAD',
+    'mmsim_file_preload',
+    'a file was put in the page cache before step 1 (cached: all)',
+    [
+      ['file', 'u32', 'the file'],
+      ['nr', 'u32', 'pages', { unit: 'pages' }],
+    ],
+  ],
+  [
+    'FORK',
+    'mmsim_fork',
+    'a process forked',
+    [
+      ['parent', 'u32', "the parent's address space"],
+      ['child', 'u32', "the child's address space"],
+    ],
+  ],
+  ['EXIT', 'mmsim_exit', 'a process exited', [['mm', 'u32', 'its address space']]],
+  [
+    'EXPECT',
+    'mmsim_expect',
+    'an expect step',
+    [
+      ['pass', 'bool', 'every item held'],
+      ['checked', 'u32', 'items checked'],
+      ['failed', 'u32', 'items that failed'],
+    ],
+  ],
+  ['SAY', 'mmsim_say', 'a say step', [['text', 'u32', "the data index of its text (the host's)"]]],
+  [
+    'ERROR',
+    'mmsim_error',
+    'the run stopped with an error',
+    [
+      ['address', 'addr', 'the address involved, or 0'],
+      ['error', 'u32', 'the error, negated (-MMSIM_E*)'],
+      ['pc', 'u32', 'the step it stopped at'],
+    ],
+  ],
   [
     'SHMEM_FAULT',
     'mmsim_shmem_fault',
-    'shmem_fault() (tmpfs; no kernel tracepoint): a=file, b=pgoff, c=1 found, 0 hole',
+    'shmem_fault() on a tmpfs file (the kernel has no tracepoint here)',
+    [
+      ['address', 'addr', 'the faulting address'],
+      ['file', 'u32', 'the file'],
+      ['pgoff', 'u32', 'the file page'],
+      ['found', 'bool', 'the page existed (else a hole got a new page)'],
+    ],
   ],
   [
     'RA_MARK',
     'mmsim_readahead_mark',
-    'PG_readahead set on a page (readahead) or cleared (the mark was reached): a=file, b=pgoff, c=1 set / 0 cleared',
+    'PG_readahead set on a page (readahead) or cleared (the mark was reached)',
+    [
+      ['file', 'u32', 'the file'],
+      ['pgoff', 'u32', 'the file page'],
+      ['set', 'bool', 'set (else cleared)'],
+    ],
   ],
   [
     'PTE_CLEAR',
     'mmsim_pte_clear',
-    'a present PTE cleared (zap_pte_range: munmap, madvise(DONTNEED), exit; later reclaim and splits): addr, a=pfn, b=mm',
+    'a present PTE cleared (zap_pte_range: munmap, madvise(DONTNEED), exit; reclaim and splits)',
+    [
+      ['address', 'addr', 'the virtual address'],
+      ['pfn', 'u32', 'the page frame it mapped'],
+      ['mm', 'u32', 'the address space'],
+    ],
   ],
 ];
 
@@ -873,4 +1156,8 @@ export const exports = [
     'the layout table (interface_gen.c): what the compiler made of this description, for the drift test',
   ],
   ['uint32_t mmsim_layout_len(void)', 'rows in the layout table'],
+  [
+    'void mmsim_trace_selftest(struct mmsim *sim)',
+    'emit every event kind once through its generated helper, each field a sentinel value (the drift test decodes them by name)',
+  ],
 ];

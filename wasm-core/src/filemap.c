@@ -77,7 +77,7 @@ int filemap_add_folio(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t
 		folio->flags |= PF(swapbacked);
 		mod_node_page_state(sim, MMSIM_NR_SHMEM, 1);
 	}
-	trace(sim, MMSIM_EV_ADD_TO_PAGE_CACHE, 0, file, (uint32_t)index, *pfn, folio->flags);
+	trace_mm_filemap_add_to_page_cache(sim, file, index, *pfn, folio->flags);
 	if (xa_is_value(old) && workingset_refault(sim, file, index, old >> 1)) {
 		folio_set(folio, active);
 		workingset_activation(sim);
@@ -109,7 +109,7 @@ void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn, uint32
 	f->nrpages--;
 	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, -1);
 	folio->mapping = 0;
-	trace(sim, MMSIM_EV_DELETE_FROM_PAGE_CACHE, 0, file, folio->index, pfn, shadow != 0);
+	trace_mm_filemap_delete_from_page_cache(sim, file, folio->index, pfn, shadow != 0);
 	folio_put(sim, pfn);
 }
 
@@ -172,7 +172,7 @@ static void io_complete(struct mmsim *sim, uint32_t slot)
 	memmove(&sim->s.io[slot], &sim->s.io[slot + 1],
 		(sim->s.io_count - slot - 1) * sizeof(sim->s.io[0]));
 	sim->s.io_count--;
-	trace(sim, MMSIM_EV_IO_DONE, 0, r.file, r.start, r.nr, r.id);
+	trace_mmsim_read_done(sim, r.file, r.start, r.nr, r.id);
 }
 
 /* read_pages(): submit one read of [start, start + nr) (locked, !uptodate) */
@@ -181,7 +181,7 @@ void io_submit_read(struct mmsim *sim, uint32_t file, uint64_t start, uint32_t n
 	uint32_t id = ++sim->s.io_next_id;
 
 	count_vm_events(sim, MMSIM_PGPGIN, (uint64_t)nr * (PAGE_SIZE / 1024));
-	trace(sim, MMSIM_EV_IO_SUBMIT, 0, file, (uint32_t)start, nr, id);
+	trace_mmsim_read_submit(sim, file, start, nr, id);
 	if (sim->s.io_count == MMSIM_IO_QUEUE)
 		io_complete(sim, 0);
 	sim->s.io[sim->s.io_count++] = (struct io_req){
@@ -217,7 +217,7 @@ void io_wait_folio(struct mmsim *sim, uint32_t file, uint32_t pfn)
 		struct io_req *r = &sim->s.io[i];
 
 		if (r->file == file && index >= r->start && index < r->start + r->nr) {
-			trace(sim, MMSIM_EV_FOLIO_WAIT, 0, file, index, r->id, 0);
+			trace_mmsim_folio_wait(sim, file, index, r->id);
 			io_complete(sim, i);
 			return;
 		}
@@ -230,7 +230,7 @@ static void map_skip(struct mmsim *sim, uint64_t addr, uint64_t pgoff, uint32_t 
 		     uint32_t pfn)
 {
 	count_vm_event(sim, MMSIM_MODEL_FAULT_AROUND_SKIPPED);
-	trace(sim, MMSIM_EV_MAP_SKIP, addr, (uint32_t)pgoff, reason, pfn, 0);
+	trace_mm_filemap_map_skip(sim, addr, pgoff, reason, pfn);
 }
 
 /*
@@ -259,8 +259,7 @@ uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t sta
 	if (end_pgoff >= max_idx)
 		end_pgoff = start_pgoff > max_idx ? start_pgoff - 1 : max_idx - 1;
 	count_vm_event(sim, MMSIM_MODEL_FAULT_AROUND_CALLS);
-	trace(sim, MMSIM_EV_MAP_PAGES, addr, file, (uint32_t)start_pgoff, (uint32_t)end_pgoff,
-	      (uint32_t)vmf->pgoff);
+	trace_mm_filemap_map_pages(sim, addr, file, start_pgoff, end_pgoff, vmf->pgoff);
 
 	for (uint64_t index = start_pgoff; index <= end_pgoff && index < max_idx;
 	     index++, addr += PAGE_SIZE) {
@@ -406,8 +405,7 @@ static bool do_sync_mmap_readahead(struct mmsim *sim, struct vm_fault *vmf)
 	ra->size = ra->ra_pages;
 	ra->async_size = ra->ra_pages / 4;
 	ra->order = 0;
-	trace(sim, MMSIM_EV_SYNC_RA, vmf->address, file, (uint32_t)ra->start, ra->size,
-	      ra->async_size);
+	trace_page_cache_sync_ra(sim, vmf->address, file, ra->start, ra->size, ra->async_size);
 	page_cache_ra_order(sim, file);
 	return fpin;
 }
@@ -431,13 +429,13 @@ uint32_t filemap_fault(struct mmsim *sim, struct vm_fault *vmf)
 		return MMSIM_VM_FAULT_SIGBUS;
 	pfn = filemap_get_folio(sim, file, index);
 	if (pfn) {
-		trace(sim, MMSIM_EV_FILEMAP_FAULT, vmf->address, file, (uint32_t)index, 1, 0);
+		trace_mm_filemap_fault(sim, vmf->address, file, index, 1);
 		if (!(vmf->flags & MMSIM_FAULT_FLAG_TRIED))
 			fpin = do_async_mmap_readahead(sim, vmf, pfn);
 	} else {
 		/* no page in the page cache at all: counted before the event that says so */
 		count_vm_event(sim, MMSIM_PGMAJFAULT);
-		trace(sim, MMSIM_EV_FILEMAP_FAULT, vmf->address, file, (uint32_t)index, 0, 0);
+		trace_mm_filemap_fault(sim, vmf->address, file, index, 0);
 		ret = MMSIM_VM_FAULT_MAJOR;
 		fpin = do_sync_mmap_readahead(sim, vmf);
 		pfn = filemap_get_folio(sim, file, index);
@@ -536,7 +534,7 @@ int generic_file_read(struct mmsim *sim, uint32_t file, uint64_t offset, uint64_
 		pages++;
 	}
 	ra->prev_pos = (prev_index << PAGE_SHIFT) | prev_offset;
-	trace(sim, MMSIM_EV_FILE_READ, 0, file, (uint32_t)first, pages, missing);
+	trace_mmsim_file_read(sim, file, first, pages, missing);
 	return 0;
 }
 
@@ -604,6 +602,6 @@ int generic_file_write(struct mmsim *sim, uint32_t file, uint64_t offset, uint64
 		pages++;
 		balance_dirty_pages_ratelimited(sim);
 	}
-	trace(sim, MMSIM_EV_FILE_WRITE, 0, file, (uint32_t)first, pages, dirtied);
+	trace_mmsim_file_write(sim, file, first, pages, dirtied);
 	return 0;
 }

@@ -126,7 +126,7 @@ static void set_pmd_leaf(struct mmsim *sim, uint32_t mmid, uint64_t *pmd, uint64
 			 uint64_t entry, uint32_t how)
 {
 	*pmd = entry;
-	trace(sim, MMSIM_EV_SET_PMD, haddr, pte_pfn(entry), mmid, how, (uint32_t)(entry & 0xfff));
+	trace_mmsim_set_pmd(sim, haddr, pte_pfn(entry), mmid, how, (entry & 0xfff));
 }
 
 /*
@@ -244,8 +244,8 @@ uint32_t do_huge_pmd_wp_page(struct mmsim *sim, struct vm_fault *vmf)
 		if (folio_test(folio, anon_exclusive) || folio->_refcount == 1) {
 			folio->flags |= PF(anon_exclusive);
 			*vmf->pmd |= MMSIM_PTE_RW | MMSIM_PTE_DIRTY | MMSIM_PTE_ACCESSED;
-			trace(sim, MMSIM_EV_SET_PMD, haddr, pte_pfn(pmd), vmf->mm, MMSIM_SET_REUSE,
-			      (uint32_t)(*vmf->pmd & 0xfff));
+			trace_mmsim_set_pmd(sim, haddr, pte_pfn(pmd), vmf->mm, MMSIM_SET_REUSE,
+					    (*vmf->pmd & 0xfff));
 			vmf->mapped += HPAGE_PMD_NR;
 			vmf->kind = MMSIM_FK_HUGE_WP_REUSE;
 			return 0;
@@ -293,8 +293,8 @@ int __split_huge_pmd(struct mmsim *sim, struct vm_area_struct *vma, uint64_t *pm
 	*pmd = ((uint64_t)table << PAGE_SHIFT) | MMSIM_PTE_PRESENT | MMSIM_PTE_RW | MMSIM_PTE_USER |
 	       MMSIM_PTE_ACCESSED | MMSIM_PTE_DIRTY;
 	mm_flush_walk_cache(mm);
-	trace(sim, MMSIM_EV_SPLIT_PMD, haddr, is_huge_zero_pmd(old) ? 0 : pfn, vma->vm_mm, why,
-	      (uint32_t)(rmap_cost_total(rmap_cost_now(sim)) - before));
+	trace_mmsim_split_huge_pmd(sim, haddr, is_huge_zero_pmd(old) ? 0 : pfn, vma->vm_mm, why,
+				   (rmap_cost_total(rmap_cost_now(sim)) - before));
 	return 0;
 }
 
@@ -327,8 +327,7 @@ uint32_t zap_huge_pmd(struct mmsim *sim, struct vm_area_struct *vma, uint64_t *p
 		freed = folio->_refcount == 1;
 	}
 	*pmd = 0;
-	trace(sim, MMSIM_EV_PMD_CLEAR, haddr, is_huge_zero_pmd(old) ? 0 : pfn, vma->vm_mm, freed,
-	      0);
+	trace_mmsim_pmd_clear(sim, haddr, is_huge_zero_pmd(old) ? 0 : pfn, vma->vm_mm, freed);
 	pte_free(sim, mm, pgtable_trans_huge_withdraw(sim, mm), haddr); /* zap_deposited_table() */
 	if (!is_huge_zero_pmd(old))
 		folio_put(sim, pfn);
@@ -361,8 +360,8 @@ int copy_huge_pmd(struct mmsim *sim, struct vm_area_struct *dst, uint64_t *spmd,
 		dst_mm->rss[MMSIM_MM_ANONPAGES] += HPAGE_PMD_NR;
 		folio_dup_rmap_pmd(sim, pfn);
 	}
-	trace(sim, MMSIM_EV_SET_PMD, haddr, pte_pfn(*dpmd), dst->vm_mm, MMSIM_SET_FORK,
-	      (uint32_t)(*dpmd & 0xfff));
+	trace_mmsim_set_pmd(sim, haddr, pte_pfn(*dpmd), dst->vm_mm, MMSIM_SET_FORK,
+			    (*dpmd & 0xfff));
 	return 0;
 }
 
@@ -422,7 +421,7 @@ static int split_huge_page(struct mmsim *sim, uint32_t head)
 		folio_put(sim, head + i);
 		freed++;
 	}
-	trace(sim, MMSIM_EV_SPLIT_FOLIO, 0, head, order, freed, nr - freed);
+	trace_mmsim_split_huge_page(sim, head, order, freed, nr - freed);
 	return (int)freed;
 }
 

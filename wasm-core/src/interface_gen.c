@@ -6,7 +6,7 @@
  * TypeScript drift test reads it back from the wasm and compares it with the
  * offsets and values the TypeScript side uses.
  */
-#include "mmsim.h"
+#include "internal.h"
 
 static const uint32_t layout[][5] = {
 	{ 1, 0, 0, sizeof(struct mmsim_event), 0 },
@@ -709,4 +709,77 @@ const char *mmsim_tunables_check(const struct mmsim_prog_header *h)
 	if (h->writeback_latency < 1u || h->writeback_latency > 1000000u)
 		return "machine.writeback_latency must be from 1 to 1000000";
 	return NULL;
+}
+/* every event kind once, through its trace_<event>() helper, each field a sentinel (interface.test.ts) */
+void mmsim_trace_selftest(struct mmsim *sim)
+{
+	trace_mmsim_step(sim, 0x5a000001u, 0x5a000002u);
+	trace_mmsim_access(sim, 0x123400000101ull, 0x5a000102u, true, 0x123400000104ull);
+	trace_page_fault_user(sim, 0x123400000201ull, 0x5a000202u, 0x5a000203u, 0x5a000204u);
+	trace_mm_fault_done(sim, 0x123400000301ull, 0x5a000302u, 0x5a000303u, 0x5a000304u);
+	trace_mm_pgtable_alloc(sim, 0x123400000401ull, 0x5a000402u, 0x5a000403u);
+	trace_mm_pgtable_free(sim, 0x123400000501ull, 0x5a000502u, 0x5a000503u);
+	trace_mm_filemap_map_pages(sim, 0x123400000601ull, 0x5a000602u, 0x5a000603u, 0x5a000604u, 0x5a000605u);
+	trace_mm_set_pte(sim, 0x123400000701ull, 0x5a000702u, 0x5a000703u, 0x5a000704u, 0x5a000705u);
+	trace_mm_filemap_map_skip(sim, 0x123400000801ull, 0x5a000802u, 0x5a000803u, 0x5a000804u);
+	trace_mm_filemap_fault(sim, 0x123400000901ull, 0x5a000902u, 0x5a000903u, true);
+	trace_page_cache_sync_ra(sim, 0x123400000a01ull, 0x5a000a02u, 0x5a000a03u, 0x5a000a04u, 0x5a000a05u);
+	trace_page_cache_async_ra(sim, 0x5a000b01u, 0x5a000b02u, 0x5a000b03u, 0x5a000b04u);
+	trace_mm_filemap_add_to_page_cache(sim, 0x5a000c01u, 0x5a000c02u, 0x5a000c03u, 0x5a000c04u);
+	trace_mm_filemap_delete_from_page_cache(sim, 0x5a000d01u, 0x5a000d02u, 0x5a000d03u, true);
+	trace_mmsim_read_done(sim, 0x5a000e01u, 0x5a000e02u, 0x5a000e03u, 0x5a000e04u);
+	trace_mmsim_read_submit(sim, 0x5a000f01u, 0x5a000f02u, 0x5a000f03u, 0x5a000f04u);
+	trace_mmsim_folio_wait(sim, 0x5a001001u, 0x5a001002u, 0x5a001003u);
+	trace_mmsim_vma_add(sim, 0x123400001101ull, 0x5a001102u, 0x5a001103u, 0x123400001104ull);
+	trace_mmsim_vma_remove(sim, 0x123400001201ull, 0x5a001202u, 0x5a001203u, 0x123400001204ull);
+	trace_mmsim_vma_split(sim, 0x123400001301ull, 0x5a001302u, 0x5a001303u, 0x123400001304ull);
+	trace_mmsim_vma_merge(sim, 0x123400001401ull, 0x5a001402u, 0x5a001403u, 0x123400001404ull);
+	trace_mmsim_vma_flags(sim, 0x123400001501ull, 0x5a001502u, 0x5a001503u, 0x5a001504u);
+	trace_mmsim_zap_range(sim, 0x123400001601ull, 0x5a001602u, 0x5a001603u, 0x123400001604ull);
+	trace_mm_page_alloc(sim, 0x5a001701u, 0x5a001702u, 0x5a001703u);
+	trace_mm_page_free(sim, 0x5a001801u, 0x5a001802u);
+	trace_mm_lru_insertion(sim, 0x123400001901ull, 0x5a001902u, 0x5a001903u);
+	trace_mm_lru_activate(sim, 0x123400001a01ull, 0x5a001a02u, 0x5a001a03u, 0x5a001a04u);
+	trace_mmsim_file_preload(sim, 0x5a001b01u, 0x5a001b02u);
+	trace_mmsim_fork(sim, 0x5a001c01u, 0x5a001c02u);
+	trace_mmsim_exit(sim, 0x5a001d01u);
+	trace_mmsim_expect(sim, true, 0x5a001e02u, 0x5a001e03u);
+	trace_mmsim_say(sim, 0x5a001f01u);
+	trace_mmsim_error(sim, 0x123400002001ull, 0x5a002002u, 0x5a002003u);
+	trace_mmsim_shmem_fault(sim, 0x123400002101ull, 0x5a002102u, 0x5a002103u, true);
+	trace_mmsim_readahead_mark(sim, 0x5a002201u, 0x5a002202u, true);
+	trace_mmsim_pte_clear(sim, 0x123400002301ull, 0x5a002302u, 0x5a002303u);
+	trace_mmsim_vmacache_find(sim, 0x123400002401ull, 0x5a002402u, 0x5a002403u, 0x5a002404u, 0x5a002405u);
+	trace_mmsim_find_vma_walk(sim, 0x123400002501ull, 0x5a002502u, 0x5a002503u, true, 0x5a002505u);
+	trace_mmsim_vmacache_update(sim, 0x123400002601ull, 0x5a002602u, 0x5a002603u, 0x5a002604u, 0x5a002605u);
+	trace_mmsim_vmacache_invalidate(sim, 0x5a002701u, 0x5a002702u, 0x5a002703u);
+	trace_mmsim_vmacache_flush_all(sim, 0x5a002801u, 0x5a002802u);
+	trace_mmsim_pagevec_add(sim, 0x123400002901ull, 0x5a002902u, 0x5a002903u, 0x5a002904u);
+	trace_mmsim_pagevec_drain(sim, 0x5a002a01u, 0x5a002a02u, 0x5a002a03u);
+	trace_mmsim_lru_move(sim, 0x123400002b01ull, 0x5a002b02u, 0x5a002b03u, 0x5a002b04u, 0x5a002b05u);
+	trace_mm_vmscan_lru_isolate(sim, 0x5a002c01u, 0x5a002c02u, 0x5a002c03u, 0x5a002c04u);
+	trace_mmsim_shrink_page(sim, 0x123400002d01ull, 0x5a002d02u, 0x5a002d03u, 0x5a002d04u, 0x5a002d05u);
+	trace_mm_vmscan_lru_shrink_inactive(sim, true, 0x5a002e02u, 0x5a002e03u, 0x5a002e04u);
+	trace_mm_vmscan_lru_shrink_active(sim, true, 0x5a002f02u, 0x5a002f03u, 0x5a002f04u);
+	trace_mm_vmscan_kswapd_wake(sim, 0x5a003001u, 0x5a003002u);
+	trace_mm_vmscan_kswapd_sleep(sim, 0x5a003101u, 0x5a003102u, true);
+	trace_mmsim_kswapd_pass(sim, 0x5a003201u, 0x5a003202u, 0x5a003203u, 0x5a003204u);
+	trace_mm_vmscan_direct_reclaim_begin(sim, 0x5a003301u, 0x5a003302u);
+	trace_mm_vmscan_direct_reclaim_end(sim, 0x5a003401u, 0x5a003402u);
+	trace_mm_vmscan_writepage(sim, 0x123400003501ull, 0x5a003502u, 0x5a003503u, 0x5a003504u);
+	trace_mmsim_writeback_submit(sim, 0x123400003601ull, 0x5a003602u, 0x5a003603u, 0x5a003604u, 0x5a003605u);
+	trace_mmsim_writeback_done(sim, 0x5a003701u, 0x5a003702u, 0x5a003703u, 0x5a003704u);
+	trace_mmsim_fadvise_dontneed(sim, 0x5a003801u, 0x5a003802u, 0x5a003803u, true);
+	trace_mmsim_invalidate_page(sim, 0x123400003901ull, 0x5a003902u, 0x5a003903u, 0x5a003904u, true);
+	trace_mmsim_workingset_refault(sim, 0x5a003a01u, 0x5a003a02u, 0x5a003a03u, true);
+	trace_mmsim_balance_dirty_pages(sim, 0x5a003b01u, 0x5a003b02u, 0x5a003b03u, 0x5a003b04u);
+	trace_mmsim_file_read(sim, 0x5a003c01u, 0x5a003c02u, 0x5a003c03u, 0x5a003c04u);
+	trace_mmsim_file_write(sim, 0x5a003d01u, 0x5a003d02u, 0x5a003d03u, 0x5a003d04u);
+	trace_mmsim_folio_rmap(sim, 0x123400003e01ull, 0x5a003e02u, 0x5a003e03u, 0x5a003e04u, 0x1bfu, 0xfu, 0x3u, 0xc9u);
+	trace_mmsim_set_pmd(sim, 0x123400003f01ull, 0x5a003f02u, 0x5a003f03u, 0x5a003f04u, 0x5a003f05u);
+	trace_mmsim_pmd_clear(sim, 0x123400004001ull, 0x5a004002u, 0x5a004003u, true);
+	trace_mmsim_split_huge_pmd(sim, 0x123400004101ull, 0x5a004102u, 0x5a004103u, 0x5a004104u, 0x5a004105u);
+	trace_mmsim_deferred_split(sim, 0x5a004201u, 0x5a004202u, 0x5a004203u);
+	trace_mmsim_split_huge_page(sim, 0x5a004301u, 0x5a004302u, 0x5a004303u, 0x5a004304u);
+	trace_mmsim_anon_prefault(sim, 0x123400004401ull, true, 0x5a004403u, 0x5a004404u, 0xeau, 0x1ecu);
 }

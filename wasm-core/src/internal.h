@@ -631,6 +631,17 @@ static inline void trace(struct mmsim *sim, uint32_t type, uint64_t addr, uint32
 		trace_emit(sim, type, addr, a, b, c, d);
 }
 
+/* a packed event field must fit its bits (the description's opts.bits) */
+#define MMSIM_TRACE_FITS(v, bits) VM_BUG_ON((uint64_t)(v) >> (bits))
+
+/* trace_<event>(sim, fields...): the emit helpers, generated from the description */
+#include "trace_gen.h"
+
+/* from here on an event is emitted through its helper only: a raw trace() could fill a word the
+   description does not give its kind */
+#define trace(...) \
+	_Static_assert(0, "emit events through the trace_<event>() helpers of trace_gen.h")
+
 /* trace.c: record the run's first error (the current step and task, addr, detail); returns code */
 int sim_error(struct mmsim *sim, int code, uint64_t addr, uint64_t detail);
 
@@ -989,7 +1000,7 @@ static inline uint64_t ptep_get_and_clear(struct mmsim *sim, uint32_t mm, uint64
 	uint64_t pte = *ptep;
 
 	*ptep = 0;
-	trace(sim, MMSIM_EV_PTE_CLEAR, addr, pte_pfn(pte), mm, 0, 0);
+	trace_mmsim_pte_clear(sim, addr, pte_pfn(pte), mm);
 	return pte;
 }
 

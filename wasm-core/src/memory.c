@@ -68,7 +68,7 @@ static uint32_t table_alloc(struct mmsim *sim, struct mm_struct *mm, int level, 
 	mm->rss[MMSIM_MM_PGTABLES]++;
 	if (entry)
 		*entry = ((uint64_t)pfn << PAGE_SHIFT) | _PAGE_TABLE;
-	trace(sim, MMSIM_EV_PGTABLE_ALLOC, addr, level, pfn, 0, 0);
+	trace_mm_pgtable_alloc(sim, addr, level, pfn);
 	return pfn;
 }
 
@@ -84,7 +84,7 @@ static void table_free(struct mmsim *sim, struct mm_struct *mm, uint32_t pfn, in
 	mod_node_page_state(sim, MMSIM_NR_PAGE_TABLE_PAGES, -1);
 	mm->rss[MMSIM_MM_PGTABLES]--;
 	mm_flush_walk_cache(mm);
-	trace(sim, MMSIM_EV_PGTABLE_FREE, addr, level, pfn, 0, 0);
+	trace_mm_pgtable_free(sim, addr, level, pfn);
 	free_pages(sim, pfn, 0);
 }
 
@@ -308,8 +308,7 @@ void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64
 	}
 	*pte = entry;
 	vmf->mapped++;
-	trace(sim, MMSIM_EV_SET_PTE, addr, pfn, pfn_to_page(sim, pfn)->index, how,
-	      (uint32_t)(entry & 0xfff));
+	trace_mm_set_pte(sim, addr, pfn, pfn_to_page(sim, pfn)->index, how, (entry & 0xfff));
 }
 
 /* ------------------------------------------------------------- anonymous */
@@ -321,8 +320,8 @@ void set_zero_pte(struct mmsim *sim, struct vm_fault *vmf, uint64_t addr, uint64
 
 	*pte = entry;
 	vmf->mapped++;
-	trace(sim, MMSIM_EV_SET_PTE, addr, 0, (uint32_t)linear_page_index(vmf->vma, addr),
-	      MMSIM_SET_ZERO, (uint32_t)(entry & 0xfff));
+	trace_mm_set_pte(sim, addr, 0, linear_page_index(vmf->vma, addr), MMSIM_SET_ZERO,
+			 (entry & 0xfff));
 }
 
 /*
@@ -416,8 +415,8 @@ static uint32_t do_anonymous_page(struct mmsim *sim, struct vm_fault *vmf)
 		entry = mk_pte(pfn + i) | MMSIM_PTE_ACCESSED | MMSIM_PTE_RW | MMSIM_PTE_DIRTY;
 		pte[i] = entry;
 		vmf->mapped++;
-		trace(sim, MMSIM_EV_SET_PTE, addr + i * PAGE_SIZE, pfn + i,
-		      pfn_to_page(sim, pfn)->index + i, MMSIM_SET_ANON, (uint32_t)(entry & 0xfff));
+		trace_mm_set_pte(sim, addr + i * PAGE_SIZE, pfn + i,
+				 pfn_to_page(sim, pfn)->index + i, MMSIM_SET_ANON, (entry & 0xfff));
 	}
 	vmf->kind = MMSIM_FK_ANON_NEW;
 	return 0;
@@ -572,8 +571,8 @@ static uint32_t wp_page_reuse(struct mmsim *sim, struct vm_fault *vmf, uint32_t 
 	vmf->kind = kind;
 	if (kind == MMSIM_FK_WP_REUSE)
 		count_vm_event(sim, MMSIM_PGREUSE);
-	trace(sim, MMSIM_EV_SET_PTE, vmf->address, pte_pfn(*pte),
-	      pfn_to_page(sim, pte_pfn(*pte))->index, MMSIM_SET_REUSE, (uint32_t)(*pte & 0xfff));
+	trace_mm_set_pte(sim, vmf->address, pte_pfn(*pte), pfn_to_page(sim, pte_pfn(*pte))->index,
+			 MMSIM_SET_REUSE, (*pte & 0xfff));
 	return 0;
 }
 
@@ -747,7 +746,7 @@ static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, b
 
 	for (;;) {
 		/* the trace point fires as the CPU traps, before any lookup (c: unused, 0) */
-		trace(sim, MMSIM_EV_PAGE_FAULT, addr, error_code, flags, 0, attempt);
+		trace_page_fault_user(sim, addr, error_code, flags, attempt);
 
 		/* 3.15's __do_page_fault: find_vma() at every attempt (a retry goes back to `retry:`) */
 		uint32_t vma_id = find_vma(sim, task, addr);
@@ -773,7 +772,7 @@ static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, b
 		mm_account_fault(sim, task, flags, ret);
 		if (ret & MMSIM_VM_FAULT_RETRY) {
 			count_vm_event(sim, MMSIM_MODEL_FAULT_RETRIES);
-			trace(sim, MMSIM_EV_FAULT_DONE, addr, ret, MMSIM_FK_RETRY, vmf.mapped, 0);
+			trace_mm_fault_done(sim, addr, ret, MMSIM_FK_RETRY, vmf.mapped);
 			if (!vma_locked || (ret & MMSIM_VM_FAULT_MAJOR))
 				flags |= MMSIM_FAULT_FLAG_TRIED;
 			vma_locked = false;
@@ -781,14 +780,14 @@ static int do_user_addr_fault(struct mmsim *sim, uint32_t task, uint64_t addr, b
 			continue;
 		}
 		if (ret & MMSIM_VM_FAULT_ERROR) {
-			trace(sim, MMSIM_EV_FAULT_DONE, addr, ret, MMSIM_FK_ERROR, vmf.mapped, 0);
+			trace_mm_fault_done(sim, addr, ret, MMSIM_FK_ERROR, vmf.mapped);
 			if (ret & MMSIM_VM_FAULT_OOM)
 				return sim_error(sim, MMSIM_EOOM, addr, 1);
 			if (ret & MMSIM_VM_FAULT_SIGBUS)
 				return sim_error(sim, MMSIM_ESIGBUS, addr, 0);
 			return sim_error(sim, MMSIM_ESEGV, addr, 2);
 		}
-		trace(sim, MMSIM_EV_FAULT_DONE, addr, ret, vmf.kind, vmf.mapped, 0);
+		trace_mm_fault_done(sim, addr, ret, vmf.kind, vmf.mapped);
 		return 0;
 	}
 }
@@ -986,8 +985,7 @@ uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t 
 
 	walk_page_range(sim, mm_ptr(sim, vma->vm_mm), start, end, &zap_walk_ops, &z);
 	if (z.cleared)
-		trace(sim, MMSIM_EV_ZAP, start, (uint32_t)z.cleared, (uint32_t)z.freed,
-		      (uint32_t)end, (uint32_t)(end >> 32));
+		trace_mmsim_zap_range(sim, start, z.cleared, z.freed, end);
 	if (freed)
 		*freed += z.freed;
 	return z.cleared;

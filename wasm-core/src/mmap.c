@@ -41,11 +41,6 @@ uint32_t find_vma_noacct(const struct mmsim *sim, const struct mm_struct *mm, ui
 	return vma;
 }
 
-static uint64_t vma_end_hi(const struct vm_area_struct *v)
-{
-	return v->vm_end >> 32;
-}
-
 static uint32_t vma_new(struct mmsim *sim, uint32_t mmid, uint64_t start, uint64_t end,
 			uint64_t pgoff, uint32_t flags, uint32_t file, uint32_t map)
 {
@@ -70,7 +65,7 @@ static void vma_remove(struct mmsim *sim, struct mm_struct *mm, uint32_t id)
 {
 	struct vm_area_struct *v = vma_ptr(sim, id);
 	uint64_t start = v->vm_start, end = v->vm_end;
-	uint32_t mmid = v->vm_mm, end_hi = (uint32_t)vma_end_hi(v);
+	uint32_t mmid = v->vm_mm;
 
 	vma_rb_erase(sim, mm, id);
 	vma_unlink_rmap(sim, id);
@@ -80,7 +75,7 @@ static void vma_remove(struct mmsim *sim, struct mm_struct *mm, uint32_t id)
 			mm->free_area_cache[c] = mm->cached_hole_size[c] = 0;
 	pool_free(sim, POOL_VMA, id);
 	/* once it is gone (trace.c) */
-	trace(sim, MMSIM_EV_VMA_REMOVE, start, mmid, id, (uint32_t)end, end_hi);
+	trace_mmsim_vma_remove(sim, start, mmid, id, end);
 }
 
 /*
@@ -106,8 +101,7 @@ static uint32_t split_vma(struct mmsim *sim, struct mm_struct *mm, uint32_t id, 
 	v->vm_end = addr;
 	vma_link_rmap(sim, nid);
 	vma_rb_insert(sim, mm, nid);
-	trace(sim, MMSIM_EV_VMA_SPLIT, v->vm_start, v->vm_mm, nid, (uint32_t)addr,
-	      (uint32_t)(addr >> 32));
+	trace_mmsim_vma_split(sim, v->vm_start, v->vm_mm, nid, addr);
 	return nid;
 }
 
@@ -142,8 +136,7 @@ static void merge_next(struct mmsim *sim, struct mm_struct *mm, uint32_t a, uint
 	pool_free(sim, POOL_VMA, b);
 	va = vma_ptr(sim, a);
 	va->vm_end = end;
-	trace(sim, MMSIM_EV_VMA_MERGE, va->vm_start, va->vm_mm, a, (uint32_t)end,
-	      (uint32_t)(end >> 32));
+	trace_mmsim_vma_merge(sim, va->vm_start, va->vm_mm, a, end);
 }
 
 /*
@@ -178,8 +171,7 @@ static uint32_t vma_try_merge(struct mmsim *sim, struct mm_struct *mm, uint32_t 
 		n->vm_pgoff = pgoff;
 		vma_rb_insert(sim, mm, next);
 		n = vma_ptr(sim, next);
-		trace(sim, MMSIM_EV_VMA_MERGE, n->vm_start, n->vm_mm, next, (uint32_t)n->vm_end,
-		      (uint32_t)(n->vm_end >> 32));
+		trace_mmsim_vma_merge(sim, n->vm_start, n->vm_mm, next, n->vm_end);
 		return next;
 	}
 	if (with_prev && with_next && fresh) {
@@ -491,8 +483,7 @@ int do_mmap(struct mmsim *sim, uint32_t mmid, uint32_t file, uint64_t addr, uint
 		return sim_error(sim, MMSIM_ENOMEM, 0, 0);
 	vma_link_rmap(sim, id);
 	vma_rb_insert(sim, mm, id);
-	trace(sim, MMSIM_EV_VMA_ADD, addr, mmid, id, (uint32_t)(addr + len),
-	      (uint32_t)((addr + len) >> 32));
+	trace_mmsim_vma_add(sim, addr, mmid, id, (addr + len));
 	vma_try_merge(sim, mm, id, true);
 	err = maprec_add(sim, mmid, map, addr, len, file, pgoff);
 	if (err)
@@ -594,7 +585,7 @@ int do_madvise(struct mmsim *sim, uint32_t mmid, uint64_t start, uint64_t len, u
 			return sim_error(sim, MMSIM_ELIMIT, end, MAX_MAP_COUNT);
 		v = vma_ptr(sim, id);
 		v->vm_flags = flags;
-		trace(sim, MMSIM_EV_VMA_FLAGS, v->vm_start, v->vm_mm, id, flags, 0);
+		trace_mmsim_vma_flags(sim, v->vm_start, v->vm_mm, id, flags);
 		id = vma_try_merge(sim, mm, id, false);
 		id = vma_ptr(sim, id)->vm_next;
 	}

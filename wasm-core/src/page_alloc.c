@@ -175,7 +175,7 @@ int alloc_pages_nowmark(struct mmsim *sim, unsigned order, uint32_t *pfn, uint32
 	prep_new_page(sim, *pfn, order);
 	mod_node_page_state(sim, MMSIM_NR_FREE_PAGES, -(int64_t)(1u << order));
 	count_vm_events(sim, MMSIM_PGALLOC_NORMAL, 1u << order);
-	trace(sim, MMSIM_EV_PAGE_ALLOC, 0, *pfn, order, use, 0);
+	trace_mm_page_alloc(sim, *pfn, order, use);
 	return 0;
 }
 
@@ -237,5 +237,5 @@ void free_pages(struct mmsim *sim, uint32_t pfn, unsigned order)
 	for (uint32_t i = 0; i < (1u << order); i++)
 		memset(pfn_to_page(sim, pfn + i), 0, sizeof(struct page));
 	__free_one_page(sim, pfn, order);
-	trace(sim, MMSIM_EV_PAGE_FREE, 0, pfn, order, 0, 0); /* once it is free (trace.c) */
+	trace_mm_page_free(sim, pfn, order); /* once it is free (trace.c) */
 }

@@ -84,7 +84,7 @@ uint32_t do_anon_prefault(struct mmsim *sim, struct vm_fault *vmf, uint64_t *pte
 	if (t->anon_fault_next_addr != addr) {
 		t->anon_fault_next_addr = addr + PAGE_SIZE;
 		t->anon_fault_order = 0;
-		trace(sim, MMSIM_EV_ANON_PREFAULT, addr, 0, 0, 1, MMSIM_PFEND_MISS | 1u << 8);
+		trace_mmsim_anon_prefault(sim, addr, false, 0, 1, MMSIM_PFEND_MISS, 1);
 		return PREFAULT_MISS;
 	}
 	order = MIN(t->anon_fault_order + 1, PREFAULT_MAX_ORDER);
@@ -124,8 +124,8 @@ uint32_t do_anon_prefault(struct mmsim *sim, struct vm_fault *vmf, uint64_t *pte
 	count_vm_events(sim, MMSIM_MODEL_PREFAULT_PAGES, mapped - 1);
 	count_task_event(sim, vmf->task, MMSIM_T_PREFAULT_HITS);
 	t->counters[MMSIM_T_PREFAULT_PAGES] += mapped - 1;
-	trace(sim, MMSIM_EV_ANON_PREFAULT, addr, 1, order, mapped,
-	      why | (uint32_t)((end - addr) >> PAGE_SHIFT) << 8);
+	trace_mmsim_anon_prefault(sim, addr, true, order, mapped, why,
+				  (uint32_t)((end - addr) >> PAGE_SHIFT));
 	return 0;
 }
 

@@ -65,7 +65,7 @@ static void page_cache_ra_unbounded(struct mmsim *sim, uint32_t file, uint64_t i
 			break; /* out of memory: read what we have */
 		if (i == mark) {
 			folio_set(pfn_to_page(sim, pfn), readahead);
-			trace(sim, MMSIM_EV_RA_MARK, 0, file, (uint32_t)(index + i), 1, 0);
+			trace_mmsim_readahead_mark(sim, file, (index + i), 1);
 		}
 		count_vm_event(sim, MMSIM_MODEL_READAHEAD_PAGES);
 		batch++;
@@ -191,7 +191,7 @@ void page_cache_sync_ra(struct mmsim *sim, uint32_t file, uint64_t index, uint32
 		contig_count = index; /* (index - ULONG_MAX - 1) wraps to index in the kernel */
 	if (contig_count <= req_count) {
 		/* a small random read: read it as is, keep the readahead state */
-		trace(sim, MMSIM_EV_SYNC_RA, 0, file, (uint32_t)index, req_count, 0);
+		trace_page_cache_sync_ra(sim, 0, file, index, req_count, 0);
 		do_page_cache_ra(sim, file, index, req_count, 0);
 		return;
 	}
@@ -202,7 +202,7 @@ void page_cache_sync_ra(struct mmsim *sim, uint32_t file, uint64_t index, uint32
 	ra->async_size = 1;
 readit:
 	ra->order = 0;
-	trace(sim, MMSIM_EV_SYNC_RA, 0, file, (uint32_t)ra->start, ra->size, ra->async_size);
+	trace_page_cache_sync_ra(sim, 0, file, ra->start, ra->size, ra->async_size);
 	page_cache_ra_order(sim, file);
 }
 
@@ -233,7 +233,7 @@ void page_cache_async_ra(struct mmsim *sim, uint32_t file, uint32_t pfn, uint64_
 	if (folio_test(folio, writeback))
 		return;
 	folio_clear(folio, readahead);
-	trace(sim, MMSIM_EV_RA_MARK, 0, file, (uint32_t)index, 0, 0);
+	trace_mmsim_readahead_mark(sim, file, index, 0);
 	/* round_down(..., folio_nr_pages(folio)): order-0 folios, a no-op */
 	expected = ra->start + ra->size - ra->async_size;
 	if (index == expected) {
@@ -259,6 +259,6 @@ readit:
 	if (aligned_end > ra->start)
 		ra->size -= (uint32_t)(end - aligned_end);
 	ra->async_size = ra->size;
-	trace(sim, MMSIM_EV_ASYNC_RA, 0, file, (uint32_t)ra->start, ra->size, ra->async_size);
+	trace_page_cache_async_ra(sim, file, ra->start, ra->size, ra->async_size);
 	page_cache_ra_order(sim, file);
 }

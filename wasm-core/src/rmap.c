@@ -63,10 +63,10 @@ static void trace_folio_rmap(struct mmsim *sim, uint32_t pfn, uint32_t op, uint3
 	if (!folio_test_large(pfn_to_page(sim, head)))
 		return;
 	now = rmap_cost_now(sim);
-	trace(sim, MMSIM_EV_FOLIO_RMAP, pfn, head, op, nr,
-	      (uint32_t)(now.page - before.page) | (uint32_t)(now.large - before.large) << 16 |
-		      (uint32_t)(now.entire - before.entire) << 20 |
-		      (uint32_t)(now.nr - before.nr) << 24);
+	trace_mmsim_folio_rmap(sim, pfn, head, op, nr, (uint32_t)(now.page - before.page),
+			       (uint32_t)(now.large - before.large),
+			       (uint32_t)(now.entire - before.entire),
+			       (uint32_t)(now.nr - before.nr));
 }
 
 /* ------------------------------------------------------------- deferred split */
@@ -86,8 +86,9 @@ static void deferred_split_folio(struct mmsim *sim, uint32_t head)
 	pfn_list_add(sim, &sim->s.deferred_split_head, head + 2, true);
 	count_vm_event(sim, MMSIM_THP_DEFERRED_SPLIT_PAGE);
 	mod_node_page_state(sim, MMSIM_NR_DEFERRED_SPLIT, 1);
-	trace(sim, MMSIM_EV_DEFERRED_SPLIT, 0, head, folio_order(sim, head),
-	      (uint32_t)(pfn_to_page(sim, head + 1)->_nr_pages_mapped & FOLIO_PAGES_MAPPED), 0);
+	trace_mmsim_deferred_split(sim, head, folio_order(sim, head),
+				   (pfn_to_page(sim, head + 1)->_nr_pages_mapped &
+				    FOLIO_PAGES_MAPPED));
 }
 
 /* a freed large folio leaves the queue (folio_undo_large_rmappable) */

@@ -96,7 +96,7 @@ static int preload_op(struct mmsim *sim)
 	s->preload_pgoff += n;
 	s->work_done += n;
 	if (s->preload_pgoff == total) {
-		trace(sim, MMSIM_EV_PRELOAD, 0, file, (uint32_t)total, 0, 0);
+		trace_mmsim_file_preload(sim, file, total);
 		s->preload_file++;
 		s->preload_pgoff = 0;
 	}
@@ -232,8 +232,7 @@ static void flush_access_run(struct mmsim *sim)
 	if (!s->run_count)
 		return;
 	s->cur_task = s->run_task;
-	trace(sim, MMSIM_EV_ACCESS, s->run_first, (uint32_t)s->run_count, s->run_write,
-	      (uint32_t)s->run_last, (uint32_t)(s->run_last >> 32));
+	trace_mmsim_access(sim, s->run_first, s->run_count, s->run_write, s->run_last);
 	s->cur_task = task;
 	s->run_count = 0;
 }
@@ -417,7 +416,7 @@ static int do_expect(struct mmsim *sim, const struct mmsim_step *st, uint64_t ad
 			failed++;
 		}
 	}
-	trace(sim, MMSIM_EV_EXPECT, 0, failed == 0, st->ndata / 2, failed, 0);
+	trace_mmsim_expect(sim, failed == 0, st->ndata / 2, failed);
 	return 0;
 }
 
@@ -454,7 +453,7 @@ static int step_op(struct mmsim *sim)
 		}
 		return 0;
 	}
-	trace(sim, MMSIM_EV_STEP, 0, st->op, pc, 0, 0);
+	trace_mmsim_step(sim, st->op, pc);
 	s->work_done++;
 	s->pc++;
 	s->steps_executed++;
@@ -503,7 +502,7 @@ static int step_op(struct mmsim *sim)
 			task_ptr(sim, st->task)->anon_fault_next_addr;
 		task_ptr(sim, cmm->first_task)->anon_fault_order =
 			task_ptr(sim, st->task)->anon_fault_order;
-		trace(sim, MMSIM_EV_FORK, 0, parent, child, 0, 0);
+		trace_mmsim_fork(sim, parent, child);
 		break;
 	}
 	case MMSIM_OP_EXIT: {
@@ -513,7 +512,7 @@ static int step_op(struct mmsim *sim)
 		exit_mmap(sim, mmid);
 		for (uint32_t t = 0; t < mm->nr_threads; t++)
 			task_ptr(sim, mm->first_task + t)->alive = 0;
-		trace(sim, MMSIM_EV_EXIT, 0, mmid, 0, 0, 0);
+		trace_mmsim_exit(sim, mmid);
 		break;
 	}
 	case MMSIM_OP_READ:
@@ -532,7 +531,7 @@ static int step_op(struct mmsim *sim)
 		err = do_expect(sim, st, adj);
 		break;
 	case MMSIM_OP_SAY:
-		trace(sim, MMSIM_EV_SAY, 0, st->data, 0, 0, 0);
+		trace_mmsim_say(sim, st->data);
 		break;
 	default:
 		break;
@@ -610,7 +609,7 @@ static int events_dropped(struct mmsim *sim)
 {
 	struct mmsim_state *s = &sim->s;
 
-	trace(sim, MMSIM_EV_ERROR, 0, (uint32_t)-MMSIM_ENOMEM, s->cur_step, 0, 0);
+	trace_mmsim_error(sim, 0, -MMSIM_ENOMEM, s->cur_step);
 	sim->load_msg = "the host refused memory for the event buffer: events were lost "
 			"(the error's detail says how many)";
 	sim_error(sim, MMSIM_ENOMEM, 0, s->counters[MMSIM_MODEL_EVENTS_DROPPED]);
@@ -650,8 +649,7 @@ int mmsim_run(struct mmsim *sim, uint64_t work_budget, uint64_t stop_event)
 		err = run_op(sim);
 		if (err) {
 			sim_error(sim, err, 0, 0);
-			trace(sim, MMSIM_EV_ERROR, s->err.addr, (uint32_t)-s->err.code, s->err.step,
-			      0, 0);
+			trace_mmsim_error(sim, s->err.addr, -s->err.code, s->err.step);
 			return MMSIM_RUN_ERROR;
 		}
 	}

@@ -40,7 +40,7 @@ uint32_t shmem_fault(struct mmsim *sim, struct vm_fault *vmf)
 	if (index >= DIV_ROUND_UP(f->i_size, PAGE_SIZE))
 		return MMSIM_VM_FAULT_SIGBUS;
 	pfn = filemap_get_folio(sim, file, index);
-	trace(sim, MMSIM_EV_SHMEM_FAULT, vmf->address, file, (uint32_t)index, pfn != 0, 0);
+	trace_mmsim_shmem_fault(sim, vmf->address, file, index, pfn != 0);
 	if (!pfn) {
 		/* a hole: a new folio, zeroed (clear_highpage) and uptodate */
 		if (filemap_add_folio(sim, file, index, &pfn))

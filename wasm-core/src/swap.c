@@ -106,7 +106,7 @@ uint32_t lru_tail(const struct mmsim *sim, int lru)
 static void lru_move_event(struct mmsim *sim, uint32_t pfn, uint32_t from, uint32_t to,
 			   uint32_t how)
 {
-	trace(sim, MMSIM_EV_LRU_MOVE, page_tag(sim, pfn), pfn, from, to, how);
+	trace_mmsim_lru_move(sim, page_tag(sim, pfn), pfn, from, to, how);
 }
 
 /*
@@ -151,7 +151,7 @@ static void pagevec_lru_add_fn(struct mmsim *sim, uint32_t pfn, uint32_t lru)
 		folio_set(folio, active);
 	update_page_reclaim_stat(sim, folio, active);
 	lruvec_add_folio(sim, pfn, lru);
-	trace(sim, MMSIM_EV_LRU_ADD, page_tag(sim, pfn), pfn, lru, 0, 0);
+	trace_mm_lru_insertion(sim, page_tag(sim, pfn), pfn, lru);
 }
 
 /* pagevec_move_tail_fn(): a rotation to the inactive tail, if the folio is still an inactive LRU folio */
@@ -224,7 +224,7 @@ static void pagevec_drain(struct mmsim *sim, uint32_t pv_id, uint32_t why)
 
 	if (!nr)
 		return;
-	trace(sim, MMSIM_EV_PAGEVEC_DRAIN, 0, pv_id, nr, why, 0);
+	trace_mmsim_pagevec_drain(sim, pv_id, nr, why);
 	for (uint32_t i = 0; i < nr; i++) {
 		uint32_t pfn = pv->pages[i];
 
@@ -247,7 +247,7 @@ static void pagevec_add(struct mmsim *sim, uint32_t pv_id, uint32_t pfn)
 
 	folio_get(sim, pfn);
 	pv->pages[pv->nr++] = pfn;
-	trace(sim, MMSIM_EV_PAGEVEC_ADD, page_tag(sim, pfn), pfn, pv_id, pv->nr, 0);
+	trace_mmsim_pagevec_add(sim, page_tag(sim, pfn), pfn, pv_id, pv->nr);
 	/*
 	 * A large folio drains the pagevec at once: 2.6.39 had no large
 	 * folios on this path, every kernel since v4.15 ("mm/swap.c: flush
@@ -304,7 +304,7 @@ static void activate_page(struct mmsim *sim, uint32_t pfn)
 	lruvec_add_folio(sim, pfn, folio_lru_list(folio));
 	count_vm_event(sim, MMSIM_PGACTIVATE);
 	update_page_reclaim_stat(sim, folio, true);
-	trace(sim, MMSIM_EV_LRU_ACTIVATE, page_tag(sim, pfn), pfn, folio_lru_list(folio), from, 0);
+	trace_mm_lru_activate(sim, page_tag(sim, pfn), pfn, folio_lru_list(folio), from);
 }
 
 /*

@@ -100,14 +100,14 @@ static uint64_t invalidate_mapping_pages(struct mmsim *sim, uint32_t file, uint6
 			next++;
 			if (folio_test(folio, locked)) {
 				/* trylock_page() failed (read I/O in flight): skipped, not deactivated */
-				trace(sim, MMSIM_EV_INVALIDATE, tag, pfn, (uint32_t)index,
-				      MMSIM_INVAL_LOCKED, 0);
+				trace_mmsim_invalidate_page(sim, tag, pfn, index,
+							    MMSIM_INVAL_LOCKED, 0);
 				continue;
 			}
 			ret = invalidate_inode_page(sim, pfn);
 			queued = ret != MMSIM_INVAL_REMOVED && deactivate;
 			/* the verdict before deactivate_page(), whose pagevec may drain at once */
-			trace(sim, MMSIM_EV_INVALIDATE, tag, pfn, (uint32_t)index, ret, queued);
+			trace_mmsim_invalidate_page(sim, tag, pfn, index, ret, queued);
 			if (ret == MMSIM_INVAL_REMOVED)
 				count++;
 			else if (queued)
@@ -137,8 +137,8 @@ int do_fadvise_dontneed(struct mmsim *sim, uint32_t file, uint64_t offset, uint6
 		write_cache_pages(sim, file, UINT64_MAX, false, MMSIM_WB_FLUSH);
 	start = (offset + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	end = endbyte >> PAGE_SHIFT;
-	trace(sim, MMSIM_EV_FADVISE, 0, file, (uint32_t)start,
-	      end > UINT32_MAX ? MMSIM_NONE : (uint32_t)end, flush);
+	trace_mmsim_fadvise_dontneed(sim, file, start,
+				     end > UINT32_MAX ? MMSIM_NONE : (uint32_t)end, flush);
 	if (end >= start)
 		invalidate_mapping_pages(sim, file, start, end);
 	return 0;

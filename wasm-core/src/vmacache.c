@@ -87,8 +87,8 @@ static uint32_t find_vma_rb(struct mmsim *sim, const struct mm_struct *mm, uint3
 	uint32_t node = mm->mm_rb, vma = 0, depth = 0;
 
 	while (node) {
-		trace(sim, MMSIM_EV_FIND_VMA_WALK, addr, node, depth++,
-		      vma_ptr(sim, node)->vm_end > addr, mmid);
+		trace_mmsim_find_vma_walk(sim, addr, node, depth++,
+					  vma_ptr(sim, node)->vm_end > addr, mmid);
 		node = find_vma_step(sim, node, addr, &vma);
 	}
 	return vma;
@@ -107,7 +107,7 @@ vmacache_hit(struct mmsim *sim, struct task_struct *t, const struct mm_struct *m
 		sim_error(sim, MMSIM_EINVARIANT, addr, vma);
 	count_vm_event(sim, MMSIM_VMACACHE_FIND_HITS);
 	t->counters[MMSIM_T_VMACACHE_FIND_HITS]++;
-	trace(sim, MMSIM_EV_VMACACHE_FIND, addr, vma, slot, 0, t->mm);
+	trace_mmsim_vmacache_find(sim, addr, vma, slot, 0, t->mm);
 	return vma;
 }
 
@@ -127,7 +127,7 @@ static __attribute__((noinline)) uint32_t find_vma_slow(struct mmsim *sim, struc
 	} else if (!vmacache_valid(t, mm)) {
 		why = 2;
 	}
-	trace(sim, MMSIM_EV_VMACACHE_FIND, addr, 0, MMSIM_NONE, why, mmid);
+	trace_mmsim_vmacache_find(sim, addr, 0, MMSIM_NONE, why, mmid);
 	vma = find_vma_rb(sim, mm, mmid, addr);
 	if (!vma)
 		return 0;
@@ -141,7 +141,7 @@ static __attribute__((noinline)) uint32_t find_vma_slow(struct mmsim *sim, struc
 		old = t->vmacache[slot];
 		t->vmacache[slot] = vma;
 	}
-	trace(sim, MMSIM_EV_VMACACHE_UPDATE, addr, vma, slot, old, mmid);
+	trace_mmsim_vmacache_update(sim, addr, vma, slot, old, mmid);
 	return vma;
 }
 
@@ -184,7 +184,7 @@ static void vmacache_flush_all(struct mmsim *sim, uint32_t mmid)
 			n++;
 		}
 	}
-	trace(sim, MMSIM_EV_VMACACHE_FLUSH_ALL, 0, mmid, n, 0, 0);
+	trace_mmsim_vmacache_flush_all(sim, mmid, n);
 }
 
 /*
@@ -200,13 +200,12 @@ void vmacache_unlinked(struct mmsim *sim, uint32_t mmid, uint32_t removed, uint3
 	if (mm_wide(sim)) {
 		if (!removed || mm->mmap_cache == removed) {
 			mm->mmap_cache = prev;
-			trace(sim, MMSIM_EV_VMACACHE_INVALIDATE, 0, mmid, prev, 2, 0);
+			trace_mmsim_vmacache_invalidate(sim, mmid, prev, 2);
 		}
 		return;
 	}
 	mm->vmacache_seqnum++;
-	trace(sim, MMSIM_EV_VMACACHE_INVALIDATE, 0, mmid, mm->vmacache_seqnum,
-	      mm->vmacache_seqnum == 0, 0);
+	trace_mmsim_vmacache_invalidate(sim, mmid, mm->vmacache_seqnum, mm->vmacache_seqnum == 0);
 	if (unlikely(mm->vmacache_seqnum == 0))
 		vmacache_flush_all(sim, mmid);
 }

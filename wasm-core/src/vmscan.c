@@ -178,8 +178,7 @@ static bool pageout(struct mmsim *sim, uint32_t pfn)
 		return true; /* PAGE_CLEAN: cleaned meanwhile */
 	folio_set(folio, reclaim);
 	count_vm_event(sim, MMSIM_NR_VMSCAN_WRITE);
-	trace(sim, MMSIM_EV_WRITEPAGE, page_tag(sim, pfn), pfn, folio->mapping - 1, folio->index,
-	      0);
+	trace_mm_vmscan_writepage(sim, page_tag(sim, pfn), pfn, folio->mapping - 1, folio->index);
 	writeback_submit(sim, folio->mapping - 1, folio->index, 1, MMSIM_WB_RECLAIM);
 	return true;
 }
@@ -255,7 +254,7 @@ static uint64_t shrink_page_list(struct mmsim *sim, struct scan_control *sc, con
 		bool activate = v == MMSIM_SHRINK_ACTIVATE || v == MMSIM_SHRINK_UNMAP_FAIL ||
 				v == MMSIM_SHRINK_ANON;
 
-		trace(sim, MMSIM_EV_SHRINK_PAGE, tag, pfn, v, ptes, flags);
+		trace_mmsim_shrink_page(sim, tag, pfn, v, ptes, flags);
 		if (v == MMSIM_SHRINK_RECLAIMED) {
 			reclaimed++;
 			continue;
@@ -303,13 +302,12 @@ static uint64_t shrink_inactive_list(struct mmsim *sim, struct scan_control *sc,
 	sim->s.recent_scanned[file] += n;
 	if (!n)
 		return 0;
-	trace(sim, MMSIM_EV_LRU_ISOLATE, 0, lru, n, n, (uint32_t)sc->priority);
+	trace_mm_vmscan_lru_isolate(sim, lru, n, n, sc->priority);
 	reclaimed = shrink_page_list(sim, sc, pages, n);
 	if (sc->kswapd)
 		count_vm_events(sim, MMSIM_KSWAPD_STEAL, reclaimed);
 	count_vm_events(sim, MMSIM_PGSTEAL, reclaimed);
-	trace(sim, MMSIM_EV_SHRINK_INACTIVE, 0, file, n, (uint32_t)reclaimed,
-	      (uint32_t)sc->priority);
+	trace_mm_vmscan_lru_shrink_inactive(sim, file, n, reclaimed, sc->priority);
 	return reclaimed;
 }
 
@@ -331,7 +329,7 @@ static void shrink_active_list(struct mmsim *sim, struct scan_control *sc, uint3
 	sim->s.recent_scanned[file] += n;
 	if (!n)
 		return;
-	trace(sim, MMSIM_EV_LRU_ISOLATE, 0, lru, n, n, (uint32_t)sc->priority);
+	trace_mm_vmscan_lru_isolate(sim, lru, n, n, sc->priority);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t vm_flags = 0;
 
@@ -343,7 +341,7 @@ static void shrink_active_list(struct mmsim *sim, struct scan_control *sc, uint3
 	for (uint32_t i = 0; i < n; i++)
 		lru_putback(sim, pages[i], lru, MMSIM_LRUMV_DEACTIVATE);
 	count_vm_events(sim, MMSIM_PGDEACTIVATE, n);
-	trace(sim, MMSIM_EV_SHRINK_ACTIVE, 0, file, n, rotated, n);
+	trace_mm_vmscan_lru_shrink_active(sim, file, n, rotated, n);
 }
 
 /* inactive_anon_is_low() is false without swap; inactive_file_is_low(): active > inactive */
@@ -445,8 +443,8 @@ uint64_t try_to_free_pages(struct mmsim *sim)
 	uint64_t total_scanned = 0;
 
 	count_vm_event(sim, MMSIM_ALLOCSTALL);
-	trace(sim, MMSIM_EV_DIRECT_BEGIN, 0, (uint32_t)sim->s.counters[MMSIM_NR_FREE_PAGES],
-	      sim->s.wmark[0], 0, 0);
+	trace_mm_vmscan_direct_reclaim_begin(sim, sim->s.counters[MMSIM_NR_FREE_PAGES],
+					     sim->s.wmark[0]);
 	sim->s.reclaiming = 1;
 	for (sc.priority = DEF_PRIORITY; sc.priority >= 0; sc.priority--) {
 		sc.nr_scanned = 0;
@@ -460,8 +458,7 @@ uint64_t try_to_free_pages(struct mmsim *sim)
 					 MMSIM_WB_BACKGROUND); /* wakeup_flusher_threads() */
 	}
 	sim->s.reclaiming = 0;
-	trace(sim, MMSIM_EV_DIRECT_END, 0, (uint32_t)sc.nr_reclaimed, (uint32_t)total_scanned, 0,
-	      0);
+	trace_mm_vmscan_direct_reclaim_end(sim, sc.nr_reclaimed, total_scanned);
 	return sc.nr_reclaimed;
 }
 
@@ -477,16 +474,15 @@ void wakeup_kswapd(struct mmsim *sim)
 	k->running = 1;
 	k->in_loop = 0;
 	count_vm_event(sim, MMSIM_MODEL_KSWAPD_WAKEUPS);
-	trace(sim, MMSIM_EV_KSWAPD_WAKE, 0, (uint32_t)sim->s.counters[MMSIM_NR_FREE_PAGES],
-	      sim->s.wmark[1], 0, 0);
+	trace_mm_vmscan_kswapd_wake(sim, sim->s.counters[MMSIM_NR_FREE_PAGES], sim->s.wmark[1]);
 }
 
 static void kswapd_sleep(struct mmsim *sim)
 {
 	sim->s.kswapd.running = 0;
 	sim->s.kswapd.in_loop = 0;
-	trace(sim, MMSIM_EV_KSWAPD_SLEEP, 0, (uint32_t)sim->s.counters[MMSIM_NR_FREE_PAGES],
-	      sim->s.wmark[2], sim->s.all_unreclaimable, 0);
+	trace_mm_vmscan_kswapd_sleep(sim, sim->s.counters[MMSIM_NR_FREE_PAGES], sim->s.wmark[2],
+				     sim->s.all_unreclaimable);
 }
 
 /*
@@ -529,8 +525,8 @@ void kswapd_run(struct mmsim *sim)
 	k->nr_reclaimed = sc.nr_reclaimed;
 	if (!s->all_unreclaimable && !zone_reclaimable(sim))
 		s->all_unreclaimable = 1;
-	trace(sim, MMSIM_EV_KSWAPD_PASS, 0, k->priority, (uint32_t)k->nr_reclaimed,
-	      (uint32_t)sc.nr_scanned, (uint32_t)s->counters[MMSIM_NR_FREE_PAGES]);
+	trace_mmsim_kswapd_pass(sim, k->priority, k->nr_reclaimed, sc.nr_scanned,
+				s->counters[MMSIM_NR_FREE_PAGES]);
 	if (zone_watermark_ok(sim, 0, s->wmark[2])) {
 		kswapd_sleep(sim);
 		return;

@@ -59,6 +59,6 @@ bool workingset_refault(struct mmsim *sim, uint32_t file, uint64_t index, uint32
 	count_vm_event(sim, MMSIM_WORKINGSET_REFAULT);
 	if (activate)
 		count_vm_event(sim, MMSIM_WORKINGSET_ACTIVATE);
-	trace(sim, MMSIM_EV_REFAULT, 0, file, (uint32_t)index, distance, activate);
+	trace_mmsim_workingset_refault(sim, file, index, distance, activate);
 	return activate;
 }

@@ -177,7 +177,7 @@ static void wb_complete(struct mmsim *sim, uint32_t slot)
 	}
 	mod_node_page_state(sim, MMSIM_NR_WRITEBACK, -(int64_t)r.nr);
 	update_congestion(sim);
-	trace(sim, MMSIM_EV_WB_DONE, 0, r.file, r.first, r.nr, r.id);
+	trace_mmsim_writeback_done(sim, r.file, r.first, r.nr, r.id);
 }
 
 /*
@@ -209,7 +209,7 @@ void writeback_submit(struct mmsim *sim, uint32_t file, uint64_t first, uint32_t
 		.reason = reason,
 	};
 	update_congestion(sim);
-	trace(sim, MMSIM_EV_WB_SUBMIT, reason, file, (uint32_t)first, nr, id);
+	trace_mmsim_writeback_submit(sim, reason, file, first, nr, id);
 }
 
 /* at each tick: the requests whose time has come (the queue is in submission order) */
@@ -406,8 +406,7 @@ void balance_dirty_pages_ratelimited(struct mmsim *sim)
 	if (nr_dirty + nr_wb > dirty)
 		written = writeback_inodes(sim, (uint64_t)s->ratelimit_pages * 3 / 2,
 					   MMSIM_WB_BALANCE);
-	trace(sim, MMSIM_EV_BALANCE_DIRTY, 0, (uint32_t)nr_dirty, (uint32_t)bg, (uint32_t)dirty,
-	      (uint32_t)written);
+	trace_mmsim_balance_dirty_pages(sim, nr_dirty, bg, dirty, written);
 	if (s->counters[MMSIM_NR_DIRTY] > bg)
 		s->flusher_woken = 1;
 }

@@ -215,7 +215,7 @@ describe('engine: time travel', () => {
     let skip = -1;
     for (let i = 0; i < tl.nEvents && skip < 0; i++) {
       const e = eng.event(i);
-      if (e.type === EV.mm_filemap_map_skip && e.b === SkipReason.Readahead) skip = i;
+      if (e.type === EV.mm_filemap_map_skip && e.reason === SkipReason.Readahead) skip = i;
     }
     expect(skip).toBeGreaterThan(0);
     const f = eng.frame(skip + 1);
@@ -229,8 +229,10 @@ describe('engine: time travel', () => {
     );
     /* a fault that completes on its retry is a major fault (mm_account_fault) */
     let retry = -1;
-    for (let i = 0; i < tl.nEvents && retry < 0; i++)
-      if (eng.event(i).type === EV.mm_fault_done && eng.event(i).b === FaultKind.Retry) retry = i;
+    for (let i = 0; i < tl.nEvents && retry < 0; i++) {
+      const e = eng.event(i);
+      if (e.type === EV.mm_fault_done && e.kind === FaultKind.Retry) retry = i;
+    }
     const [, end] = eng.opOf(retry);
     expect(eng.event(end - 1).type).toBe(EV.mm_fault_done);
     expect(eng.frame(end).event?.text).toMatch(/ done, major: /);
@@ -245,7 +247,7 @@ describe('engine: the page cache behind a mapping', () => {
     const tl = eng.recordAll();
     const events = Array.from({ length: tl.nEvents }, (_, i) => eng.event(i));
     /* the async readahead at 25 sets PG_readahead on 33, inside the fault's operation */
-    const mark = events.findIndex((e) => e.type === EV.mmsim_readahead_mark && e.b === 33 && e.c === 1);
+    const mark = events.findIndex((e) => e.type === EV.mmsim_readahead_mark && e.pgoff === 33 && e.set);
     expect(mark).toBeGreaterThan(0);
     const before = eng.frame(mark),
       after = eng.frame(mark + 1);
@@ -385,21 +387,21 @@ describe('engine: every view is the core at the cursor, also inside a fault', ()
           opAlloc = [];
           opSet = [];
         }
-        if (e.type === EV.mm_fault_done && e.b !== FaultKind.Retry) t.pgfault++;
-        else if (e.type === EV.mm_filemap_fault && e.c === 0) t.pgmajfault++;
+        if (e.type === EV.mm_fault_done && e.kind !== FaultKind.Retry) t.pgfault++;
+        else if (e.type === EV.mm_filemap_fault && !e.cached) t.pgmajfault++;
         else if (e.type === EV.mm_pgtable_alloc) {
           t.tables++;
-          opAlloc.push(e.a);
+          opAlloc.push(e.level);
         } else if (e.type === EV.mm_pgtable_free) t.tables--;
         else if (e.type === EV.mm_filemap_add_to_page_cache) t.filePages++;
         else if (e.type === EV.mm_filemap_delete_from_page_cache) t.filePages--;
-        else if (e.type === EV.mmsim_file_preload) t.filePages += e.b;
-        else if (e.type === EV.mm_set_pte) opSet.push(e.addr);
-        /* d = 0: a small random read, which leaves the readahead state alone */ else if (
+        else if (e.type === EV.mmsim_file_preload) t.filePages += e.nr;
+        else if (e.type === EV.mm_set_pte) opSet.push(e.address);
+        /* async_size 0: a small random read, which leaves the readahead state alone */ else if (
           (e.type === EV.page_cache_sync_ra || e.type === EV.page_cache_async_ra) &&
-          e.d
+          e.async_size
         )
-          ra[e.a] = { start: e.b, size: e.c, async: e.d };
+          ra[e.file] = { start: e.start, size: e.size, async: e.async_size };
       }
       const f = eng.frame(c);
       const at = `cursor ${c} (after ${c > 0 ? eng.event(c - 1).name : 'nothing'})`;

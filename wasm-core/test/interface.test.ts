@@ -11,7 +11,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as gen from '../ts/gen/interface.js';
-import { COUNTERS, EVENTS, EXPORTS, LAYOUT_ORDER, MM_COUNTERS, type STRUCTS, TASK_COUNTERS } from '../ts/abi.js';
+import {
+  COUNTERS,
+  decodeEvent,
+  EVENT_FIELDS,
+  EVENTS,
+  EXPORTS,
+  LAYOUT_ORDER,
+  MM_COUNTERS,
+  type STRUCTS,
+  TASK_COUNTERS,
+} from '../ts/abi.js';
 import { loadCore, repo, wasmPath } from './helpers.js';
 
 const SZ = { u8: 1, u16: 2, u32: 4, i32: 4, u64: 8, i64: 8 } as const;
@@ -128,5 +138,76 @@ describe('the README', () => {
     const m = /<!-- limits:begin[^>]*-->\n([\s\S]*?)\n<!-- limits:end -->/.exec(readme);
     expect(m, 'README.md has the limits:begin/end markers').not.toBeNull();
     expect(m![1], 'README limits table: regenerate it from limitsMarkdown()').toBe(limitsMarkdown());
+  });
+});
+
+/* the sentinel mmsim_trace_selftest() gives field j of event type k (scripts/gen-interface.mjs: sentinel()) */
+function sentinel(k: number, j: number, f: (typeof EVENT_FIELDS)[number][number]): number | boolean {
+  if (f.type === 'bool') return true;
+  if (f.bits < 32) return ((k * 7 + j * 3) % (2 ** f.bits - 1)) + 1;
+  if (f.type === 'addr' || f.type === 'u64') return 0x1234_0000_0000 + k * 256 + j + 1;
+  return 0x5a00_0000 + k * 256 + j + 1;
+}
+
+type FieldLayout = (typeof EVENT_FIELDS)[number][number];
+
+/** a field read from a record by its layout alone (the generated decoder is checked against this too) */
+function readField(v: DataView, o: number, f: FieldLayout): number | boolean {
+  const w =
+    f.type === 'addr' || f.type === 'u64'
+      ? v.getUint32(o + f.offset + 4, true) * 2 ** 32 + v.getUint32(o + f.offset, true)
+      : v.getUint32(o + f.offset, true);
+  const x = f.bits < 32 ? (w >>> f.shift) & (2 ** f.bits - 1) : w;
+  return f.type === 'bool' ? x !== 0 : x;
+}
+
+/** for each event kind the C helpers emitted, the fields that did not read back as their sentinel, by name */
+export function eventDrift(events: Uint8Array, fields: typeof EVENT_FIELDS = EVENT_FIELDS): string[] {
+  const out: string[] = [];
+  const n = events.length / 32;
+  if (n !== fields.length) out.push(`the C helpers emitted ${n} events, the description has ${fields.length} kinds`);
+  const v = new DataView(events.buffer, events.byteOffset, events.byteLength);
+  for (let k = 0; k < Math.min(n, fields.length); k++) {
+    const e = decodeEvent(v, k * 32, k) as unknown as Record<string, number | boolean>;
+    if (e.type !== k) out.push(`event ${k}: type ${e.type}, expected ${EVENTS[k]}`);
+    fields[k].forEach((f, j) => {
+      const want = sentinel(k, j, f),
+        byLayout = readField(v, k * 32, f);
+      if (byLayout !== want)
+        out.push(
+          `${EVENTS[k]}.${f.name}: the C helper wrote ${String(want)}, byte ${f.offset} holds ${String(byLayout)}`,
+        );
+      else if (e[f.name] !== want)
+        out.push(`${EVENTS[k]}.${f.name}: the C helper wrote ${String(want)}, the decoder reads ${String(e[f.name])}`);
+    });
+  }
+  return out;
+}
+
+describe("the events' fields, C against the description", () => {
+  async function emitted(): Promise<Uint8Array> {
+    const sim = (await loadCore('release')).createSim({ trace: true });
+    sim.core.ex.mmsim_trace_selftest(sim.ptr);
+    const events = sim.drainEvents();
+    sim.destroy();
+    return events;
+  }
+
+  it('every field of every event kind, emitted through its generated C helper, reads back by name as written', async () => {
+    const d = eventDrift(await emitted());
+    expect(d, d.join('\n')).toEqual([]);
+  });
+
+  it('two swapped fields are caught, naming the kind and the fields', async () => {
+    const fields = EVENT_FIELDS.map((l) => l.map((f) => ({ ...f })));
+    const set = fields[EVENTS.indexOf('mm_set_pte')];
+    const pfn = set.find((f) => f.name === 'pfn')!,
+      pgoff = set.find((f) => f.name === 'pgoff')!;
+    [pfn.offset, pgoff.offset] = [pgoff.offset, pfn.offset];
+    const k = EVENTS.indexOf('mm_set_pte');
+    expect(eventDrift(await emitted(), fields)).toEqual([
+      `mm_set_pte.pfn: the C helper wrote ${0x5a00_0000 + k * 256 + 2}, byte 20 holds ${0x5a00_0000 + k * 256 + 3}`,
+      `mm_set_pte.pgoff: the C helper wrote ${0x5a00_0000 + k * 256 + 3}, byte 16 holds ${0x5a00_0000 + k * 256 + 2}`,
+    ]);
   });
 });

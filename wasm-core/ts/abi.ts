@@ -8,7 +8,6 @@
  */
 import {
   COUNTER_INFO,
-  EVENTS,
   FILEF,
   FOLIO_FIELD_NAMES,
   LruList,
@@ -22,6 +21,7 @@ import {
 } from './gen/interface.js';
 
 export * from './gen/interface.js';
+export * from './gen/events.js';
 
 export const FIRST_GAUGE = COUNTER_INFO.findIndex((c) => c.gauge);
 /** Counters from here on are the model's own: the kernel has no such counter. */
@@ -29,7 +29,6 @@ export const FIRST_MODEL_COUNTER = COUNTER_INFO.findIndex((c) => c.model);
 /** The counters scenario-format.md requires every run to report. */
 export const REQUIRED_COUNTERS = COUNTER_INFO.filter((c) => c.required).map((c) => c.name);
 
-export const EV = Object.fromEntries(EVENTS.map((n, i) => [n, i])) as Record<(typeof EVENTS)[number], number>;
 export const EVENT_SIZE = STRUCTS.event.size;
 
 export const SKIP_REASONS = SKIP_REASON_DOCS;

@@ -15,7 +15,7 @@
  * last touch (or the same touchless ordinal), at the same offset into the
  * operation, or at its end when A's operation is complete.
  */
-import { EV, EV_TYPE_MASK, EVF_OP_START } from './abi.js';
+import { EV, EV_TYPE_MASK, EVENT_OFFSETS, EVF_OP_START } from './abi.js';
 import { lowerBound, upperBound } from './search.js';
 
 export interface OpIndex {
@@ -58,8 +58,8 @@ export function buildOpIndex(events: Uint8Array, nEvents: number): OpIndex {
         step++;
         done = 0;
         touchless = 0;
-      } else if (t === EV.mmsim_access) touches += v.getUint32(i * 32 + 16, true);
-      else if (t === EV.page_fault_user && v.getUint32(i * 32 + 28, true) === 0)
+      } else if (t === EV.mmsim_access) touches += v.getUint32(i * 32 + EVENT_OFFSETS.mmsim_access.count, true);
+      else if (t === EV.page_fault_user && v.getUint32(i * 32 + EVENT_OFFSETS.page_fault_user.attempt, true) === 0)
         touches += 1; /* a retry is the same touch */
     }
     if (touches) touchless = 0;

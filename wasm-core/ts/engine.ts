@@ -18,7 +18,7 @@ import { EV, FaultKind, SetHow } from './abi.js';
 import type { Core, MmInfo, Sim } from './core.js';
 import type { Program, StepInfo } from './compile.js';
 import { lowerBound } from './search.js';
-import { describeEvent, type SimEvent } from './events.js';
+import { describeEvent, type SimEvent, type SimEventOf } from './events.js';
 import { Recorder, findInIndex, type EngineOptions } from './recorder.js';
 import { collectCounters } from './runner.js';
 
@@ -233,7 +233,7 @@ export interface FrameProvider {
  * its 512 entries were all set at once. For the fault's own operation and for the one at the cursor.
  */
 function markRemap(w: WalkView, ops: SimEvent[]): void {
-  if (w.leaf || w.remapped || !ops.some((e) => e.type === EV.mmsim_split_huge_pmd && e.addr === w.pteBase)) return;
+  if (w.leaf || w.remapped || !ops.some((e) => e.type === EV.mmsim_split_huge_pmd && e.address === w.pteBase)) return;
   w.remapped = true;
   for (let i = 0; i < 512; i++) if (w.pte[i] & 3) w.pte[i] |= 4;
 }
@@ -262,21 +262,21 @@ export class Engine extends Recorder {
     for (let i = 0; i < this.nEvents; i++) {
       const e = this.event(i);
       if (e.opStart) opMajor = false;
-      if (e.type === EV.mm_filemap_fault && e.c === 0) opMajor = true;
+      if (e.type === EV.mm_filemap_fault && !e.cached) opMajor = true;
       if (e.type === EV.mmsim_split_huge_pmd) {
         /* a PMD remapped by 512 PTEs: each page now a PTE of an anonymous THP (or of the zero page) */
         for (let j = 0; j < 512; j++) {
-          const key = e.b * 2 ** 36 + Math.floor(e.addr / 4096) + j;
+          const key = e.mm * 2 ** 36 + Math.floor(e.address / 4096) + j;
           const list = h.get(key) ?? [];
-          list.push({ from: i + 1, to: Infinity, cause: e.a ? CAUSE.anon : CAUSE.zero });
+          list.push({ from: i + 1, to: Infinity, cause: e.head ? CAUSE.anon : CAUSE.zero });
           h.set(key, list);
         }
         continue;
       }
-      if (e.type !== EV.mm_set_pte || e.c === SetHow.Reuse) continue; /* reuse: the same page, made writable */
-      const key = this.mmOfTask(e.task) * 2 ** 36 + Math.floor(e.addr / 4096);
+      if (e.type !== EV.mm_set_pte || e.how === SetHow.Reuse) continue; /* reuse: the same page, made writable */
+      const key = this.mmOfTask(e.task) * 2 ** 36 + Math.floor(e.address / 4096);
       const list = h.get(key) ?? [];
-      list.push({ from: i + 1, to: Infinity, cause: causeOf(e.c, opMajor) });
+      list.push({ from: i + 1, to: Infinity, cause: causeOf(e.how, opMajor) });
       h.set(key, list);
     }
     this.history = flatten(h);
@@ -319,10 +319,11 @@ export class Engine extends Recorder {
     let remapAt = -1;
     if (!fault)
       for (let i = ops.length - 1; i >= 0 && remapAt < 0; i--) if (ops[i].type === EV.mmsim_split_huge_pmd) remapAt = i;
+    const remap = remapAt >= 0 ? (ops[remapAt] as SimEventOf<'mmsim_split_huge_pmd'>) : null;
     const walk = fault
       ? this.walkView(focusMm, fault.addr, ops, opStart + ops.findIndex((e) => e.type === EV.page_fault_user), false)
-      : remapAt >= 0
-        ? { ...this.walkView(ops[remapAt].b, ops[remapAt].addr, ops, opStart + remapAt, false), remap: true }
+      : remap
+        ? { ...this.walkView(remap.mm, remap.address, ops, opStart + remapAt, false), remap: true }
         : this.lastWalk(info.faultEvents, opStart);
     /* a remap by this operation (a munmap, a madvise) of the last fault's PMD: said in the walk too */
     if (walk) markRemap(walk, ops);
@@ -335,8 +336,8 @@ export class Engine extends Recorder {
 
     let step: number | null = null,
       say: string | null = null;
-    for (const i of info.stepEvents) if (i < c) step = this.event(i).b;
-    for (const i of info.sayEvents) if (i < c) say = this.program.says[this.event(i).a] ?? null;
+    for (const i of info.stepEvents) if (i < c) step = this.eventOf(i, 'mmsim_step').pc;
+    for (const i of info.sayEvents) if (i < c) say = this.program.says[this.eventOf(i, 'mmsim_say').text] ?? null;
     const lo = Math.max(0, c - logRadius),
       hi = Math.min(info.nEvents, c + logRadius);
     const log: LogLine[] = [];
@@ -374,8 +375,8 @@ export class Engine extends Recorder {
     const pf = ops.find((e) => e.type === EV.page_fault_user);
     if (!pf) return null;
     const f: FaultView = {
-      addr: pf.addr,
-      write: (pf.a & 2) !== 0,
+      addr: pf.address,
+      write: (pf.error_code & 2) !== 0,
       task: pf.task,
       major: false,
       retried: false,
@@ -388,27 +389,32 @@ export class Engine extends Recorder {
     };
     for (const e of ops) {
       if (e.type === EV.mmsim_anon_prefault) {
-        const planned = e.d >>> 8;
+        const planned = e.planned;
         f.prefault = {
-          hit: e.a === 1,
-          order: e.b,
-          pages: e.c,
+          hit: e.hit,
+          order: e.order,
+          pages: e.mapped,
           planned,
-          why: e.d & 0xff,
-          next: e.addr + planned * 4096,
+          why: e.end,
+          next: e.address + planned * 4096,
         };
       } else if (e.type === EV.mm_filemap_map_pages)
-        f.window = { start: e.addr, end: e.addr + (e.c - e.b + 1) * 4096, startPgoff: e.b, endPgoff: e.c };
-      else if (e.type === EV.mm_filemap_map_skip) f.skips.push({ addr: e.addr, pgoff: e.a, reason: e.b });
-      else if (e.type === EV.mm_set_pte) f.mapped.push({ addr: e.addr, how: e.c });
-      else if (e.type === EV.mm_filemap_fault && e.c === 0) f.major = true;
-      else if (e.type === EV.page_fault_user && e.d > 0) {
+        f.window = {
+          start: e.address,
+          end: e.address + (e.end_pgoff - e.start_pgoff + 1) * 4096,
+          startPgoff: e.start_pgoff,
+          endPgoff: e.end_pgoff,
+        };
+      else if (e.type === EV.mm_filemap_map_skip) f.skips.push({ addr: e.address, pgoff: e.pgoff, reason: e.reason });
+      else if (e.type === EV.mm_set_pte) f.mapped.push({ addr: e.address, how: e.how });
+      else if (e.type === EV.mm_filemap_fault && !e.cached) f.major = true;
+      else if (e.type === EV.page_fault_user && e.attempt > 0) {
         f.retried = true;
         /* the retry's window replaces the first attempt's */
         f.skips = [];
-      } else if (e.type === EV.mm_fault_done && e.b !== FaultKind.Retry) {
+      } else if (e.type === EV.mm_fault_done && e.kind !== FaultKind.Retry) {
         f.done = true;
-        f.kind = e.b;
+        f.kind = e.kind;
       }
     }
     return f;
@@ -424,11 +430,11 @@ export class Engine extends Recorder {
     const k = lowerBound(faults, before);
     if (k === 0) return null;
     const at = faults[k - 1];
-    const pf = this.event(at);
+    const pf = this.eventOf(at, 'page_fault_user');
     const mm = this.mmOfTask(pf.task);
     if (!this.sim.mmInfo(mm).alive) return null;
     const [s, e] = this.opOf(at);
-    return this.walkView(mm, pf.addr, this.eventsIn(s, e), at, true);
+    return this.walkView(mm, pf.address, this.eventsIn(s, e), at, true);
   }
 
   /** events [from, to) */
@@ -442,14 +448,14 @@ export class Engine extends Recorder {
   private walkView(mm: number, addr: number, ops: SimEvent[], faultEvent: number, stale: boolean): WalkView {
     const w = this.sim.walk(mm, BigInt(addr));
     const allocated = [false, false, false, false];
-    for (const e of ops) if (e.type === EV.mm_pgtable_alloc && e.a >= 1) allocated[e.a - 1] = true;
+    for (const e of ops) if (e.type === EV.mm_pgtable_alloc && e.level >= 1) allocated[e.level - 1] = true;
     const { pfn, entries } = this.sim.pteTable(mm, BigInt(addr));
     const pte = new Uint8Array(512);
     const base = Math.floor(addr / 2 ** 21) * 2 ** 21;
     const pmd = w.entry[2];
     const leaf =
       (pmd & 0x81n) === 0x81n
-        ? { zero: (pmd & 0x200n) !== 0n, set: ops.some((e) => e.type === EV.mmsim_set_pmd && e.addr === base) }
+        ? { zero: (pmd & 0x200n) !== 0n, set: ops.some((e) => e.type === EV.mmsim_set_pmd && e.address === base) }
         : null;
     for (let i = 0; i < 512; i++) {
       const e = leaf ? pmd : entries[i];
@@ -457,8 +463,8 @@ export class Engine extends Recorder {
     }
     /* which of the present PTEs this operation set (the narrative; whether they are present is the core's) */
     for (const e of ops)
-      if (e.type === EV.mm_set_pte && e.addr >= base && e.addr < base + 2 ** 21) {
-        const i = (e.addr - base) / 4096;
+      if (e.type === EV.mm_set_pte && e.address >= base && e.address < base + 2 ** 21) {
+        const i = (e.address - base) / 4096;
         if (pte[i] & 3) pte[i] |= 4;
       }
     pte[Math.floor((addr - base) / 4096)] |= 8;

@@ -3,58 +3,23 @@
  * what each means, with the kernel function that does it (linked to
  * version-pinned source on elixir.bootlin.com).
  */
-import {
-  EV,
-  EVENTS,
-  EVF_OP_START,
-  EV_TYPE_MASK,
-  FAULT_FLAG,
-  FaultKind,
-  LRU_LISTS,
-  OP_NAMES,
-  PGT_LEVELS,
-  SetHow,
-  SKIP_REASONS,
-  VM_FAULT,
-  type EventName,
-} from './abi.js';
+import { EV, FAULT_FLAG, FaultKind, LRU_LISTS, OP_NAMES, PGT_LEVELS, SetHow, SKIP_REASONS, VM_FAULT } from './abi.js';
+import { decodeEvent as decodeRecord, EVENT_FIELDS, type SimEvent } from './gen/events.js';
 import type { Program } from './compile.js';
 import { MECHANISM_DESCRIBERS } from './describe/index.js';
 import { pageName } from './describe/lru.js';
 
-export interface SimEvent {
-  index: number;
-  type: number;
-  name: EventName;
-  opStart: boolean;
-  task: number | null;
-  step: number | null;
-  addr: number;
-  a: number;
-  b: number;
-  c: number;
-  d: number;
+export type { SimEvent, SimEventOf } from './gen/events.js';
+
+/** an event's own fields by name, as the description gives them (for exports) */
+export function eventFields(e: SimEvent): Record<string, number | boolean> {
+  const v = e as unknown as Record<string, number | boolean>;
+  return Object.fromEntries(EVENT_FIELDS[e.type].map((f) => [f.name, v[f.name]]));
 }
 
+/** the record at byte `offset` of buf, decoded with its fields named (gen/events.ts) */
 export function decodeEvent(buf: Uint8Array, offset: number, index: number): SimEvent {
-  const v = new DataView(buf.buffer, buf.byteOffset + offset, 32);
-  const raw = v.getUint16(0, true);
-  const type = raw & EV_TYPE_MASK;
-  const task = v.getUint16(2, true);
-  const step = v.getUint32(4, true);
-  return {
-    index,
-    type,
-    name: EVENTS[type] ?? ('?' as EventName),
-    opStart: (raw & EVF_OP_START) !== 0,
-    task: task === 0xffff ? null : task,
-    step: step === 0xffffffff ? null : step,
-    addr: v.getUint32(12, true) * 2 ** 32 + v.getUint32(8, true),
-    a: v.getUint32(16, true),
-    b: v.getUint32(20, true),
-    c: v.getUint32(24, true),
-    d: v.getUint32(28, true),
-  };
+  return decodeRecord(new DataView(buf.buffer, buf.byteOffset, buf.byteLength), offset, index);
 }
 
 /** the kernel version the links point at (the model follows v6.19 where kernels differ) */
@@ -146,12 +111,12 @@ export function faultOutcome(before: SimEvent[]): {
   let neighbours = 0;
   const skipped = SKIP_REASONS.map(() => 0);
   for (const e of before.slice(from)) {
-    if (e.type === EV.mm_set_pte && e.c === SetHow.Around) neighbours++;
-    else if (e.type === EV.mm_filemap_map_skip) skipped[e.b]++;
+    if (e.type === EV.mm_set_pte && e.how === SetHow.Around) neighbours++;
+    else if (e.type === EV.mm_filemap_map_skip) skipped[e.reason]++;
   }
   return {
-    write: fault !== null && (fault.a & 2) !== 0,
-    tried: fault !== null && (fault.b & FAULT_FLAG.TRIED) !== 0,
+    write: fault?.type === EV.page_fault_user && (fault.error_code & 2) !== 0,
+    tried: fault?.type === EV.page_fault_user && (fault.flags & FAULT_FLAG.TRIED) !== 0,
     neighbours,
     skipped,
   };
@@ -184,255 +149,264 @@ function outcomeText(kind: number, o: ReturnType<typeof faultOutcome>, ptes: num
 export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]): Described {
   const task = e.task !== null ? (prog?.tasks[e.task] ?? `task ${e.task}`) : '';
   const file = (i: number) => prog?.files[i] ?? `file ${i}`;
-  const u64 = (lo: number, hi: number) => hi * 2 ** 32 + lo;
   switch (e.type) {
     case EV.mmsim_step: {
-      const info = prog?.steps[e.b];
-      return { text: `Step ${e.b + 1}: ${info?.summary ?? OP_NAMES[e.a]}`, fn: null, label: `step ${e.b + 1}` };
+      const info = prog?.steps[e.pc];
+      return { text: `Step ${e.pc + 1}: ${info?.summary ?? OP_NAMES[e.op]}`, fn: null, label: `step ${e.pc + 1}` };
     }
     case EV.mmsim_access: {
-      const last = u64(e.c, e.d);
-      const what = e.b ? 'writes' : 'reads';
+      const last = e.last;
+      const what = e.write ? 'writes' : 'reads';
       return {
-        text: `${task}: ${plural(e.a, e.b ? 'write' : 'read')} through present PTEs, no fault (${hex(e.addr)}${e.a > 1 ? ` … ${hex(last)}` : ''})`,
+        text: `${task}: ${plural(e.count, e.write ? 'write' : 'read')} through present PTEs, no fault (${hex(e.address)}${e.count > 1 ? ` … ${hex(last)}` : ''})`,
         fn: null,
-        label: `${e.a} ${what}, no fault`,
+        label: `${e.count} ${what}, no fault`,
       };
     }
     case EV.page_fault_user: {
-      const write = e.a & 2,
-        present = e.a & 1,
-        retry = e.d > 0,
-        tried = e.b & FAULT_FLAG.TRIED;
+      const write = e.error_code & 2,
+        present = e.error_code & 1,
+        retry = e.attempt > 0,
+        tried = e.flags & FAULT_FLAG.TRIED;
       const what = present
         ? `${write ? 'write' : 'read'} to a read-only PTE`
         : `${write ? 'write' : 'read'}, PTE not present`;
       /* a retry carries FAULT_FLAG_TRIED only if the first attempt was major (x86, per-VMA lock) */
       const how = retry ? (tried ? 'retried (FAULT_FLAG_TRIED) ' : 'retried ') : '';
       return {
-        text: `${task}: ${how}page fault at ${hex(e.addr)} (${what})`,
+        text: `${task}: ${how}page fault at ${hex(e.address)} (${what})`,
         fn: retry ? 'handle_mm_fault' : 'exc_page_fault',
-        label: `${retry ? 'retry ' : ''}fault ${hex(e.addr)}`,
+        label: `${retry ? 'retry ' : ''}fault ${hex(e.address)}`,
       };
     }
     case EV.mm_fault_done: {
-      if (e.b === FaultKind.Retry)
+      if (e.kind === FaultKind.Retry)
         return {
-          text: `VM_FAULT_RETRY${e.a & VM_FAULT.MAJOR ? ' | VM_FAULT_MAJOR' : ''}: mmap_lock was dropped for I/O, so the fault is retried`,
+          text: `VM_FAULT_RETRY${e.ret & VM_FAULT.MAJOR ? ' | VM_FAULT_MAJOR' : ''}: mmap_lock was dropped for I/O, so the fault is retried`,
           fn: 'filemap_fault',
           label: 'retry',
         };
-      if (e.b === FaultKind.Error)
+      if (e.kind === FaultKind.Error)
         return {
-          text: `fault failed (${e.a & VM_FAULT.SIGBUS ? 'SIGBUS' : e.a & VM_FAULT.OOM ? 'out of memory' : 'SIGSEGV'})`,
+          text: `fault failed (${e.ret & VM_FAULT.SIGBUS ? 'SIGBUS' : e.ret & VM_FAULT.OOM ? 'out of memory' : 'SIGSEGV'})`,
           fn: 'mm_account_fault',
           label: 'fault failed',
         };
-      const major = e.a & VM_FAULT.MAJOR;
+      const major = e.ret & VM_FAULT.MAJOR;
       if (before) {
         /* mm_account_fault(): major if VM_FAULT_MAJOR or FAULT_FLAG_TRIED (a retry after a major first attempt) */
         const o = faultOutcome(before);
         const maj = major || o.tried;
         return {
-          text: `${task}: ${o.write ? 'write' : 'read'} fault at ${hex(e.addr)} done, ${maj ? 'major' : 'minor'}: ${outcomeText(e.b, o, e.c)}`,
-          fn: KIND_FN[e.b] ?? 'handle_mm_fault',
-          label: `${maj ? 'major' : 'minor'} fault, ${e.c} mapped`,
+          text: `${task}: ${o.write ? 'write' : 'read'} fault at ${hex(e.address)} done, ${maj ? 'major' : 'minor'}: ${outcomeText(e.kind, o, e.mapped)}`,
+          fn: KIND_FN[e.kind] ?? 'handle_mm_fault',
+          label: `${maj ? 'major' : 'minor'} fault, ${e.mapped} mapped`,
         };
       }
       return {
-        text: `fault done, ${major ? 'major' : 'minor'}: ${KIND_TEXT[e.b] ?? ''}; ${e.b === FaultKind.HugeAnon || e.b === FaultKind.HugeZero || e.b === FaultKind.HugeWpReuse ? `${plural(e.c, 'page')} behind one PMD` : `${plural(e.c, 'PTE')} set`}`,
-        fn: KIND_FN[e.b] ?? 'handle_mm_fault',
-        label: `${major ? 'major' : 'minor'} fault, ${e.c} mapped`,
+        text: `fault done, ${major ? 'major' : 'minor'}: ${KIND_TEXT[e.kind] ?? ''}; ${e.kind === FaultKind.HugeAnon || e.kind === FaultKind.HugeZero || e.kind === FaultKind.HugeWpReuse ? `${plural(e.mapped, 'page')} behind one PMD` : `${plural(e.mapped, 'PTE')} set`}`,
+        fn: KIND_FN[e.kind] ?? 'handle_mm_fault',
+        label: `${major ? 'major' : 'minor'} fault, ${e.mapped} mapped`,
       };
     }
     case EV.mm_pgtable_alloc:
       return {
-        text: `allocated a ${PGT_LEVELS[e.a]} table (pfn ${e.b}) for ${hex(e.addr)}`,
-        fn: ['pgd_alloc', '__pud_alloc', '__pmd_alloc', '__pte_alloc'][e.a],
-        label: `new ${PGT_LEVELS[e.a]} table`,
+        text: `allocated a ${PGT_LEVELS[e.level]} table (pfn ${e.pfn}) for ${hex(e.address)}`,
+        fn: ['pgd_alloc', '__pud_alloc', '__pmd_alloc', '__pte_alloc'][e.level],
+        label: `new ${PGT_LEVELS[e.level]} table`,
       };
     case EV.mm_pgtable_free:
       return {
-        text: `freed the ${PGT_LEVELS[e.a]} table (pfn ${e.b}) that mapped ${hex(e.addr)}`,
+        text: `freed the ${PGT_LEVELS[e.level]} table (pfn ${e.pfn}) that mapped ${hex(e.address)}`,
         fn: 'free_pgtables',
-        label: `free ${PGT_LEVELS[e.a]} table`,
+        label: `free ${PGT_LEVELS[e.level]} table`,
       };
     case EV.mm_filemap_map_pages:
       return {
-        text: `fault-around: map what is ready of ${file(e.a)} pages ${e.b}–${e.c} (${e.c - e.b + 1} pages around page ${e.d})`,
+        text: `fault-around: map what is ready of ${file(e.file)} pages ${e.start_pgoff}–${e.end_pgoff} (${e.end_pgoff - e.start_pgoff + 1} pages around page ${e.fault_pgoff})`,
         fn: 'do_fault_around',
-        label: `window ${e.b}–${e.c}`,
+        label: `window ${e.start_pgoff}–${e.end_pgoff}`,
       };
     case EV.mm_set_pte: {
-      const rw = e.d & 2 ? 'writable' : 'read-only';
-      const what = e.c === SetHow.Zero ? 'the zero page' : `page ${e.b} (pfn ${e.a})`;
+      const rw = e.pte_flags & 2 ? 'writable' : 'read-only';
+      const what = e.how === SetHow.Zero ? 'the zero page' : `page ${e.pgoff} (pfn ${e.pfn})`;
       return {
-        text: `${hex(e.addr)} → ${what}, ${rw}, ${SET_TEXT[e.c] ?? ''}`,
+        text: `${hex(e.address)} → ${what}, ${rw}, ${SET_TEXT[e.how] ?? ''}`,
         fn:
-          e.c === SetHow.Around || e.c === SetHow.AroundSelf
+          e.how === SetHow.Around || e.how === SetHow.AroundSelf
             ? 'filemap_map_pages'
-            : e.c === SetHow.Zero || e.c === SetHow.Anon
+            : e.how === SetHow.Zero || e.how === SetHow.Anon
               ? 'do_anonymous_page'
               : 'set_pte_range',
-        label: `map ${e.c === SetHow.Zero ? 'zero page' : e.c === SetHow.Anon || e.c === SetHow.Cow ? 'anon page' : `page ${e.b}`}`,
+        label: `map ${e.how === SetHow.Zero ? 'zero page' : e.how === SetHow.Anon || e.how === SetHow.Cow ? 'anon page' : `page ${e.pgoff}`}`,
       };
     }
     case EV.mm_filemap_map_skip:
-      return { text: `skipped page ${e.a}: ${SKIP_REASONS[e.b]}`, fn: 'next_uptodate_folio', label: `skip ${e.a}` };
+      return {
+        text: `skipped page ${e.pgoff}: ${SKIP_REASONS[e.reason]}`,
+        fn: 'next_uptodate_folio',
+        label: `skip ${e.pgoff}`,
+      };
     case EV.mm_filemap_fault:
       return {
-        text: e.c
-          ? `->fault: page ${e.b} of ${file(e.a)} is in the page cache`
-          : `->fault: page ${e.b} of ${file(e.a)} is not in the page cache: a major fault`,
+        text: e.cached
+          ? `->fault: page ${e.pgoff} of ${file(e.file)} is in the page cache`
+          : `->fault: page ${e.pgoff} of ${file(e.file)} is not in the page cache: a major fault`,
         fn: 'filemap_fault',
-        label: e.c ? '->fault (cached)' : '->fault (major)',
+        label: e.cached ? '->fault (cached)' : '->fault (major)',
       };
     case EV.page_cache_sync_ra:
       return {
-        text: `readahead of ${file(e.a)}: ${plural(e.c, 'page')} from page ${e.b}${e.d ? `, the last ${e.d} ahead of the reader (PG_readahead goes on page ${e.b + e.c - e.d} if it is read now)` : ''}`,
+        text: `readahead of ${file(e.file)}: ${plural(e.size, 'page')} from page ${e.start}${e.async_size ? `, the last ${e.async_size} ahead of the reader (PG_readahead goes on page ${e.start + e.size - e.async_size} if it is read now)` : ''}`,
         fn: 'do_sync_mmap_readahead',
-        label: `readahead ${e.b}+${e.c}`,
+        label: `readahead ${e.start}+${e.size}`,
       };
     case EV.page_cache_async_ra:
       return {
-        text: `asynchronous readahead of ${file(e.a)}: the next window, ${plural(e.c, 'page')}, ${e.b}–${e.b + e.c - 1} (the PG_readahead page was reached)`,
+        text: `asynchronous readahead of ${file(e.file)}: the next window, ${plural(e.size, 'page')}, ${e.start}–${e.start + e.size - 1} (the PG_readahead page was reached)`,
         fn: 'page_cache_async_ra',
-        label: `async readahead ${e.b}+${e.c}`,
+        label: `async readahead ${e.start}+${e.size}`,
       };
     case EV.mm_filemap_add_to_page_cache:
       return {
-        text: `page ${e.b} of ${file(e.a)} added to the page cache (pfn ${e.c}), locked until read`,
+        text: `page ${e.pgoff} of ${file(e.file)} added to the page cache (pfn ${e.pfn}), locked until read`,
         fn: 'filemap_add_folio',
-        label: `cache page ${e.b}`,
+        label: `cache page ${e.pgoff}`,
       };
     case EV.mm_filemap_delete_from_page_cache:
       return {
-        text: `page ${e.b} of ${file(e.a)} removed from the page cache`,
+        text: `page ${e.pgoff} of ${file(e.file)} removed from the page cache`,
         fn: 'filemap_remove_folio',
-        label: `uncache page ${e.b}`,
+        label: `uncache page ${e.pgoff}`,
       };
     case EV.mmsim_read_submit:
       return {
-        text: `read I/O submitted: ${file(e.a)} pages ${e.b}–${e.b + e.c - 1}`,
+        text: `read I/O submitted: ${file(e.file)} pages ${e.start}–${e.start + e.nr - 1}`,
         fn: 'read_pages',
-        label: `read ${e.b}+${e.c}`,
+        label: `read ${e.start}+${e.nr}`,
       };
     case EV.mmsim_read_done:
       return {
-        text: `read I/O complete: ${file(e.a)} pages ${e.b}–${e.b + e.c - 1} uptodate and unlocked`,
+        text: `read I/O complete: ${file(e.file)} pages ${e.start}–${e.start + e.nr - 1} uptodate and unlocked`,
         fn: 'folio_end_read',
-        label: `read done ${e.b}+${e.c}`,
+        label: `read done ${e.start}+${e.nr}`,
       };
     case EV.mmsim_folio_wait:
       return {
-        text: `${task} sleeps until page ${e.b} of ${file(e.a)} is read`,
+        text: `${task} sleeps until page ${e.pgoff} of ${file(e.file)} is read`,
         fn: '__folio_lock',
-        label: `wait for page ${e.b}`,
+        label: `wait for page ${e.pgoff}`,
       };
     case EV.mmsim_vma_add:
-      return { text: `new VMA [${hex(e.addr)}, ${hex(u64(e.c, e.d))})`, fn: 'mmap_region', label: 'VMA added' };
+      return { text: `new VMA [${hex(e.vm_start)}, ${hex(e.vm_end)})`, fn: 'mmap_region', label: 'VMA added' };
     case EV.mmsim_vma_remove:
       return {
-        text: `VMA [${hex(e.addr)}, ${hex(u64(e.c, e.d))}) removed`,
+        text: `VMA [${hex(e.vm_start)}, ${hex(e.vm_end)}) removed`,
         fn: 'vms_complete_munmap_vmas',
         label: 'VMA removed',
       };
     case EV.mmsim_vma_split:
-      return { text: `VMA split at ${hex(u64(e.c, e.d))}`, fn: '__split_vma', label: 'VMA split' };
+      return { text: `VMA split at ${hex(e.vm_end)}`, fn: '__split_vma', label: 'VMA split' };
     case EV.mmsim_vma_merge:
       return {
-        text: `VMAs merged: [${hex(e.addr)}, ${hex(u64(e.c, e.d))})`,
+        text: `VMAs merged: [${hex(e.vm_start)}, ${hex(e.vm_end)})`,
         fn: 'vma_merge_existing_range',
         label: 'VMA merge',
       };
     case EV.mmsim_vma_flags:
       return {
-        text: `VMA at ${hex(e.addr)} gets new flags (${hex(e.c)})`,
+        text: `VMA at ${hex(e.vm_start)} gets new flags (${hex(e.vm_flags)})`,
         fn: 'madvise_update_vma',
         label: 'VMA flags',
       };
     case EV.mmsim_pte_clear:
       return {
-        text: `PTE for ${hex(e.addr)} cleared (it mapped pfn ${e.a})`,
+        text: `PTE for ${hex(e.address)} cleared (it mapped pfn ${e.pfn})`,
         fn: 'zap_pte_range',
         label: 'PTE cleared',
       };
     case EV.mmsim_zap_range:
       return {
-        text: `unmapped ${e.a.toLocaleString('en-US')} ${e.a === 1 ? 'entry' : 'entries'} (PTEs; a THP's PMD counts one) in [${hex(e.addr)}, ${hex(u64(e.c, e.d))}), ${plural(e.b, 'page')} freed`,
+        text: `unmapped ${e.cleared.toLocaleString('en-US')} ${e.cleared === 1 ? 'entry' : 'entries'} (PTEs; a THP's PMD counts one) in [${hex(e.start)}, ${hex(e.end)}), ${plural(e.freed, 'page')} freed`,
         fn: 'zap_pte_range',
-        label: `zap ${e.a}`,
+        label: `zap ${e.cleared}`,
       };
     case EV.mm_page_alloc:
       return {
-        text: `allocated pfn ${e.a}${e.b ? ` (order ${e.b})` : ''} for ${['the page cache', 'anonymous memory', 'a page table', 'the kernel'][e.c]}`,
+        text: `allocated pfn ${e.pfn}${e.order ? ` (order ${e.order})` : ''} for ${['the page cache', 'anonymous memory', 'a page table', 'the kernel'][e.use]}`,
         fn: '__alloc_pages',
-        label: `alloc pfn ${e.a}`,
+        label: `alloc pfn ${e.pfn}`,
       };
     case EV.mm_page_free:
-      return { text: `freed pfn ${e.a}${e.b ? ` (order ${e.b})` : ''}`, fn: '__free_pages', label: `free pfn ${e.a}` };
+      return {
+        text: `freed pfn ${e.pfn}${e.order ? ` (order ${e.order})` : ''}`,
+        fn: '__free_pages',
+        label: `free pfn ${e.pfn}`,
+      };
     case EV.mm_lru_insertion:
       return {
-        text: `${pageName(e, file)} put at the head of the ${LRU_LISTS[e.b].replace('_', ' ')} list (its pagevec drained)`,
+        text: `${pageName(e, file)} put at the head of the ${LRU_LISTS[e.lru].replace('_', ' ')} list (its pagevec drained)`,
         fn: '____pagevec_lru_add_fn',
-        label: `LRU add ${e.a}`,
+        label: `LRU add ${e.pfn}`,
         version: 'v2.6.39',
       };
     case EV.mm_lru_activate:
       return {
-        text: `${pageName(e, file)} accessed a second time: activated, to the head of the ${LRU_LISTS[e.b].replace('_', ' ')} list`,
+        text: `${pageName(e, file)} accessed a second time: activated, to the head of the ${LRU_LISTS[e.lru].replace('_', ' ')} list`,
         fn: 'activate_page',
-        label: `activate ${e.a}`,
+        label: `activate ${e.pfn}`,
         version: 'v2.6.39',
       };
     case EV.mmsim_file_preload:
       return {
-        text: `${file(e.a)}: ${plural(e.b, 'page')} put in the page cache before step 1 (cached: all)`,
+        text: `${file(e.file)}: ${plural(e.nr, 'page')} put in the page cache before step 1 (cached: all)`,
         fn: null,
-        label: `${file(e.a)} cached`,
+        label: `${file(e.file)} cached`,
       };
     case EV.mmsim_fork:
       return {
-        text: `fork: process ${prog?.procs[e.b]?.name ?? e.b} created from ${prog?.procs[e.a]?.name ?? e.a}`,
+        text: `fork: process ${prog?.procs[e.child]?.name ?? e.child} created from ${prog?.procs[e.parent]?.name ?? e.parent}`,
         fn: 'dup_mmap',
         label: 'fork',
       };
     case EV.mmsim_exit:
       return {
-        text: `process ${prog?.procs[e.a]?.name ?? e.a} exits: all its mappings are unmapped`,
+        text: `process ${prog?.procs[e.mm]?.name ?? e.mm} exits: all its mappings are unmapped`,
         fn: 'exit_mmap',
         label: 'exit',
       };
     case EV.mmsim_expect:
       return {
-        text: e.a ? `expect: all ${plural(e.b, 'check')} pass` : `expect: ${e.c} of ${plural(e.b, 'check')} FAILED`,
+        text: e.pass
+          ? `expect: all ${plural(e.checked, 'check')} pass`
+          : `expect: ${e.failed} of ${plural(e.checked, 'check')} FAILED`,
         fn: null,
-        label: e.a ? 'expect ok' : 'expect FAILED',
+        label: e.pass ? 'expect ok' : 'expect FAILED',
       };
     case EV.mmsim_say:
-      return { text: prog?.says[e.a] ?? '', fn: null, label: 'say' };
+      return { text: prog?.says[e.text] ?? '', fn: null, label: 'say' };
     case EV.mmsim_shmem_fault:
       return {
-        text: e.c
-          ? `->fault (shmem_fault): page ${e.b} of ${file(e.a)} is in the page cache`
-          : `->fault (shmem_fault): page ${e.b} of ${file(e.a)} is a hole: a new zeroed page, no I/O`,
+        text: e.found
+          ? `->fault (shmem_fault): page ${e.pgoff} of ${file(e.file)} is in the page cache`
+          : `->fault (shmem_fault): page ${e.pgoff} of ${file(e.file)} is a hole: a new zeroed page, no I/O`,
         fn: 'shmem_fault',
-        label: e.c ? 'shmem_fault (cached)' : 'shmem_fault (new page)',
+        label: e.found ? 'shmem_fault (cached)' : 'shmem_fault (new page)',
       };
     case EV.mmsim_readahead_mark:
-      return e.c
+      return e.set
         ? {
-            text: `PG_readahead set on page ${e.b} of ${file(e.a)}: reaching it starts the next readahead`,
+            text: `PG_readahead set on page ${e.pgoff} of ${file(e.file)}: reaching it starts the next readahead`,
             fn: 'page_cache_ra_unbounded',
-            label: `mark page ${e.b}`,
+            label: `mark page ${e.pgoff}`,
           }
         : {
-            text: `PG_readahead cleared on page ${e.b} of ${file(e.a)}`,
+            text: `PG_readahead cleared on page ${e.pgoff} of ${file(e.file)}`,
             fn: 'page_cache_async_ra',
-            label: `unmark page ${e.b}`,
+            label: `unmark page ${e.pgoff}`,
           };
     case EV.mmsim_error:
-      return { text: `the run stopped with an error (${e.a})`, fn: null, label: 'error' };
+      return { text: `the run stopped with an error (${e.error})`, fn: null, label: 'error' };
     default:
       for (const d of MECHANISM_DESCRIBERS) {
         const r = d(e, { task, file, prog });

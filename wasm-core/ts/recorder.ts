@@ -27,12 +27,21 @@
  * the engine runs the core with tracing off, in slices for progress and
  * cancel, and the views show aggregates (heat strips) of the final state.
  */
-import { COUNTERS, EVF_OP_START, EV_TYPE_MASK, EV, ErrorCode, RunStatus } from './abi.js';
+import {
+  COUNTERS,
+  EVF_OP_START,
+  EV_TYPE_MASK,
+  EV,
+  EVENT_OFFSETS,
+  ErrorCode,
+  RunStatus,
+  type EventName,
+} from './abi.js';
 import { buildOpIndex, type OpIndex } from './align.js';
 import { upperBound } from './search.js';
 import { CoreError, ERROR_NAMES, type Core, type CoreSnapshot, type Sim } from './core.js';
 import type { Program } from './compile.js';
-import { decodeEvent, type SimEvent } from './events.js';
+import { decodeEvent, type SimEvent, type SimEventOf } from './events.js';
 import { explainError, explainFailure, startProgram } from './runner.js';
 import type { RunIssue } from './runner.js';
 
@@ -318,9 +327,11 @@ export class Recorder {
       const t = v.getUint16(o, true) & EV_TYPE_MASK;
       if (t === EV.mmsim_step) {
         stepEvents.push(i);
-        stepOf.push(v.getUint32(o + 20, true));
-      } else if (t === EV.page_fault_user && v.getUint32(o + 28, true) === 0) faultEvents.push(i); /* not a retry */
-      else if (t === EV.mm_filemap_fault && v.getUint32(o + 24, true) === 0) majorEvents.push(i);
+        stepOf.push(v.getUint32(o + EVENT_OFFSETS.mmsim_step.pc, true));
+      } else if (t === EV.page_fault_user && v.getUint32(o + EVENT_OFFSETS.page_fault_user.attempt, true) === 0)
+        faultEvents.push(i); /* not a retry */
+      else if (t === EV.mm_filemap_fault && v.getUint32(o + EVENT_OFFSETS.mm_filemap_fault.cached, true) === 0)
+        majorEvents.push(i);
       else if (t === EV.mmsim_say) sayEvents.push(i);
     }
     const code = this.sim.lastError().code;
@@ -367,6 +378,13 @@ export class Recorder {
 
   event(i: number): SimEvent {
     return decodeEvent(this.events, i * 32, i);
+  }
+
+  /** event i, which the caller knows is of this kind (an index from its own list of them): its fields by name */
+  eventOf<N extends EventName>(i: number, name: N): SimEventOf<N> {
+    const e = this.event(i);
+    if (e.name !== name) throw new Error(`event ${i} is ${e.name}, not ${name}`);
+    return e as unknown as SimEventOf<N>;
   }
 
   /** the operation containing event i: [start, end) */

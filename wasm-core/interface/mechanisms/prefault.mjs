@@ -62,7 +62,15 @@ export default {
     [
       'ANON_PREFAULT',
       'mmsim_anon_prefault',
-      'do_anonymous_page with the anticipatory prefault: addr=the fault, a=1 the prediction hit / 0 missed, b=order, c=pages mapped, d=what ended the batch (MMSIM_PFEND_*) | the pages planned << 8 (the prediction stored: addr + planned pages)',
+      'do_anonymous_page with the anticipatory prefault',
+      [
+        ['address', 'addr', 'the faulting address'],
+        ['hit', 'bool', 'the prediction came true (a batch was mapped)'],
+        ['order', 'u32', 'the order of the batch (2^order pages planned)'],
+        ['mapped', 'u32', 'pages mapped', { unit: 'pages' }],
+        ['end', 'u32', 'what ended the batch', { enum: 'PrefaultEnd', bits: 8 }],
+        ['planned', 'u32', 'pages planned: the prediction stored is address + planned pages', { bits: 24 }],
+      ],
     ],
   ],
   structs: [

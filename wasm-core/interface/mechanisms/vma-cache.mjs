@@ -23,27 +23,57 @@ export default {
     [
       'VMACACHE_FIND',
       'mmsim_vmacache_find',
-      "find_vma() asked the cache: addr, a=vma id found (0 miss), b=slot (MMSIM_NONE on a miss), c=miss reason (0 hit, 1 not in the slots, 2 seqnum mismatch: the task's slots flushed), d=mm",
+      'find_vma() asked the cache',
+      [
+        ['address', 'addr', 'the address looked up'],
+        ['vma', 'u32', 'the VMA the cache answered with (0: a miss)'],
+        ['slot', 'u32', 'the slot that answered (MMSIM_NONE on a miss)'],
+        ['miss', 'u32', "0 a hit; 1 not in the slots; 2 the seqnum did not match: the task's slots were flushed"],
+        ['mm', 'u32', 'the address space'],
+      ],
     ],
     [
       'FIND_VMA_WALK',
       'mmsim_find_vma_walk',
-      'the rb-tree walk of a miss, one event per VMA visited: addr, a=vma id, b=depth (0 root), c=1 if vm_end > addr (the candidate, walk goes left), d=mm',
+      'the rb-tree walk of a miss: one event per VMA visited',
+      [
+        ['address', 'addr', 'the address looked up'],
+        ['vma', 'u32', 'the VMA visited'],
+        ['depth', 'u32', 'its depth in the tree (0: the root)'],
+        ['candidate', 'bool', 'vm_end > address: a candidate, the walk goes left'],
+        ['mm', 'u32', 'the address space'],
+      ],
     ],
     [
       'VMACACHE_UPDATE',
       'mmsim_vmacache_update',
-      'vmacache_update() (or mm->mmap_cache = vma): addr, a=vma id stored, b=slot, c=vma id it replaced (0 empty), d=mm',
+      'vmacache_update() (3.14: mm->mmap_cache = vma)',
+      [
+        ['address', 'addr', 'the address looked up'],
+        ['vma', 'u32', 'the VMA stored'],
+        ['slot', 'u32', 'the slot written'],
+        ['old', 'u32', 'the VMA it replaced (0: the slot was empty)'],
+        ['mm', 'u32', 'the address space'],
+      ],
     ],
     [
       'VMACACHE_INVALIDATE',
       'mmsim_vmacache_invalidate',
-      'vmacache_invalidate(): a=mm, b=mm seqnum after, c=1 if it wrapped to 0 (vmacache_flush_all follows); mm-wide: b=mmap_cache after, c=2',
+      'vmacache_invalidate(): a VMA left the tree',
+      [
+        ['mm', 'u32', 'the address space'],
+        ['seqnum', 'u32', "the mm's seqnum after (3.14: mmap_cache after)"],
+        ['wrap', 'u32', '1 the seqnum wrapped to 0 (vmacache_flush_all follows); 2 the 3.14 single slot was cleared'],
+      ],
     ],
     [
       'VMACACHE_FLUSH_ALL',
       'mmsim_vmacache_flush_all',
-      'vmacache_flush_all() on a seqnum wrap: a=mm, b=threads whose slots were cleared',
+      'vmacache_flush_all() on a seqnum wrap',
+      [
+        ['mm', 'u32', 'the address space'],
+        ['threads', 'u32', 'threads whose slots were cleared'],
+      ],
     ],
   ],
   /* the view's queries (mm/vmacache.c's state and the rb-tree find_vma walks), in vmacache.c */

@@ -5,17 +5,27 @@
  * kernel, whose _large_mapcount the seed adds).
  */
 import { EV, FolioRmapOp, SetHow, SplitPmdWhy } from '../abi.js';
-import { hex, plural, type Describer } from '../events.js';
+import { hex, plural, type Describer, type SimEventOf } from '../events.js';
 
 const V = 'v6.10';
 
-/** the atomics packed in mmsim_folio_rmap.d */
-export function rmapAtomics(d: number): { page: number; large: number; entire: number; nr: number } {
-  return { page: d & 0xffff, large: (d >>> 16) & 0xf, entire: (d >>> 20) & 0xf, nr: (d >>> 24) & 0xf };
+/** the atomics an mmsim_folio_rmap made, by field */
+export function rmapAtomics(e: SimEventOf<'mmsim_folio_rmap'>): {
+  page: number;
+  large: number;
+  entire: number;
+  nr: number;
+} {
+  return {
+    page: e.mapcount_atomics,
+    large: e.large_mapcount_atomics,
+    entire: e.entire_mapcount_atomics,
+    nr: e.nr_pages_mapped_atomics,
+  };
 }
 
-export function atomicsText(d: number): string {
-  const a = rmapAtomics(d);
+export function atomicsText(e: SimEventOf<'mmsim_folio_rmap'>): string {
+  const a = rmapAtomics(e);
   const parts = [
     a.page && `${a.page.toLocaleString('en-US')} _mapcount`,
     a.large && `${a.large} _large_mapcount`,
@@ -69,22 +79,22 @@ const HOW: Record<number, string> = {
 export const describeLargeFolios: Describer = (e, { task }) => {
   switch (e.type) {
     case EV.mmsim_folio_rmap: {
-      const r = RMAP[e.b];
+      const r = RMAP[e.op];
       if (!r) return null;
       return {
-        text: `folio at pfn ${e.a}: ${r.what(e.c)}${e.c < 2 ** 9 && e.addr !== e.a ? ` (from its page ${e.addr - e.a})` : ''}; ${atomicsText(e.d)}`,
+        text: `folio at pfn ${e.head}: ${r.what(e.nr)}${e.nr < 2 ** 9 && e.first_pfn !== e.head ? ` (from its page ${e.first_pfn - e.head})` : ''}; ${atomicsText(e)}`,
         fn: r.fn,
-        label: RMAP_LABEL[e.b] ?? 'rmap',
+        label: RMAP_LABEL[e.op] ?? 'rmap',
         version: V,
       };
     }
     case EV.mmsim_set_pmd:
       return {
-        text: `${task}: PMD for ${hex(e.addr)} set: ${HOW[e.c] ?? 'a 2 MiB leaf'}${e.a ? ` (pfn ${e.a})` : ''}`,
+        text: `${task}: PMD for ${hex(e.address)} set: ${HOW[e.how] ?? 'a 2 MiB leaf'}${e.head ? ` (pfn ${e.head})` : ''}`,
         fn:
-          e.c === SetHow.Fork
+          e.how === SetHow.Fork
             ? 'copy_huge_pmd'
-            : e.c === SetHow.Reuse
+            : e.how === SetHow.Reuse
               ? 'do_huge_pmd_wp_page'
               : 'do_huge_pmd_anonymous_page',
         label: 'PMD set',
@@ -92,28 +102,28 @@ export const describeLargeFolios: Describer = (e, { task }) => {
       };
     case EV.mmsim_pmd_clear:
       return {
-        text: `PMD for ${hex(e.addr)} cleared: ${e.a ? `the THP at pfn ${e.a}${e.c ? ', freed with it' : ''}` : 'the huge zero page'}; its deposited table freed`,
+        text: `PMD for ${hex(e.address)} cleared: ${e.head ? `the THP at pfn ${e.head}${e.freed ? ', freed with it' : ''}` : 'the huge zero page'}; its deposited table freed`,
         fn: 'zap_huge_pmd',
         label: 'PMD cleared',
         version: V,
       };
     case EV.mmsim_split_huge_pmd:
       return {
-        text: `PMD for ${hex(e.addr)} remapped by 512 PTEs (the deposited table): ${WHY[e.c] ?? ''}${e.a ? `; ${plural(e.d, 'rmap atomic')}` : ''}`,
+        text: `PMD for ${hex(e.address)} remapped by 512 PTEs (the deposited table): ${WHY[e.why] ?? ''}${e.head ? `; ${plural(e.atomics, 'rmap atomic')}` : ''}`,
         fn: '__split_huge_pmd_locked',
         label: 'PMD remap',
         version: V,
       };
     case EV.mmsim_deferred_split:
       return {
-        text: `folio at pfn ${e.a} (order ${e.b}) partly mapped (${plural(e.c, 'page')} still mapped): queued for a deferred split`,
+        text: `folio at pfn ${e.head} (order ${e.order}) partly mapped (${plural(e.mapped, 'page')} still mapped): queued for a deferred split`,
         fn: 'deferred_split_folio',
         label: 'deferred split',
         version: V,
       };
     case EV.mmsim_split_huge_page:
       return {
-        text: `the deferred split shrinker split the folio at pfn ${e.a} (order ${e.b}): ${plural(e.d, 'small folio')} kept, ${plural(e.c, 'unmapped page')} freed`,
+        text: `the deferred split shrinker split the folio at pfn ${e.head} (order ${e.order}): ${plural(e.left, 'small folio')} kept, ${plural(e.freed, 'unmapped page')} freed`,
         fn: 'split_huge_page_to_list_to_order',
         label: 'folio split',
         version: V,

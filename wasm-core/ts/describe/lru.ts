@@ -5,16 +5,16 @@
  * shrink_page_list shrink_folio_list...).
  */
 import { EV, LRU_LISTS, LRU_TAIL, LruMove, NONE, PAGEVEC_SIZE, ShrinkVerdict, WbReason, InvalResult } from '../abi.js';
-import { plural, type DescribeContext, type Described, type Describer, type SimEvent } from '../events.js';
+import { plural, type DescribeContext, type Described, type Describer } from '../events.js';
 
 const V = 'v2.6.39';
 const W = 'v3.15'; /* workingset detection */
 
-/** a page named from an LRU event's addr (file id + 1 << 32 | pgoff), or by its pfn when anonymous */
-export function pageName(e: SimEvent, file: DescribeContext['file']): string {
-  const hi = Math.floor(e.addr / 2 ** 32),
-    lo = e.addr % 2 ** 32;
-  return hi ? `${file(hi - 1)} page ${lo}` : `an anonymous page (pfn ${e.a})`;
+/** a page named from an LRU event's page ((file + 1) << 32 | pgoff), or by its pfn when anonymous */
+export function pageName(e: { page: number; pfn: number }, file: DescribeContext['file']): string {
+  const hi = Math.floor(e.page / 2 ** 32),
+    lo = e.page % 2 ** 32;
+  return hi ? `${file(hi - 1)} page ${lo}` : `an anonymous page (pfn ${e.pfn})`;
 }
 
 const list = (l: number) => (l === NONE ? 'no list' : `the ${LRU_LISTS[l & 0xff].replace('_', ' ')} list`);
@@ -76,135 +76,143 @@ const WB: Record<number, string> = {
 const d = (text: string, fn: string | null, label: string, version = V): Described => ({ text, fn, label, version });
 
 export const describeLru: Describer = (e, { task, file }) => {
-  const page = () => pageName(e, file);
+  const page = (x: { page: number; pfn: number }) => pageName(x, file);
   switch (e.type) {
     case EV.mmsim_pagevec_add:
       return d(
-        `${page()} queued in ${pvecName(e.b)} (${e.c} of ${PAGEVEC_SIZE}; the ${PAGEVEC_SIZE}th drains it)`,
+        `${page(e)} queued in ${pvecName(e.pagevec)} (${e.nr} of ${PAGEVEC_SIZE}; the ${PAGEVEC_SIZE}th drains it)`,
         '__lru_cache_add',
-        `pagevec +${e.c}`,
+        `pagevec +${e.nr}`,
       );
     case EV.mmsim_pagevec_drain:
       return d(
-        `${pvecName(e.a)} drained: ${plural(e.b, 'page')} ${e.a < 5 ? 'onto their list' : 'moved'}${e.c === 2 ? ' (a large folio never waits in a pagevec)' : e.c ? ' (lru_add_drain)' : ' (it was full)'}`,
-        e.c === 1 ? 'lru_add_drain' : 'pagevec_lru_move_fn',
-        `drain ${e.b}`,
+        `${pvecName(e.pagevec)} drained: ${plural(e.nr, 'page')} ${e.pagevec < 5 ? 'onto their list' : 'moved'}${e.why === 2 ? ' (a large folio never waits in a pagevec)' : e.why ? ' (lru_add_drain)' : ' (it was full)'}`,
+        e.why === 1 ? 'lru_add_drain' : 'pagevec_lru_move_fn',
+        `drain ${e.nr}`,
       );
     case EV.mmsim_lru_move: {
-      const m = MOVE[e.d] ?? { why: '', fn: null };
-      if (e.c === NONE) return d(`${page()} ${m.why}`, m.fn, 'isolate');
-      return d(`${page()} to the ${end(e.c)} of ${list(e.c)}: ${m.why}`, m.fn, `${LRU_LISTS[e.c & 0xff]} ${end(e.c)}`);
+      const m = MOVE[e.why] ?? { why: '', fn: null };
+      if (e.to === NONE) return d(`${page(e)} ${m.why}`, m.fn, 'isolate');
+      return d(
+        `${page(e)} to the ${end(e.to)} of ${list(e.to)}: ${m.why}`,
+        m.fn,
+        `${LRU_LISTS[e.to & 0xff]} ${end(e.to)}`,
+      );
     }
     case EV.mm_vmscan_lru_isolate:
       return d(
-        `reclaim (priority ${e.d}) takes ${plural(e.c, 'page')} off the tail of ${list(e.a)}`,
+        `reclaim (priority ${e.priority}) takes ${plural(e.taken, 'page')} off the tail of ${list(e.lru)}`,
         'isolate_lru_pages',
-        `isolate ${e.c}`,
+        `isolate ${e.taken}`,
       );
     case EV.mmsim_shrink_page:
       return d(
-        `${page()}: ${VERDICT[e.b] ?? ''}${e.c ? ` (${plural(e.c, 'young PTE')})` : ''}`,
-        e.b === ShrinkVerdict.Reclaimed
+        `${page(e)}: ${VERDICT[e.verdict] ?? ''}${e.ptes ? ` (${plural(e.ptes, 'young PTE')})` : ''}`,
+        e.verdict === ShrinkVerdict.Reclaimed
           ? '__remove_mapping'
-          : e.b === ShrinkVerdict.Activate || e.b === ShrinkVerdict.Keep
+          : e.verdict === ShrinkVerdict.Activate || e.verdict === ShrinkVerdict.Keep
             ? 'page_check_references'
             : 'shrink_page_list',
-        e.b === ShrinkVerdict.Reclaimed ? 'reclaimed' : 'kept',
+        e.verdict === ShrinkVerdict.Reclaimed ? 'reclaimed' : 'kept',
       );
     case EV.mm_vmscan_lru_shrink_inactive:
       return d(
-        `reclaim scanned ${plural(e.b, 'page')} of the inactive ${e.a ? 'file' : 'anon'} list at priority ${e.d}: ${e.c} reclaimed`,
+        `reclaim scanned ${plural(e.scanned, 'page')} of the inactive ${e.file ? 'file' : 'anon'} list at priority ${e.priority}: ${e.reclaimed} reclaimed`,
         'shrink_inactive_list',
-        `${e.c}/${e.b} reclaimed`,
+        `${e.reclaimed}/${e.scanned} reclaimed`,
       );
     case EV.mm_vmscan_lru_shrink_active:
       return d(
-        `the inactive list was shorter than the active one: ${plural(e.b, 'page')} of the active ${e.a ? 'file' : 'anon'} list aged to the inactive head (${e.c} were referenced)`,
+        `the inactive list was shorter than the active one: ${plural(e.taken, 'page')} of the active ${e.file ? 'file' : 'anon'} list aged to the inactive head (${e.rotated} were referenced)`,
         'shrink_active_list',
-        `refill ${e.b}`,
+        `refill ${e.taken}`,
       );
     case EV.mm_vmscan_kswapd_wake:
       return d(
-        `free memory at the low watermark (${e.a} pages, low ${e.b}): kswapd wakes`,
+        `free memory at the low watermark (${e.free} pages, low ${e.low}): kswapd wakes`,
         'wakeup_kswapd',
         'kswapd wakes',
       );
     case EV.mm_vmscan_kswapd_sleep:
       return d(
-        e.c
+        e.unreclaimable
           ? `kswapd sleeps: nothing left it can reclaim (all_unreclaimable)`
-          : `kswapd sleeps: ${e.a} pages free, above the high watermark (${e.b})`,
+          : `kswapd sleeps: ${e.free} pages free, above the high watermark (${e.high})`,
         'kswapd_try_to_sleep',
         'kswapd sleeps',
       );
     case EV.mmsim_kswapd_pass:
       return d(
-        `kswapd, priority ${e.a}: scanned ${plural(e.c, 'page')}, ${e.b} reclaimed in this run; ${e.d} pages free`,
+        `kswapd, priority ${e.priority}: scanned ${plural(e.scanned, 'page')}, ${e.reclaimed} reclaimed in this run; ${e.free} pages free`,
         'balance_pgdat',
-        `kswapd prio ${e.a}`,
+        `kswapd prio ${e.priority}`,
       );
     case EV.mm_vmscan_direct_reclaim_begin:
       return d(
-        `${task ? `${task}: ` : ''}free memory at the min watermark (${e.a} pages, min ${e.b}): the allocation reclaims itself (direct reclaim)`,
+        `${task ? `${task}: ` : ''}free memory at the min watermark (${e.free} pages, min ${e.min}): the allocation reclaims itself (direct reclaim)`,
         'try_to_free_pages',
         'direct reclaim',
       );
     case EV.mm_vmscan_direct_reclaim_end:
       return d(
-        `direct reclaim done: ${e.a} reclaimed of ${plural(e.b, 'page')} scanned`,
+        `direct reclaim done: ${e.reclaimed} reclaimed of ${plural(e.scanned, 'page')} scanned`,
         'do_try_to_free_pages',
-        `direct: ${e.a} reclaimed`,
+        `direct: ${e.reclaimed} reclaimed`,
       );
     case EV.mm_vmscan_writepage:
-      return d(`${page()} is dirty at the tail: reclaim writes it out (PG_reclaim)`, 'pageout', 'pageout');
+      return d(`${page(e)} is dirty at the tail: reclaim writes it out (PG_reclaim)`, 'pageout', 'pageout');
     case EV.mmsim_writeback_submit:
       return d(
-        `writeback of ${file(e.a)} pages ${e.b}–${e.b + e.c - 1} started (${WB[e.addr] ?? ''})`,
-        e.addr === WbReason.Reclaim ? 'pageout' : 'write_cache_pages',
-        `write ${e.b}+${e.c}`,
+        `writeback of ${file(e.file)} pages ${e.start}–${e.start + e.nr - 1} started (${WB[e.reason] ?? ''})`,
+        e.reason === WbReason.Reclaim ? 'pageout' : 'write_cache_pages',
+        `write ${e.start}+${e.nr}`,
       );
     case EV.mmsim_writeback_done:
       return d(
-        `writeback of ${file(e.a)} pages ${e.b}–${e.b + e.c - 1} done: PG_writeback cleared, PG_reclaim pages rotate`,
+        `writeback of ${file(e.file)} pages ${e.start}–${e.start + e.nr - 1} done: PG_writeback cleared, PG_reclaim pages rotate`,
         'end_page_writeback',
-        `written ${e.b}+${e.c}`,
+        `written ${e.start}+${e.nr}`,
       );
     case EV.mmsim_fadvise_dontneed:
       return d(
-        `${task}: fadvise(DONTNEED) of ${file(e.a)} pages ${e.b}–${e.c === NONE ? 'the end' : e.c}${e.d ? ', after starting writeback of its dirty pages' : ' (the disk is congested: no flush)'}`,
+        `${task}: fadvise(DONTNEED) of ${file(e.file)} pages ${e.start}–${e.end === NONE ? 'the end' : e.end}${e.flushed ? ', after starting writeback of its dirty pages' : ' (the disk is congested: no flush)'}`,
         'sys_fadvise64_64',
         'fadvise',
       );
     case EV.mmsim_invalidate_page:
       return d(
-        `${page()} ${INVAL[e.c] ?? ''}${e.d ? '; handed to deactivate_page()' : ''}`,
-        e.c === InvalResult.Removed ? 'invalidate_inode_page' : e.d ? 'deactivate_page' : 'invalidate_mapping_pages',
-        e.c === InvalResult.Removed ? 'dropped' : 'kept',
+        `${page(e)} ${INVAL[e.result] ?? ''}${e.queued ? '; handed to deactivate_page()' : ''}`,
+        e.result === InvalResult.Removed
+          ? 'invalidate_inode_page'
+          : e.queued
+            ? 'deactivate_page'
+            : 'invalidate_mapping_pages',
+        e.result === InvalResult.Removed ? 'dropped' : 'kept',
       );
     case EV.mmsim_workingset_refault:
       return d(
-        `${file(e.a)} page ${e.b} comes back after reclaim: refault distance ${e.c.toLocaleString('en-US')}${e.d ? ', within the active list: activated' : ''}`,
+        `${file(e.file)} page ${e.pgoff} comes back after reclaim: refault distance ${e.distance.toLocaleString('en-US')}${e.activate ? ', within the active list: activated' : ''}`,
         'workingset_refault',
-        e.d ? 'refault, activated' : 'refault',
+        e.activate ? 'refault, activated' : 'refault',
         W,
       );
     case EV.mmsim_balance_dirty_pages:
       return d(
-        `${task}: ${plural(e.a, 'dirty page')} (background threshold ${e.b}, dirty ${e.c})${e.d ? `: it writes ${e.d} back itself` : ''}`,
+        `${task}: ${plural(e.dirty, 'dirty page')} (background threshold ${e.background}, dirty ${e.threshold})${e.written ? `: it writes ${e.written} back itself` : ''}`,
         'balance_dirty_pages',
         'balance dirty',
       );
     case EV.mmsim_file_read:
       return d(
-        `${task} read ${plural(e.c, 'page')} of ${file(e.a)} from page ${e.b}${e.d ? `, ${e.d} not in the page cache` : ', all cached'}`,
+        `${task} read ${plural(e.nr, 'page')} of ${file(e.file)} from page ${e.start}${e.missing ? `, ${e.missing} not in the page cache` : ', all cached'}`,
         'do_generic_file_read',
-        `read ${e.c}`,
+        `read ${e.nr}`,
       );
     case EV.mmsim_file_write:
       return d(
-        `${task} wrote ${plural(e.c, 'page')} of ${file(e.a)} from page ${e.b}${e.d ? `, ${e.d} newly dirty` : ''}`,
+        `${task} wrote ${plural(e.nr, 'page')} of ${file(e.file)} from page ${e.start}${e.dirtied ? `, ${e.dirtied} newly dirty` : ''}`,
         'generic_perform_write',
-        `write ${e.c}`,
+        `write ${e.nr}`,
       );
     default:
       return null;

@@ -18,20 +18,19 @@ const END: Record<number, string> = {
 
 export const describePrefault: Describer = (e, { task }) => {
   if (e.type !== EV.mmsim_anon_prefault) return null;
-  const planned = e.d >>> 8,
-    why = e.d & 0xff;
-  if (!e.a) {
+  const { planned, end: why } = e;
+  if (!e.hit) {
     return {
-      text: `${task}: fault at ${hex(e.addr)} was not predicted: one page, the order back to 0, the next guess ${hex(e.addr + 4096)}`,
+      text: `${task}: fault at ${hex(e.address)} was not predicted: one page, the order back to 0, the next guess ${hex(e.address + 4096)}`,
       fn: 'do_anonymous_page',
       label: 'prefault miss',
       version: V,
     };
   }
   return {
-    text: `${task}: fault at ${hex(e.addr)} was predicted (order ${e.b}): ${plural(e.c, 'page')} mapped at once${e.c < planned ? ` of ${planned} planned` : ''}, ended by ${END[why] ?? '?'}; the next guess ${hex(e.addr + planned * 4096)}`,
+    text: `${task}: fault at ${hex(e.address)} was predicted (order ${e.order}): ${plural(e.mapped, 'page')} mapped at once${e.mapped < planned ? ` of ${planned} planned` : ''}, ended by ${END[why] ?? '?'}; the next guess ${hex(e.address + planned * 4096)}`,
     fn: 'do_anonymous_page',
-    label: `prefault ${e.c}`,
+    label: `prefault ${e.mapped}`,
     version: V,
   };
 };

@@ -9,7 +9,8 @@
  * answering, the page replaces it (client.ts).
  */
 import wasmUrl from '../../../wasm-core/build/wasm/mmsim.wasm?url';
-import { EVENTS, RunStatus } from '../../../wasm-core/ts/abi.js';
+import { RunStatus } from '../../../wasm-core/ts/abi.js';
+import { eventFields } from '../../../wasm-core/ts/events.js';
 import { alignCursor } from '../../../wasm-core/ts/align.js';
 import { Core, type Sim } from '../../../wasm-core/ts/core.js';
 import { Engine } from '../../../wasm-core/ts/engine.js';
@@ -86,15 +87,11 @@ function exportLog(engine: Engine): string {
     lines.push(
       JSON.stringify({
         index: i,
-        event: EVENTS[e.type] ?? e.type,
+        event: e.name,
         opStart: e.opStart,
         task: e.task === null ? null : (engine.program.tasks[e.task] ?? e.task),
         step: e.step,
-        addr: `0x${e.addr.toString(16)}`,
-        a: e.a,
-        b: e.b,
-        c: e.c,
-        d: e.d,
+        fields: eventFields(e),
         text: l.text,
         fn: l.fn,
       }),

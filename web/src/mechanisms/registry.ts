@@ -10,7 +10,7 @@ import { largeFolios } from './large-folios/index.js';
 import { lru } from './lru/index.js';
 import { prefault } from './prefault/index.js';
 import { vmaCache } from './vma-cache/index.js';
-import type { JumpDef, MechanismDef } from './types.js';
+import { jump, type JumpDef, type MechanismDef } from './types.js';
 
 export const MECHANISM_DEFS: MechanismDef[] = [faultAround, vmaCache, lru, largeFolios, prefault];
 
@@ -35,22 +35,22 @@ export function valueLabel(key: string, value: number): string | null {
  * beat: the next caption or step, PageDown).
  */
 export const SHARED_JUMPS: JumpDef[] = [
-  {
+  jump({
     id: 'fault',
     label: 'Fault',
     key: 'F',
     event: 'page_fault_user',
-    where: (e) => e.d === 0,
+    where: (e) => e.attempt === 0,
     title: 'the next page fault, as the CPU traps (its handling follows, event by event)',
-  },
-  {
+  }),
+  jump({
     id: 'fault-end',
     label: 'Fault end',
     key: 'J',
     event: 'mm_fault_done',
-    where: (e) => e.b !== FaultKind.Retry,
+    where: (e) => e.kind !== FaultKind.Retry,
     title: 'the end of this fault (or the next): everything it mapped, its window and skips drawn',
-  },
+  }),
 ];
 
 /** every jump target with a key, shared first */

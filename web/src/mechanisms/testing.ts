@@ -3,7 +3,8 @@
  * engine with one provider, its events, and the cursor just after an event.
  */
 import { Engine, type FrameProvider } from '../../../wasm-core/ts/engine.js';
-import type { SimEvent } from '../../../wasm-core/ts/events.js';
+import type { EventName } from '../../../wasm-core/ts/abi.js';
+import type { SimEvent, SimEventOf } from '../../../wasm-core/ts/events.js';
 import { loadCore, programOf } from '../../../wasm-core/test/helpers.js';
 
 /** the scenario recorded with `provider` (or none: the core's own frame), and every event of the run */
@@ -14,14 +15,14 @@ export async function recorded(file: string, provider?: FrameProvider, sets: Rec
   return { eng, tl, events };
 }
 
-/** the cursor just after the first event of `type` (matching `where`) at or after `from` */
-export function after(
+/** the cursor just after the first event named `name` (matching `where`) at or after `from` */
+export function after<N extends EventName>(
   events: SimEvent[],
-  type: number,
-  where: (e: SimEvent) => boolean = () => true,
+  name: N,
+  where: (e: SimEventOf<N>) => boolean = () => true,
   from = 0,
 ): number {
-  const i = events.findIndex((e, k) => k >= from && e.type === type && where(e));
-  if (i < 0) throw new Error(`no event ${type}`);
+  const i = events.findIndex((e, k) => k >= from && e.name === name && where(e as unknown as SimEventOf<N>));
+  if (i < 0) throw new Error(`no event ${name}`);
   return i + 1;
 }

@@ -6,7 +6,8 @@
  * exports one MechanismDef; registry.ts lists them, and the gallery, the
  * player's figures, the quick tunables and the URL derive from that list.
  */
-import type { SimEvent } from '../../../wasm-core/ts/events.js';
+import type { EventName } from '../../../wasm-core/ts/abi.js';
+import type { SimEvent, SimEventOf } from '../../../wasm-core/ts/events.js';
 
 /**
  * A place the cursor can jump to: just after each event of one type (and
@@ -19,10 +20,17 @@ export interface JumpDef {
   label: string;
   key: string;
   /** the event type's name (events.ts EV), and which of those count */
-  event: string;
+  event: EventName;
   where?: (e: SimEvent) => boolean;
   /** what the button's tooltip says it finds */
   title: string;
+}
+
+/** a jump target whose filter sees its event's fields by name (jump({ event: 'mm_filemap_fault', where: (e) => !e.cached })) */
+export function jump<N extends EventName>(
+  def: Omit<JumpDef, 'event' | 'where'> & { event: N; where?: (e: SimEventOf<N>) => boolean },
+): JumpDef {
+  return def as unknown as JumpDef;
 }
 
 export interface MechanismDef {

@@ -6,7 +6,7 @@
  */
 import { SkipReason } from '../../../../wasm-core/ts/abi.js';
 import { size } from '../../lib/format.js';
-import type { MechanismDef } from '../types.js';
+import { jump, type MechanismDef } from '../types.js';
 
 export const faultAround: MechanismDef = {
   id: 'fault-around',
@@ -30,22 +30,22 @@ export const faultAround: MechanismDef = {
     'anonymous',
   ],
   jumps: [
-    {
+    jump({
       id: 'major',
       label: 'Major',
       key: 'M',
       event: 'mm_filemap_fault',
-      where: (e) => e.c === 0,
+      where: (e) => !e.cached,
       title: 'the next major fault: ->fault found the page not in the page cache',
-    },
-    {
+    }),
+    jump({
       id: 'skip',
       label: 'Skip',
       key: 'S',
       event: 'mm_filemap_map_skip',
-      where: (e) => e.b !== SkipReason.PtePresent,
+      where: (e) => e.reason !== SkipReason.PtePresent,
       title: 'the next page fault-around skipped (not cached, locked, not uptodate, PG_readahead...)',
-    },
+    }),
   ],
   valueLabel: (key, v) => {
     if (key !== 'fault_around_bytes') return null;

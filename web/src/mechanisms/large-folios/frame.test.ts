@@ -18,7 +18,7 @@ describe('large folios frame provider', () => {
     const { eng, events } = await recorded('scenarios/large-folios/thp.yaml', largeFolioFrames);
     const at = (c: number): FoliosFrame => foliosOf(eng.frame(c))!;
     /* the fault's PMD */
-    let c = after(events, EV.mmsim_set_pmd, (e) => e.c === SetHow.Anon);
+    let c = after(events, 'mmsim_set_pmd', (e) => e.how === SetHow.Anon);
     let f = at(c).focus!;
     expect(f.order).toBe(9);
     expect(f.entire).toBe(1);
@@ -27,7 +27,7 @@ describe('large folios frame provider', () => {
     expect(f.pages.every((m) => m === 0)).toBe(true);
     expect(f.maps).toEqual([expect.objectContaining({ mm: 0, pmd: true, page: 0, nr: 512, writable: true })]);
     /* fork: the child's PMD, both read-only; one entire and one large atomic */
-    c = after(events, EV.mmsim_folio_rmap, (e) => e.b === FolioRmapOp.DupPmd);
+    c = after(events, 'mmsim_folio_rmap', (e) => e.op === FolioRmapOp.DupPmd);
     let fr = at(c);
     f = fr.focus!;
     expect(f.entire).toBe(2);
@@ -38,10 +38,10 @@ describe('large folios frame provider', () => {
     expect(f.atomics).toEqual({ page: 0, large: 1, entire: 1, nr: 0 });
     expect(f.why).toBe('now');
     /* the child's COW: its PMD remapped, then page 5 copied; the parent keeps its PMD */
-    const remap = after(events, EV.mmsim_split_huge_pmd, (e) => e.c === SplitPmdWhy.Cow);
+    const remap = after(events, 'mmsim_split_huge_pmd', (e) => e.why === SplitPmdWhy.Cow);
     fr = at(remap);
     expect(fr.op.remaps).toBe(1);
-    c = after(events, EV.mm_fault_done, () => true, remap);
+    c = after(events, 'mm_fault_done', () => true, remap);
     f = at(c).focus!;
     expect(f.entire).toBe(1);
     expect(f.large).toBe(1 + 511);
@@ -52,7 +52,7 @@ describe('large folios frame provider', () => {
     expect(child.reduce((s, m) => s + m.nr, 0)).toBe(511);
     expect(child).toHaveLength(2); /* pages 0-4 and 6-511: page 5 is the child's own copy now */
     /* the parent's partial munmap: half the folio mapped, queued for a deferred split */
-    c = after(events, EV.mmsim_deferred_split);
+    c = after(events, 'mmsim_deferred_split');
     fr = at(c);
     expect(fr.op.queued).toBe(1);
     f = fr.focus!;
@@ -64,12 +64,14 @@ describe('large folios frame provider', () => {
 
   it("an operation's atomics, summed from its rmap events, are the model's counters: fork of 16 MiB of order-2 folios, 6.10 and 6.9", async () => {
     for (const lm of ['true', 'false']) {
-      const { eng, events } = await recorded('scenarios/large-folios/fork.yaml', largeFolioFrames, { large_mapcount: lm });
-      const fork = events.findIndex((e) => e.type === EV.mmsim_folio_rmap && e.b === FolioRmapOp.DupPtes);
+      const { eng, events } = await recorded('scenarios/large-folios/fork.yaml', largeFolioFrames, {
+        large_mapcount: lm,
+      });
+      const fork = events.findIndex((e) => e.type === EV.mmsim_folio_rmap && e.op === FolioRmapOp.DupPtes);
       const last =
         events.length -
         1 -
-        [...events].reverse().findIndex((e) => e.type === EV.mmsim_folio_rmap && e.b === FolioRmapOp.DupPtes);
+        [...events].reverse().findIndex((e) => e.type === EV.mmsim_folio_rmap && e.op === FolioRmapOp.DupPtes);
       const before = eng.frame(fork).counters,
         end = eng.frame(last + 1);
       const fr = foliosOf(end)!;

@@ -15,7 +15,7 @@
 import { EV, FolioRmapOp, PgtLevel } from '../../../../wasm-core/ts/abi.js';
 import type { Sim } from '../../../../wasm-core/ts/core.js';
 import type { Frame, FrameContext, FrameProvider } from '../../../../wasm-core/ts/engine.js';
-import type { SimEvent } from '../../../../wasm-core/ts/events.js';
+import type { SimEvent, SimEventOf } from '../../../../wasm-core/ts/events.js';
 import { rmapAtomics } from '../../../../wasm-core/ts/describe/large-folios.js';
 import { LARGE_FOLIOS } from './index.js';
 
@@ -88,8 +88,8 @@ export function foliosOf(frame: Frame): FoliosFrame | null {
 }
 
 const zero = (): Atomics => ({ page: 0, large: 0, entire: 0, nr: 0 });
-const add = (a: Atomics, d: number) => {
-  const x = rmapAtomics(d);
+const add = (a: Atomics, e: SimEventOf<'mmsim_folio_rmap'>) => {
+  const x = rmapAtomics(e);
   a.page += x.page;
   a.large += x.large;
   a.entire += x.entire;
@@ -121,7 +121,7 @@ function folioOf(e: SimEvent): number | null {
     case EV.mmsim_split_huge_pmd:
     case EV.mmsim_set_pmd:
     case EV.mmsim_deferred_split:
-      return e.a || null;
+      return e.head || null;
     default:
       return null;
   }
@@ -132,13 +132,13 @@ export function opSummary(ops: SimEvent[]): FoliosFrame['op'] {
   for (const e of ops) {
     if (e.type === EV.mmsim_folio_rmap) {
       op.rmaps++;
-      op.kinds[e.b] = (op.kinds[e.b] ?? 0) + 1;
-      add(op.atomics, e.d);
+      op.kinds[e.op] = (op.kinds[e.op] ?? 0) + 1;
+      add(op.atomics, e);
     } else if (e.type === EV.mmsim_split_huge_pmd) op.remaps++;
     else if (e.type === EV.mmsim_deferred_split) op.queued++;
     else if (e.type === EV.mmsim_split_huge_page) {
       op.splits++;
-      op.freed += e.c;
+      op.freed += e.freed;
     }
   }
   return op;
@@ -185,11 +185,12 @@ function frame(ctx: FrameContext): FoliosFrame {
     const atomics = zero();
     let ops = 0;
     for (const e of ctx.partial.length ? ctx.partial : ctx.ops) {
-      if (e.type !== EV.mmsim_folio_rmap || e.a !== f.head) continue;
+      if (e.type !== EV.mmsim_folio_rmap || e.head !== f.head) continue;
       ops++;
-      add(atomics, e.d);
-      const first = e.addr - e.a;
-      const n = e.b === FolioRmapOp.NewPmd || e.b === FolioRmapOp.RemovePmd || e.b === FolioRmapOp.DupPmd ? nr : e.c;
+      add(atomics, e);
+      const first = e.first_pfn - e.head;
+      const n =
+        e.op === FolioRmapOp.NewPmd || e.op === FolioRmapOp.RemovePmd || e.op === FolioRmapOp.DupPmd ? nr : e.nr;
       for (let i = 0; i < n && first + i < nr; i++) touchedSet.add(first + i);
     }
     focus = { ...f, pages, maps, touched: [...touchedSet].sort((a, b) => a - b), ops, atomics, why };
@@ -205,8 +206,8 @@ function frame(ctx: FrameContext): FoliosFrame {
         !!focus &&
         !!last &&
         last.type === EV.mmsim_folio_rmap &&
-        last.a === focus.head &&
-        (last.b === FolioRmapOp.NewPtes || last.b === FolioRmapOp.NewPmd)
+        last.head === focus.head &&
+        (last.op === FolioRmapOp.NewPtes || last.op === FolioRmapOp.NewPmd)
       );
     })(),
   };

@@ -5,7 +5,7 @@
  * the events tell them; the pagevecs; the residency series over a run.
  */
 import { describe, expect, it } from 'vitest';
-import { EV, LruList, LruMove, PG, Pagevec, RunStatus, ShrinkVerdict } from '../../../../wasm-core/ts/abi.js';
+import { LruList, LruMove, PG, Pagevec, RunStatus, ShrinkVerdict } from '../../../../wasm-core/ts/abi.js';
 import { loadCore, programOf } from '../../../../wasm-core/test/helpers.js';
 import { after, recorded } from '../testing.js';
 import { BANDS, HEAD_PAGES, lruFrames, lruOf, SMALL_LIST, TAIL_PAGES, type LruSeries } from './frame.js';
@@ -52,7 +52,7 @@ describe('lru frame provider', () => {
 
   it('backup: the first deactivation is drawn as a move from the active list with PG_reclaim; the pagevec holds the rest', async () => {
     const { eng, events } = await engineOf(BACKUP);
-    const at = after(events, EV.mmsim_lru_move, (e) => e.d === LruMove.DeactivateFile);
+    const at = after(events, 'mmsim_lru_move', (e) => e.why === LruMove.DeactivateFile);
     const lru = lruOf(eng.frame(at))!;
     const g = lru.moves.find((m) => m.why === 'DeactivateFile')!;
     expect(g).toBeTruthy();
@@ -75,7 +75,7 @@ describe('lru frame provider', () => {
 
   it('backup: a reclaim step is told with its scan, its verdicts and the pages it freed', async () => {
     const { eng, events } = await engineOf(BACKUP);
-    const at = after(events, EV.mmsim_shrink_page, (e) => e.b === ShrinkVerdict.Reclaimed);
+    const at = after(events, 'mmsim_shrink_page', (e) => e.verdict === ShrinkVerdict.Reclaimed);
     const op = eng.frame(at);
     const lru = lruOf(op)!;
     expect(lru.reclaim).not.toBeNull();

@@ -157,29 +157,30 @@ export function movesIn(ops: SimEvent[]): { moves: LruMoveGroup[]; reclaim: LruF
   for (const e of ops) {
     switch (e.type) {
       case EV.mm_lru_insertion:
-        add(null, e.b, false, 'added', e.a);
+        add(null, e.lru, false, 'added', e.pfn);
         break;
       case EV.mm_lru_activate:
-        add(e.c, e.b, false, 'activated', e.a);
+        add(e.from, e.lru, false, 'activated', e.pfn);
         break;
       case EV.mmsim_lru_move:
-        if (e.d === LruMove.Isolate) isolatedFrom.set(e.a, e.b);
-        else if (e.d !== LruMove.Putback)
-          add(e.b, e.c & 0xff, (e.c & LRU_TAIL) !== 0, LruMove[e.d] as keyof typeof LruMove, e.a);
+        if (e.why === LruMove.Isolate) isolatedFrom.set(e.pfn, e.from);
+        else if (e.why !== LruMove.Putback)
+          add(e.from, e.to & 0xff, (e.to & LRU_TAIL) !== 0, LruMove[e.why] as keyof typeof LruMove, e.pfn);
         break;
       case EV.mmsim_shrink_page: {
         const r = rc();
-        r.verdicts[e.b] = (r.verdicts[e.b] ?? 0) + 1;
-        if (e.b === ShrinkVerdict.Reclaimed) add(isolatedFrom.get(e.a) ?? null, 'freed', false, 'evicted', e.a);
+        r.verdicts[e.verdict] = (r.verdicts[e.verdict] ?? 0) + 1;
+        if (e.verdict === ShrinkVerdict.Reclaimed)
+          add(isolatedFrom.get(e.pfn) ?? null, 'freed', false, 'evicted', e.pfn);
         break;
       }
       case EV.mmsim_invalidate_page:
-        if (e.c === InvalResult.Removed) add(null, 'freed', false, 'dropped', e.a);
+        if (e.result === InvalResult.Removed) add(null, 'freed', false, 'dropped', e.pfn);
         break;
       case EV.mm_vmscan_lru_shrink_inactive: {
         const r = rc();
-        r.scanned += e.b;
-        r.reclaimed += e.c;
+        r.scanned += e.scanned;
+        r.reclaimed += e.reclaimed;
         break;
       }
       case EV.mm_vmscan_direct_reclaim_begin:
@@ -258,14 +259,14 @@ function series(nEvents: number, event: (i: number) => SimEvent, program: Progra
     const e = event(i);
     let f = -1;
     if (e.type === EV.mm_filemap_add_to_page_cache) {
-      f = e.a;
+      f = e.file;
       count[f]++;
     } else if (e.type === EV.mm_filemap_delete_from_page_cache) {
-      f = e.a;
+      f = e.file;
       count[f]--;
     } else if (e.type === EV.mmsim_file_preload) {
-      f = e.a;
-      count[f] += e.b;
+      f = e.file;
+      count[f] += e.nr;
     } else if (e.type === EV.mm_vmscan_kswapd_wake) woke = i;
     else if (e.type === EV.mm_vmscan_kswapd_sleep && woke >= 0) {
       kswapd.push([woke, i]);

@@ -8,7 +8,7 @@
  * ../views.ts.
  */
 import { LruMove, ShrinkVerdict } from '../../../../wasm-core/ts/abi.js';
-import type { MechanismDef } from '../types.js';
+import { jump, type MechanismDef } from '../types.js';
 
 export const LRU = 'lru';
 
@@ -29,35 +29,35 @@ export const lru: MechanismDef = {
   hides: ['walk', 'counters', 'steps'],
   grow: { address: 0.8, 'lru-memory': 1.25, 'lru-residency': 1.45, log: 0.7 },
   jumps: [
-    {
+    jump({
       id: 'lru-activate',
       label: 'Activation',
       key: 'U',
       event: 'mm_lru_activate',
       title: 'the next activation: a page accessed a second time goes to the active list',
-    },
-    {
+    }),
+    jump({
       id: 'lru-deactivate',
       label: 'Deactivation',
       key: 'N',
       event: 'mmsim_lru_move',
-      where: (e) => DEACTIVATIONS.includes(e.d),
+      where: (e) => DEACTIVATIONS.includes(e.why),
       title: 'the next deactivation: aged by reclaim, or handed over by fadvise',
-    },
-    {
+    }),
+    jump({
       id: 'lru-reclaim',
       label: 'Reclaim',
       key: 'R',
       event: 'mmsim_shrink_page',
-      where: (e) => e.b === ShrinkVerdict.Reclaimed,
+      where: (e) => e.verdict === ShrinkVerdict.Reclaimed,
       title: 'the next page reclaim frees',
-    },
-    {
+    }),
+    jump({
       id: 'lru-refault',
       label: 'Refault',
       key: 'W',
       event: 'mmsim_workingset_refault',
       title: 'the next refault: a page read again where reclaim left its shadow',
-    },
+    }),
   ],
 };

@@ -17,18 +17,18 @@ describe('prefault frame provider', () => {
     for (let t = 0; t < 4; t++) {
       const mine = batches.filter((e) => e.task === t).slice(0, 6);
       expect(
-        mine.map((e) => e.c),
+        mine.map((e) => e.mapped),
         `thread ${t}`,
       ).toEqual([1, 2, 4, 8, 14, 14]);
-      expect(mine.map((e) => e.a)).toEqual([0, 1, 1, 1, 1, 1]);
+      expect(mine.map((e) => e.hit)).toEqual([false, true, true, true, true, true]);
     }
     /* after thread 2's third batch (4 pages at its page 3): its next guess is page 7, order 2; the others as they stand */
     const third = batches.filter((e) => e.task === 2)[2];
-    const c = after(events, EV.mmsim_anon_prefault, (e) => e === third);
+    const c = after(events, 'mmsim_anon_prefault', (e) => e === third);
     const pf = prefaultOf(eng.frame(c))!;
     const t2 = pf.threads.find((t) => t.task === 2)!;
-    expect(t2.batch).toEqual({ addr: third.addr, hit: true, order: 2, pages: 4, planned: 4, why: 1 });
-    expect(t2.next).toBe(third.addr + 4 * 4096);
+    expect(t2.batch).toEqual({ addr: third.address, hit: true, order: 2, pages: 4, planned: 4, why: 1 });
+    expect(t2.next).toBe(third.address + 4 * 4096);
     expect(t2.order).toBe(2);
     expect(t2.hits).toBe(2);
     expect(pf.threads.filter((t) => t.task !== 2).every((t) => t.batch === null)).toBe(true);

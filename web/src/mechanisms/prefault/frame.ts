@@ -55,12 +55,12 @@ function frame(ctx: FrameContext): PrefaultFrame {
   for (const e of ctx.ops)
     if (e.type === EV.mmsim_anon_prefault && e.task !== null)
       batches.set(e.task, {
-        addr: e.addr,
-        hit: e.a === 1,
-        order: e.b,
-        pages: e.c,
-        planned: e.d >>> 8,
-        why: e.d & 0xff,
+        addr: e.address,
+        hit: e.hit,
+        order: e.order,
+        pages: e.mapped,
+        planned: e.planned,
+        why: e.end,
       });
   const threads: ThreadPrediction[] = [];
   program.procs.forEach((pr, mm) => {
@@ -94,7 +94,7 @@ function series(nEvents: number, event: (i: number) => SimEvent, _program: Progr
   const pages: number[] = [];
   for (let i = 0; i < nEvents; i++) {
     const e = event(i);
-    if (e.type === EV.mm_fault_done && e.b !== FaultKind.Retry && e.b !== FaultKind.Error) pages.push(e.c);
+    if (e.type === EV.mm_fault_done && e.kind !== FaultKind.Retry && e.kind !== FaultKind.Error) pages.push(e.mapped);
   }
   const per = Math.max(1, Math.ceil(pages.length / MAX_POINTS));
   let most = 1;

@@ -7,7 +7,7 @@
  * views are views.tsx, listed in ../views.ts. The batch and the predicted
  * address are drawn in the shared address space (engine.ts FaultView).
  */
-import type { MechanismDef } from '../types.js';
+import { jump, type MechanismDef } from '../types.js';
 
 export const PREFAULT = 'prefault';
 
@@ -26,21 +26,21 @@ export const prefault: MechanismDef = {
   hides: ['counters', 'steps'],
   grow: { address: 1.3, walk: 1.0, log: 0.8 },
   jumps: [
-    {
+    jump({
       id: 'prefault-hit',
       label: 'Hit',
       key: 'K',
       event: 'mmsim_anon_prefault',
-      where: (e) => e.a === 1,
+      where: (e) => e.hit,
       title: 'the next predicted fault: a batch of pages mapped at once',
-    },
-    {
+    }),
+    jump({
       id: 'prefault-miss',
       label: 'Miss',
       key: 'I',
       event: 'mmsim_anon_prefault',
-      where: (e) => e.a === 0,
+      where: (e) => !e.hit,
       title: 'the next fault the prediction missed: one page, the order reset',
-    },
+    }),
   ],
 };

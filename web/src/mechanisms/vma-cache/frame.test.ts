@@ -4,7 +4,6 @@
  * update), the tree, and the hit-rate series over a whole run.
  */
 import { describe, expect, it } from 'vitest';
-import { EV } from '../../../../wasm-core/ts/abi.js';
 import { after, recorded } from '../testing.js';
 import { vmaCacheFrames, vmaCacheOf, type VmaCacheSeries } from './frame.js';
 
@@ -13,12 +12,12 @@ const engineOf = (file: string, sets: Record<string, string> = {}) => recorded(f
 describe('vma-cache frame provider', () => {
   it('ebizzy: the first fault misses, walks the tree and stores the chunk in slot 0; the next one hits', async () => {
     const { eng, events } = await engineOf('scenarios/vma-cache/ebizzy.yaml');
-    const miss = after(events, EV.mmsim_vmacache_find);
+    const miss = after(events, 'mmsim_vmacache_find');
     let vc = vmaCacheOf(eng.frame(miss))!;
     expect(vc.mode).toBe('per-thread');
     expect(vc.lookup).toMatchObject({ task: 0, hit: 0, reason: 1, done: false, update: null });
     /* the whole fault: the walk and the update are told, and the core's slot agrees */
-    const upd = after(events, EV.mmsim_vmacache_update);
+    const upd = after(events, 'mmsim_vmacache_update');
     vc = vmaCacheOf(eng.frame(upd))!;
     expect(vc.lookup!.walk.length).toBeGreaterThanOrEqual(1);
     expect(vc.lookup!.walk.at(-1)!.above).toBe(true);
@@ -33,7 +32,7 @@ describe('vma-cache frame provider', () => {
     expect(tree[0].depth).toBe(0);
     expect(tree.map((n) => n.id)).toContain(c0);
     /* thread 0's second fault: a hit in slot 0, no walk */
-    const hit = after(events, EV.mmsim_vmacache_find, (e) => e.a === c0, upd);
+    const hit = after(events, 'mmsim_vmacache_find', (e) => e.vma === c0, upd);
     vc = vmaCacheOf(eng.frame(hit))!;
     expect(vc.lookup).toMatchObject({ task: 0, hit: c0, slot: 0, reason: 0, walk: [], done: true });
     eng.destroy();
@@ -41,7 +40,7 @@ describe('vma-cache frame provider', () => {
 
   it('ebizzy: a munmap bumps the mm seqnum; mm-wide mode shows the single shared slot', async () => {
     const { eng, events } = await engineOf('scenarios/vma-cache/ebizzy.yaml');
-    const inv = after(events, EV.mmsim_vmacache_invalidate);
+    const inv = after(events, 'mmsim_vmacache_invalidate');
     const vc = vmaCacheOf(eng.frame(inv))!;
     expect(vc.invalidate).toMatchObject({ value: 1, wrapped: false, mmWide: false });
     expect(vc.mms[0].seqnum).toBe(1);
@@ -49,7 +48,7 @@ describe('vma-cache frame provider', () => {
     expect(vc.tasks.every((t) => t.seqnum === 0 && t.slots[0] !== 0)).toBe(true);
     eng.destroy();
     const b = await engineOf('scenarios/vma-cache/ebizzy.yaml', { vmacache: 'mm-wide' });
-    const upd = after(b.events, EV.mmsim_vmacache_update);
+    const upd = after(b.events, 'mmsim_vmacache_update');
     const vb = vmaCacheOf(b.eng.frame(upd))!;
     expect(vb.mode).toBe('mm-wide');
     expect(vb.mms[0].mmapCache).toBe(vb.lookup!.update!.vma);
@@ -59,7 +58,7 @@ describe('vma-cache frame provider', () => {
 
   it('the seqnum wrap: flush_all empties every thread, and the frame says so', async () => {
     const { eng, events } = await engineOf('scenarios/vma-cache/seqnum-wrap.yaml');
-    const at = after(events, EV.mmsim_vmacache_flush_all);
+    const at = after(events, 'mmsim_vmacache_flush_all');
     const vc = vmaCacheOf(eng.frame(at))!;
     expect(vc.invalidate).toMatchObject({ value: 0, wrapped: true, flushed: 3 });
     expect(vc.tasks.map((t) => t.slots)).toEqual([

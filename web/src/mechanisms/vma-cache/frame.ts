@@ -10,7 +10,7 @@
 import { COUNTERS, EV } from '../../../../wasm-core/ts/abi.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import type { Frame, FrameContext, FrameProvider } from '../../../../wasm-core/ts/engine.js';
-import type { SimEvent } from '../../../../wasm-core/ts/events.js';
+import type { SimEvent, SimEventOf } from '../../../../wasm-core/ts/events.js';
 import { VMA_CACHE } from './index.js';
 
 export interface TaskCache {
@@ -105,31 +105,31 @@ export function lookupIn(ops: SimEvent[]): { lookup: Lookup | null; invalidate: 
   let i = 0;
   for (const e of ops) {
     if (e.type === EV.mmsim_vmacache_find) {
-      const hit = e.a;
+      const hit = e.vma;
       lookup = {
         task: e.task ?? 0,
-        mm: e.d,
-        addr: e.addr,
+        mm: e.mm,
+        addr: e.address,
         hit,
-        slot: hit ? e.b : null,
-        reason: hit ? 0 : e.c === 2 ? 2 : 1,
+        slot: hit ? e.slot : null,
+        reason: hit ? 0 : e.miss === 2 ? 2 : 1,
         walk: [],
         update: null,
         done: hit !== 0,
         of: { n: finds, i: i++ },
       };
     } else if (e.type === EV.mmsim_find_vma_walk && lookup) {
-      lookup.walk.push({ vma: e.a, depth: e.b, above: e.c !== 0 });
+      lookup.walk.push({ vma: e.vma, depth: e.depth, above: e.candidate });
     } else if (e.type === EV.mmsim_vmacache_update && lookup) {
-      lookup.update = { slot: e.b, vma: e.a, old: e.c };
+      lookup.update = { slot: e.slot, vma: e.vma, old: e.old };
       lookup.done = true;
     } else if (lookup && !lookup.done) {
       /* a miss with nothing found (no VMA above the address): the walk ended without an update */
       lookup.done = true;
     }
     if (e.type === EV.mmsim_vmacache_invalidate)
-      invalidate = { mm: e.a, value: e.b, wrapped: e.c === 1, mmWide: e.c === 2, flushed: null };
-    if (e.type === EV.mmsim_vmacache_flush_all && invalidate) invalidate.flushed = e.b;
+      invalidate = { mm: e.mm, value: e.seqnum, wrapped: e.wrap === 1, mmWide: e.wrap === 2, flushed: null };
+    if (e.type === EV.mmsim_vmacache_flush_all && invalidate) invalidate.flushed = e.threads;
   }
   return { lookup, invalidate };
 }
@@ -176,12 +176,12 @@ function series(nEvents: number, event: (i: number) => SimEvent, program: Progra
   const out = new Map<number, RateSeries>();
   const every = new Map([...total].map(([t, n]) => [t, Math.max(1, Math.ceil(n / MAX_POINTS))]));
   finds.forEach((i, k) => {
-    const e = event(i);
+    const e = event(i) as SimEventOf<'mmsim_vmacache_find'>;
     const t = e.task!;
     let s = out.get(t);
     if (!s) out.set(t, (s = { task: t, name: program.tasks[t] ?? `task ${t}`, x: [], rate: [], calls: 0, hits: 0 }));
     s.calls++;
-    if (e.a) s.hits++;
+    if (e.vma) s.hits++;
     if (s.calls % every.get(t)! === 0 || s.calls === total.get(t) || s.calls === 1) {
       s.x.push(k + 1);
       s.rate.push(s.hits / s.calls);

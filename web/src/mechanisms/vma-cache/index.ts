@@ -6,7 +6,7 @@
  * frame.ts, in the worker; its views (the slots, the tree with a miss's
  * walk, the hit rate over the run) are views.tsx, listed in ../views.ts.
  */
-import type { MechanismDef } from '../types.js';
+import { jump, type MechanismDef } from '../types.js';
 
 export const VMA_CACHE = 'vma-cache';
 
@@ -25,22 +25,22 @@ export const vmaCache: MechanismDef = {
   hides: ['walk', 'counters', 'steps'],
   grow: { address: 1.4, log: 0.7 },
   jumps: [
-    {
+    jump({
       id: 'vmacache-miss',
       label: 'Miss',
       key: 'C',
       event: 'mmsim_vmacache_find',
-      where: (e) => e.a === 0,
+      where: (e) => e.vma === 0,
       title: 'the next VMA-cache miss: find_vma() walks the rb-tree',
-    },
-    {
+    }),
+    jump({
       id: 'vmacache-flush',
       label: 'Flush',
       key: 'H',
       event: 'mmsim_vmacache_find',
-      where: (e) => e.c === 2,
+      where: (e) => e.miss === 2,
       title:
         'the next flush: a thread\u2019s seqnum is behind its mm\u2019s, its four slots are emptied and the lookup misses',
-    },
+    }),
   ],
 };
