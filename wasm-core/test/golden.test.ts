@@ -1,44 +1,39 @@
 /**
  * Golden summaries of every shipped scenario: every counter and per-task
- * counter by name and, for the interactive ones, the number of events of each
- * kind and a digest of the whole event stream. A change to the model that
- * moves any of these fails here with a list of what changed, by name:
+ * counter by name and, for the interactive ones, the number of events of
+ * each kind and the whole event stream (event-stream.ts). A change to the
+ * model fails here saying what changed, by name:
  *
  *     scenarios/fault-around/sequential.yaml changed:
  *       counter pgfault: 256 -> 4096
  *       events mm_set_pte: 4096 -> 4100
+ *       first difference: event 57 (step 6, line 21: app.0 reads m: sequential), mm_set_pte: pfn 4123 -> 4124
  *
  * Regenerate on purpose with
  *
  *     UPDATE_GOLDEN=1 npx vitest run --project core golden
  *
  * and say why in the commit. A counter the golden file does not know yet (a
- * new one) is not a change, so adding a counter rewrites no golden file. The
- * digest hashes each event's *name*, not its number, so adding an event kind
- * does not change it either. Every interactive scenario also runs on the
- * debug build (assertions on) with the invariant checker after every step,
- * and must give the very same summary.
+ * new one) is not a change, so adding a counter rewrites no golden file; the
+ * stream keeps event kinds by name, so renumbering them changes nothing.
+ * Every interactive scenario also runs on the debug build (assertions on)
+ * with the invariant checker after every step, and must give the very same
+ * summary and stream.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EVENTS, EV_TYPE_MASK } from '../ts/abi.js';
+import { EVENT_OFFSETS, EVENTS, EV_TYPE_MASK } from '../ts/abi.js';
 import { runProgram } from '../ts/runner.js';
-import { Digest, loadCore, programOf, repo, shippedScenarios } from './helpers.js';
+import { decodeStream, encodeStream, firstDifference } from './event-stream.js';
+import { loadCore, programOf, repo, shippedScenarios } from './helpers.js';
 
-/* a stable 16-bit code per event name, so that renumbering event kinds keeps digests */
-const NAME_CODE = EVENTS.map((n) => {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < n.length; i++) h = Math.imul(h ^ n.charCodeAt(i), 0x01000193) >>> 0;
-  return h & EV_TYPE_MASK;
-});
-
-type Summary = Awaited<ReturnType<typeof summarise>>;
+type Summary = Awaited<ReturnType<typeof summarise>>['summary'];
 
 async function summarise(file: string, variant: 'release' | 'debug', trace: boolean, debugVm: boolean) {
   const prog = programOf(file);
-  const digest = new Digest();
   const byType: Record<string, number> = {};
+  const chunks: Uint8Array[] = [];
   const res = runProgram(await loadCore(variant), prog, {
     trace,
     debugVm,
@@ -46,15 +41,15 @@ async function summarise(file: string, variant: 'release' | 'debug', trace: bool
       const copy = b.slice();
       const v = new DataView(copy.buffer);
       for (let o = 0; o < copy.length; o += 32) {
-        const raw = v.getUint16(o, true),
-          t = raw & EV_TYPE_MASK;
+        const t = v.getUint16(o, true) & EV_TYPE_MASK;
         byType[EVENTS[t]] = (byType[EVENTS[t]] ?? 0) + 1;
-        v.setUint16(o, (raw & ~EV_TYPE_MASK) | NAME_CODE[t], true);
       }
-      digest.add(copy);
+      chunks.push(copy);
     },
   });
-  return {
+  const events = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  chunks.reduce((o, c) => (events.set(c, o), o + c.length), 0);
+  const summary = {
     status: res.status,
     error: res.error?.message ?? null,
     steps: res.steps,
@@ -62,9 +57,10 @@ async function summarise(file: string, variant: 'release' | 'debug', trace: bool
     model: res.model as Record<string, number>,
     tasks: res.tasks as Record<string, Record<string, number>>,
     ...(trace
-      ? { events: { total: digest.n, digest: digest.hex(), byType: Object.fromEntries(Object.entries(byType).sort()) } }
+      ? { events: { total: events.length / 32, byType: Object.fromEntries(Object.entries(byType).sort()) } }
       : {}),
   };
+  return { summary, events, prog };
 }
 
 /** what changed from the golden summary, one line each; counters new to the run are not changes */
@@ -91,39 +87,68 @@ export function changes(golden: Summary, got: Summary): string[] {
       if (g.total !== r.total) out.push(`events in all: ${g.total} -> ${r.total}`);
       for (const k of new Set([...Object.keys(g.byType), ...Object.keys(r.byType)]))
         if (g.byType[k] !== r.byType[k]) out.push(`events ${k}: ${g.byType[k] ?? 0} -> ${r.byType[k] ?? 0}`);
-      if (g.digest !== r.digest && out.length === 0)
-        out.push(
-          `event stream digest ${g.digest} -> ${r.digest}: the same counts of each kind, but fields or order changed`,
-        );
     }
   }
   return out;
 }
 
 const update = process.env.UPDATE_GOLDEN === '1';
+const HOW = 'if on purpose: UPDATE_GOLDEN=1 npx vitest run --project core golden, and say why in the commit';
 
 describe('golden summaries', () => {
   for (const file of shippedScenarios()) {
     const big = file.includes('/seed/');
     it(file, async () => {
       const got = await summarise(file, 'release', !big, false);
-      expect(got.status).toBe('ok');
-      const golden = `${repo}wasm-core/tests/golden/${file.replace(/^scenarios\//, '').replace(/\.(ya?ml|json)$/, '.json')}`;
-      if (update || !existsSync(golden)) {
+      expect(got.summary.status).toBe('ok');
+      const base = `${repo}wasm-core/tests/golden/${file.replace(/^scenarios\//, '').replace(/\.(ya?ml|json)$/, '')}`;
+      const [json, stream] = [`${base}.json`, `${base}.events.br`];
+      if (update || !existsSync(json) || (!big && !existsSync(stream))) {
         if (!update)
           throw new Error(`no golden summary for ${file}: run UPDATE_GOLDEN=1 npx vitest run --project core golden`);
-        mkdirSync(dirname(golden), { recursive: true });
-        writeFileSync(golden, `${JSON.stringify(got, null, 2)}\n`);
+        mkdirSync(dirname(json), { recursive: true });
+        writeFileSync(json, `${JSON.stringify(got.summary, null, 2)}\n`);
+        if (!big) writeFileSync(stream, encodeStream(got.events));
       }
-      const diff = changes(JSON.parse(readFileSync(golden, 'utf8')) as Summary, got);
-      expect(
-        diff,
-        `${file} changed (if on purpose: UPDATE_GOLDEN=1 npx vitest run --project core golden, and say why in the commit):\n  ${diff.join('\n  ')}`,
-      ).toEqual([]);
+      const diff = changes(JSON.parse(readFileSync(json, 'utf8')) as Summary, got.summary);
+      if (!big) {
+        const first = firstDifference(decodeStream(readFileSync(stream)), got.events, got.prog);
+        if (first) diff.push(`first difference: ${first}`);
+      }
+      expect(diff, `${file} changed (${HOW}):\n  ${diff.join('\n  ')}`).toEqual([]);
       if (!big) {
         const debug = await summarise(file, 'debug', true, true);
-        expect(debug).toEqual(got);
+        expect(debug.summary).toEqual(got.summary);
+        expect(
+          firstDifference(got.events, debug.events, got.prog),
+          'the debug build, against the release build',
+        ).toBeNull();
       }
     });
   }
+});
+
+describe('a golden failure explains itself', () => {
+  it('names the first event that differs: its index, step and line, kind, field and both values', async () => {
+    const { events, prog } = await summarise('scenarios/fault-around/sequential.yaml', 'release', true, false);
+    const stored = decodeStream(encodeStream(events));
+    expect(firstDifference(stored, events, prog)).toBeNull();
+    /* the 100th mm_set_pte maps another page frame */
+    const v = new DataView(events.buffer);
+    let k = -1;
+    for (let i = 0, n = 0; i < events.length / 32 && k < 0; i++)
+      if ((v.getUint16(i * 32, true) & EV_TYPE_MASK) === EVENTS.indexOf('mm_set_pte') && ++n === 100) k = i;
+    const changed = events.slice();
+    const w = new DataView(changed.buffer);
+    const pfn = w.getUint32(k * 32 + EVENT_OFFSETS.mm_set_pte.pfn, true);
+    w.setUint32(k * 32 + EVENT_OFFSETS.mm_set_pte.pfn, pfn + 1, true);
+    const step = prog.steps[w.getUint32(k * 32 + 4, true)];
+    expect(firstDifference(stored, changed, prog)).toBe(
+      `event ${k} (step ${w.getUint32(k * 32 + 4, true) + 1}, line ${step.at.line}: ${step.summary}), mm_set_pte: pfn ${pfn} -> ${pfn + 1}`,
+    );
+    /* a kind in its place, and a run cut short */
+    expect(firstDifference(stored, changed.subarray(0, k * 32), prog)).toMatch(
+      new RegExp(`^the run ends after ${k} events; ${events.length / 32} expected \\(next: mm_set_pte\\)$`),
+    );
+  });
 });
