@@ -9,6 +9,7 @@
 // build, so npm start / test / build never use a stale one; under CI=true it
 // checks instead, so a forgotten regeneration fails CI rather than passing.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -87,9 +88,24 @@ function layoutEvent(name, fields, fail) {
   return out;
 }
 
+/* the step kinds' description (wasm-core/interface/steps.ts), compiled by esbuild and imported */
+async function loadSteps() {
+  const esbuild = createRequire(import.meta.url)(join(root, 'node_modules', 'esbuild'));
+  const { outputFiles } = esbuild.buildSync({
+    entryPoints: [join(root, 'wasm-core/interface/steps.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'warning',
+  });
+  return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString('base64')}`);
+}
+
 export async function resolve() {
   const reg = await import(pathToFileURL(join(root, 'wasm-core/interface/index.mjs')).href);
   const { core, mechanisms, ABI_VERSION } = reg;
+  const { STEPS, STRUCTURAL_KINDS } = await loadSteps();
   const fail = (m) => {
     throw new Error(`wasm-core/interface: ${m}`);
   };
@@ -158,7 +174,23 @@ export async function resolve() {
 
   /* enums: the core's and one per choice tunable */
   /* the core's enums, then each mechanism's own (its event fields' values) */
-  const enums = [...core.enums, ...mechanisms.flatMap((m) => m.enums ?? [])].map((e) => ({
+  /* enum mmsim_op: Nop, the step kinds in their description's order, then the structural ones */
+  const ops = {
+    ts: 'Op',
+    c: 'mmsim_op',
+    prefix: 'MMSIM_OP_',
+    count: 'MMSIM_NR_OPS',
+    doc: 'mmsim_step.op: the step kinds (wasm-core/interface/steps.ts), in order',
+    members: [
+      ['Nop', 0, 'no operation'],
+      ...[...Object.entries(STEPS), ...Object.entries(STRUCTURAL_KINDS)].map(([kind, k], i) => [k.op, i + 1, kind]),
+    ],
+  };
+  /* the step kinds whose task argument names one thread (no 'app.*') */
+  const oneTaskOps = Object.values(STEPS)
+    .filter((k) => Object.values(k.args).some((a) => a.type === 'task' && !a.all))
+    .map((k) => k.op);
+  const enums = [ops, ...core.enums, ...mechanisms.flatMap((m) => m.enums ?? [])].map((e) => ({
     ...e,
     members: e.members.map(([name, value, doc, cname]) => ({
       name,
@@ -262,6 +294,7 @@ export async function resolve() {
   });
 
   const desc = {
+    oneTaskOps,
     abi: ABI_VERSION,
     constants: [...core.constants, ...mechanisms.flatMap((m) => m.constants ?? [])],
     enums,
@@ -302,6 +335,11 @@ function genHeader(d) {
     L.push('};');
   }
   L.push('#define MMSIM_PG_readahead MMSIM_PG_reclaim', '');
+  L.push(
+    "/* the step kinds whose task is one thread (their task argument takes no 'app.*'): steps.ts */",
+    `#define MMSIM_OP_ONE_TASK(op) ((1u << (op)) & (${d.oneTaskOps.map((o) => `1u << MMSIM_OP_${upperSnake(o)}`).join(' | ')}))`,
+    '',
+  );
   for (const f of d.flags) {
     L.push(`/* ${f.doc} */`);
     for (const [n, v, doc] of f.members)

@@ -93,7 +93,7 @@ export function ensureInterface() {
   const inputs = [
     join(root, 'scripts/gen-interface.mjs'),
     ...readdirSync(join(root, 'wasm-core/interface'), { recursive: true })
-      .filter((f) => String(f).endsWith('.mjs'))
+      .filter((f) => /\.(mjs|ts)$/.test(String(f)))
       .map((f) => join(root, 'wasm-core/interface', String(f))),
   ];
   const stamp = join(root, 'wasm-core/build/interface.stamp');
@@ -134,7 +134,7 @@ export function ensureCore({ native = true } = {}) {
  */
 export function ensureCli() {
   const out = join(root, 'wasm-core', 'build', 'sim.mjs');
-  const sources = ['wasm-core/cli', 'wasm-core/ts'].flatMap((d) =>
+  const sources = ['wasm-core/cli', 'wasm-core/ts', 'wasm-core/interface'].flatMap((d) =>
     readdirSync(join(root, d), { recursive: true })
       .filter((f) => String(f).endsWith('.ts'))
       .map((f) => join(root, d, String(f))),

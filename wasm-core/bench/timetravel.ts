@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Core } from '../ts/core.js';
 import { compile } from '../ts/compile.js';
 import { Engine } from '../ts/engine.js';
-import { parseScenario } from '../ts/scenario.js';
+import { parseScenario } from '../ts/load/index.js';
 import { stat, type Stat } from './stats.js';
 
 export interface TimeTravelFigures {

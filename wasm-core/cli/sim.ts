@@ -13,6 +13,7 @@
  * reports its expect checks as notes and never fails on them.
  * Errors go to stderr and name the file, the line and the key path.
  */
+import { STEPS, STRUCTURAL_KINDS, type StepArg } from '../interface/steps.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Core } from '../ts/core.js';
@@ -21,7 +22,11 @@ import { decodeEvent, describeEvent, type SimEvent } from '../ts/events.js';
 import { allCounters, counterDiff, formatValue, judgeExpects, parseSweepArg, tunableValue } from '../ts/multirun.js';
 import { planCompare, planSweep } from '../ts/plan.js';
 import { runProgram, ProgramError, locate, type RunIssue, type RunResult } from '../ts/runner.js';
-import { applyOverrides, parseScenario, ScenarioErrors, formatSize, type Scenario } from '../ts/scenario.js';
+import { applyOverrides } from '../ts/overrides.js';
+import { parseScenario } from '../ts/load/index.js';
+import { ScenarioErrors } from '../ts/errors.js';
+import { formatSize } from '../ts/units.js';
+import type { Scenario } from '../ts/scenario.js';
 import { DEFAULT_LIMITS, formatFigure, LIMIT_DEFS, parseLimit, type Limits } from '../ts/limits.js';
 import { formatTunable, KERNEL_TUNABLES, MACHINE_SETTINGS, type TunableInfo } from '../ts/tunables.js';
 
@@ -56,6 +61,20 @@ function tunablesHelp(): string {
   return rows.map(([k, d, def]) => `  ${k.padEnd(w0)}  ${d.padEnd(w1)}  default ${def}`).join('\n');
 }
 
+/** each step kind with its keys (required ones first), from the step kinds' description */
+function stepsHelp(): string {
+  const rows = Object.entries(STEPS).map(([kind, d]): [string, string] => {
+    const args = Object.entries(d.args as Record<string, StepArg>);
+    const keys = [...args.filter(([, a]) => a.required), ...args.filter(([, a]) => !a.required)].map(([k, a]) =>
+      a.required ? k : `[${k}]`,
+    );
+    return [kind, `${d.doc}: ${keys.join(' ')}`];
+  });
+  for (const [kind, d] of Object.entries(STRUCTURAL_KINDS)) rows.push([kind, d.doc]);
+  const w = Math.max(...rows.map((r) => r[0].length));
+  return rows.map(([k, d]) => `  ${k.padEnd(w)}  ${d}`).join('\n');
+}
+
 function limitsHelp(): string {
   const w = Math.max(...LIMIT_DEFS.map((d) => d.key.length));
   return LIMIT_DEFS.map((d) => `  ${d.key.padEnd(w)}  ${formatFigure(d.key, d.default).padEnd(11)}  ${d.what}`).join(
@@ -84,6 +103,9 @@ const USAGE = `usage: npm run --silent sim -- FILE [--set key=value ...] [--json
 
 tunables (key, values, built-in default; the scenario's own value is the default for a run):
 ${tunablesHelp()}
+
+steps (each '- kind: { key: value, ... }'; [optional]; docs/scenario-format.md has every key):
+${stepsHelp()}
 
 limits (checked before any work, from the scenario alone; key, default, what):
 ${limitsHelp()}

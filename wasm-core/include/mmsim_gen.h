@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x256e083cu
+#define MMSIM_INTERFACE_HASH 0x0bc490e4u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -28,6 +28,24 @@
 #define MMSIM_WB_QUEUE 256 /* writeback requests in flight at most (the oldest completes early beyond) */
 #define MMSIM_UNLIMITED UINT64_MAX
 
+/* mmsim_step.op: the step kinds (wasm-core/interface/steps.ts), in order */
+enum mmsim_op {
+	MMSIM_OP_NOP = 0, /* no operation */
+	MMSIM_OP_MMAP = 1, /* mmap */
+	MMSIM_OP_MUNMAP = 2, /* munmap */
+	MMSIM_OP_MADVISE = 3, /* madvise */
+	MMSIM_OP_ACCESS = 4, /* access */
+	MMSIM_OP_READ = 5, /* read */
+	MMSIM_OP_WRITE = 6, /* write */
+	MMSIM_OP_FADVISE = 7, /* fadvise */
+	MMSIM_OP_FSYNC = 8, /* fsync */
+	MMSIM_OP_FORK = 9, /* fork */
+	MMSIM_OP_EXIT = 10, /* exit */
+	MMSIM_OP_REPEAT = 11, /* repeat */
+	MMSIM_OP_EXPECT = 12, /* expect */
+	MMSIM_OP_SAY = 13, /* say */
+	MMSIM_NR_OPS
+};
 enum mmsim_error {
 	MMSIM_OK = 0,
 	MMSIM_ENOMEM = -1, /* the host refused memory (mmsim_config.max_bytes or malloc) */
@@ -122,23 +140,6 @@ enum mmsim_pc_state {
 	MMSIM_PC_UPTODATE = 1,
 	MMSIM_PC_READING = 2,
 	MMSIM_PC_SHADOW = 3,
-};
-enum mmsim_op {
-	MMSIM_OP_NOP = 0,
-	MMSIM_OP_MMAP = 1,
-	MMSIM_OP_MUNMAP = 2,
-	MMSIM_OP_MADVISE = 3,
-	MMSIM_OP_ACCESS = 4,
-	MMSIM_OP_READ = 5,
-	MMSIM_OP_WRITE = 6,
-	MMSIM_OP_FADVISE = 7,
-	MMSIM_OP_FSYNC = 8,
-	MMSIM_OP_FORK = 9,
-	MMSIM_OP_EXIT = 10,
-	MMSIM_OP_REPEAT = 11,
-	MMSIM_OP_EXPECT = 12,
-	MMSIM_OP_SAY = 13,
-	MMSIM_NR_OPS
 };
 enum mmsim_pattern {
 	MMSIM_PAT_SEQUENTIAL = 0,
@@ -289,6 +290,9 @@ enum mmsim_prefault_mode {
 	MMSIM_PREFAULT_ANTICIPATORY = 1,
 };
 #define MMSIM_PG_readahead MMSIM_PG_reclaim
+
+/* the step kinds whose task is one thread (their task argument takes no 'app.*'): steps.ts */
+#define MMSIM_OP_ONE_TASK(op) ((1u << (op)) & (1u << MMSIM_OP_MMAP | 1u << MMSIM_OP_MUNMAP | 1u << MMSIM_OP_MADVISE | 1u << MMSIM_OP_READ | 1u << MMSIM_OP_WRITE | 1u << MMSIM_OP_FADVISE | 1u << MMSIM_OP_FSYNC | 1u << MMSIM_OP_FORK | 1u << MMSIM_OP_EXIT))
 
 /* x86-64 PTE bits used by the model */
 #define MMSIM_PTE_PRESENT 0x1ull

@@ -426,11 +426,7 @@ static int step_op(struct mmsim *sim)
 	uint32_t pc = s->pc;
 	const struct mmsim_step *st = step_ptr(sim, pc);
 	uint64_t adj = offset_adjust(s);
-	bool single = st->op == MMSIM_OP_MMAP || st->op == MMSIM_OP_MUNMAP ||
-		      st->op == MMSIM_OP_MADVISE || st->op == MMSIM_OP_FORK ||
-		      st->op == MMSIM_OP_EXIT || st->op == MMSIM_OP_READ ||
-		      st->op == MMSIM_OP_WRITE || st->op == MMSIM_OP_FADVISE ||
-		      st->op == MMSIM_OP_FSYNC;
+	bool single = MMSIM_OP_ONE_TASK(st->op);
 	int err = 0;
 
 	s->cur_step = pc;

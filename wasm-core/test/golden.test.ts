@@ -48,7 +48,11 @@ async function summarise(file: string, variant: 'release' | 'debug', trace: bool
     },
   });
   const events = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  chunks.reduce((o, c) => (events.set(c, o), o + c.length), 0);
+  let at = 0;
+  for (const c of chunks) {
+    events.set(c, at);
+    at += c.length;
+  }
   const summary = {
     status: res.status,
     error: res.error?.message ?? null,

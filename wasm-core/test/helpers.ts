@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Core } from '../ts/core.js';
 import { compile, type Program } from '../ts/compile.js';
-import { applyOverrides, parseScenario } from '../ts/scenario.js';
+import { applyOverrides } from '../ts/overrides.js';
+import { parseScenario } from '../ts/load/index.js';
 
 export const repo = fileURLToPath(new URL('../..', import.meta.url));
 export const wasmPath = (variant: 'release' | 'debug') =>

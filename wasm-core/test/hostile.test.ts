@@ -198,7 +198,7 @@ describe('the native runner on a program it refuses', () => {
   it('mmsim-run (ASan) exits 2 without leaks (LeakSanitizer turned exit 2 into 1)', async () => {
     const { spawnSync } = await import('node:child_process');
     const { compile } = await import('../ts/compile.js');
-    const { parseScenario } = await import('../ts/scenario.js');
+    const { parseScenario } = await import('../ts/load/index.js');
     const tmp = mkdtempSync(join(tmpdir(), 'mmplay-native-'));
     const good = compile(
       parseScenario(
@@ -225,7 +225,7 @@ describe('the native runner on a program it refuses', () => {
 describe('many mappings in linear time', () => {
   it('20,000 mmaps then 20,000 munmaps: checked, compiled and run in about a second (5.9 s in the core alone before)', async () => {
     const { compile } = await import('../ts/compile.js');
-    const { parseScenario } = await import('../ts/scenario.js');
+    const { parseScenario } = await import('../ts/load/index.js');
     const { runProgram } = await import('../ts/runner.js');
     const { loadCore } = await import('./helpers.js');
     /* the YAML of 40,000 steps is 2.6 MB and takes the parser seconds: build the scenario from one step of each kind */
@@ -262,7 +262,7 @@ describe('many mappings in linear time', () => {
 describe('vm.max_map_count, as the kernel counts it', () => {
   it('a process reaches 65,531 VMAs (map_count > max_map_count fails, as do_mmap checks; measured on this machine: 65,531), the next mmap fails', async () => {
     const { compile } = await import('../ts/compile.js');
-    const { parseScenario } = await import('../ts/scenario.js');
+    const { parseScenario } = await import('../ts/load/index.js');
     const { runProgram } = await import('../ts/runner.js');
     const { loadCore } = await import('./helpers.js');
     const { MAX_MAP_COUNT } = await import('../ts/abi.js');

@@ -3,15 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { compile } from '../ts/compile.js';
 import { runProgram } from '../ts/runner.js';
 import { parse as parseYaml } from 'yaml';
-import {
-  applyOverrides,
-  parseScenario,
-  scenarioJsonSchema,
-  ScenarioErrors,
-  STEP_KINDS,
-  TUNABLE_KEYS,
-  type Scenario,
-} from '../ts/scenario.js';
+import { applyOverrides } from '../ts/overrides.js';
+import { parseScenario } from '../ts/load/index.js';
+import { scenarioJsonSchema, STEP_KINDS, TUNABLE_KEYS } from '../ts/load/schema.js';
+import { ScenarioErrors } from '../ts/errors.js';
+import type { Scenario } from '../ts/scenario.js';
 import { completionsAt, docAt } from '../ts/schema/assist.js';
 import { validator } from '../ts/schema/check.js';
 import { TUNABLES } from '../ts/abi.js';

@@ -13,7 +13,10 @@ import {
 } from '../ts/multirun.js';
 import { planCompare, planSweep } from '../ts/plan.js';
 import { runProgram, type RunResult } from '../ts/runner.js';
-import { applyOverrides, parseScenario, ScenarioErrors, type Scenario } from '../ts/scenario.js';
+import { applyOverrides } from '../ts/overrides.js';
+import { parseScenario } from '../ts/load/index.js';
+import { ScenarioErrors } from '../ts/errors.js';
+import type { Scenario } from '../ts/scenario.js';
 import { loadCore, repo } from './helpers.js';
 
 const FILE = 'scenarios/fault-around/sequential.yaml';

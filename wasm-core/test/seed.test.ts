@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { compile } from '../ts/compile.js';
 import { planSweep } from '../ts/plan.js';
 import { runProgram } from '../ts/runner.js';
-import { parseScenario } from '../ts/scenario.js';
+import { parseScenario } from '../ts/load/index.js';
 import { loadCore, repo } from './helpers.js';
 
 const model = JSON.parse(readFileSync(`${repo}wasm-core/test/seed-model.json`, 'utf8')) as Record<

@@ -7,7 +7,6 @@
  */
 import {
   ABI_VERSION,
-  Advice,
   COUNTERS,
   ExpectKind,
   FILE_CACHED,
@@ -15,7 +14,6 @@ import {
   FILE_SPARSE,
   FOLIO_FIELDS,
   Op,
-  Pattern,
   PROC_FORKED,
   PROG_MAGIC,
   STEPF,
@@ -25,7 +23,9 @@ import {
 } from './abi.js';
 import { writeStruct } from './layout.js';
 import { checkLimits, DEFAULT_LIMITS, type Estimate, type Limits } from './limits.js';
-import { formatSize, type At, type Scenario, type Step, type TaskRef } from './scenario.js';
+import { STEPS, type StepKindDesc } from '../interface/steps.js';
+import type { At, DescribedKind, Scenario, Step, TaskRef } from './scenario.js';
+import { formatSize } from './units.js';
 import { encodeTunable, KERNEL_TUNABLES, MACHINE_SETTINGS } from './tunables.js';
 
 export interface StepInfo {
@@ -63,20 +63,6 @@ export interface Program {
   limits: Limits;
 }
 
-const ADVICE: Record<string, Advice> = {
-  hugepage: Advice.Hugepage,
-  nohugepage: Advice.Nohugepage,
-  random: Advice.Random,
-  sequential: Advice.Sequential,
-  dontneed: Advice.Dontneed,
-};
-const PATTERN: Record<string, Pattern> = {
-  sequential: Pattern.Sequential,
-  random: Pattern.Random,
-  uniform: Pattern.Uniform,
-  list: Pattern.List,
-};
-
 interface RawStep {
   op: Op;
   flags: number;
@@ -112,43 +98,20 @@ function raw(op: Op, p: Partial<RawStep> = {}): RawStep {
   };
 }
 
+/** the step list's line for a step: its kind's summary (../interface/steps.ts), or the structural kinds' own */
 export function describeStep(st: Step): string {
   switch (st.kind) {
-    case 'mmap':
-      return `${st.task.text} maps ${st.name}: ${st.file ? `file ${st.file}` : 'anonymous'}${st.length ? `, ${formatSize(st.length)}` : ''}, ${st.prot}${st.shared ? ', shared' : ', private'}${st.addr !== undefined ? ` at 0x${st.addr.toString(16)}` : ''}`;
-    case 'munmap':
-      return `${st.task.text} unmaps ${st.map}${st.offset || st.length ? ` [+${formatSize(st.offset)}${st.length ? `, ${formatSize(st.length)}` : ''}]` : ''}`;
-    case 'madvise':
-      return `${st.task.text} madvise(${st.advice.toUpperCase()}) on ${st.map}`;
-    case 'access': {
-      const maps = Array.isArray(st.map) ? st.map.join(', ') : st.map;
-      const how =
-        st.pattern === 'uniform'
-          ? `${st.count} uniform touches`
-          : st.pattern === 'list'
-            ? `pages ${st.pages!.slice(0, 6).join(', ')}${st.pages!.length > 6 ? ', ...' : ''}`
-            : `${st.pattern}`;
-      return `${st.task.text} ${st.op}s ${maps}: ${how}${st.stride !== 4096 ? `, stride ${formatSize(st.stride)}` : ''}`;
-    }
-    case 'read':
-    case 'write':
-      return `${st.task.text} ${st.kind}(2)s ${st.file} [${st.offset}, +${st.length})`;
-    case 'fadvise':
-      return `${st.task.text} fadvise(DONTNEED) on ${st.file}`;
-    case 'fsync':
-      return `${st.task.text} fsyncs ${st.file}`;
-    case 'fork':
-      return `${st.task.text} forks ${st.child}`;
-    case 'exit':
-      return `${st.task.text} exits`;
     case 'repeat':
       return `repeat ${st.times} times${st.stride ? `, offsets + ${formatSize(st.stride)} each time` : ''}`;
     case 'expect':
       return `expect ${[...st.counters.map((c) => `${c.name} = ${c.value}`), ...st.fields.map((f) => `${f.name} = ${f.value}`)].join(', ')}`;
     case 'say':
       return st.text.length > 80 ? `${st.text.slice(0, 77)}...` : st.text;
+    default:
+      return (STEPS[st.kind] as StepKindDesc).summary(st as unknown as Record<string, unknown>, SUMMARY);
   }
 }
+const SUMMARY = { size: formatSize, hex: (n: number) => `0x${n.toString(16)}` };
 
 /** Compile a scenario; refuses (ScenarioErrors of LimitExceeded) one over a limit before any work. */
 export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
@@ -191,6 +154,55 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
   const data: bigint[] = [];
   const says: string[] = [];
 
+  /* a described step, encoded as its arguments' descriptions say (../interface/steps.ts) */
+  const encode = (st: Step): RawStep => {
+    const d = STEPS[st.kind as DescribedKind] as StepKindDesc;
+    const v = st as unknown as Record<string, unknown>;
+    const r = raw(Op[d.op as keyof typeof Op]);
+    for (const [k, a] of Object.entries(d.args)) {
+      const e = a.encode,
+        x = v[k];
+      if (!e || x === undefined) continue;
+      if ('flag' in e && !('to' in e)) {
+        if (e.when === undefined ? x === true : x === e.when) r.flags |= STEPF[e.flag as keyof typeof STEPF];
+        continue;
+      }
+      switch (e.to) {
+        case 'task':
+          r.task = taskId(x as TaskRef);
+          break;
+        case 'map':
+          r.map = mapId(x as string);
+          break;
+        case 'maplist':
+          if (Array.isArray(x)) {
+            r.flags |= STEPF.MAPLIST;
+            r.addr = data.length;
+            for (const m of x) data.push(BigInt(mapId(m)));
+          } else r.map = mapId(x as string);
+          break;
+        case 'file':
+          r.file = (fileIds.get(x as string) ?? -1) + (e.plus ?? 0);
+          break;
+        case 'process':
+          r.file = procIdx(x as string);
+          break;
+        case 'kind':
+          r.kind = a.choices!.indexOf(x as string);
+          break;
+        case 'data':
+          r.data = data.length;
+          r.ndata = (x as number[]).length;
+          for (const p of x as number[]) data.push(BigInt(p));
+          break;
+        default:
+          r[e.to] = x as number;
+          if (e.flag) r.flags |= STEPF[e.flag as keyof typeof STEPF];
+      }
+    }
+    return r;
+  };
+
   const emit = (st: Step, depth: number) => {
     const push = (r: RawStep, items?: { label: string; at: At }[]) => {
       out.push(r);
@@ -204,83 +216,6 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
       });
     };
     switch (st.kind) {
-      case 'mmap': {
-        const fileIdx = st.file !== undefined ? (fileIds.get(st.file) ?? -1) : -1;
-        push(
-          raw(Op.Mmap, {
-            task: taskId(st.task),
-            map: mapId(st.name),
-            file: fileIdx + 1,
-            offset: st.offset,
-            length: st.length ?? 0,
-            addr: st.addr ?? 0,
-            flags:
-              (st.length !== undefined ? STEPF.LENGTH : 0) |
-              (st.shared ? STEPF.SHARED : 0) |
-              (st.prot === 'read-write' ? STEPF.WRITE : 0) |
-              (st.addr !== undefined ? STEPF.FIXED : 0),
-          }),
-        );
-        break;
-      }
-      case 'munmap':
-      case 'madvise':
-        push(
-          raw(st.kind === 'munmap' ? Op.Munmap : Op.Madvise, {
-            task: taskId(st.task),
-            map: mapId(st.map),
-            offset: st.offset,
-            length: st.length ?? 0,
-            flags: st.length !== undefined ? STEPF.LENGTH : 0,
-            kind: st.kind === 'madvise' ? ADVICE[st.advice] : 0,
-          }),
-        );
-        break;
-      case 'access': {
-        const r = raw(Op.Access, {
-          task: taskId(st.task),
-          kind: PATTERN[st.pattern],
-          offset: st.offset,
-          length: st.length ?? 0,
-          stride: st.stride,
-          count: st.count ?? 0,
-          flags: (st.length !== undefined ? STEPF.LENGTH : 0) | (st.op === 'write' ? STEPF.WRITE : 0),
-        });
-        if (Array.isArray(st.map)) {
-          r.flags |= STEPF.MAPLIST;
-          r.addr = data.length;
-          for (const m of st.map) data.push(BigInt(mapId(m)));
-        } else {
-          r.map = mapId(st.map);
-        }
-        if (st.pages) {
-          r.data = data.length;
-          r.ndata = st.pages.length;
-          for (const p of st.pages) data.push(BigInt(p));
-        }
-        push(r);
-        break;
-      }
-      case 'read':
-      case 'write':
-      case 'fadvise':
-      case 'fsync':
-        push(
-          raw({ read: Op.Read, write: Op.Write, fadvise: Op.Fadvise, fsync: Op.Fsync }[st.kind], {
-            task: taskId(st.task),
-            file: fileIds.get(st.file) ?? -1,
-            offset: 'offset' in st ? st.offset : 0,
-            length: 'length' in st ? st.length : 0,
-            kind: st.kind === 'fadvise' ? 0 : 0,
-          }),
-        );
-        break;
-      case 'fork':
-        push(raw(Op.Fork, { task: taskId(st.task), file: procIdx(st.child) }));
-        break;
-      case 'exit':
-        push(raw(Op.Exit, { task: taskId(st.task) }));
-        break;
       case 'repeat': {
         const at = out.length;
         push(raw(Op.Repeat, { count: st.times, stride: st.stride }));
@@ -328,6 +263,8 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
         push(raw(Op.Say, { data: says.length }));
         says.push(st.text);
         break;
+      default:
+        push(encode(st));
     }
   };
   for (const st of s.steps) emit(st, 0);

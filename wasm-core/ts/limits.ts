@@ -19,7 +19,8 @@
 import { MAX_MAPS, MAX_PROCS, MAX_STEPS, MAX_TASKS } from './abi.js';
 import { ScenarioError, ScenarioErrors, type At } from './errors.js';
 import { formatSize, PAGE } from './units.js';
-import type { Scenario, Step } from './scenario.js';
+import { STEPS, type DescribedStep, type StepKindDesc } from '../interface/steps.js';
+import type { DescribedKind, Scenario, Step } from './scenario.js';
 
 export type LimitKey =
   | 'source_bytes'
@@ -470,43 +471,51 @@ export function estimate(s: Scenario): Estimate {
   const walk = (list: Step[], mult: number) => {
     for (const st of list) {
       steps++;
-      switch (st.kind) {
-        case 'repeat':
-          charge(st, mult * (1 + st.times));
-          walk(st.steps, mult * st.times);
-          break;
-        case 'mmap': {
-          mapNames.add(st.name);
-          const len = st.length ?? Math.ceil(((fileSize.get(st.file!) ?? 0) - st.offset) / PAGE) * PAGE;
-          const m = procMaps.get(st.task.proc);
-          if (m && !m.has(st.name)) m.set(st.name, len);
-          charge(st, mult);
-          break;
-        }
-        case 'access': {
-          const m = procMaps.get(st.task.proc);
-          const names = Array.isArray(st.map)
-            ? st.map
-            : Array(st.task.thread === '*' ? (threads.get(st.task.proc) ?? 1) : 1).fill(st.map);
+      if (st.kind === 'repeat') {
+        charge(st, mult * (1 + st.times));
+        walk(st.steps, mult * st.times);
+        continue;
+      }
+      if (!(st.kind in STEPS)) {
+        charge(st, mult);
+        continue;
+      }
+      const d = STEPS[st.kind as DescribedKind] as StepKindDesc;
+      /* a new mapping's length: the first mmap of each name, for access ranges and fork copies */
+      if (d.effect === 'map') {
+        const mm = st as DescribedStep<'mmap'>;
+        mapNames.add(mm.name);
+        const len = mm.length ?? Math.ceil(((fileSize.get(mm.file!) ?? 0) - mm.offset) / PAGE) * PAGE;
+        const m = procMaps.get(mm.task.proc);
+        if (m && !m.has(mm.name)) m.set(mm.name, len);
+      }
+      switch (d.cost) {
+        case 'touches': {
+          const ac = st as DescribedStep<'access'>;
+          const m = procMaps.get(ac.task.proc);
+          const names = Array.isArray(ac.map)
+            ? ac.map
+            : Array(ac.task.thread === '*' ? (threads.get(ac.task.proc) ?? 1) : 1).fill(ac.map);
           let n = 1;
           for (const name of names) {
-            const span = st.length ?? Math.max(0, (m?.get(name) ?? 0) - st.offset);
+            const span = ac.length ?? Math.max(0, (m?.get(name) ?? 0) - ac.offset);
             n +=
-              st.pattern === 'uniform'
-                ? (st.count ?? 0)
-                : st.pattern === 'list'
-                  ? (st.pages?.length ?? 0)
-                  : Math.ceil(span / st.stride);
+              ac.pattern === 'uniform'
+                ? (ac.count ?? 0)
+                : ac.pattern === 'list'
+                  ? (ac.pages?.length ?? 0)
+                  : Math.ceil(span / ac.stride);
           }
           touches += (n - 1) * mult;
           charge(st, n * mult);
           break;
         }
         case 'fork': {
-          const parent = procMaps.get(st.task.proc);
+          const fk = st as DescribedStep<'fork'>;
+          const parent = procMaps.get(fk.task.proc);
           const child = new Map(parent ?? []);
-          procMaps.set(st.child, child);
-          threads.set(st.child, 1);
+          procMaps.set(fk.child, child);
+          threads.set(fk.child, 1);
           /* copy_page_range() copies every present PTE of the parent's mappings */
           let pages = 0;
           for (const len of parent?.values() ?? []) pages += len / PAGE;
@@ -516,21 +525,23 @@ export function estimate(s: Scenario): Estimate {
           charge(st, (1 + pages) * mult);
           break;
         }
-        case 'read':
-        case 'write': {
+        case 'file-io': {
           /* one step, but a page of work per page it reads or writes (each may bring a readahead window) */
-          const pages = Math.ceil((st.length + (st.offset % PAGE)) / PAGE);
+          const io = st as DescribedStep<'read'>;
+          const pages = Math.ceil((io.length + (io.offset % PAGE)) / PAGE);
           fileIo += pages * raPages * mult;
           charge(st, (1 + pages) * mult);
           break;
         }
-        case 'fadvise':
+        case 'file-range': {
           /* invalidation walks the range (len 0: to the end of the file); the flush finds dirty pages by their tag */
+          const fa = st as DescribedStep<'fadvise'>;
           charge(
             st,
-            (1 + Math.ceil((st.length || Math.max(0, (fileSize.get(st.file) ?? 0) - st.offset)) / PAGE)) * mult,
+            (1 + Math.ceil((fa.length || Math.max(0, (fileSize.get(fa.file) ?? 0) - fa.offset)) / PAGE)) * mult,
           );
           break;
+        }
         default:
           charge(st, mult);
       }

@@ -13,7 +13,10 @@
  * fault_around_bytes 64 KiB; this run (fault_around_bytes 4 KiB) gives 4,096").
  */
 import type { RunIssue, RunResult } from './runner.js';
-import type { Scenario, SettingValue } from './scenario.js';
+import type { Scenario } from './scenario.js';
+import { withSettings } from './tunables.js';
+
+export { withSettings };
 import { formatTunable, KERNEL_TUNABLES, MACHINE_SETTINGS, tunableInfo, type TunableValue } from './tunables.js';
 
 /* ------------------------------------------------------------ tunables of a scenario */
@@ -58,22 +61,6 @@ export function changedTunables(own: Scenario, run: Scenario): string[] {
 }
 
 /* ------------------------------------------------------------ plans */
-
-/**
- * s with tunables set to typed values (sizes in bytes), as a scenario's own
- * `compare:` holds them or applyOverrides has parsed them. Any key of
- * RUN_KEYS; the caller has checked the values.
- */
-export function withSettings(s: Scenario, values: Readonly<Record<string, SettingValue>>): Scenario {
-  const out: Scenario = { ...s, kernel: { ...s.kernel }, machine: { ...s.machine } };
-  for (const [key, v] of Object.entries(values)) {
-    if (key === 'seed') out.seed = v as number;
-    else if (key.startsWith('machine.'))
-      (out.machine as unknown as Record<string, SettingValue>)[key.slice('machine.'.length)] = v;
-    else (out.kernel as unknown as Record<string, SettingValue>)[key] = v;
-  }
-  return out;
-}
 
 /** two runs named by the tunables that differ between them: "fault_around_bytes 64 KiB" / "… 4 KiB" */
 export function runLabels(a: Scenario, b: Scenario): { a: string; b: string } {

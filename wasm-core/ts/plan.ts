@@ -5,7 +5,9 @@
  * worker use it; the page does not (multirun.ts holds what it needs).
  */
 import { runLabels, tunableValue, formatValue } from './multirun.js';
-import { applyOverrides, ScenarioError, ScenarioErrors, suggest, type Scenario } from './scenario.js';
+import { applyOverrides } from './overrides.js';
+import { ScenarioError, ScenarioErrors, suggest } from './errors.js';
+import type { Scenario } from './scenario.js';
 import { SETTABLE_KEYS, sweepDomain, tunableInfo, tunableText, type TunableValue } from './tunables.js';
 
 export interface ComparePlan {

@@ -7,8 +7,11 @@
 import { formatSize } from './units.js';
 import { TUNABLES, type KernelTunables, type MachineSettings, type TunableInfo } from './gen/interface.js';
 
+import type { Scenario, SettingValue } from './scenario.js';
+
 export type { KernelTunables, MachineSettings, TunableInfo };
 export { TUNABLES };
+
 export type TunableValue = number | boolean | string | readonly number[];
 
 export const KERNEL_TUNABLES = TUNABLES.filter((t) => t.scope === 'kernel');
@@ -77,4 +80,20 @@ export function sweepDomain(t: TunableInfo): TunableValue[] {
   if (t.type === 'choice') return [...t.choices!];
   if (t.type === 'bool') return [false, true];
   throw new Error(`${t.key} has no default sweep domain: give the values (sweep=${t.key}:v1,v2,...)`);
+}
+
+/**
+ * s with tunables set to typed values (sizes in bytes), as a scenario's own
+ * `compare:` holds them or applyOverrides has parsed them. Any key of
+ * RUN_KEYS; the caller has checked the values.
+ */
+export function withSettings(s: Scenario, values: Readonly<Record<string, SettingValue>>): Scenario {
+  const out: Scenario = { ...s, kernel: { ...s.kernel }, machine: { ...s.machine } };
+  for (const [key, v] of Object.entries(values)) {
+    if (key === 'seed') out.seed = v as number;
+    else if (key.startsWith('machine.'))
+      (out.machine as unknown as Record<string, SettingValue>)[key.slice('machine.'.length)] = v;
+    else (out.kernel as unknown as Record<string, SettingValue>)[key] = v;
+  }
+  return out;
 }

@@ -28,7 +28,8 @@ import { COUNTERS, ErrorCode, TASK_COUNTERS } from '../../ts/abi.js';
 import type { Core } from '../../ts/core.js';
 import { compile, type Program } from '../../ts/compile.js';
 import { type RunResult, runProgram } from '../../ts/runner.js';
-import { parseScenario, ScenarioErrors } from '../../ts/scenario.js';
+import { parseScenario } from '../../ts/load/index.js';
+import { ScenarioErrors } from '../../ts/errors.js';
 import { TUNABLES, type TunableInfo } from '../../ts/tunables.js';
 import { Digest } from '../helpers.js';
 

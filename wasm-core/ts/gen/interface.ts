@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0x256e083c;
+export const INTERFACE_HASH = 0x0bc490e4;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -39,6 +39,24 @@ export const LRU_TAIL = 256;
 /** writeback requests in flight at most (the oldest completes early beyond) */
 export const WB_QUEUE = 256;
 
+/** mmsim_step.op: the step kinds (wasm-core/interface/steps.ts), in order */
+export enum Op {
+  Nop = 0, // no operation
+  Mmap = 1, // mmap
+  Munmap = 2, // munmap
+  Madvise = 3, // madvise
+  Access = 4, // access
+  Read = 5, // read
+  Write = 6, // write
+  Fadvise = 7, // fadvise
+  Fsync = 8, // fsync
+  Fork = 9, // fork
+  Exit = 10, // exit
+  Repeat = 11, // repeat
+  Expect = 12, // expect
+  Say = 13, // say
+}
+export const OP_DOCS: readonly string[] = ["no operation","mmap","munmap","madvise","access","read","write","fadvise","fsync","fork","exit","repeat","expect","say"];
 export enum ErrorCode {
   OK = 0,
   ENOMEM = -1, // the host refused memory (mmsim_config.max_bytes or malloc)
@@ -141,23 +159,6 @@ export enum PcState {
   Shadow = 3,
 }
 export const PC_STATE_DOCS: readonly string[] = ["","","",""];
-export enum Op {
-  Nop = 0,
-  Mmap = 1,
-  Munmap = 2,
-  Madvise = 3,
-  Access = 4,
-  Read = 5,
-  Write = 6,
-  Fadvise = 7,
-  Fsync = 8,
-  Fork = 9,
-  Exit = 10,
-  Repeat = 11,
-  Expect = 12,
-  Say = 13,
-}
-export const OP_DOCS: readonly string[] = ["","","","","","","","","","","","","",""];
 export enum Pattern {
   Sequential = 0,
   Random = 1,
@@ -974,7 +975,7 @@ export interface MachineSettings {
 export const MECHANISMS = [{"id":"fault-around","title":"Fault-around","seed":"000_5be6f15bf6d77b56.txt"},{"id":"vma-cache","title":"VMA cache","seed":"001_23caa608daf6b6b9.txt"},{"id":"lru","title":"LRU and fadvise","seed":"003_cd405e1935ce943b.txt"},{"id":"large-folios","title":"Large folios","seed":"002_5fbf5eac29a528d4.txt"},{"id":"prefault","title":"Anticipatory prefault","seed":"004_09eed2baa7b6139a.txt"}] as const;
 
 /** the order of the layout table's rows (interface_gen.c), for the drift test */
-export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info","vmacache_info","vma_node","lru_info","lru_band","wb_request","folio_info","folio_map","folio_census","prefault_state"],"enums":["ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Op","Pattern","Advice","ExpectKind","FolioField","PG","Pagevec","LruMove","ShrinkVerdict","InvalResult","WbReason","FolioRmapOp","SplitPmdWhy","PrefaultEnd","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT","PAGEVEC_SIZE","LRU_TAIL","WB_QUEUE"]} as const;
+export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info","vmacache_info","vma_node","lru_info","lru_band","wb_request","folio_info","folio_map","folio_census","prefault_state"],"enums":["Op","ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Pattern","Advice","ExpectKind","FolioField","PG","Pagevec","LruMove","ShrinkVerdict","InvalResult","WbReason","FolioRmapOp","SplitPmdWhy","PrefaultEnd","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT","PAGEVEC_SIZE","LRU_TAIL","WB_QUEUE"]} as const;
 
 export type WasmType = 'i32' | 'i64' | 'void';
 export const EXPORTS: readonly { name: string; proto: string; params: readonly { name: string; wasm: WasmType }[]; ret: WasmType; doc: string }[] = [

@@ -16,7 +16,7 @@ import { EditorView, hoverTooltip, keymap } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef, useState } from 'react';
 import { completionsAt, docAt, type Doc } from '../../../wasm-core/ts/schema/assist.js';
-import { scenarioJsonSchema } from '../../../wasm-core/ts/scenario.js';
+import { scenarioJsonSchema } from '../../../wasm-core/ts/load/schema.js';
 import './editor.css';
 import { checkScenario } from '../controller.js';
 import type { Issue } from '../store/state.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { compile } from '../../../wasm-core/ts/compile.js';
 import { Core } from '../../../wasm-core/ts/core.js';
 import { Engine, type Frame } from '../../../wasm-core/ts/engine.js';
-import { parseScenario } from '../../../wasm-core/ts/scenario.js';
+import { parseScenario } from '../../../wasm-core/ts/load/index.js';
 import { reducer } from './reducer.js';
 import { initialState, type Action, type AppState } from './state.js';
 
