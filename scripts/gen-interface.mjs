@@ -8,7 +8,7 @@
 // in README.md (between its tunables markers). setup() runs this before any
 // build, so npm start / test / build never use a stale one; under CI=true it
 // checks instead, so a forgotten regeneration fails CI rather than passing.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -102,13 +102,45 @@ async function loadSteps() {
   return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString('base64')}`);
 }
 
+/*
+ * The mechanisms: every wasm-core/interface/mechanisms/<id>.mjs, each a
+ * mechanism's manifest and its part of the interface, in their `order`
+ * (which numbers counters, events and the header's tunable fields: a new
+ * mechanism takes the next). Its other parts are found by its id:
+ * web/src/mechanisms/<id>/ (index.ts; frame.ts and views.tsx if it has
+ * them), wasm-core/ts/describe/<id>.ts (its events' sentences, if it has
+ * events), scenarios/<id>/.
+ */
+async function loadMechanisms(fail) {
+  const dir = join(root, 'wasm-core/interface/mechanisms');
+  const ms = [];
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith('.mjs'))
+    .sort()) {
+    const m = (await import(pathToFileURL(join(dir, f)).href)).default;
+    if (`${m.id}.mjs` !== f) fail(`mechanisms/${f}: its id is '${m.id}' (one spelling: the file is <id>.mjs)`);
+    for (const k of ['order', 'title', 'seed', 'kernels', 'core', 'tests', 'aliases'])
+      if (m[k] === undefined) fail(`mechanisms/${f}: the manifest has no ${k}`);
+    for (const rel of [...m.core, ...m.tests])
+      if (!existsSync(join(root, 'wasm-core', rel))) fail(`mechanisms/${f}: wasm-core/${rel} does not exist`);
+    for (const rel of [`web/src/mechanisms/${m.id}/index.ts`, `scenarios/${m.id}`])
+      if (!existsSync(join(root, rel))) fail(`mechanisms/${f}: ${rel} does not exist`);
+    ms.push(m);
+  }
+  ms.sort((a, b) => a.order - b.order);
+  for (let i = 1; i < ms.length; i++)
+    if (ms[i].order === ms[i - 1].order) fail(`mechanisms ${ms[i - 1].id} and ${ms[i].id} have the same order`);
+  return ms;
+}
+
 export async function resolve() {
-  const reg = await import(pathToFileURL(join(root, 'wasm-core/interface/index.mjs')).href);
-  const { core, mechanisms, ABI_VERSION } = reg;
-  const { STEPS, STRUCTURAL_KINDS } = await loadSteps();
   const fail = (m) => {
     throw new Error(`wasm-core/interface: ${m}`);
   };
+  const core = await import(pathToFileURL(join(root, 'wasm-core/interface/core.mjs')).href);
+  const { ABI_VERSION } = core;
+  const mechanisms = await loadMechanisms(fail);
+  const { STEPS, STRUCTURAL_KINDS } = await loadSteps();
 
   /* counters: vmstat events, then gauges, then the model's own; stable within */
   const allCounters = [
@@ -147,16 +179,14 @@ export async function resolve() {
         ...t,
         scope: 'kernel',
         mechanism: m.id,
-        seed: m.seed,
         field: t.field ?? t.key,
         ctype: t.ctype ?? 'u32',
       });
-  for (const t of core.machine)
-    tunables.push({ ...t, scope: 'machine', mechanism: 'core', seed: null, ctype: t.ctype ?? 'u32' });
+  for (const t of core.machine) tunables.push({ ...t, scope: 'machine', mechanism: 'core', ctype: t.ctype ?? 'u32' });
   /* a mechanism's machine settings (e.g. the LRU's writeback time) follow the core's */
   for (const m of mechanisms)
     for (const t of m.machine ?? [])
-      tunables.push({ ...t, scope: 'machine', mechanism: m.id, seed: null, ctype: t.ctype ?? 'u32' });
+      tunables.push({ ...t, scope: 'machine', mechanism: m.id, ctype: t.ctype ?? 'u32' });
   for (const t of tunables) {
     if (!['size', 'int', 'bool', 'choice', 'sizes'].includes(t.type)) fail(`tunable ${t.key}: unknown type ${t.type}`);
     if (!t.desc) fail(`tunable ${t.key}: no desc`);
@@ -306,7 +336,19 @@ export async function resolve() {
     tunables,
     structs,
     exports: exportsList,
-    mechanisms: mechanisms.map((m) => ({ id: m.id, title: m.title, seed: m.seed })),
+    mechanisms: mechanisms.map((m) => ({
+      id: m.id,
+      title: m.title,
+      order: m.order,
+      seed: m.seed,
+      kernels: m.kernels,
+      core: m.core,
+      tests: m.tests,
+      aliases: m.aliases,
+      describer: existsSync(join(root, `wasm-core/ts/describe/${m.id}.ts`)),
+      frames: existsSync(join(root, `web/src/mechanisms/${m.id}/frame.ts`)),
+      views: existsSync(join(root, `web/src/mechanisms/${m.id}/views.tsx`)),
+    })),
   };
   desc.hash = fnv(JSON.stringify(desc, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)));
   return desc;
@@ -689,9 +731,7 @@ function genTs(d) {
   L.push("  key: string; scope: 'kernel' | 'machine'; field: string; ctype: 'u32' | 'u64'; type: TunableType;");
   L.push('  min?: number; max?: number; pow2?: boolean; page?: boolean; choices?: readonly string[];');
   L.push('  default: number | boolean | string | readonly number[]; unit?: string; desc: string; kernel: string;');
-  L.push(
-    "  mechanism: string; seed: string | null; status?: 'modelled' | 'later'; quick?: boolean; sweep?: readonly number[];",
-  );
+  L.push("  mechanism: string; status?: 'modelled' | 'later'; quick?: boolean; sweep?: readonly number[];");
   L.push('}');
   L.push(
     `export const TUNABLES: readonly TunableInfo[] = ${JSON.stringify(
@@ -829,6 +869,69 @@ function genEventsTs(d) {
   return L.join('\n');
 }
 
+/*
+ * The lists of mechanisms the code uses, derived from the manifests: the
+ * event sentences (the CLI and the worker), and the playground's modules,
+ * frame providers (the worker) and views (the page). Never edited by hand.
+ */
+const GEN =
+  "/* Generated by scripts/gen-interface.mjs from the mechanisms' manifests (wasm-core/interface/mechanisms/): do not edit. */";
+const camel = (id) => id.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+
+function genDescribers(d) {
+  const ms = d.mechanisms.filter((m) => m.describer);
+  return [
+    GEN,
+    "import type { Describer } from '../describe/common.js';",
+    ...ms.map((m) => `import { describer as ${camel(m.id)} } from '../describe/${m.id}.js';`),
+    '',
+    "/** every mechanism's event sentences, in the mechanisms' order */",
+    `export const DESCRIBERS: readonly Describer[] = [${ms.map((m) => camel(m.id)).join(', ')}];`,
+    '',
+  ].join('\n');
+}
+
+function genWebRegistry(d, what) {
+  const spec = {
+    mechanisms: {
+      file: 'index',
+      name: 'mechanism',
+      type: 'MechanismDef',
+      from: '../mechanisms/types.js',
+      list: 'MECHANISM_DEFS',
+      doc: "every mechanism's playground module (no React: the worker imports it too)",
+    },
+    frames: {
+      file: 'frame',
+      name: 'frames',
+      type: 'FrameProvider',
+      from: '../frames/types.js',
+      list: 'FRAME_PROVIDERS',
+      doc: "every mechanism's frame provider, for the worker",
+      only: 'frames',
+    },
+    views: {
+      file: 'views',
+      name: 'views',
+      type: 'ViewComponents',
+      from: '../views/types.js',
+      list: 'MECHANISM_VIEWS',
+      doc: "every mechanism's view components, page side",
+      only: 'views',
+    },
+  }[what];
+  const ms = d.mechanisms.filter((m) => !spec.only || m[spec.only]);
+  return [
+    GEN,
+    `import type { ${spec.type} } from '${spec.from}';`,
+    ...ms.map((m) => `import { ${spec.name} as ${camel(m.id)} } from '../mechanisms/${m.id}/${spec.file}.js';`),
+    '',
+    `/** ${spec.doc}, in the mechanisms' order */`,
+    `export const ${spec.list}: readonly ${spec.type}[] = [${ms.map((m) => camel(m.id)).join(', ')}];`,
+    '',
+  ].join('\n');
+}
+
 function genReadmeTable(d, readme) {
   const begin = '<!-- tunables:begin (generated by scripts/gen-interface.mjs from wasm-core/interface/) -->';
   const end = '<!-- tunables:end -->';
@@ -881,6 +984,10 @@ export async function generate({ check = false } = {}) {
     ['wasm-core/src/interface_gen.c', genC(d)],
     ['wasm-core/src/trace_gen.h', genTraceHelpers(d)],
     ['wasm-core/ts/gen/events.ts', genEventsTs(d)],
+    ['wasm-core/ts/gen/describers.ts', genDescribers(d)],
+    ['web/src/gen/mechanisms.ts', genWebRegistry(d, 'mechanisms')],
+    ['web/src/gen/frames.ts', genWebRegistry(d, 'frames')],
+    ['web/src/gen/views.ts', genWebRegistry(d, 'views')],
     ['wasm-core/exports.txt', `${d.exports.map((e) => `_${e.name}`).join('\n')}\n`],
     ['wasm-core/ts/gen/interface.ts', genTs(d)],
   ];

@@ -34,8 +34,19 @@ const c = cFiles();
 const ok = [
   run('Biome', process.execPath, [biome, fix ? 'check' : 'ci', ...(fix ? ['--write'] : []), '--colors=off', '.']),
   run('clang-format', 'clang-format', fix ? ['-i', ...c] : ['--dry-run', '--Werror', ...c]),
+  run('the import rules (dependency-cruiser)', process.execPath, [
+    join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+    'wasm-core/interface',
+    'wasm-core/ts',
+    'wasm-core/cli',
+    'web/src',
+    '--config',
+    '.dependency-cruiser.cjs',
+    '--output-type',
+    'err',
+  ]),
 ].every(Boolean);
 if (!ok) process.exit(1);
 console.log(
-  `${fix ? 'formatted' : 'checked'}: TypeScript, scripts and CSS (Biome), ${c.length} C files (clang-format)`,
+  `${fix ? 'formatted' : 'checked'}: TypeScript, scripts and CSS (Biome), ${c.length} C files (clang-format), the import rules`,
 );

@@ -24,7 +24,7 @@ import { Core } from '../ts/core.js';
 import { compile, type Program } from '../ts/compile.js';
 import { applyOverrides } from '../ts/overrides.js';
 import { parseScenario } from '../ts/load/index.js';
-import { Engine } from '../ts/engine.js';
+import { Engine } from '../../web/src/frames/engine.js';
 import { stat, type Stat } from './stats.js';
 import { benchTimeTravel } from './timetravel.js';
 

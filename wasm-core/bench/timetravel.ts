@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Core } from '../ts/core.js';
 import { compile } from '../ts/compile.js';
-import { Engine } from '../ts/engine.js';
+import { Engine } from '../../web/src/frames/engine.js';
 import { parseScenario } from '../ts/load/index.js';
 import { stat, type Stat } from './stats.js';
 

@@ -16,6 +16,9 @@
  * generator refuses a layout that would need it), so wasm32 and x86-64 agree.
  */
 
+/* bumped when the program format or an export changes incompatibly (Core.load() checks it) */
+export const ABI_VERSION = 3;
+
 export const constants = [
   ['PROG_MAGIC', 0x50534d4d, 'program magic, "MMSP" little-endian'],
   ['SNAP_MAGIC', 0x4e534d4d, 'snapshot magic, "MMSN"'],

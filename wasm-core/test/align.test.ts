@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { alignCursor, sameOperation } from '../ts/align.js';
-import { Engine } from '../ts/engine.js';
+import { Recorder } from '../ts/recorder.js';
 import { loadCore, programOf } from './helpers.js';
 
 async function pair(file: string, b: Record<string, string>) {
   const core = await loadCore();
-  const A = new Engine(core, programOf(file));
-  const B = new Engine(core, programOf(file, b));
+  const A = new Recorder(core, programOf(file));
+  const B = new Recorder(core, programOf(file, b));
   A.recordAll();
   B.recordAll();
   return { A, B, a: A.opIndex(), b: B.opIndex() };

@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../ts/compile.js';
-import {
-  changedTunables,
-  counterDiff,
-  expectCheck,
-  expectNoteIssues,
-  expectNotes,
-  judgeExpects,
-  parseSweepArg,
-  splitValues,
-} from '../ts/multirun.js';
+import { counterDiff, expectCheck, expectNoteIssues, expectNotes, judgeExpects } from '../ts/judge.js';
+import { changedTunables, parseSweepArg, splitValues } from '../ts/multirun.js';
 import { planCompare, planSweep } from '../ts/plan.js';
 import { runProgram, type RunResult } from '../ts/runner.js';
 import { applyOverrides } from '../ts/overrides.js';

@@ -6,8 +6,8 @@
 import { EV, FAULT_FLAG, FaultKind, LRU_LISTS, OP_NAMES, PGT_LEVELS, SetHow, SKIP_REASONS, VM_FAULT } from './abi.js';
 import { decodeEvent as decodeRecord, EVENT_FIELDS, type SimEvent } from './gen/events.js';
 import type { Program } from './compile.js';
-import { MECHANISM_DESCRIBERS } from './describe/index.js';
-import { pageName } from './describe/lru.js';
+import { hex, pageName, plural, type Described } from './describe/common.js';
+import { DESCRIBERS } from './gen/describers.js';
 
 export type { SimEvent, SimEventOf } from './gen/events.js';
 
@@ -22,33 +22,15 @@ export function decodeEvent(buf: Uint8Array, offset: number, index: number): Sim
   return decodeRecord(new DataView(buf.buffer, buf.byteOffset, buf.byteLength), offset, index);
 }
 
-/** the kernel version the links point at (the model follows v6.19 where kernels differ) */
-export const KERNEL_VERSION = 'v6.19';
-export const elixir = (ident: string, version = KERNEL_VERSION) =>
-  `https://elixir.bootlin.com/linux/${version}/A/ident/${ident}`;
-
-export const hex = (n: number) => `0x${n.toString(16)}`;
-export const plural = (n: number, w: string) => `${n.toLocaleString('en-US')} ${w}${n === 1 ? '' : 's'}`;
-
-export interface Described {
-  text: string;
-  /** the kernel function that does it (or null for the model's own bookkeeping) */
-  fn: string | null;
-  /** a short label for compact lists */
-  label: string;
-  /** the kernel version fn links to, where the model follows another than KERNEL_VERSION (the LRU: v2.6.39) */
-  version?: string;
-}
-
-/** what a mechanism's describer gets: the event's task and the program's file names */
-export interface DescribeContext {
-  task: string;
-  file: (i: number) => string;
-  prog?: Program;
-}
-
-/** a mechanism's sentences for its own events (wasm-core/ts/describe/), null for an event not its own */
-export type Describer = (e: SimEvent, ctx: DescribeContext) => Described | null;
+export {
+  elixir,
+  hex,
+  KERNEL_VERSION,
+  plural,
+  type DescribeContext,
+  type Described,
+  type Describer,
+} from './describe/common.js';
 
 const KIND_TEXT: Record<number, string> = {
   [FaultKind.AnonZero]: 'anonymous read: the shared zero page mapped read-only',
@@ -408,7 +390,7 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
     case EV.mmsim_error:
       return { text: `the run stopped with an error (${e.error})`, fn: null, label: 'error' };
     default:
-      for (const d of MECHANISM_DESCRIBERS) {
+      for (const d of DESCRIBERS) {
         const r = d(e, { task, file, prog });
         if (r) return r;
       }

@@ -12,7 +12,6 @@
  * they become neutral notes ("the scenario expected pgfault 256 with
  * fault_around_bytes 64 KiB; this run (fault_around_bytes 4 KiB) gives 4,096").
  */
-import type { RunIssue, RunResult } from './runner.js';
 import type { Scenario } from './scenario.js';
 import { withSettings } from './tunables.js';
 
@@ -92,83 +91,4 @@ export function parseSweepArg(arg: string): { key: string; values?: string[] } {
   const m = /^([^=:]+)[=:](.*)$/s.exec(arg);
   if (!m) return { key: arg.trim() };
   return { key: m[1].trim(), values: splitValues(m[2]).filter((v) => v !== '') };
-}
-
-/* ------------------------------------------------------------ expect checks */
-
-/** A failed expect item, with its expected and actual values as the runner formats them. */
-export interface ExpectCheck {
-  at: RunIssue['at'];
-  step: number | null;
-  /** "pgfault", "app pgfault", "folio mapcount" */
-  item: string;
-  /** "256", "4,096", "true", "not mapped" */
-  expected: string;
-  actual: string;
-}
-
-/** The expected and actual values of an expect failure (explainFailure() records them); null for other issues. */
-export function expectCheck(f: RunIssue): ExpectCheck | null {
-  return f.expect ? { at: f.at, step: f.step, ...f.expect } : null;
-}
-
-/**
- * A run's expect failures as neutral notes, when the run changed a tunable
- * away from the scenario's own value (none otherwise: then they are real
- * failures). Each note keeps the failure's location (at, step).
- */
-export function expectNoteIssues(own: Scenario, run: Scenario, result: Pick<RunResult, 'expectFailures'>): RunIssue[] {
-  const keys = changedTunables(own, run);
-  if (!keys.length) return [];
-  const ownText = describeTunables(own, keys);
-  const runText = describeTunables(run, keys);
-  return result.expectFailures.map((f) => {
-    const c = expectCheck(f);
-    const message = c
-      ? `the scenario expected ${c.item} ${c.expected} with ${ownText}; this run (${runText}) ${c.actual === 'not mapped' ? 'finds it not mapped' : `gives ${c.actual}`}`
-      : `with ${ownText} the scenario expects: ${f.message}; this run has ${runText}`;
-    return { at: f.at, step: f.step, message };
-  });
-}
-
-/** The sentences of expectNoteIssues(). */
-export function expectNotes(own: Scenario, run: Scenario, result: Pick<RunResult, 'expectFailures'>): string[] {
-  return expectNoteIssues(own, run, result).map((n) => n.message);
-}
-
-/**
- * How a run's expect checks count: `failures` fail the run (it kept the
- * scenario's own tunables); `notes` inform (it changed `changed`).
- */
-export function judgeExpects(
-  own: Scenario,
-  run: Scenario,
-  result: Pick<RunResult, 'expectFailures'>,
-): {
-  changed: string[];
-  failures: RunIssue[];
-  notes: RunIssue[];
-} {
-  const changed = changedTunables(own, run);
-  return changed.length
-    ? { changed, failures: [], notes: expectNoteIssues(own, run, result) }
-    : { changed, failures: result.expectFailures, notes: [] };
-}
-
-/* ------------------------------------------------------------ counters */
-
-type Counted = Pick<RunResult, 'counters' | 'model'>;
-
-/** Every counter of a run by name: the vmstat counters, then the model's own. */
-export function allCounters(r: Counted): Record<string, number> {
-  return { ...r.counters, ...r.model };
-}
-
-/** b − a for every counter (vmstat and model) both runs report. */
-export function counterDiff(a: Counted, b: Counted): Record<string, number> {
-  const ca = allCounters(a),
-    cb = allCounters(b);
-  const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(cb)) if (k in ca) out[k] = v - ca[k];
-  return out;
 }

@@ -41,7 +41,7 @@ import { buildOpIndex, type OpIndex } from './align.js';
 import { upperBound } from './search.js';
 import { CoreError, ERROR_NAMES, type Core, type CoreSnapshot, type Sim } from './core.js';
 import type { Program } from './compile.js';
-import { decodeEvent, type SimEvent, type SimEventOf } from './events.js';
+import { decodeEvent, type SimEvent, type SimEventOf } from './gen/events.js';
 import { explainError, explainFailure, startProgram } from './runner.js';
 import type { RunIssue } from './runner.js';
 
@@ -377,7 +377,7 @@ export class Recorder {
   /* ------------------------------------------------------------- seeking */
 
   event(i: number): SimEvent {
-    return decodeEvent(this.events, i * 32, i);
+    return decodeEvent(new DataView(this.events.buffer, this.events.byteOffset, this.events.byteLength), i * 32, i);
   }
 
   /** event i, which the caller knows is of this kind (an index from its own list of them): its fields by name */

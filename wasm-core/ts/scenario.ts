@@ -9,7 +9,7 @@
  */
 import type { DescribedStep, STEPS, TaskRef } from '../interface/steps.js';
 import type { At } from './errors.js';
-import type { KernelTunables, MachineSettings } from './tunables.js';
+import type { KernelTunables, MachineSettings } from './gen/interface.js';
 
 export type { At, TaskRef };
 

@@ -13,7 +13,7 @@ import { findScenario } from './scenarios.js';
 import type { Store } from './store/store.js';
 import { DEFAULT_CHART, FONT_SCALES, type AppState } from './store/state.js';
 import { decodeUrl, encodeUrl, UrlError, type UrlState } from './store/url.js';
-import { groupOf, shownViews } from './views/registry.js';
+import { groupOf, shownViews } from './views/ids.js';
 
 /** the address of what state s shows (path and query) */
 export function urlFor(s: AppState): string {

@@ -3,7 +3,7 @@
  * static build works offline), grouped by mechanism (the first directory).
  */
 import { parse } from 'yaml';
-import { folderOf, MECHANISM_DEFS } from './mechanisms/registry.js';
+import { MECHANISM_DEFS } from './mechanisms/registry.js';
 
 const raw = import.meta.glob('../../scenarios/**/*.{yaml,yml,json}', {
   query: '?raw',
@@ -28,7 +28,7 @@ export interface GalleryEntry {
 
 /** the gallery's groups: the mechanisms, in registry order */
 export const GROUPS: Record<string, { title: string; blurb: string; order: number }> = Object.fromEntries(
-  MECHANISM_DEFS.map((m, i) => [folderOf(m), { title: m.title, blurb: m.blurb, order: i + 1 }]),
+  MECHANISM_DEFS.map((m, i) => [m.id, { title: m.title, blurb: m.blurb, order: i + 1 }]),
 );
 
 export const SUBGROUPS: Record<string, string> = {
@@ -112,7 +112,7 @@ export const GALLERY: GalleryEntry[] = Object.entries(raw)
 
 /* each mechanism's teaching order: the first card is the one to try first */
 function ORDER(e: GalleryEntry): number {
-  const first = MECHANISM_DEFS.find((m) => folderOf(m) === e.group)?.teachingOrder ?? [];
+  const first = MECHANISM_DEFS.find((m) => m.id === e.group)?.teachingOrder ?? [];
   const i = first.indexOf(e.name.split('/').pop()!);
   return i < 0 ? 100 : i;
 }

@@ -7,7 +7,20 @@
 export default {
   id: 'fault-around',
   title: 'Fault-around',
-  seed: '000_5be6f15bf6d77b56.txt',
+  /* the manifest: its place in the gallery, the patch it comes from, the kernels it compares, its core
+     files (each opens with an essay on the mechanism) and native tests, and former names of its group */
+  order: 1,
+  seed: {
+    author: 'Kirill A. Shutemov',
+    title: 'mm: introduce vm_ops->map_pages()',
+    date: '2014-04',
+    kernel: '3.15',
+    commit: '8c6e50b029',
+  },
+  kernels: ['3.15'],
+  core: ['src/memory.c', 'src/filemap.c', 'src/readahead.c', 'src/shmem.c'],
+  tests: [],
+  aliases: [],
   tunables: [
     {
       key: 'fault_around_bytes',

@@ -2,7 +2,19 @@
 export default {
   id: 'large-folios',
   title: 'Large folios',
-  seed: '002_5fbf5eac29a528d4.txt',
+  /* the manifest: its place in the gallery, the patch it comes from, the kernels it compares, its core
+     files (each opens with an essay on the mechanism) and native tests, and former names of its group */
+  order: 4,
+  seed: {
+    author: 'David Hildenbrand',
+    title: '[PATCH v1 00/18] mm: mapcount for large folios + page_mapcount() cleanups',
+    date: '2024-04-09',
+    kernel: '6.10',
+  },
+  kernels: ['6.9', '6.10'],
+  core: ['src/rmap.c', 'src/huge_memory.c', 'src/folio_query.c'],
+  tests: ['tests/large-folios.c'],
+  aliases: ['folios'],
   tunables: [
     {
       key: 'thp',

@@ -8,7 +8,19 @@
 export default {
   id: 'lru',
   title: 'LRU and fadvise',
-  seed: '003_cd405e1935ce943b.txt',
+  /* the manifest: its place in the gallery, the patch it comes from, the kernels it compares, its core
+     files (each opens with an essay on the mechanism) and native tests, and former names of its group */
+  order: 3,
+  seed: {
+    author: 'Minchan Kim',
+    title: '[PATCH v5 0/4] fadvise(DONTNEED) support',
+    date: '2011-02-17',
+    kernel: '2.6.39',
+  },
+  kernels: ['2.6.38', '2.6.39'],
+  core: ['src/swap.c', 'src/vmscan.c', 'src/writeback.c', 'src/truncate.c', 'src/workingset.c'],
+  tests: ['tests/lru.c'],
+  aliases: [],
   tunables: [
     {
       key: 'fadvise_dontneed',

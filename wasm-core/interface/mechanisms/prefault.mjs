@@ -2,7 +2,19 @@
 export default {
   id: 'prefault',
   title: 'Anticipatory prefault',
-  seed: '004_09eed2baa7b6139a.txt',
+  /* the manifest: its place in the gallery, the patch it comes from, the kernels it compares, its core
+     files (each opens with an essay on the mechanism) and native tests, and former names of its group */
+  order: 5,
+  seed: {
+    author: 'Christoph Lameter',
+    title: 'Anticipatory prefaulting in the page fault handler V1',
+    date: '2004-12-08',
+    kernel: '2.6.10-rc3 (never merged)',
+  },
+  kernels: ['2.6.10-rc3 (2004 patch)'],
+  core: ['src/prefault.c'],
+  tests: ['tests/prefault.c'],
+  aliases: [],
   tunables: [
     {
       key: 'anon_prefault',

@@ -2,7 +2,20 @@
 export default {
   id: 'vma-cache',
   title: 'VMA cache',
-  seed: '001_23caa608daf6b6b9.txt',
+  /* the manifest: its place in the gallery, the patch it comes from, the kernels it compares, its core
+     files (each opens with an essay on the mechanism) and native tests, and former names of its group */
+  order: 2,
+  seed: {
+    author: 'Davidlohr Bueso',
+    title: 'mm: per-thread vma caching',
+    date: '2014-04-07',
+    kernel: '3.15',
+    commit: '615d6e8756c8',
+  },
+  kernels: ['3.14', '3.15'],
+  core: ['src/vmacache.c'],
+  tests: ['tests/vma-cache.c'],
+  aliases: ['vmacache'],
   tunables: [
     {
       key: 'vmacache',

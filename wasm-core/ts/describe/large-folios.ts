@@ -5,7 +5,8 @@
  * kernel, whose _large_mapcount the seed adds).
  */
 import { EV, FolioRmapOp, SetHow, SplitPmdWhy } from '../abi.js';
-import { hex, plural, type Describer, type SimEventOf } from '../events.js';
+import type { SimEventOf } from '../gen/events.js';
+import { hex, plural, type Describer } from './common.js';
 
 const V = 'v6.10';
 
@@ -76,7 +77,7 @@ const HOW: Record<number, string> = {
   [SetHow.Reuse]: 'made writable in place (its only user)',
 };
 
-export const describeLargeFolios: Describer = (e, { task }) => {
+export const describer: Describer = (e, { task }) => {
   switch (e.type) {
     case EV.mmsim_folio_rmap: {
       const r = RMAP[e.op];

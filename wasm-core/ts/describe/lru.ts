@@ -5,17 +5,10 @@
  * shrink_page_list shrink_folio_list...).
  */
 import { EV, LRU_LISTS, LRU_TAIL, LruMove, NONE, PAGEVEC_SIZE, ShrinkVerdict, WbReason, InvalResult } from '../abi.js';
-import { plural, type DescribeContext, type Described, type Describer } from '../events.js';
+import { pageName, plural, type Described, type Describer } from './common.js';
 
 const V = 'v2.6.39';
 const W = 'v3.15'; /* workingset detection */
-
-/** a page named from an LRU event's page ((file + 1) << 32 | pgoff), or by its pfn when anonymous */
-export function pageName(e: { page: number; pfn: number }, file: DescribeContext['file']): string {
-  const hi = Math.floor(e.page / 2 ** 32),
-    lo = e.page % 2 ** 32;
-  return hi ? `${file(hi - 1)} page ${lo}` : `an anonymous page (pfn ${e.pfn})`;
-}
 
 const list = (l: number) => (l === NONE ? 'no list' : `the ${LRU_LISTS[l & 0xff].replace('_', ' ')} list`);
 const end = (l: number) => (l & LRU_TAIL ? 'tail' : 'head');
@@ -75,7 +68,7 @@ const WB: Record<number, string> = {
 
 const d = (text: string, fn: string | null, label: string, version = V): Described => ({ text, fn, label, version });
 
-export const describeLru: Describer = (e, { task, file }) => {
+export const describer: Describer = (e, { task, file }) => {
   const page = (x: { page: number; pfn: number }) => pageName(x, file);
   switch (e.type) {
     case EV.mmsim_pagevec_add:

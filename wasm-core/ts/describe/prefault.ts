@@ -3,7 +3,7 @@
  * never merged: its function names are 2.6.10's, linked to v2.6.10).
  */
 import { EV, PrefaultEnd } from '../abi.js';
-import { hex, plural, type Describer } from '../events.js';
+import { hex, plural, type Describer } from './common.js';
 
 const V = 'v2.6.10';
 
@@ -16,7 +16,7 @@ const END: Record<number, string> = {
   [PrefaultEnd.Present]: 'a page already mapped',
 };
 
-export const describePrefault: Describer = (e, { task }) => {
+export const describer: Describer = (e, { task }) => {
   if (e.type !== EV.mmsim_anon_prefault) return null;
   const { planned, end: why } = e;
   if (!e.hit) {

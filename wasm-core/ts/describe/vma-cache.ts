@@ -3,11 +3,11 @@
  * source: v6.1 removed the cache, so the kernel the rest links to has none).
  */
 import { EV } from '../abi.js';
-import { hex, plural, type Describer } from '../events.js';
+import { hex, plural, type Describer } from './common.js';
 
 const V = 'v3.15';
 
-export const describeVmaCache: Describer = (e, { task }) => {
+export const describer: Describer = (e, { task }) => {
   switch (e.type) {
     case EV.mmsim_vmacache_find:
       return e.vma

@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0x0bc490e4;
+export const INTERFACE_HASH = 0x755d55b5;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -636,7 +636,7 @@ export interface TunableInfo {
   key: string; scope: 'kernel' | 'machine'; field: string; ctype: 'u32' | 'u64'; type: TunableType;
   min?: number; max?: number; pow2?: boolean; page?: boolean; choices?: readonly string[];
   default: number | boolean | string | readonly number[]; unit?: string; desc: string; kernel: string;
-  mechanism: string; seed: string | null; status?: 'modelled' | 'later'; quick?: boolean; sweep?: readonly number[];
+  mechanism: string; status?: 'modelled' | 'later'; quick?: boolean; sweep?: readonly number[];
 }
 export const TUNABLES: readonly TunableInfo[] = [
   {
@@ -653,7 +653,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "Fault-around window (power of two). 4096 turns fault-around off: the pre-3.15 baseline.",
     "scope": "kernel",
     "mechanism": "fault-around",
-    "seed": "000_5be6f15bf6d77b56.txt",
     "field": "fault_around_bytes",
     "ctype": "u32"
   },
@@ -681,7 +680,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "Read-around / readahead window for major faults and read (read_ahead_kb).",
     "scope": "kernel",
     "mechanism": "fault-around",
-    "seed": "000_5be6f15bf6d77b56.txt",
     "field": "readahead_kb",
     "ctype": "u32"
   },
@@ -699,7 +697,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "3.15 per-thread VMA cache (4 slots, seqnum invalidation) or the 3.14 single mm->mmap_cache.",
     "scope": "kernel",
     "mechanism": "vma-cache",
-    "seed": "001_23caa608daf6b6b9.txt",
     "field": "vmacache",
     "ctype": "u32"
   },
@@ -717,7 +714,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "2.6.39 deactivation of pages that could not be invalidated, or the 2.6.38 behaviour.",
     "scope": "kernel",
     "mechanism": "lru",
-    "seed": "003_cd405e1935ce943b.txt",
     "field": "fadvise_dontneed",
     "ctype": "u32"
   },
@@ -730,7 +726,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "3.15 workingset detection: a refaulting page whose refault distance is at most the active file list is activated (false: 2.6.39, which had none; refaults are counted either way).",
     "scope": "kernel",
     "mechanism": "lru",
-    "seed": "003_cd405e1935ce943b.txt",
     "field": "workingset",
     "ctype": "u32"
   },
@@ -746,7 +741,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "vm.min_free_kbytes, the min watermark (low = min + min/4, high = min + min/2); 0: int_sqrt(16 x memory in KiB), clamped to 128 .. 65536, as the kernel boots.",
     "scope": "kernel",
     "mechanism": "lru",
-    "seed": "003_cd405e1935ce943b.txt",
     "field": "min_free_kbytes",
     "ctype": "u32"
   },
@@ -762,7 +756,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "vm.dirty_background_ratio: the flusher writes back while dirty pages exceed this share of dirtyable memory.",
     "scope": "kernel",
     "mechanism": "lru",
-    "seed": "003_cd405e1935ce943b.txt",
     "field": "dirty_background_ratio",
     "ctype": "u32"
   },
@@ -778,7 +771,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "vm.dirty_ratio: a task dirtying pages above this share of dirtyable memory writes back itself (balance_dirty_pages).",
     "scope": "kernel",
     "mechanism": "lru",
-    "seed": "003_cd405e1935ce943b.txt",
     "field": "dirty_ratio",
     "ctype": "u32"
   },
@@ -797,7 +789,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "PMD-size (2 MiB) anonymous THP on fault (do_huge_pmd_anonymous_page); madvise: only in madvise(MADV_HUGEPAGE) ranges.",
     "scope": "kernel",
     "mechanism": "large-folios",
-    "seed": "002_5fbf5eac29a528d4.txt",
     "field": "thp",
     "ctype": "u32"
   },
@@ -815,7 +806,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "Enabled anonymous mTHP sizes (6.8+ alloc_anon_folio); the header holds a bitmask of orders.",
     "scope": "kernel",
     "mechanism": "large-folios",
-    "seed": "002_5fbf5eac29a528d4.txt",
     "ctype": "u32"
   },
   {
@@ -828,7 +818,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "6.10 _large_mapcount (O(1) folio_mapcount) or the 6.9 per-page rules.",
     "scope": "kernel",
     "mechanism": "large-folios",
-    "seed": "002_5fbf5eac29a528d4.txt",
     "field": "large_mapcount",
     "ctype": "u32"
   },
@@ -846,7 +835,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "The 2004 anticipatory prefault for anonymous faults (V1, never merged): a fault where the task's last batch ended maps 2, 4, 8... pages up to the cap.",
     "scope": "kernel",
     "mechanism": "prefault",
-    "seed": "004_09eed2baa7b6139a.txt",
     "field": "anon_prefault",
     "ctype": "u32"
   },
@@ -863,7 +851,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "PAGEVEC_SIZE, the cap of one prefault batch (pages): 14 in 2.6.10 (16 in 2.6.9).",
     "scope": "kernel",
     "mechanism": "prefault",
-    "seed": "004_09eed2baa7b6139a.txt",
     "field": "anon_prefault_cap",
     "ctype": "u32"
   },
@@ -880,8 +867,7 @@ export const TUNABLES: readonly TunableInfo[] = [
     "kernel": "-",
     "desc": "Page frames the simulator may hand out (the machine's RAM; at most 4 TiB, so that pfns stay below 2^31).",
     "scope": "machine",
-    "mechanism": "core",
-    "seed": null
+    "mechanism": "core"
   },
   {
     "key": "machine.io_latency",
@@ -904,7 +890,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "This model's read I/O time: a read completes this many operations (touches and steps) after it is submitted (0: at once).",
     "scope": "machine",
     "mechanism": "core",
-    "seed": null,
     "ctype": "u32"
   },
   {
@@ -928,7 +913,6 @@ export const TUNABLES: readonly TunableInfo[] = [
     "desc": "This model's write I/O time: a writeback request completes this many operations (touches and steps) after it is submitted.",
     "scope": "machine",
     "mechanism": "lru",
-    "seed": null,
     "ctype": "u32"
   }
 ];
@@ -972,7 +956,7 @@ export interface MachineSettings {
   writeback_latency: number;
 }
 
-export const MECHANISMS = [{"id":"fault-around","title":"Fault-around","seed":"000_5be6f15bf6d77b56.txt"},{"id":"vma-cache","title":"VMA cache","seed":"001_23caa608daf6b6b9.txt"},{"id":"lru","title":"LRU and fadvise","seed":"003_cd405e1935ce943b.txt"},{"id":"large-folios","title":"Large folios","seed":"002_5fbf5eac29a528d4.txt"},{"id":"prefault","title":"Anticipatory prefault","seed":"004_09eed2baa7b6139a.txt"}] as const;
+export const MECHANISMS = [{"id":"fault-around","title":"Fault-around","order":1,"seed":{"author":"Kirill A. Shutemov","title":"mm: introduce vm_ops->map_pages()","date":"2014-04","kernel":"3.15","commit":"8c6e50b029"},"kernels":["3.15"],"core":["src/memory.c","src/filemap.c","src/readahead.c","src/shmem.c"],"tests":[],"aliases":[],"describer":false,"frames":true,"views":false},{"id":"vma-cache","title":"VMA cache","order":2,"seed":{"author":"Davidlohr Bueso","title":"mm: per-thread vma caching","date":"2014-04-07","kernel":"3.15","commit":"615d6e8756c8"},"kernels":["3.14","3.15"],"core":["src/vmacache.c"],"tests":["tests/vma-cache.c"],"aliases":["vmacache"],"describer":true,"frames":true,"views":true},{"id":"lru","title":"LRU and fadvise","order":3,"seed":{"author":"Minchan Kim","title":"[PATCH v5 0/4] fadvise(DONTNEED) support","date":"2011-02-17","kernel":"2.6.39"},"kernels":["2.6.38","2.6.39"],"core":["src/swap.c","src/vmscan.c","src/writeback.c","src/truncate.c","src/workingset.c"],"tests":["tests/lru.c"],"aliases":[],"describer":true,"frames":true,"views":true},{"id":"large-folios","title":"Large folios","order":4,"seed":{"author":"David Hildenbrand","title":"[PATCH v1 00/18] mm: mapcount for large folios + page_mapcount() cleanups","date":"2024-04-09","kernel":"6.10"},"kernels":["6.9","6.10"],"core":["src/rmap.c","src/huge_memory.c","src/folio_query.c"],"tests":["tests/large-folios.c"],"aliases":["folios"],"describer":true,"frames":true,"views":true},{"id":"prefault","title":"Anticipatory prefault","order":5,"seed":{"author":"Christoph Lameter","title":"Anticipatory prefaulting in the page fault handler V1","date":"2004-12-08","kernel":"2.6.10-rc3 (never merged)"},"kernels":["2.6.10-rc3 (2004 patch)"],"core":["src/prefault.c"],"tests":["tests/prefault.c"],"aliases":[],"describer":true,"frames":true,"views":true}] as const;
 
 /** the order of the layout table's rows (interface_gen.c), for the drift test */
 export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info","vmacache_info","vma_node","lru_info","lru_band","wb_request","folio_info","folio_map","folio_census","prefault_state"],"enums":["Op","ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Pattern","Advice","ExpectKind","FolioField","PG","Pagevec","LruMove","ShrinkVerdict","InvalResult","WbReason","FolioRmapOp","SplitPmdWhy","PrefaultEnd","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT","PAGEVEC_SIZE","LRU_TAIL","WB_QUEUE"]} as const;

@@ -11,7 +11,7 @@ import { exportRun, urlFor, workerId } from '../controller.js';
 import { download, elementToPng, plainCsv, svgText } from '../lib/export.js';
 import { copyText } from '../lib/keyboard.js';
 import { stageViews } from './Player.js';
-import { ALL_VIEW_IDS, groupOf, shownViews } from '../views/registry.js';
+import { ALL_VIEW_IDS, groupOf, shownViews } from '../views/ids.js';
 import { store, useStore } from '../store/store.js';
 import type { AppState } from '../store/state.js';
 

@@ -5,13 +5,8 @@
  */
 import { useMemo } from 'react';
 import { COUNTERS, TUNABLES } from '../../../wasm-core/ts/abi.js';
-import {
-  changedTunables,
-  describeTunables,
-  judgeExpects,
-  runLabels,
-  withSettings,
-} from '../../../wasm-core/ts/multirun.js';
+import { judgeExpects } from '../../../wasm-core/ts/judge.js';
+import { changedTunables, describeTunables, runLabels, withSettings } from '../../../wasm-core/ts/multirun.js';
 import type { Scenario, SettingValue } from '../../../wasm-core/ts/scenario.js';
 import { formatDuration } from '../../../wasm-core/ts/limits.js';
 import type { WorkerLimit } from '../engine/protocol.js';
@@ -21,7 +16,8 @@ import type { AppState, ViewId } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
 import { mechanismOf } from '../mechanisms/registry.js';
 import { CompareCounters } from '../views/CompareCounters.js';
-import { groupOf, isShown, shownViews, viewsFor, type ViewDef } from '../views/registry.js';
+import { groupOf, isShown, shownViews, viewsFor, type ViewMeta } from '../views/ids.js';
+import { componentOf } from '../views/registry.js';
 import { SweepPanel } from './SweepPanel.js';
 import { Transport } from './Transport.js';
 import { QuickTunables } from './Tunables.js';
@@ -538,10 +534,10 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
  */
 const STAGE_ORDER: ViewId[] = ['address', 'walk', 'log', 'counters', 'steps'];
 
-export function stageViews(views: Record<ViewId, boolean>, enlarged: ViewId | null, group: string | null): ViewDef[] {
+export function stageViews(views: Record<ViewId, boolean>, enlarged: ViewId | null, group: string | null): ViewMeta[] {
   const all = viewsFor(group);
   if (enlarged) return all.filter((v) => v.id === enlarged);
-  const rank = (v: ViewDef) => (STAGE_ORDER.includes(v.id) ? STAGE_ORDER.indexOf(v.id) : -1);
+  const rank = (v: ViewMeta) => (STAGE_ORDER.includes(v.id) ? STAGE_ORDER.indexOf(v.id) : -1);
   const shown = shownViews(views, group)
     .sort((a, b) => rank(a) - rank(b))
     .slice(0, 2);
@@ -565,7 +561,7 @@ function Views() {
     );
   }
   const hidden = all.filter((v) => !isShown(views, v.id, group));
-  const visible = (col: ViewDef['column']) => all.filter((v) => isShown(views, v.id, group) && v.column === col);
+  const visible = (col: ViewMeta['column']) => all.filter((v) => isShown(views, v.id, group) && v.column === col);
   return (
     <>
       {hidden.length > 0 && (
@@ -620,7 +616,7 @@ function subtitle(id: ViewId, s: AppState): string {
   return '';
 }
 
-function Panel({ def }: { def: ViewDef }) {
+function Panel({ def }: { def: ViewMeta }) {
   const enlarged = useStore((s) => s.enlarged === def.id);
   const frame = useStore((s) => s.frame)!;
   const program = useStore((s) => s.program)!;
@@ -631,7 +627,7 @@ function Panel({ def }: { def: ViewDef }) {
   const compare = useStore((s) => s.compare);
   const labels = useRunLabels();
   const stage = useStore((s) => s.present || s.embed);
-  const C = def.component;
+  const C = componentOf(def.id)!;
   const b = compare?.frame && compare.program && compare.timeline ? compare : null;
   return (
     <section

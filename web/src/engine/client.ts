@@ -12,7 +12,8 @@
  */
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Scenario } from '../../../wasm-core/ts/scenario.js';
-import type { EngineOptions, Frame } from '../../../wasm-core/ts/engine.js';
+import type { Frame } from '../frames/types.js';
+import type { EngineOptions } from '../../../wasm-core/ts/recorder.js';
 import type {
   ExportKind,
   FromWorker,

@@ -6,7 +6,8 @@
  */
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Scenario } from '../../../wasm-core/ts/scenario.js';
-import type { EngineOptions, Frame, TimelineInfo } from '../../../wasm-core/ts/engine.js';
+import type { Frame } from '../frames/types.js';
+import type { EngineOptions, TimelineInfo } from '../../../wasm-core/ts/recorder.js';
 import type { LimitKey, Limits } from '../../../wasm-core/ts/limits.js';
 
 export interface WorkerIssue {

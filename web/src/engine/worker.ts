@@ -13,7 +13,7 @@ import { RunStatus } from '../../../wasm-core/ts/abi.js';
 import { eventFields } from '../../../wasm-core/ts/events.js';
 import { alignCursor } from '../../../wasm-core/ts/align.js';
 import { Core, type Sim } from '../../../wasm-core/ts/core.js';
-import { Engine } from '../../../wasm-core/ts/engine.js';
+import { Engine } from '../frames/engine.js';
 import { compile, type Program } from '../../../wasm-core/ts/compile.js';
 import { LimitExceeded, limitsOf } from '../../../wasm-core/ts/limits.js';
 import { planSweep } from '../../../wasm-core/ts/plan.js';
@@ -22,7 +22,7 @@ import { applyOverrides } from '../../../wasm-core/ts/overrides.js';
 import { parseScenario } from '../../../wasm-core/ts/load/index.js';
 import { ScenarioErrors } from '../../../wasm-core/ts/errors.js';
 import type { Scenario } from '../../../wasm-core/ts/scenario.js';
-import { FRAME_PROVIDERS } from '../mechanisms/frames.js';
+import { FRAME_PROVIDERS } from '../gen/frames.js';
 import { computeMarks } from '../mechanisms/registry.js';
 import type { FromWorker, ScenarioInput, StepCounters, ToWorker, WorkerIssue, WorkerLimit } from './protocol.js';
 

@@ -1,5 +1,5 @@
 /** Page colours (Okabe & Ito, colour-blind safe), read from CSS variables so themes apply. */
-import { CAUSE } from '../../../wasm-core/ts/engine.js';
+import { CAUSE } from '../frames/types.js';
 
 export interface Palette {
   empty: string;

@@ -1,24 +1,19 @@
 /**
- * The mechanisms, in gallery order: the only list. Adding a mechanism is
- * adding its folder and one line here (and in frames.ts and views.ts when it
- * has frame data or views of its own).
+ * What the playground asks of the mechanisms, over the generated list of
+ * their modules (../gen/mechanisms.ts, from their manifests: adding a
+ * mechanism edits nothing here): a group's module, tunable labels, and the
+ * jump targets every scenario has beside each mechanism's own.
  */
 import { EV, FaultKind } from '../../../wasm-core/ts/abi.js';
 import type { SimEvent } from '../../../wasm-core/ts/events.js';
-import { faultAround } from './fault-around/index.js';
-import { largeFolios } from './large-folios/index.js';
-import { lru } from './lru/index.js';
-import { prefault } from './prefault/index.js';
-import { vmaCache } from './vma-cache/index.js';
+import { MECHANISM_DEFS } from '../gen/mechanisms.js';
 import { jump, type JumpDef, type MechanismDef } from './types.js';
 
-export const MECHANISM_DEFS: MechanismDef[] = [faultAround, vmaCache, lru, largeFolios, prefault];
+export { MECHANISM_DEFS };
 
-/** a mechanism's gallery folder (scenarios/<folder>/), the group of its scenarios */
-export const folderOf = (m: MechanismDef): string => m.folder ?? m.id;
-
+/** the mechanism of a gallery group (scenarios/<id>/): its module, or the first one's */
 export const mechanismOf = (group: string | null | undefined): MechanismDef =>
-  MECHANISM_DEFS.find((m) => folderOf(m) === group) ?? MECHANISM_DEFS[0];
+  MECHANISM_DEFS.find((m) => m.id === group) ?? MECHANISM_DEFS[0];
 
 /** a tunable value's label in the controls, by whichever mechanism knows better */
 export function valueLabel(key: string, value: number): string | null {

@@ -2,7 +2,8 @@
  * For the mechanisms' frame-provider tests: a scenario recorded by the
  * engine with one provider, its events, and the cursor just after an event.
  */
-import { Engine, type FrameProvider } from '../../../wasm-core/ts/engine.js';
+import { Engine } from '../frames/engine.js';
+import type { FrameProvider } from '../frames/types.js';
 import type { EventName } from '../../../wasm-core/ts/abi.js';
 import type { SimEvent, SimEventOf } from '../../../wasm-core/ts/events.js';
 import { loadCore, programOf } from '../../../wasm-core/test/helpers.js';

@@ -3,11 +3,13 @@
  * figures and quick tunables, how a tunable's values read, and its views.
  * Its quick tunables (shown next to the key figures) are those its interface
  * description marks `quick`. Each mechanism is a folder (web/src/mechanisms/<id>/) whose index.ts
- * exports one MechanismDef; registry.ts lists them, and the gallery, the
- * player's figures, the quick tunables and the URL derive from that list.
+ * exports `mechanism`, one MechanismDef; the generated list (../gen/mechanisms.ts, from the
+ * manifests) has them all, and the gallery, the player's figures, the quick tunables and the
+ * URL derive from it.
  */
 import type { EventName } from '../../../wasm-core/ts/abi.js';
 import type { SimEvent, SimEventOf } from '../../../wasm-core/ts/events.js';
+import type { ViewMeta } from '../views/meta.js';
 
 /**
  * A place the cursor can jump to: just after each event of one type (and
@@ -36,8 +38,6 @@ export function jump<N extends EventName>(
 export interface MechanismDef {
   /** the description's mechanism id (wasm-core/interface/mechanisms/<id>.mjs) */
   id: string;
-  /** its gallery folder, scenarios/<folder>/ (default: the id) */
-  folder?: string;
   title: string;
   blurb: string;
   /** the counters shown as key figures, with their labels */
@@ -52,5 +52,6 @@ export interface MechanismDef {
   hides?: string[];
   /** a shared view's share of its column in this mechanism's scenarios, where its own views need the room */
   grow?: Record<string, number>;
-  /* its views (React components) are listed in ../mechanisms/views.ts, page side: the worker imports this file */
+  /** its own views' metadata (their components are its views.tsx, page side: the worker imports this file) */
+  views?: ViewMeta[];
 }

@@ -3,10 +3,10 @@
  * goes through here, so it can be tested without a browser.
  */
 import { DEFAULT_LIMITS } from '../../../wasm-core/ts/limits.js';
-import { findInIndex, type TimelineInfo } from '../../../wasm-core/ts/engine.js';
+import { findInIndex, type TimelineInfo } from '../../../wasm-core/ts/recorder.js';
 import type { Timeline } from '../engine/protocol.js';
 import { FONT_SCALES, type Action, type AppState, type CursorTarget } from './state.js';
-import { ALL_VIEW_IDS, groupOf, isShown } from '../views/registry.js';
+import { ALL_VIEW_IDS, groupOf, isShown } from '../views/ids.js';
 
 export const clamp = (x: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, x));
 

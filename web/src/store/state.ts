@@ -4,11 +4,11 @@
  * URL, timers) live in the controller and only dispatch actions.
  */
 import type { Program } from '../../../wasm-core/ts/compile.js';
-import type { Frame } from '../../../wasm-core/ts/engine.js';
+import type { Frame } from '../frames/types.js';
 import { DEFAULT_LIMITS, type Limits } from '../../../wasm-core/ts/limits.js';
 import type { Timeline, WorkerLimit } from '../engine/protocol.js';
 
-import type { ViewId } from '../views/registry.js';
+import type { ViewId } from '../views/types.js';
 /** a view's id: the shared views' and the mechanisms' (views/registry.ts) */
 export type { ViewId };
 

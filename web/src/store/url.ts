@@ -14,7 +14,7 @@ import { compressSource, decompressSource, UrlError } from './compress.js';
 export { compressSource, decompressSource, UrlError };
 import { splitValues } from '../../../wasm-core/ts/multirun.js';
 import type { CursorTarget, ViewId } from './state.js';
-import { ALL_VIEW_IDS, groupOf, shownViews } from '../views/registry.js';
+import { ALL_VIEW_IDS, groupOf, shownViews } from '../views/ids.js';
 
 export interface UrlState {
   scenario?: string;

@@ -14,7 +14,7 @@ import { select, zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } fro
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useBoxSize } from './useBoxSize.js';
 import { PC, PC_READAHEAD, PC_STATE_MASK, SKIP_REASONS, SkipReason, VM } from '../../../wasm-core/ts/abi.js';
-import { CAUSE, CAUSE_NAMES, type Frame, type VmaView as CoreVma } from '../../../wasm-core/ts/engine.js';
+import { CAUSE, CAUSE_NAMES, type Frame, type VmaView as CoreVma } from '../frames/types.js';
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import { cacheKey, faultAroundOf, type FileView } from '../mechanisms/fault-around/frame.js';
 
@@ -22,7 +22,7 @@ import { cacheKey, faultAroundOf, type FileView } from '../mechanisms/fault-arou
 type VmaView = CoreVma & { cache?: Uint8Array };
 import { fmt, hex, size } from '../lib/format.js';
 import { CAUSE_LEGEND, readPalette, type Palette } from '../lib/palette.js';
-import type { ViewProps } from './registry.js';
+import type { ViewProps } from './types.js';
 import { dispatch, useStore } from '../store/store.js';
 
 const GUTTER = 136;

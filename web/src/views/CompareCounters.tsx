@@ -4,7 +4,7 @@
  * operation), differences highlighted; the model's own counters apart.
  */
 import { COUNTERS, FIRST_MODEL_COUNTER, REQUIRED_COUNTERS } from '../../../wasm-core/ts/abi.js';
-import type { Frame } from '../../../wasm-core/ts/engine.js';
+import type { Frame } from '../frames/types.js';
 import { fmt } from '../lib/format.js';
 
 export function CompareCounters({

@@ -12,7 +12,7 @@ import { useBoxSize } from './useBoxSize.js';
 import { COUNTERS, FIRST_MODEL_COUNTER, REQUIRED_COUNTERS } from '../../../wasm-core/ts/abi.js';
 import { fmt } from '../lib/format.js';
 import { dispatch, useStore } from '../store/store.js';
-import type { ViewProps } from './registry.js';
+import type { ViewProps } from './types.js';
 
 export function Counters({ frame, timeline, prevCounters }: ViewProps) {
   const chart = useStore((s) => s.chart);

@@ -8,7 +8,7 @@ import { useRef } from 'react';
 import { elixir } from '../../../wasm-core/ts/events.js';
 import { dispatch } from '../store/store.js';
 import { useKeepInView } from './keepInView.js';
-import type { ViewProps } from './registry.js';
+import type { ViewProps } from './types.js';
 
 export function EventLog({ frame }: ViewProps) {
   const box = useRef<HTMLDivElement>(null);

@@ -7,7 +7,7 @@
 import { PGT_LEVELS } from '../../../wasm-core/ts/abi.js';
 import { fmt, hex } from '../lib/format.js';
 import { dispatch } from '../store/store.js';
-import type { ViewProps } from './registry.js';
+import type { ViewProps } from './types.js';
 import { useBoxSize, type BoxSize } from './useBoxSize.js';
 
 /**

@@ -8,7 +8,7 @@
 import { useRef } from 'react';
 import { dispatch } from '../store/store.js';
 import { useKeepInView } from './keepInView.js';
-import type { ViewProps } from './registry.js';
+import type { ViewProps } from './types.js';
 
 /** at most this many rows: a window around the current step */
 export const STEPS_WINDOW = 120;

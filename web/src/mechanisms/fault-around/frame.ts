@@ -6,7 +6,7 @@
  * frame's cursor, also between two events of a fault, so a page added, read
  * or marked PG_readahead shows from its event on. No React here.
  */
-import type { Frame, FrameContext, FrameProvider } from '../../../../wasm-core/ts/engine.js';
+import type { Frame, FrameContext, FrameProvider } from '../../frames/types.js';
 
 /** a file's readahead state: the last window, its last `async` pages ahead of the reader */
 export interface FileView {
@@ -39,7 +39,7 @@ function fileViews({ sim, program }: FrameContext): FileView[] {
   });
 }
 
-export const faultAroundFrames: FrameProvider = {
+export const frames: FrameProvider = {
   id: FAULT_AROUND,
   frame(ctx: FrameContext): FaultAroundFrame {
     const cache: Record<string, Uint8Array> = {};

@@ -8,7 +8,7 @@ import { SkipReason } from '../../../../wasm-core/ts/abi.js';
 import { size } from '../../lib/format.js';
 import { jump, type MechanismDef } from '../types.js';
 
-export const faultAround: MechanismDef = {
+export const mechanism: MechanismDef = {
   id: 'fault-around',
   title: 'Fault-around',
   blurb:

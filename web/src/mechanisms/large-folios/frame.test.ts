@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { EV, FolioRmapOp, SetHow, SplitPmdWhy } from '../../../../wasm-core/ts/abi.js';
 import { COUNTERS } from '../../../../wasm-core/ts/gen/interface.js';
 import { after, recorded } from '../testing.js';
-import { ENTIRELY_MAPPED, largeFolioFrames, foliosOf, type FoliosFrame } from './frame.js';
+import { ENTIRELY_MAPPED, frames as largeFolioFrames, foliosOf, type FoliosFrame } from './frame.js';
 
 const ctr = (name: string) => COUNTERS.indexOf(name as (typeof COUNTERS)[number]);
 

@@ -14,7 +14,7 @@
  */
 import { EV, FolioRmapOp, PgtLevel } from '../../../../wasm-core/ts/abi.js';
 import type { Sim } from '../../../../wasm-core/ts/core.js';
-import type { Frame, FrameContext, FrameProvider } from '../../../../wasm-core/ts/engine.js';
+import type { Frame, FrameContext, FrameProvider } from '../../frames/types.js';
 import type { SimEvent, SimEventOf } from '../../../../wasm-core/ts/events.js';
 import { rmapAtomics } from '../../../../wasm-core/ts/describe/large-folios.js';
 import { LARGE_FOLIOS } from './index.js';
@@ -213,4 +213,4 @@ function frame(ctx: FrameContext): FoliosFrame {
   };
 }
 
-export const largeFolioFrames: FrameProvider = { id: LARGE_FOLIOS, frame };
+export const frames: FrameProvider = { id: LARGE_FOLIOS, frame };

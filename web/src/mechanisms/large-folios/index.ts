@@ -11,7 +11,7 @@ import type { MechanismDef } from '../types.js';
 
 export const LARGE_FOLIOS = 'large-folios';
 
-export const largeFolios: MechanismDef = {
+export const mechanism: MechanismDef = {
   id: LARGE_FOLIOS,
   title: 'Large folios',
   blurb:
@@ -46,6 +46,19 @@ export const largeFolios: MechanismDef = {
       key: 'Q',
       event: 'mmsim_deferred_split',
       title: 'the next folio left partly mapped: queued for a deferred split',
+    },
+  ],
+  /* its own views (their components: ./views.tsx) */
+  views: [
+    {
+      id: 'folio',
+      title: 'Folio',
+      description:
+        'the large folio in focus: each page\u2019s mapcount, the folio\u2019s counts, who maps it, and what this operation cost in atomics',
+      column: 'main',
+      grow: 1.6,
+      order: 5,
+      fit: true,
     },
   ],
 };

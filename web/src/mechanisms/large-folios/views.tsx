@@ -12,7 +12,7 @@ import { useRef } from 'react';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { COUNTERS, FolioRmapOp } from '../../../../wasm-core/ts/abi.js';
 import { fmt } from '../../lib/format.js';
-import type { ViewDef, ViewProps } from '../../views/registry.js';
+import type { ViewComponents, ViewProps } from '../../views/types.js';
 import { ENTIRELY_MAPPED, foliosOf, type Atomics as RmapAtomics, type FolioFocus, type FoliosFrame } from './frame.js';
 import { LARGE_FOLIOS } from './index.js';
 import './large-folios.css';
@@ -373,18 +373,8 @@ export function Folios({ frame, program }: ViewProps) {
   );
 }
 
-export const LARGE_FOLIO_VIEWS: ViewDef[] = [
-  {
-    id: 'folio',
-    title: 'Folio',
-    description:
-      'the large folio in focus: each page\u2019s mapcount, the folio\u2019s counts, who maps it, and what this operation cost in atomics',
-    column: 'main',
-    grow: 1.6,
-    order: 5,
-    fit: true,
-    component: Folios,
-  },
-];
+export const views: ViewComponents = {
+  folio: Folios,
+};
 
 export { LARGE_FOLIOS };

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { LruList, LruMove, PG, Pagevec, RunStatus, ShrinkVerdict } from '../../../../wasm-core/ts/abi.js';
 import { loadCore, programOf } from '../../../../wasm-core/test/helpers.js';
 import { after, recorded } from '../testing.js';
-import { BANDS, HEAD_PAGES, lruFrames, lruOf, SMALL_LIST, TAIL_PAGES, type LruSeries } from './frame.js';
+import { BANDS, HEAD_PAGES, frames as lruFrames, lruOf, SMALL_LIST, TAIL_PAGES, type LruSeries } from './frame.js';
 
 const BACKUP = 'scenarios/lru/backup.yaml';
 

@@ -13,7 +13,7 @@
 import { EV, LRU_TAIL, LruMove, PG, ShrinkVerdict, InvalResult } from '../../../../wasm-core/ts/abi.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import type { Sim } from '../../../../wasm-core/ts/core.js';
-import type { Frame, FrameContext, FrameProvider } from '../../../../wasm-core/ts/engine.js';
+import type { Frame, FrameContext, FrameProvider } from '../../frames/types.js';
 import type { SimEvent } from '../../../../wasm-core/ts/events.js';
 import { LRU } from './index.js';
 
@@ -292,4 +292,4 @@ function series(nEvents: number, event: (i: number) => SimEvent, program: Progra
   return { nEvents, files: out, kswapd, refaults };
 }
 
-export const lruFrames: FrameProvider = { id: LRU, frame, series };
+export const frames: FrameProvider = { id: LRU, frame, series };

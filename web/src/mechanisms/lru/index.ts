@@ -14,7 +14,7 @@ export const LRU = 'lru';
 
 const DEACTIVATIONS: number[] = [LruMove.Deactivate, LruMove.DeactivateFile, LruMove.DeactivateClean];
 
-export const lru: MechanismDef = {
+export const mechanism: MechanismDef = {
   id: LRU,
   title: 'LRU and fadvise',
   blurb: 'Reclaim, writeback and fadvise(DONTNEED): which pages go, and why (the LRU lists of Linux 2.6.39).',
@@ -59,5 +59,39 @@ export const lru: MechanismDef = {
       event: 'mmsim_workingset_refault',
       title: 'the next refault: a page read again where reclaim left its shadow',
     }),
+  ],
+  /* its own views (their components: ./views.tsx) */
+  views: [
+    {
+      id: 'lru',
+      title: 'LRU lists',
+      description: 'the four LRU lists head to tail, the pagevecs, and what moved in this step, and why',
+      column: 'main',
+      grow: 2.2,
+      order: 5,
+      fit: true,
+      svg: true,
+    },
+    {
+      id: 'lru-memory',
+      title: 'Memory and writeback',
+      description: 'free pages against the watermarks, kswapd, dirty pages and the writes in flight',
+      column: 'side',
+      grow: 1.3,
+      fit: true,
+      order: 25,
+    },
+    {
+      id: 'lru-residency',
+      title: 'Over the run',
+      description:
+        'each file\u2019s pages in the page cache, or the LRU\u2019s counters, over the run, with kswapd\u2019s runs and the refaults',
+      column: 'side',
+      grow: 1.2,
+      fit: true,
+      svg: true,
+      overlay: true,
+      order: 35,
+    },
   ],
 };

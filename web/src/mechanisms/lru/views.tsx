@@ -16,7 +16,7 @@ import { Fragment, useMemo, useState } from 'react';
 import { COUNTERS, LRU_LISTS, Pagevec, PG, ShrinkVerdict, WbReason } from '../../../../wasm-core/ts/abi.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { fmt } from '../../lib/format.js';
-import type { ViewDef, ViewProps } from '../../views/registry.js';
+import type { ViewComponents, ViewProps } from '../../views/types.js';
 import { useBoxSize } from '../../views/useBoxSize.js';
 import { lruOf, type LruBand, type LruListView, type LruPage, type LruSeries } from './frame.js';
 import { LRU } from './index.js';
@@ -973,39 +973,8 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
   );
 }
 
-export const LRU_VIEWS: ViewDef[] = [
-  {
-    id: 'lru',
-    title: 'LRU lists',
-    description: 'the four LRU lists head to tail, the pagevecs, and what moved in this step, and why',
-    column: 'main',
-    grow: 2.2,
-    order: 5,
-    fit: true,
-    svg: true,
-    component: LruLists,
-  },
-  {
-    id: 'lru-memory',
-    title: 'Memory and writeback',
-    description: 'free pages against the watermarks, kswapd, dirty pages and the writes in flight',
-    column: 'side',
-    grow: 1.3,
-    fit: true,
-    order: 25,
-    component: LruMemory,
-  },
-  {
-    id: 'lru-residency',
-    title: 'Over the run',
-    description:
-      'each file\u2019s pages in the page cache, or the LRU\u2019s counters, over the run, with kswapd\u2019s runs and the refaults',
-    column: 'side',
-    grow: 1.2,
-    fit: true,
-    svg: true,
-    overlay: true,
-    order: 35,
-    component: LruResidency,
-  },
-];
+export const views: ViewComponents = {
+  lru: LruLists,
+  'lru-memory': LruMemory,
+  'lru-residency': LruResidency,
+};

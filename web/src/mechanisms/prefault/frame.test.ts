@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { EV } from '../../../../wasm-core/ts/abi.js';
 import { after, recorded } from '../testing.js';
-import { prefaultFrames, prefaultOf, type PagesSeries } from './frame.js';
+import { frames as prefaultFrames, prefaultOf, type PagesSeries } from './frame.js';
 
 describe('prefault frame provider', () => {
   it('four threads, four predictions: each ramps 1, 2, 4, 8, 14 on its own, turn by turn', async () => {

@@ -9,7 +9,7 @@
  */
 import { EV, FaultKind } from '../../../../wasm-core/ts/abi.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
-import type { Frame, FrameContext, FrameProvider } from '../../../../wasm-core/ts/engine.js';
+import type { Frame, FrameContext, FrameProvider } from '../../frames/types.js';
 import type { SimEvent } from '../../../../wasm-core/ts/events.js';
 import { PREFAULT } from './index.js';
 
@@ -118,4 +118,4 @@ function series(nEvents: number, event: (i: number) => SimEvent, _program: Progr
   return out;
 }
 
-export const prefaultFrames: FrameProvider = { id: PREFAULT, frame, series };
+export const frames: FrameProvider = { id: PREFAULT, frame, series };

@@ -11,7 +11,7 @@ import { jump, type MechanismDef } from '../types.js';
 
 export const PREFAULT = 'prefault';
 
-export const prefault: MechanismDef = {
+export const mechanism: MechanismDef = {
   id: PREFAULT,
   title: 'Anticipatory prefault',
   blurb:
@@ -42,5 +42,28 @@ export const prefault: MechanismDef = {
       where: (e) => !e.hit,
       title: 'the next fault the prediction missed: one page, the order reset',
     }),
+  ],
+  /* its own views (their components: ./views.tsx) */
+  views: [
+    {
+      id: 'prefault',
+      title: 'Predictions',
+      description: 'each thread\u2019s next guess, its order, and the batch of the fault at the cursor',
+      column: 'main',
+      grow: 0.9,
+      order: 5,
+      fit: true,
+    },
+    {
+      id: 'prefault-pages',
+      title: 'Pages per fault',
+      description: 'the pages each fault mapped, over the run (both runs when comparing)',
+      column: 'side',
+      grow: 1.1,
+      fit: true,
+      svg: true,
+      overlay: true,
+      order: 35,
+    },
   ],
 };

@@ -9,10 +9,10 @@
  */
 import { line, scaleLinear, scaleLog } from 'd3';
 import { PrefaultEnd } from '../../../../wasm-core/ts/abi.js';
-import type { Frame } from '../../../../wasm-core/ts/engine.js';
+import type { Frame } from '../../frames/types.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { fmt } from '../../lib/format.js';
-import type { ViewDef, ViewProps } from '../../views/registry.js';
+import type { ViewComponents, ViewProps } from '../../views/types.js';
 import { useBoxSize } from '../../views/useBoxSize.js';
 import { prefaultOf, type PagesSeries, type ThreadPrediction } from './frame.js';
 import { PREFAULT } from './index.js';
@@ -228,29 +228,9 @@ export function PagesPerFault({ frame, timeline, other, label }: ViewProps) {
   );
 }
 
-export const PREFAULT_VIEWS: ViewDef[] = [
-  {
-    id: 'prefault',
-    title: 'Predictions',
-    description: 'each thread\u2019s next guess, its order, and the batch of the fault at the cursor',
-    column: 'main',
-    grow: 0.9,
-    order: 5,
-    fit: true,
-    component: Predictions,
-  },
-  {
-    id: 'prefault-pages',
-    title: 'Pages per fault',
-    description: 'the pages each fault mapped, over the run (both runs when comparing)',
-    column: 'side',
-    grow: 1.1,
-    fit: true,
-    svg: true,
-    overlay: true,
-    order: 35,
-    component: PagesPerFault,
-  },
-];
+export const views: ViewComponents = {
+  prefault: Predictions,
+  'prefault-pages': PagesPerFault,
+};
 
 export { PREFAULT };

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { after, recorded } from '../testing.js';
-import { vmaCacheFrames, vmaCacheOf, type VmaCacheSeries } from './frame.js';
+import { frames as vmaCacheFrames, vmaCacheOf, type VmaCacheSeries } from './frame.js';
 
 const engineOf = (file: string, sets: Record<string, string> = {}) => recorded(file, vmaCacheFrames, sets);
 

@@ -9,7 +9,7 @@
  */
 import { COUNTERS, EV } from '../../../../wasm-core/ts/abi.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
-import type { Frame, FrameContext, FrameProvider } from '../../../../wasm-core/ts/engine.js';
+import type { Frame, FrameContext, FrameProvider } from '../../frames/types.js';
 import type { SimEvent, SimEventOf } from '../../../../wasm-core/ts/events.js';
 import { VMA_CACHE } from './index.js';
 
@@ -190,7 +190,7 @@ function series(nEvents: number, event: (i: number) => SimEvent, program: Progra
   return { lookups: finds.length, threads: [...out.values()].sort((a, b) => a.task - b.task) };
 }
 
-export const vmaCacheFrames: FrameProvider = { id: VMA_CACHE, frame, series };
+export const frames: FrameProvider = { id: VMA_CACHE, frame, series };
 
 /** the run's lookups so far, at the cursor (x of the chart) */
 export const lookupsAt = (counters: number[]): number => counters[COUNTERS.indexOf('vmacache_find_calls')] ?? 0;

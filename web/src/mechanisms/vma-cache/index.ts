@@ -10,7 +10,7 @@ import { jump, type MechanismDef } from '../types.js';
 
 export const VMA_CACHE = 'vma-cache';
 
-export const vmaCache: MechanismDef = {
+export const mechanism: MechanismDef = {
   id: VMA_CACHE,
   title: 'VMA cache',
   blurb: 'find_vma() answered from four slots per thread instead of one per process (vmacache; Linux 3.15).',
@@ -42,5 +42,39 @@ export const vmaCache: MechanismDef = {
       title:
         'the next flush: a thread\u2019s seqnum is behind its mm\u2019s, its four slots are emptied and the lookup misses',
     }),
+  ],
+  /* its own views (their components: ./views.tsx) */
+  views: [
+    {
+      id: 'vmacache',
+      title: 'VMA cache',
+      description: 'every thread\u2019s four slots (or the one mm->mmap_cache), the lookup at the cursor',
+      column: 'main',
+      grow: 1.5,
+      order: 5,
+      fit: true,
+    },
+    {
+      id: 'vma-tree',
+      title: 'VMA tree',
+      description: 'the rb-tree find_vma() walks on a miss, with the path',
+      column: 'side',
+      grow: 1.4,
+      fit: true,
+      svg: true,
+      overlay: true,
+      order: 25,
+    },
+    {
+      id: 'vmacache-rate',
+      title: 'Hit rate',
+      description: 'each thread\u2019s find_vma hit rate over the run',
+      column: 'side',
+      grow: 1.2,
+      fit: true,
+      svg: true,
+      overlay: true,
+      order: 35,
+    },
   ],
 };

@@ -6,10 +6,10 @@
  */
 import { line, scaleLinear } from 'd3';
 import { useMemo } from 'react';
-import type { Frame, VmaView } from '../../../../wasm-core/ts/engine.js';
+import type { Frame, VmaView } from '../../frames/types.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { fmt } from '../../lib/format.js';
-import type { ViewDef, ViewProps } from '../../views/registry.js';
+import type { ViewComponents, ViewProps } from '../../views/types.js';
 import { useBoxSize } from '../../views/useBoxSize.js';
 import {
   lookupsAt,
@@ -579,39 +579,8 @@ export function HitRate({ frame, timeline, other, label }: ViewProps) {
   );
 }
 
-export const VMA_CACHE_VIEWS: ViewDef[] = [
-  {
-    id: 'vmacache',
-    title: 'VMA cache',
-    description: 'every thread\u2019s four slots (or the one mm->mmap_cache), the lookup at the cursor',
-    column: 'main',
-    grow: 1.5,
-    order: 5,
-    fit: true,
-    component: CacheSlots,
-  },
-  {
-    id: 'vma-tree',
-    title: 'VMA tree',
-    description: 'the rb-tree find_vma() walks on a miss, with the path',
-    column: 'side',
-    grow: 1.4,
-    fit: true,
-    svg: true,
-    overlay: true,
-    order: 25,
-    component: VmaTree,
-  },
-  {
-    id: 'vmacache-rate',
-    title: 'Hit rate',
-    description: 'each thread\u2019s find_vma hit rate over the run',
-    column: 'side',
-    grow: 1.2,
-    fit: true,
-    svg: true,
-    overlay: true,
-    order: 35,
-    component: HitRate,
-  },
-];
+export const views: ViewComponents = {
+  vmacache: CacheSlots,
+  'vma-tree': VmaTree,
+  'vmacache-rate': HitRate,
+};

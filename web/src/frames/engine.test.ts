@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTERS, EV, FaultKind, PC, PC_READAHEAD, PC_STATE_MASK, SkipReason } from '../ts/abi.js';
-import { CAUSE, Engine, type Frame } from '../ts/engine.js';
-import { cacheKey, faultAroundOf } from '../../web/src/mechanisms/fault-around/frame.js';
-import { recorded } from '../../web/src/mechanisms/testing.js';
-import { FRAME_PROVIDERS } from '../../web/src/mechanisms/frames.js';
-import { runProgram } from '../ts/runner.js';
-import { loadCore, programFrom, programOf } from './helpers.js';
+import { COUNTERS, EV, FaultKind, PC, PC_READAHEAD, PC_STATE_MASK, SkipReason } from '../../../wasm-core/ts/abi.js';
+import { Engine } from './engine.js';
+import { CAUSE, type Frame } from './types.js';
+import { cacheKey, faultAroundOf } from '../mechanisms/fault-around/frame.js';
+import { recorded } from '../mechanisms/testing.js';
+import { FRAME_PROVIDERS } from '../gen/frames.js';
+import { runProgram } from '../../../wasm-core/ts/runner.js';
+import { loadCore, programFrom, programOf } from '../../../wasm-core/test/helpers.js';
 
 /** a frame without what legitimately depends on how we got there */
 const comparable = (f: Frame) =>
