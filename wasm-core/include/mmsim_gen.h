@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x755d55b5u
+#define MMSIM_INTERFACE_HASH 0x3bb82efau
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -246,7 +246,7 @@ enum mmsim_wb_reason {
 	MMSIM_WB_RECLAIM = 3, /* pageout() from reclaim */
 	MMSIM_WB_BALANCE = 4, /* balance_dirty_pages: the dirtying task, over dirty_ratio */
 };
-/* mmsim_folio_rmap.b: which rmap operation (kernel-mechanisms.md §3.3) */
+/* mmsim_folio_rmap.b: which rmap operation (docs/kernel.md, "Large folios") */
 enum mmsim_folio_rmap_op {
 	MMSIM_FRMAP_NEW_PTES = 0, /* folio_add_new_anon_rmap: a fresh folio mapped by its PTEs (plain stores, no atomics) */
 	MMSIM_FRMAP_NEW_PMD = 1, /* folio_add_new_anon_rmap: a fresh THP mapped by one PMD (plain stores) */

@@ -105,7 +105,7 @@ describe('golden summaries', () => {
     it(file, async () => {
       const got = await summarise(file, 'release', !big, false);
       expect(got.summary.status).toBe('ok');
-      const base = `${repo}wasm-core/tests/golden/${file.replace(/^scenarios\//, '').replace(/\.(ya?ml|json)$/, '')}`;
+      const base = `${repo}wasm-core/test/golden/${file.replace(/^scenarios\//, '').replace(/\.(ya?ml|json)$/, '')}`;
       const [json, stream] = [`${base}.json`, `${base}.events.br`];
       if (update || !existsSync(json) || (!big && !existsSync(stream))) {
         if (!update)

@@ -13,7 +13,7 @@ export default {
   },
   kernels: ['6.9', '6.10'],
   core: ['src/rmap.c', 'src/huge_memory.c', 'src/folio_query.c'],
-  tests: ['tests/large-folios.c'],
+  tests: ['test/native/large-folios.c'],
   aliases: ['folios'],
   tunables: [
     {
@@ -56,7 +56,7 @@ export default {
       ts: 'FolioRmapOp',
       c: 'mmsim_folio_rmap_op',
       prefix: 'MMSIM_FRMAP_',
-      doc: 'mmsim_folio_rmap.b: which rmap operation (kernel-mechanisms.md §3.3)',
+      doc: 'mmsim_folio_rmap.b: which rmap operation (docs/kernel.md, "Large folios")',
       members: [
         ['NewPtes', 0, 'folio_add_new_anon_rmap: a fresh folio mapped by its PTEs (plain stores, no atomics)'],
         ['NewPmd', 1, 'folio_add_new_anon_rmap: a fresh THP mapped by one PMD (plain stores)'],

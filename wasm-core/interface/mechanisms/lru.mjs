@@ -19,7 +19,7 @@ export default {
   },
   kernels: ['2.6.38', '2.6.39'],
   core: ['src/swap.c', 'src/vmscan.c', 'src/writeback.c', 'src/truncate.c', 'src/workingset.c'],
-  tests: ['tests/lru.c'],
+  tests: ['test/native/lru.c'],
   aliases: [],
   tunables: [
     {
@@ -32,6 +32,8 @@ export default {
       kernel: '2.6.39 / 2.6.38',
       status: 'modelled',
       quick: true,
+      /* its values name the behaviour by themselves ('mm-wide'): a label may show one alone */
+      readsAlone: true,
       desc: '2.6.39 deactivation of pages that could not be invalidated, or the 2.6.38 behaviour.',
     },
     {

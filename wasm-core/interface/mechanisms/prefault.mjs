@@ -13,7 +13,7 @@ export default {
   },
   kernels: ['2.6.10-rc3 (2004 patch)'],
   core: ['src/prefault.c'],
-  tests: ['tests/prefault.c'],
+  tests: ['test/native/prefault.c'],
   aliases: [],
   tunables: [
     {

@@ -14,7 +14,7 @@ export default {
   },
   kernels: ['3.14', '3.15'],
   core: ['src/vmacache.c'],
-  tests: ['tests/vma-cache.c'],
+  tests: ['test/native/vma-cache.c'],
   aliases: ['vmacache'],
   tunables: [
     {
@@ -27,6 +27,8 @@ export default {
       kernel: '3.15 / 3.14',
       status: 'modelled',
       quick: true,
+      /* its values name the behaviour by themselves ('mm-wide'): a label may show one alone */
+      readsAlone: true,
       desc: '3.15 per-thread VMA cache (4 slots, seqnum invalidation) or the 3.14 single mm->mmap_cache.',
     },
   ],

@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0x755d55b5;
+export const INTERFACE_HASH = 0x3bb82efa;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -273,7 +273,7 @@ export enum WbReason {
   Balance = 4, // balance_dirty_pages: the dirtying task, over dirty_ratio
 }
 export const WB_REASON_DOCS: readonly string[] = ["filemap_flush (fadvise)","the flusher, over dirty_background_ratio","fsync: write and wait","pageout() from reclaim","balance_dirty_pages: the dirtying task, over dirty_ratio"];
-/** mmsim_folio_rmap.b: which rmap operation (kernel-mechanisms.md §3.3) */
+/** mmsim_folio_rmap.b: which rmap operation (docs/kernel.md, "Large folios") */
 export enum FolioRmapOp {
   NewPtes = 0, // folio_add_new_anon_rmap: a fresh folio mapped by its PTEs (plain stores, no atomics)
   NewPmd = 1, // folio_add_new_anon_rmap: a fresh THP mapped by one PMD (plain stores)
@@ -636,7 +636,7 @@ export interface TunableInfo {
   key: string; scope: 'kernel' | 'machine'; field: string; ctype: 'u32' | 'u64'; type: TunableType;
   min?: number; max?: number; pow2?: boolean; page?: boolean; choices?: readonly string[];
   default: number | boolean | string | readonly number[]; unit?: string; desc: string; kernel: string;
-  mechanism: string; status?: 'modelled' | 'later'; quick?: boolean; sweep?: readonly number[];
+  mechanism: string; status?: 'modelled' | 'later'; quick?: boolean; sweep?: readonly number[]; readsAlone?: boolean;
 }
 export const TUNABLES: readonly TunableInfo[] = [
   {
@@ -694,6 +694,7 @@ export const TUNABLES: readonly TunableInfo[] = [
     "kernel": "3.15 / 3.14",
     "status": "modelled",
     "quick": true,
+    "readsAlone": true,
     "desc": "3.15 per-thread VMA cache (4 slots, seqnum invalidation) or the 3.14 single mm->mmap_cache.",
     "scope": "kernel",
     "mechanism": "vma-cache",
@@ -711,6 +712,7 @@ export const TUNABLES: readonly TunableInfo[] = [
     "kernel": "2.6.39 / 2.6.38",
     "status": "modelled",
     "quick": true,
+    "readsAlone": true,
     "desc": "2.6.39 deactivation of pages that could not be invalidated, or the 2.6.38 behaviour.",
     "scope": "kernel",
     "mechanism": "lru",
@@ -956,7 +958,7 @@ export interface MachineSettings {
   writeback_latency: number;
 }
 
-export const MECHANISMS = [{"id":"fault-around","title":"Fault-around","order":1,"seed":{"author":"Kirill A. Shutemov","title":"mm: introduce vm_ops->map_pages()","date":"2014-04","kernel":"3.15","commit":"8c6e50b029"},"kernels":["3.15"],"core":["src/memory.c","src/filemap.c","src/readahead.c","src/shmem.c"],"tests":[],"aliases":[],"describer":false,"frames":true,"views":false},{"id":"vma-cache","title":"VMA cache","order":2,"seed":{"author":"Davidlohr Bueso","title":"mm: per-thread vma caching","date":"2014-04-07","kernel":"3.15","commit":"615d6e8756c8"},"kernels":["3.14","3.15"],"core":["src/vmacache.c"],"tests":["tests/vma-cache.c"],"aliases":["vmacache"],"describer":true,"frames":true,"views":true},{"id":"lru","title":"LRU and fadvise","order":3,"seed":{"author":"Minchan Kim","title":"[PATCH v5 0/4] fadvise(DONTNEED) support","date":"2011-02-17","kernel":"2.6.39"},"kernels":["2.6.38","2.6.39"],"core":["src/swap.c","src/vmscan.c","src/writeback.c","src/truncate.c","src/workingset.c"],"tests":["tests/lru.c"],"aliases":[],"describer":true,"frames":true,"views":true},{"id":"large-folios","title":"Large folios","order":4,"seed":{"author":"David Hildenbrand","title":"[PATCH v1 00/18] mm: mapcount for large folios + page_mapcount() cleanups","date":"2024-04-09","kernel":"6.10"},"kernels":["6.9","6.10"],"core":["src/rmap.c","src/huge_memory.c","src/folio_query.c"],"tests":["tests/large-folios.c"],"aliases":["folios"],"describer":true,"frames":true,"views":true},{"id":"prefault","title":"Anticipatory prefault","order":5,"seed":{"author":"Christoph Lameter","title":"Anticipatory prefaulting in the page fault handler V1","date":"2004-12-08","kernel":"2.6.10-rc3 (never merged)"},"kernels":["2.6.10-rc3 (2004 patch)"],"core":["src/prefault.c"],"tests":["tests/prefault.c"],"aliases":[],"describer":true,"frames":true,"views":true}] as const;
+export const MECHANISMS = [{"id":"fault-around","title":"Fault-around","order":1,"seed":{"author":"Kirill A. Shutemov","title":"mm: introduce vm_ops->map_pages()","date":"2014-04","kernel":"3.15","commit":"8c6e50b029"},"kernels":["3.15"],"core":["src/memory.c","src/filemap.c","src/readahead.c","src/shmem.c"],"tests":[],"aliases":[],"describer":false,"frames":true,"views":false},{"id":"vma-cache","title":"VMA cache","order":2,"seed":{"author":"Davidlohr Bueso","title":"mm: per-thread vma caching","date":"2014-04-07","kernel":"3.15","commit":"615d6e8756c8"},"kernels":["3.14","3.15"],"core":["src/vmacache.c"],"tests":["test/native/vma-cache.c"],"aliases":["vmacache"],"describer":true,"frames":true,"views":true},{"id":"lru","title":"LRU and fadvise","order":3,"seed":{"author":"Minchan Kim","title":"[PATCH v5 0/4] fadvise(DONTNEED) support","date":"2011-02-17","kernel":"2.6.39"},"kernels":["2.6.38","2.6.39"],"core":["src/swap.c","src/vmscan.c","src/writeback.c","src/truncate.c","src/workingset.c"],"tests":["test/native/lru.c"],"aliases":[],"describer":true,"frames":true,"views":true},{"id":"large-folios","title":"Large folios","order":4,"seed":{"author":"David Hildenbrand","title":"[PATCH v1 00/18] mm: mapcount for large folios + page_mapcount() cleanups","date":"2024-04-09","kernel":"6.10"},"kernels":["6.9","6.10"],"core":["src/rmap.c","src/huge_memory.c","src/folio_query.c"],"tests":["test/native/large-folios.c"],"aliases":["folios"],"describer":true,"frames":true,"views":true},{"id":"prefault","title":"Anticipatory prefault","order":5,"seed":{"author":"Christoph Lameter","title":"Anticipatory prefaulting in the page fault handler V1","date":"2004-12-08","kernel":"2.6.10-rc3 (never merged)"},"kernels":["2.6.10-rc3 (2004 patch)"],"core":["src/prefault.c"],"tests":["test/native/prefault.c"],"aliases":[],"describer":true,"frames":true,"views":true}] as const;
 
 /** the order of the layout table's rows (interface_gen.c), for the drift test */
 export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info","vmacache_info","vma_node","lru_info","lru_band","wb_request","folio_info","folio_map","folio_census","prefault_state"],"enums":["Op","ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Pattern","Advice","ExpectKind","FolioField","PG","Pagevec","LruMove","ShrinkVerdict","InvalResult","WbReason","FolioRmapOp","SplitPmdWhy","PrefaultEnd","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT","PAGEVEC_SIZE","LRU_TAIL","WB_QUEUE"]} as const;

@@ -286,15 +286,17 @@ function CompareBar() {
   const besideIt =
     !!quick &&
     TUNABLES.some((t) => t.key === quick && t.quick && t.type !== 'bool' && t.mechanism === mechanismOf(group).id);
-  /* a bare "off" or "always" says nothing either: such values keep the tunable's name */
-  const bare = (v: string) => /^(off|on|never|always|madvise|true|false)$/.test(v);
+  /* a value reads alone when it is a quantity ("4 KiB") or the tunable says its choices name themselves
+     ('mm-wide'); a bare "off" or "always" says nothing: such values keep the tunable's name */
+  const quickInfo = TUNABLES.find((t) => t.key === quick);
+  const readsAlone = !!quickInfo && (quickInfo.type === 'choice' ? !!quickInfo.readsAlone : quickInfo.type !== 'bool');
   const shortLabel =
     naturalSet &&
     quick &&
     besideIt &&
     Object.keys(naturalSet).length === 1 &&
     naturalLabel.startsWith(`${quick} `) &&
-    !bare(naturalLabel.slice(quick.length + 1))
+    readsAlone
       ? naturalLabel.slice(quick.length + 1)
       : naturalLabel;
   return (

@@ -131,7 +131,7 @@ TEST(pagewalk_pmd_leaf)
 	CHECK_EQ(c.ptes, 0);
 	CHECK_EQ(mmsim_last_error(sim)->code, MMSIM_EINVARIANT);
 	CHECK_EQ(mmsim_last_error(sim)->addr, start);
-	/* (zap and fork's copy handle real leaves, THPs: tests/large-folios.c) */
+	/* (zap and fork's copy handle real leaves, THPs: test/native/large-folios.c) */
 	*pmd = table;
 	mm_flush_walk_cache(mm);
 	mmsim_destroy(sim);

@@ -1,6 +1,6 @@
 /*
- * prefault.c - the 2004 anticipatory prefault (V1, kernel-mechanisms.md
- * §5.1): the batch sequence and its clamps on cases worked by hand, the
+ * prefault.c - the 2004 anticipatory prefault (V1, docs/kernel.md,
+ * "Anticipatory prefault"): the batch sequence and its clamps on cases worked by hand, the
  * trap count of a 1 GiB sequential write, a failed prediction, a batch
  * meeting present PTEs, an allocation failing part way, and fork.
  * Included by test_core.c.
@@ -126,7 +126,7 @@ static uint64_t v1_traps(uint64_t pages, uint32_t cap)
 
 TEST(prefault_1gib_trap_counts)
 {
-	/* §5.1: 1 GiB, 2 MiB-aligned, cap 14 -> 18,947 traps (per page table 36 x 14 + a short 8) */
+	/* 1 GiB, 2 MiB-aligned, cap 14 -> 18,947 traps (per page table 36 x 14 + a short 8) */
 	static const uint32_t caps[] = { 14, 1, 2, 8, 16, 64, 512 };
 
 	CHECK_EQ(v1_traps(262144, 14), 18947);

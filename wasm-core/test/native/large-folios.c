@@ -1,7 +1,7 @@
 /*
  * folios.c - anonymous mTHP folios mapped by PTEs and their mapcounts
- * (kernel-mechanisms.md §3.3-3.4, the 6.10 _large_mapcount against 6.9),
- * each row of §3.4's table that needs no PMD mapping, under both settings.
+ * (docs/kernel.md, "Large folios", the 6.10 _large_mapcount against 6.9),
+ * each row of the mapcount table that needs no PMD mapping, under both settings.
  * Included by test_core.c.
  *
  * One order-k anon folio, n = 2^k pages, is the whole mapping:
@@ -262,7 +262,7 @@ TEST(mthp_order_choice_and_fallback)
 TEST(mthp_likely_mapped_shared_false_negative)
 {
 	/*
-	 * §3.2: after fork the child unmaps the first page of an order-2 folio:
+	 * folio_likely_mapped_shared: after fork the child unmaps the first page of an order-2 folio:
 	 *
 	 *   page            0   1   2   3
 	 *   _mapcount+1    [1] [2] [2] [2]     folio_mapcount 7, 4 pages
@@ -368,7 +368,7 @@ TEST(thp_fault_fork_cow_munmap_split)
 		uint32_t head, index;
 		int freed;
 
-		/* §3.4 "PMD THP: fault maps PMD": plain stores, no atomics */
+		/* the mapcount table, "PMD THP: fault maps PMD": plain stores, no atomics */
 		run_to_step(sim, 1);
 		a0 = atomics_now(sim);
 		run_to_step(sim, 2);
@@ -493,7 +493,7 @@ static struct mmsim_step *prog_madvise(struct prog *p, uint32_t task, uint32_t a
 TEST(thp_exclusive_remap_row)
 {
 	/*
-	 * §3.4's last row: an exclusive THP's PMD remapped by PTEs because a VMA
+	 * the mapcount table.s last row: an exclusive THP's PMD remapped by PTEs because a VMA
 	 * edge moves inside it (madvise(NOHUGEPAGE) of [1 MiB, 2 MiB) splits the
 	 * VMA at 1 MiB: vma_adjust_trans_huge):
 	 *   512 page incs + 1 nr_pages_mapped + (6.10) 1 large add, then the last

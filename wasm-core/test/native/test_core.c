@@ -1768,5 +1768,5 @@ int main(int argc, char **argv)
 	return failures ? 1 : 0;
 }
 
-/* every other file of tests/ (the mechanisms' own tests, the page walker's): the build lists them */
+/* every other file of test/native/ (the mechanisms' own tests, the page walker's): the build lists them */
 #include "test_suites.h"

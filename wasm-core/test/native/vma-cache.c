@@ -1,5 +1,5 @@
 /*
- * vmacache.c - the VMA cache's rules (kernel-mechanisms.md §2), each test
+ * vmacache.c - the VMA cache's rules (docs/kernel.md, "The VMA cache"), each test
  * with the slots drawn beside its assertions. Included by test_core.c (one
  * translation unit: the harness's counters are static).
  *

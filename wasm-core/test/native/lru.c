@@ -1,5 +1,5 @@
 /*
- * lru.c - the LRU issue's rules (kernel-mechanisms.md §4, Linux 2.6.39),
+ * lru.c - the LRU issue's rules (docs/kernel.md, "LRU", Linux 2.6.39),
  * each test with the lists drawn beside its assertions. Included by
  * test_core.c (one translation unit: the harness's counters are static);
  * every test runs with the invariant checker after every step.
