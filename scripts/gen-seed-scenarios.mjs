@@ -1,7 +1,7 @@
 // Writes scenarios/fault-around/seed/*.yaml: the single-thread rows of the
-// three synthetic tables of the fault-around series (../shared/seeds/000),
+// three synthetic tables of the fault-around series (Kirill Shutemov, February 2014),
 // one scenario per table row. Each runs at the default order (4, 64 KiB) and
-// expects the model value of kernel-mechanisms.md §1.9 there; it carries the
+// expects the model value of docs/kernel.md, "Fault-around" there; it carries the
 // seed's seven measured numbers as `reference:` data, so that its sweep over
 // fault_around_bytes draws them beside the model's, and declares the
 // baseline (4 KiB, no fault-around) as its natural comparison. The model
@@ -25,7 +25,7 @@ const tables = [
     size: '16GiB',
     memory: '17GiB',
     access: '{ task: bench, map: m, op: read, pattern: sequential }',
-    // kernel-mechanisms.md §1.9: N/W with N = 4,194,304
+    // docs/kernel.md, "Fault-around": N/W with N = 4,194,304
     model: [4194304, 2097152, 524288, 262144, 131072, 32768, 8192],
     seed: [4195437, 2098275, 525068, 262251, 131170, 32856, 8282],
     formula: 'N / 2^k with N = 4,194,304 pages',
@@ -69,7 +69,7 @@ about: |
   numbers beside the model's (${t.formula}). At the default order 4 the
   seed measured ${n(t.seed[d])} and the model gives ${n(t.model[d])}; the
   difference is the benchmark process's own faults (start-up, libraries),
-  which a model of the mechanism does not have; see the README.
+  which a model of the mechanism does not have (docs/mechanisms/fault-around.md).
 seed: 1
 kernel:
   fault_around_bytes: 65536

@@ -1,4 +1,4 @@
-// Regenerate the README's seed-vs-model charts with the app's own PNG export:
+// Regenerate the seed-vs-model charts of docs/mechanisms/fault-around.md with the app's own PNG export:
 // opens each seed row's sweep in the production build (Debian's Chromium),
 // waits for the ten runs, clicks PNG and saves the download in docs/images/.
 //   npm run build && node scripts/seed-charts.mjs

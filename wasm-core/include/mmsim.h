@@ -52,7 +52,7 @@
  * a snapshot is restored, since it cannot resume half an operation.
  *
  * Where the model follows which kernel is documented per mechanism at the top
- * of each src/ file; the rules come from ../shared/docs/kernel-mechanisms.md.
+ * of each src/ file; the rules come from docs/kernel.md.
  */
 #ifndef MMSIM_H
 #define MMSIM_H

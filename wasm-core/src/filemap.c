@@ -1,7 +1,7 @@
 /*
  * filemap.c - the page cache, ->map_pages (fault-around) and ->fault.
  *
- * Fault-around (kernel-mechanisms.md §1). A read fault on a file page whose
+ * Fault-around (docs/kernel.md, "Fault-around"). A read fault on a file page whose
  * PTE is none first calls do_fault_around() (memory.c), which computes a
  * window of fault_around_pages around the faulting address, naturally
  * aligned in the *virtual* address and clamped to the VMA and to the page

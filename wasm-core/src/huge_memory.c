@@ -40,7 +40,7 @@
  *   zap of part of it, or a VMA edge inside it (munmap, madvise of part):
  *          __split_huge_pmd first, then the PTEs as usual
  *
- *   __split_huge_pmd_locked(), the PMD->PTE remap (§3.4, last row):
+ *   __split_huge_pmd_locked(), the PMD->PTE remap (the last row of the mapcount table):
  *
  *       PMD leaf ----------------------.        PMD -> PTE table (the deposited one)
  *       _entire_mapcount+1 = 1          |              PTE 0   -> page 0

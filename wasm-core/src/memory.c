@@ -325,7 +325,7 @@ void set_zero_pte(struct mmsim *sim, struct vm_fault *vmf, uint64_t addr, uint64
 }
 
 /*
- * alloc_anon_folio() (6.8+, kernel-mechanisms.md §5.4): of the enabled mTHP
+ * alloc_anon_folio() (6.8+, docs/kernel.md, "Large folios"): of the enabled mTHP
  * orders (kernel.mthp; PMD order is THP's), those whose naturally aligned
  * block around the fault lies inside the VMA; from the highest, the first
  * whose PTEs are all none; then allocate from that order down, counting

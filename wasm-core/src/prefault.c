@@ -2,7 +2,7 @@
  * prefault.c - the anticipatory prefault of anonymous memory, as posted in
  * December 2004 (Christoph Lameter, "Anticipatory prefaulting in the page
  * fault handler V1", against 2.6.10-rc3; never merged:
- * kernel-mechanisms.md §5).
+ * docs/kernel.md, "Anticipatory prefault").
  *
  * Each task remembers where it expects its next anonymous fault
  * (task_struct's anon_fault_next_addr) and how far its guesses have been

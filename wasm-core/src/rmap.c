@@ -4,7 +4,7 @@
  * Every PTE that maps a page holds one _mapcount (biased: -1 is unmapped) and
  * one reference. For a large folio, page[1] also holds _large_mapcount (6.10:
  * all PTE and PMD mappings of any page), _entire_mapcount (PMD mappings) and
- * _nr_pages_mapped (pages with _mapcount >= 0, + ENTIRELY_MAPPED); see kernel-mechanisms.md §3.
+ * _nr_pages_mapped (pages with _mapcount >= 0, + ENTIRELY_MAPPED); see docs/kernel.md, "Large folios".
  * The statistics NR_FILE_MAPPED (nr_mapped) and NR_ANON_MAPPED (nr_anon_pages)
  * change when a page's _mapcount goes -1 -> 0 ("first") or 0 -> -1 ("last").
  *
@@ -12,7 +12,7 @@
  * alloc_anon_folio); fork and zap hand this file a batch of a folio's
  * consecutive PTEs (folio_pte_batch), and each change counts the atomic
  * read-modify-writes the kernel makes on each field (RMAP_ATOMIC below,
- * kernel-mechanisms.md §3.3-3.5): per page on _mapcount, once per batch on
+ * docs/kernel.md, "Large folios"): per page on _mapcount, once per batch on
  * _large_mapcount (6.10 only: large_mapcount true) and on _nr_pages_mapped.
  * A THP mapped by a PMD (huge_memory.c) holds _entire_mapcount and the
  * ENTIRELY_MAPPED bit of _nr_pages_mapped; its PMD->PTE remap adds the 512

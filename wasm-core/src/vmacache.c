@@ -9,7 +9,7 @@
  * call is the thing to avoid.
  *
  * Up to 3.14 one pointer per address space, mm->mmap_cache, remembered the
- * last VMA found (rule VC-0 of kernel-mechanisms.md): a hit iff it contains
+ * last VMA found (docs/kernel.md, "The VMA cache"): a hit iff it contains
  * addr; on a miss the rb-tree walk's result replaces it, even when that VMA
  * does not contain addr. Threads of one process share the pointer, so
  * threads working in different VMAs evict each other's entry on every

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { REQUIRED_COUNTERS } from '../ts/abi.js';
 import { repo } from './helpers.js';
 
-/* the CLI exactly as the README runs it: npm run --silent sim -- ... calls scripts/sim.mjs */
+/* the CLI exactly as docs/cli.md runs it: npm run --silent sim -- ... calls scripts/sim.mjs */
 function sim(...args: string[]) {
   const r = spawnSync(process.execPath, ['scripts/sim.mjs', ...args], { cwd: repo, encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -379,8 +379,8 @@ describe('npm run sim: the VMA cache', () => {
     expect(table.out).toMatch(/^all tasks +99\.69% +0\.00%$/m);
   });
 
-  it("the README's table gives every vmacache scenario's counts under both settings", () => {
-    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  it("docs/mechanisms/vma-cache.md's table gives every scenario's counts under both settings", () => {
+    const readme = readFileSync(join(repo, 'docs/mechanisms/vma-cache.md'), 'utf8');
     const dir = join(repo, 'scenarios/vma-cache');
     const files = readdirSync(dir)
       .filter((f) => f.endsWith('.yaml'))
@@ -397,8 +397,8 @@ describe('npm run sim: the VMA cache', () => {
         j.a.counters.vmacache_find_hits,
         pctOf(j.a),
       ].map((x) => (typeof x === 'number' ? x.toLocaleString('en-US') : x));
-      const row = `| [\`${f.replace(/\.yaml$/, '')}\`](scenarios/vma-cache/${f}) | ${cells.join(' | ')} |`;
-      expect(readme, `README row for ${f}`).toContain(row);
+      const row = `| [\`${f.replace(/\.yaml$/, '')}\`](../../scenarios/vma-cache/${f}) | ${cells.join(' | ')} |`;
+      expect(readme, `docs row for ${f}`).toContain(row);
     }
   });
 });
@@ -422,14 +422,14 @@ describe('npm run sim: the LRU and fadvise(DONTNEED)', () => {
     /* the seed's profiling counters exist only with the deactivation */
     expect(b.pginvalidate).toBe(0);
     expect(a.pginvalidate).toBeGreaterThan(0);
-    /* §4.6: pgrotated ≈ (pginvalidate - pgreclaim) + the PG_reclaim pages whose writeback ended */
+    /* the rotation identity: pgrotated ≈ (pginvalidate - pgreclaim) + the PG_reclaim pages whose writeback ended */
     expect(a.pgrotated).toBeLessThanOrEqual(a.pginvalidate);
     expect(a.pgrotated).toBeGreaterThanOrEqual(a.pginvalidate - a.pgreclaim + 0.99 * a.pgreclaim);
     expect(b.pgrotated).toBe(0);
   });
 
-  it("the README's table gives the backup's counters under both settings", () => {
-    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  it("docs/mechanisms/lru.md's table gives the backup's counters under both settings", () => {
+    const readme = readFileSync(join(repo, 'docs/mechanisms/lru.md'), 'utf8');
     const j = run();
     for (const k of [
       'pgmajfault',
@@ -443,7 +443,7 @@ describe('npm run sim: the LRU and fadvise(DONTNEED)', () => {
       'workingset_refault',
     ]) {
       const row = `| \`${k}\` | ${j.b.counters[k].toLocaleString('en-US')} | ${j.a.counters[k].toLocaleString('en-US')} |`;
-      expect(readme, `README row for ${k}`).toContain(row);
+      expect(readme, `docs row for ${k}`).toContain(row);
     }
   });
 });
@@ -473,7 +473,7 @@ describe('npm run sim: large folios', () => {
   });
 });
 
-describe("npm run sim: §3.5's arithmetic, fork and munmap of 1 GiB of folios of one order", () => {
+describe('npm run sim: the mapcount arithmetic, fork and munmap of 1 GiB of folios of one order', () => {
   const MTHP = 'wasm-core/test/large-folios/fork-munmap-1g.yaml',
     THP = 'wasm-core/test/large-folios/fork-munmap-1g-thp.yaml';
   /* the scenario without its last step (the child's munmap): what fork alone made */
@@ -506,11 +506,11 @@ describe("npm run sim: §3.5's arithmetic, fork and munmap of 1 GiB of folios of
     { label: 'order 9 (THP remapped by PTEs)', order: 9, file: THP, set: [], edit: undefined, pmd: false },
     { label: 'order 9 (THP, one PMD each)', order: 9, file: THP, set: [], edit: noRemap, pmd: true },
   ];
-  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  const readme = readFileSync(join(repo, 'docs/mechanisms/large-folios.md'), 'utf8');
   const f = (n: number) => n.toLocaleString('en-US');
 
   for (const c of cases) {
-    it(`${c.label}: fork and munmap each make 2^18 page atomics (a PMD: one entire) and, in 6.10 only, 2^(18-k) large ones; the README says so`, () => {
+    it(`${c.label}: fork and munmap each make 2^18 page atomics (a PMD: one entire) and, in 6.10 only, 2^(18-k) large ones; docs/mechanisms/large-folios.md says so`, () => {
       const files = forkOnly(c.file, c.edit);
       for (const lm of ['true', 'false']) {
         const set = [...c.set, `large_mapcount=${lm}`];
@@ -542,7 +542,7 @@ describe("npm run sim: §3.5's arithmetic, fork and munmap of 1 GiB of folios of
         }
         if (lm === 'true') {
           const row = `| ${c.label} | ${c.pmd ? `0 (+${f(batches)} \`_entire_mapcount\`)` : f(forkA.page)} | ${f(forkA.large)} | ${c.pmd ? `0 (+${f(batches)} \`_entire_mapcount\`)` : f(munA.page)} | ${f(munA.large)} |`;
-          expect(readme, `README row for ${c.label}`).toContain(row);
+          expect(readme, `docs row for ${c.label}`).toContain(row);
         }
       }
     });
@@ -556,7 +556,7 @@ describe('npm run sim: the anticipatory prefault against THP and mTHP (1 GiB wri
     expect(r.code, r.err).toBe(0);
     return JSON.parse(r.out).counters.pgfault as number;
   };
-  it('traps: 262,144 off, 18,947 with the prefault (cap 14), 512 with THP, 16,384 with 64 KiB mTHP; the README says so', () => {
+  it('traps: 262,144 off, 18,947 with the prefault (cap 14), 512 with THP, 16,384 with 64 KiB mTHP; docs/mechanisms/prefault.md says so', () => {
     const rows: [string, number, string[]][] = [
       ['no prefault (2.6.10, and every kernel since for 4 KiB pages)', 262144, ['anon_prefault=off']],
       ['the anticipatory prefault, V1 (cap 14)', 18947, []],
@@ -564,11 +564,11 @@ describe('npm run sim: the anticipatory prefault against THP and mTHP (1 GiB wri
       ['THP (`thp: always`)', 512, ['anon_prefault=off', 'thp=always']],
       ['64 KiB mTHP (`mthp: [64KiB]`)', 16384, ['anon_prefault=off', 'mthp=[64KiB]']],
     ];
-    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const readme = readFileSync(join(repo, 'docs/mechanisms/prefault.md'), 'utf8');
     for (const [label, want, set] of rows) {
       const n = faults(...set);
       expect(n, label).toBe(want);
-      expect(readme, `README row for ${label}`).toContain(`| ${label} | ${n.toLocaleString('en-US')} |`);
+      expect(readme, `docs row for ${label}`).toContain(`| ${label} | ${n.toLocaleString('en-US')} |`);
     }
   });
 });

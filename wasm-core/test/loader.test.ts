@@ -376,10 +376,36 @@ function codeBlocks(md: string, lang: string): string[] {
 }
 
 describe('scenario-format.md', () => {
-  const md = readFileSync(`${repo}../shared/docs/scenario-format.md`, 'utf8');
+  const md = readFileSync(`${repo}docs/scenario-format.md`, 'utf8');
   const blocks = codeBlocks(md, 'yaml');
 
-  it('has its examples where we expect them', () => expect(blocks.length).toBe(2));
+  it('has its examples where we expect them', () => expect(blocks.length).toBe(6));
+
+  it('explains every top-level key, file and process key and step kind the schema has', () => {
+    const S = scenarioJsonSchema() as {
+      properties: Record<string, { additionalProperties?: { properties?: Record<string, unknown> } }>;
+    };
+    /* named in a code span: `fs`, `fs: tmpfs`, `name: { threads: N }` */
+    const spans = md.match(/`[^`\n]+`/g) ?? [];
+    const named = (k: string) => spans.some((c) => new RegExp(`\\b${k}\\b`).test(c));
+    const keys = [
+      ...Object.keys(S.properties),
+      ...Object.keys(S.properties.files.additionalProperties?.properties ?? {}),
+      ...Object.keys(S.properties.processes.additionalProperties?.properties ?? {}),
+      ...STEP_KINDS,
+    ];
+    expect(keys.filter((k) => !named(k))).toEqual([]);
+  });
+
+  it('every example is a scenario or a piece of one that loads', () => {
+    const maps = ['app', 'parent'].map((p) => `  - mmap: { task: ${p}, name: m, length: 1GiB, prot: read-write }\n`);
+    for (const b of blocks.slice(1)) {
+      const src = /^- /.test(b)
+        ? `name: x\nprocesses: { app: {}, parent: {} }\nsteps:\n${maps.join('')}${b.replace(/^(?=.)/gm, '  ')}`
+        : `name: x\nsteps: []\n${b}`;
+      expect(() => parseScenario(src, 'scenario-format.md')).not.toThrow();
+    }
+  });
 
   it('the full example parses, compiles and runs: 256 MiB / 64 KiB = 4096 faults', async () => {
     const s = parseScenario(blocks[0], 'scenario-format.md');
@@ -400,7 +426,7 @@ processes:
   parent: {}
 steps:
   - mmap: { task: parent, name: m, file: data, prot: read }
-${blocks[1].replace(/^(?=.)/gm, '  ')}`;
+${blocks.find((b) => b.includes('folio:'))!.replace(/^(?=.)/gm, '  ')}`;
     const s = parseScenario(src, 'scenario-format.md');
     const ex = s.steps.filter((x) => x.kind === 'expect');
     expect(ex).toHaveLength(2);
@@ -738,7 +764,7 @@ describe('the JSON Schema', () => {
     expect(Object.keys(schema.$defs.step.properties).sort()).toEqual([...STEP_KINDS].sort());
   });
   it("accepts the format document's example as plain JSON", () => {
-    const md = readFileSync(`${repo}../shared/docs/scenario-format.md`, 'utf8');
+    const md = readFileSync(`${repo}docs/scenario-format.md`, 'utf8');
     const v = validator(scenarioJsonSchema());
     expect(v(parseYaml(codeBlocks(md, 'yaml')[0])), JSON.stringify(v.errors)).toBe(true);
   });
@@ -791,5 +817,14 @@ describe('editor assistance from the schema', () => {
       lines: ['touch memory from user space, one byte per touched page'],
     });
     expect(docAt(S, ...at('compare: { machine.io_la|tency: 3 }'))?.doc.title).toBe('machine.io_latency');
+  });
+});
+
+describe('the README', () => {
+  it('shows scenarios/fault-around/sequential.yaml as shipped (less its about:)', () => {
+    const readme = readFileSync(`${repo}README.md`, 'utf8');
+    const shown = parseYaml(codeBlocks(readme, 'yaml')[0]);
+    const { about: _, ...shipped } = parseYaml(readFileSync(`${repo}scenarios/fault-around/sequential.yaml`, 'utf8'));
+    expect(shown).toEqual(shipped);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The seed's tables, one scenario per row: a sweep over fault_around_bytes
  * (the same plan as `--sweep` and the browser's sweep) gives the model
- * values of kernel-mechanisms.md §1.9 at each of the seed's seven orders,
+ * values of docs/kernel.md, "Fault-around" at each of the seed's seven orders,
  * and the scenario's reference data holds the seed's seven numbers.
  */
 import { readFileSync } from 'node:fs';

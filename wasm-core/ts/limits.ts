@@ -150,7 +150,7 @@ export function formatFigure(key: LimitKey, n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
-/** the README's table of limits (a test keeps the README's copy equal to this) */
+/** the table of limits in docs/limits.md (a test keeps that copy equal to this) */
 export function limitsMarkdown(): string {
   const rows = LIMIT_DEFS.map((d) => `| \`${d.key}\` | ${formatFigure(d.key, d.default)} | ${d.what} | ${d.why} |`);
   return ['| limit | default | what it bounds | why this default |', '|---|---:|---|---|', ...rows].join('\n');

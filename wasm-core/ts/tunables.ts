@@ -2,7 +2,7 @@
  * Tunables and machine settings, all read from the generated description
  * (gen/interface.ts TUNABLES): defaults, the header encoding, display, and
  * the domain a sweep runs over. The loader, the compiler, the CLI's --set
- * help, the tunables drawer and the README table all use this one list.
+ * help, the tunables drawer and docs/reference.md all use this one list.
  */
 import { formatSize } from './units.js';
 import { TUNABLES, type KernelTunables, type MachineSettings, type TunableInfo } from './gen/interface.js';

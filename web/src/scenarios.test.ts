@@ -10,8 +10,8 @@ const plain = (s: string) =>
 describe('gallery teasers', () => {
   it('keep a sentence whole across a dot inside a word', () => {
     expect(
-      teaserOf('The count does not depend on the order (kernel-mechanisms.md, rule FA-COUNT): still 256 faults. More.'),
-    ).toBe('The count does not depend on the order (kernel-mechanisms.md, rule FA-COUNT): still 256 faults. More.');
+      teaserOf('The count does not depend on the order (do_fault_around maps the block): still 256 faults. More.'),
+    ).toBe('The count does not depend on the order (do_fault_around maps the block): still 256 faults. More.');
   });
   it('take a second sentence when the first is short, and cut long ones at a word', () => {
     const t = teaserOf(`Reads take time. ${'A very long sentence that goes on '.repeat(10)}end.`);
@@ -21,7 +21,7 @@ describe('gallery teasers', () => {
   });
   it('never end inside a parenthesis', () => {
     const t = teaserOf(
-      `${'word '.repeat(25)}so it does not depend on the order (kernel-mechanisms.md, rule FA-COUNT): still 256 faults.`,
+      `${'word '.repeat(25)}so it does not depend on the order (do_fault_around maps the block): still 256 faults.`,
     );
     expect(t).toBe(`${'word '.repeat(25)}so it does not depend on the order…`);
   });

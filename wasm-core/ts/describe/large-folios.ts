@@ -1,7 +1,7 @@
 /**
  * Large folios' events in one sentence each: THP's PMD mappings, the
  * PMD->PTE remap, the deferred split, and every rmap operation on a large
- * folio with the atomics it cost (kernel-mechanisms.md §3.3; the 6.10
+ * folio with the atomics it cost (docs/kernel.md, "Large folios"; the 6.10
  * kernel, whose _large_mapcount the seed adds).
  */
 import { EV, FolioRmapOp, SetHow, SplitPmdWhy } from '../abi.js';
