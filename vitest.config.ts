@@ -5,7 +5,12 @@ import { defineConfig } from 'vitest/config';
 //   web    the store, reducer, URL, frame providers, replay                        (npm test -- quick)
 //   cli    the CLI end to end (a process per run), the hostile inputs, the seeds' big runs
 //   fuzz   random scenarios through the loader, wasm and native ASan (npm run fuzz runs more)
-const CLI = ['wasm-core/test/cli.test.ts', 'wasm-core/test/hostile.test.ts', 'wasm-core/test/seed.test.ts'];
+const CLI = [
+  'wasm-core/test/cli.test.ts',
+  'wasm-core/test/hostile.test.ts',
+  'wasm-core/test/seed.test.ts',
+  'wasm-core/test/toy-mechanism.test.ts',
+];
 const FUZZ = ['wasm-core/test/fuzz.test.ts'];
 export default defineConfig({
   test: {

@@ -39,7 +39,7 @@ export default {
   seed: { author: 'A. Tester', title: 'a toy', date: '2026-01-01', kernel: '6.18' },
   kernels: ['6.18'],
   core: ['src/toy.c'],
-  tests: ['tests/toy.c'],
+  tests: ['test/native/toy.c'],
   aliases: [],
   tunables: [
     { key: 'toy_knob', type: 'int', min: 0, max: 9, default: 3, unit: 'knobs', kernel: '6.18', status: 'modelled', desc: 'A toy knob.' },
@@ -63,7 +63,7 @@ int mmsim_toy_info(const struct mmsim *sim, struct mmsim_toy_info *out)
 	return 0;
 }
 `,
-  'wasm-core/tests/toy.c': `/* toy.c - the toy's native test, found by the build */
+  'wasm-core/test/native/toy.c': `/* toy.c - the toy's native test, found by the build */
 TEST(toy_knob_default)
 {
 	struct mmsim_prog_header h = { 0 };

@@ -100,4 +100,10 @@ describe('compare and sweep in the URL', () => {
     expect(decodeUrl('?scenario=x&compare=fault_around_bytes=4096').compare).toEqual({ fault_around_bytes: '4096' });
     expect(() => decodeUrl('?scenario=x&compare=oops')).toThrow(/key=value/);
   });
+
+  it('a link from before a group was renamed opens the scenario under its new name', () => {
+    expect(decodeUrl('?scenario=vmacache/ebizzy&cursor=5').scenario).toBe('vma-cache/ebizzy');
+    expect(decodeUrl('?scenario=folios/thp').scenario).toBe('large-folios/thp');
+    expect(decodeUrl('?scenario=fault-around/sequential').scenario).toBe('fault-around/sequential');
+  });
 });

@@ -12,6 +12,7 @@
 import { compressSource, decompressSource, UrlError } from './compress.js';
 
 export { compressSource, decompressSource, UrlError };
+import { MECHANISMS } from '../../../wasm-core/ts/abi.js';
 import { splitValues } from '../../../wasm-core/ts/multirun.js';
 import type { CursorTarget, ViewId } from './state.js';
 import { ALL_VIEW_IDS, groupOf, shownViews } from '../views/ids.js';
@@ -77,6 +78,13 @@ export function encodeUrl(u: UrlState): string {
   return `${s ? `?${s}` : ''}${u.src !== undefined ? `#src=${compressSource(u.src)}` : ''}`;
 }
 
+/** a scenario's name under its group's current spelling: links from before a rename (vmacache/ebizzy) still open */
+export function currentName(name: string): string {
+  const [group, ...rest] = name.split('/');
+  const m = MECHANISMS.find((x) => (x.aliases as readonly string[]).includes(group));
+  return m ? [m.id, ...rest].join('/') : name;
+}
+
 /** search (`?…`) and hash (`#src=…`); `?src=` of older links is read too */
 export function decodeUrl(search: string, hash?: string): UrlState {
   if (hash === undefined) {
@@ -99,7 +107,7 @@ export function decodeUrl(search: string, hash?: string): UrlState {
     }
   }
   const sc = p.get('scenario');
-  if (sc) out.scenario = sc;
+  if (sc) out.scenario = currentName(sc);
   for (const kv of p.getAll('set')) {
     const eq = kv.indexOf('=');
     if (eq > 0) out.set[kv.slice(0, eq)] = kv.slice(eq + 1);
