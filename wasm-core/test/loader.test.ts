@@ -828,3 +828,18 @@ describe('the README', () => {
     expect(shown).toEqual(shipped);
   });
 });
+
+describe('docs/reference.md', () => {
+  it('is the reference the loader writes from its descriptions (node scripts/gen-interface.mjs)', async () => {
+    const { referenceMarkdown } = await import('../ts/load/reference.js');
+    const doc = readFileSync(`${repo}docs/reference.md`, 'utf8');
+    const want = referenceMarkdown();
+    const a = doc.split('\n'),
+      b = want.split('\n');
+    const i = a.findIndex((line, k) => line !== b[k]);
+    expect(
+      i < 0 && a.length === b.length ? null : `line ${i + 1}: has\n  ${a[i]}\nshould be\n  ${b[i]}`,
+      'docs/reference.md is stale: run node scripts/gen-interface.mjs',
+    ).toBeNull();
+  });
+});

@@ -257,7 +257,7 @@ const SCHEMA: SchemaObject = {
           ),
           sparse: withDoc(
             BOOL,
-            'extension: a disk file whose blocks are not written yet (a new copy): writing part of a page reads nothing first (default false)',
+            'a disk file whose blocks are not written yet (a new copy): writing part of a page reads nothing first (default false)',
           ),
         },
         ['size'],
@@ -277,7 +277,7 @@ const SCHEMA: SchemaObject = {
           vmacache_seqnum: int(
             0,
             2 ** 32 - 1,
-            "the mm's initial vmacache_seqnum (default 0; an extension: start near 4294967295 to reach the wrap)",
+            "the mm's initial vmacache_seqnum (default 0; start near 4294967295 to reach the wrap)",
           ),
         },
       },
@@ -288,7 +288,7 @@ const SCHEMA: SchemaObject = {
       minProperties: 1,
       'x-expected': 'expected the tunables run B sets, like { fault_around_bytes: 4KiB }, got {got}',
       'x-unknown': "unknown key '{key}'{suggest}; compare takes a kernel tunable or a machine.* key: {keys}",
-      description: "extension: the scenario's natural comparison; run B is this scenario with these tunables set",
+      description: "the scenario's natural comparison; run B is this scenario with these tunables set",
     }),
     reference: mapping(
       'reference',
@@ -312,7 +312,7 @@ const SCHEMA: SchemaObject = {
         },
       },
       ['source', 'x', 'y', 'points'],
-      { description: "extension: reference data (e.g. a kernel patch's benchmark table) drawn beside a sweep over x" },
+      { description: "reference data (e.g. a kernel patch's benchmark table) drawn beside a sweep over x" },
     ),
   },
   $defs: {
