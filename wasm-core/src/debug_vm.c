@@ -34,6 +34,14 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "filemap.h"
+#include "memory.h"
+#include "mmap.h"
+#include "page_alloc.h"
+#include "rmap.h"
+#include "swap.h"
+#include "vmacache.h"
+#include "xarray.h"
 
 #define FAIL(...)                                \
 	do {                                     \

@@ -30,6 +30,13 @@
  *    modelled, since it decides what the retry maps (see do_user_addr_fault).
  */
 #include "internal.h"
+#include "filemap.h"
+#include "memory.h"
+#include "page_alloc.h"
+#include "swap.h"
+#include "vmscan.h"
+#include "writeback.h"
+#include "xarray.h"
 
 /* ------------------------------------------------------------- page cache */
 

@@ -5,6 +5,10 @@
  * folio_mapcount() loop the model counts is a scenario's, run.c).
  */
 #include "internal.h"
+#include "memory.h"
+#include "mmap.h"
+#include "pagewalk.h"
+#include "rmap.h"
 
 int mmsim_folio_info(const struct mmsim *sim, uint32_t pfn, struct mmsim_folio_info *out)
 {

@@ -73,6 +73,12 @@
  * the shrinker's scan batches (each pass scans the whole queue).
  */
 #include "internal.h"
+#include "huge_mm.h"
+#include "memory.h"
+#include "page_alloc.h"
+#include "rmap.h"
+#include "swap.h"
+#include "vmscan.h"
 
 #define HPAGE_PMD_ORDER (PMD_SHIFT - PAGE_SHIFT)
 #define HPAGE_PMD_NR (1u << HPAGE_PMD_ORDER)

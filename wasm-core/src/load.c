@@ -26,6 +26,10 @@
  * program alone.
  */
 #include "internal.h"
+#include "mmap.h"
+#include "page_alloc.h"
+#include "vmscan.h"
+#include "writeback.h"
 
 uint32_t mmsim_abi_version(void)
 {

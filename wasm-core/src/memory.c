@@ -36,6 +36,17 @@
  * locks, swap entries.
  */
 #include "internal.h"
+#include "filemap.h"
+#include "huge_mm.h"
+#include "memory.h"
+#include "mmap.h"
+#include "page_alloc.h"
+#include "pagewalk.h"
+#include "prefault.h"
+#include "rmap.h"
+#include "swap.h"
+#include "vmacache.h"
+#include "writeback.h"
 
 #define _PAGE_TABLE \
 	(MMSIM_PTE_PRESENT | MMSIM_PTE_RW | MMSIM_PTE_USER | MMSIM_PTE_ACCESSED | MMSIM_PTE_DIRTY)

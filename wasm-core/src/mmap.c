@@ -23,6 +23,13 @@
  * a merge unlinks (__vma_unlink), never for a split.
  */
 #include "internal.h"
+#include "huge_mm.h"
+#include "memory.h"
+#include "mmap.h"
+#include "prng.h"
+#include "rmap.h"
+#include "swap.h"
+#include "vmacache.h"
 
 #define MAX_MAP_COUNT MMSIM_MAX_MAP_COUNT /* the kernel's default vm.max_map_count */
 

@@ -32,6 +32,9 @@
  * migratetypes, the reserves of atomic and PF_MEMALLOC allocations.
  */
 #include "internal.h"
+#include "page_alloc.h"
+#include "vmscan.h"
+#include "writeback.h"
 
 static void __free_one_page(struct mmsim *sim, uint32_t pfn, unsigned order);
 

@@ -30,6 +30,8 @@
  * is returned.
  */
 #include "internal.h"
+#include "memory.h"
+#include "pagewalk.h"
 
 static inline uint64_t level_end(uint64_t addr, int level, uint64_t end)
 {

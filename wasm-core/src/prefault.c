@@ -46,6 +46,10 @@
  * never in one kernel.
  */
 #include "internal.h"
+#include "memory.h"
+#include "page_alloc.h"
+#include "prefault.h"
+#include "rmap.h"
 
 #define PREFAULT_MAX_ORDER 30
 

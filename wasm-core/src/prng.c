@@ -9,6 +9,7 @@
  * into range.
  */
 #include "internal.h"
+#include "prng.h"
 
 uint64_t splitmix64(uint64_t x)
 {

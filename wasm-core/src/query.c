@@ -4,6 +4,9 @@
  * strips). Nothing here changes the simulation.
  */
 #include "internal.h"
+#include "memory.h"
+#include "swap.h"
+#include "xarray.h"
 
 /* struct layouts: generated with the TypeScript side, checked by the drift test (interface_gen.c) */
 

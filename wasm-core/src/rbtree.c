@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "mmap.h"
 
 #define V(id) vma_ptr(sim, (id))
 

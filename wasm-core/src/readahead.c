@@ -36,6 +36,8 @@
  * cgroup congestion, and the bdi io_pages limit (max_pages is ra_pages).
  */
 #include "internal.h"
+#include "filemap.h"
+#include "xarray.h"
 
 /*
  * page_cache_ra_unbounded(): allocate, mark and submit a run of new folios.

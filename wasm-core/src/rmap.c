@@ -30,6 +30,11 @@
  * family and an ancestor test per VMA.
  */
 #include "internal.h"
+#include "memory.h"
+#include "mmap.h"
+#include "rmap.h"
+#include "swap.h"
+#include "writeback.h"
 
 static struct page *folio_page1(const struct mmsim *sim, uint32_t head)
 {

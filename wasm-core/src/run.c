@@ -25,6 +25,14 @@
  * the interpreter is bounded by the work budget.
  */
 #include "internal.h"
+#include "filemap.h"
+#include "memory.h"
+#include "mmap.h"
+#include "prng.h"
+#include "rmap.h"
+#include "vmacache.h"
+#include "vmscan.h"
+#include "writeback.h"
 
 const char *mmsim_check_message(const struct mmsim *sim)
 {

@@ -29,6 +29,9 @@
  *    fault-around window is usually clamped by the VMA start.
  */
 #include "internal.h"
+#include "filemap.h"
+#include "memory.h"
+#include "page_alloc.h"
 
 uint32_t shmem_fault(struct mmsim *sim, struct vm_fault *vmf)
 {

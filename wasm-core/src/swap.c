@@ -42,6 +42,10 @@
  * it, for get_scan_count().
  */
 #include "internal.h"
+#include "page_alloc.h"
+#include "rmap.h"
+#include "swap.h"
+#include "vmscan.h"
 
 int folio_lru_list(const struct page *folio)
 {

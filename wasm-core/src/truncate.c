@@ -34,6 +34,13 @@
  * Pages dropped here leave no shadow entry (3.15's remove_mapping() too).
  */
 #include "internal.h"
+#include "filemap.h"
+#include "page_alloc.h"
+#include "rmap.h"
+#include "swap.h"
+#include "vmscan.h"
+#include "writeback.h"
+#include "xarray.h"
 
 #define PAGEVEC_SIZE MMSIM_PAGEVEC_SIZE
 

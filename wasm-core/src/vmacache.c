@@ -47,6 +47,7 @@
  * mmsim_vmacache_flush_all as the cache is invalidated.
  */
 #include "internal.h"
+#include "vmacache.h"
 
 #define VMACACHE_HASH(addr) ((uint32_t)((addr) >> PAGE_SHIFT) & (VMACACHE_SIZE - 1))
 

@@ -53,6 +53,13 @@
  * writeback waits for the oldest write instead).
  */
 #include "internal.h"
+#include "filemap.h"
+#include "huge_mm.h"
+#include "page_alloc.h"
+#include "rmap.h"
+#include "swap.h"
+#include "vmscan.h"
+#include "writeback.h"
 
 #define SWAP_CLUSTER_MAX 32u
 #define DEF_PRIORITY 12

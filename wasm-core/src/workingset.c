@@ -31,6 +31,7 @@
  * pagevec); the LRU otherwise stays 2.6.39's.
  */
 #include "internal.h"
+#include "vmscan.h"
 
 #define SHADOW_MASK 0x7fffffffu
 

@@ -45,6 +45,11 @@
  * requests it waits for at once (writeback_waits counts it).
  */
 #include "internal.h"
+#include "filemap.h"
+#include "rmap.h"
+#include "swap.h"
+#include "writeback.h"
+#include "xarray.h"
 
 #define MAX_WRITEBACK_PAGES 1024u
 #define WB_REQ_MAX_PAGES 128u

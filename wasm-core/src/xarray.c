@@ -14,6 +14,7 @@
  * visiting its clean ones (xa_find_tagged).
  */
 #include "internal.h"
+#include "xarray.h"
 
 static uint64_t xa_max(uint32_t height)
 {

@@ -10,6 +10,20 @@
  */
 #include "harness.h"
 #include "internal.h"
+#include "filemap.h"
+#include "huge_mm.h"
+#include "memory.h"
+#include "mmap.h"
+#include "page_alloc.h"
+#include "pagewalk.h"
+#include "prefault.h"
+#include "prng.h"
+#include "rmap.h"
+#include "swap.h"
+#include "vmacache.h"
+#include "vmscan.h"
+#include "writeback.h"
+#include "xarray.h"
 #include "prog.h"
 
 struct test_case tests[256];
