@@ -114,6 +114,7 @@ export function ensureInterface() {
 
 /** the C core: native runner and both wasm builds (make is incremental) */
 export function ensureCore({ native = true } = {}) {
+  if (coreUpToDate(native)) return;
   ensureTools([
     ['make', 'make'],
     ['gcc', 'gcc'],
@@ -125,6 +126,32 @@ export function ensureCore({ native = true } = {}) {
   if (upToDate) return;
   say(`building the core (${targets.join(', ')})...`);
   run('make', ['-s', '-C', 'wasm-core', ...targets], { quiet: true });
+}
+
+/*
+ * The builds newer than every source (make's own rule, read with stat): the CLI runs setup on every start,
+ * and spawning make and three `command -v` cost each run about 40 ms.
+ */
+function coreUpToDate(native) {
+  const dir = join(root, 'wasm-core');
+  const outputs = [
+    'build/wasm/mmsim.wasm',
+    'build/wasm/mmsim-debug.wasm',
+    ...(native ? ['build/native/mmsim-run'] : []),
+  ];
+  const inputs = [
+    'Makefile',
+    'exports.txt',
+    ...['src', 'include'].flatMap((d) =>
+      readdirSync(join(dir, d))
+        .filter((f) => /\.[ch]$/.test(f))
+        .map((f) => `${d}/${f}`),
+    ),
+    ...(native ? ['tools/mmsim-run.c'] : []),
+  ];
+  const mtime = (f) => (existsSync(join(dir, f)) ? statSync(join(dir, f)).mtimeMs : Number.NaN);
+  const oldest = Math.min(...outputs.map(mtime));
+  return !Number.isNaN(oldest) && inputs.every((f) => mtime(f) < oldest);
 }
 
 /**

@@ -4,10 +4,10 @@
 //   npm test -- quick        the edit-test loop: lint, type check, native tests, the fast vitest projects
 //   npm test -- NAME         the stages whose name starts with NAME (lint, type, core, TypeScript, production, browser)
 //
-//   1. lint, type check and the native C tests (ASan, UBSan, the invariant checker), side by side
+//   1. lint, type check, the native C tests (ASan, UBSan, the invariant checker) and the production
+//      build with the offline single file, side by side
 //   2. TypeScript: vitest (loader, golden traces, parity, engine, store; then the CLI, hostile inputs, fuzzing)
-//   3. the production build and the offline single file
-//   4. the browser: Playwright in Debian's Chromium
+//   3. the browser: Playwright in Debian's Chromium, against the production build
 //
 // Stages in one group run at the same time (their output is printed whole as each ends); the groups
 // run in order, and the first failure stops the run. Each stage's time is printed at the end.
@@ -28,25 +28,25 @@ const STAGES = [
   { group: 1, name: 'type check', cmd: [node, 'node_modules/typescript/bin/tsc', '-p', '.'] },
   { group: 1, name: 'core: native tests (ASan, UBSan)', cmd: ['make', '-s', '-j2', '-C', 'wasm-core', 'test'] },
   {
-    group: 2,
-    name: 'TypeScript tests (vitest)',
-    cmd: quick ? [...VITEST, ...QUICK_PROJECTS.flatMap((p) => ['--project', p])] : VITEST,
-  },
-  {
-    group: 3,
+    group: 1,
     name: 'production build',
     full: true,
     cmd: [node, 'node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
   },
   {
-    group: 3,
+    group: 1,
     name: 'production build: the offline single file',
     full: true,
     follows: true,
     cmd: [node, 'scripts/build-offline.mjs'],
   },
   {
-    group: 4,
+    group: 2,
+    name: 'TypeScript tests (vitest)',
+    cmd: quick ? [...VITEST, ...QUICK_PROJECTS.flatMap((p) => ['--project', p])] : VITEST,
+  },
+  {
+    group: 3,
     name: 'browser tests (Playwright, Chromium)',
     full: true,
     cmd: [node, 'node_modules/@playwright/test/cli.js', 'test'],
@@ -63,7 +63,7 @@ if (!chosen.length) {
 
 const t0 = Date.now();
 setup({
-  browser: chosen.some((s) => s.group === 4),
+  browser: chosen.some((s) => s.name.startsWith('browser')),
   native: true,
   lint: chosen.some((s) => s.name.startsWith('lint')),
 });

@@ -13,8 +13,9 @@ function open(e: GalleryEntry, ev: React.MouseEvent) {
   dispatch({ type: 'openScenario', name: e.name, file: e.file, source: e.source, edited: false });
 }
 
+/* a seed row's sweep: over its reference data's x, charting its y */
 function openSweep(e: GalleryEntry, ev: React.MouseEvent) {
-  if (ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.button !== 0) return;
+  if (ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.button !== 0 || !e.reference) return;
   ev.preventDefault();
   dispatch({
     type: 'openScenario',
@@ -22,7 +23,7 @@ function openSweep(e: GalleryEntry, ev: React.MouseEvent) {
     file: e.file,
     source: e.source,
     edited: false,
-    sweep: { key: 'fault_around_bytes', values: null, y: 'pgfault' },
+    sweep: { key: e.reference.x, values: null, y: e.reference.y },
   });
 }
 
@@ -117,9 +118,15 @@ function SeedTable({ title, entries }: { title: string; entries: GalleryEntry[] 
                 );
               })}
               <td>
-                <a href={`${href(e)}&sweep=fault_around_bytes`} onClick={(ev) => openSweep(e, ev)} data-sweep={e.name}>
-                  Sweep fault_around_bytes
-                </a>
+                {e.reference && (
+                  <a
+                    href={`${href(e)}&sweep=${e.reference.x}&y=${e.reference.y}`}
+                    onClick={(ev) => openSweep(e, ev)}
+                    data-sweep={e.name}
+                  >
+                    Sweep {e.reference.x}
+                  </a>
+                )}
               </td>
             </tr>
           ))}

@@ -54,7 +54,7 @@ export function Player() {
   const scenario = useStore((s) => s.scenario);
   const present = useStore((s) => s.present);
   const embed = useStore((s) => s.embed);
-  const group = scenario?.name?.split('/')[0] ?? 'fault-around';
+  const group = scenario?.name?.split('/')[0] ?? mechanismOf(null).id;
   const compare = useStore((s) => s.compare !== null);
   const sweep = useStore((s) => s.sweep !== null);
   if (sweep && !present && !embed) {
@@ -277,7 +277,13 @@ function CompareBar() {
     if (changedTunables(scenario, b).length) naturalLabel = runLabels(scenario, b).b;
     else naturalSet = null;
   }
-  const quick = scenario ? (Object.keys(naturalSet ?? {})[0] ?? 'fault_around_bytes') : null;
+  const sweepY = mechanismOf(group).sweepY ?? 'pgfault';
+  /* the tunable the compare button sits beside: the natural compare's, or the group's first quick one */
+  const quick = scenario
+    ? (Object.keys(naturalSet ?? {})[0] ??
+      TUNABLES.find((t) => t.quick && t.mechanism === mechanismOf(group).id)?.key ??
+      null)
+    : null;
   /*
    * beside its quick tunable the button names only the value ("Compare with 4 KiB"); its title says all.
    * A tunable not shown there (the LRU's workingset), or a true/false one (large_mapcount), keeps its
@@ -347,10 +353,10 @@ function CompareBar() {
         <button
           type="button"
           className="btn"
-          onClick={() => dispatch({ type: 'openSweep', key: quick, values: null, y: 'pgfault' })}
+          onClick={() => dispatch({ type: 'openSweep', key: quick, values: null, y: sweepY })}
           data-testid="open-sweep"
           aria-label={`Sweep ${quick}`}
-          title={`Sweep ${quick}: run the scenario once per value and chart pgfault`}
+          title={`Sweep ${quick}: run the scenario once per value and chart ${sweepY}`}
         >
           {compare ? `Sweep ${quick}` : 'Sweep every value'}
         </button>

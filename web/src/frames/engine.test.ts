@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { COUNTERS, EV, FaultKind, PC, PC_READAHEAD, PC_STATE_MASK, SkipReason } from '../../../wasm-core/ts/abi.js';
 import { Engine } from './engine.js';
 import { CAUSE, type Frame } from './types.js';
-import { cacheKey, faultAroundOf } from '../mechanisms/fault-around/frame.js';
 import { recorded } from '../mechanisms/testing.js';
 import { FRAME_PROVIDERS } from '../gen/frames.js';
 import { runProgram } from '../../../wasm-core/ts/runner.js';
@@ -145,22 +144,19 @@ describe('engine: time travel', () => {
   });
 
   it('shows a fault-around window being mapped, event by event', async () => {
-    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/sequential.yaml'));
+    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/sequential.yaml'), {}, FRAME_PROVIDERS);
     const tl = eng.recordAll();
-    /* the third fault: pages 32..47 */
+    /* the third fault: pages 32..47 (the window is fault-around's mark, from its frame provider) */
     const pf = tl.faultEvents[2];
     const f0 = eng.frame(pf + 1);
     expect(f0.fault?.addr).toBe(0x7f0000000000 + 32 * 4096);
-    expect(f0.fault?.window).toBeNull();
+    const windowOf = (f: Frame) => f.fault?.marks.find((m) => m.kind === 'range') ?? null;
+    expect(windowOf(f0)).toBeNull();
     let c = pf + 1;
     while (eng.event(c - 1).type !== EV.mm_filemap_map_pages) c++;
     const fw = eng.frame(c);
-    expect(fw.fault?.window).toEqual({
-      start: 0x7f0000000000 + 32 * 4096,
-      end: 0x7f0000000000 + 48 * 4096,
-      startPgoff: 32,
-      endPgoff: 47,
-    });
+    expect(windowOf(fw)).toMatchObject({ start: 0x7f0000000000 + 32 * 4096, end: 0x7f0000000000 + 48 * 4096 });
+    expect(fw.fault?.notes).toEqual([{ text: 'window pages 32–47' }]);
     const pages = (f: Frame) => f.mms[0].vmas[0].pages!;
     expect(pages(fw)[32] & 1).toBe(0);
     const f5 = eng.frame(c + 5);
@@ -205,7 +201,12 @@ describe('engine: time travel', () => {
   });
 
   it('explains skipped pages and finds major faults', async () => {
-    const eng = new Engine(await loadCore(), programOf('scenarios/fault-around/partly-cached.yaml'));
+    const eng = new Engine(
+      await loadCore(),
+      programOf('scenarios/fault-around/partly-cached.yaml'),
+      {},
+      FRAME_PROVIDERS,
+    );
     const tl = eng.recordAll();
     expect(tl.majorEvents.length).toBe(6);
     const at = eng.findEvent(0, 'major', 1)!;
@@ -222,7 +223,7 @@ describe('engine: time travel', () => {
     const f = eng.frame(skip + 1);
     expect(f.event?.text).toMatch(/^skipped page \d+: PG_readahead: left for ->fault$/);
     expect(f.event?.fn).toBe('next_uptodate_folio');
-    expect(f.fault?.skips.some((s) => s.reason === SkipReason.Readahead)).toBe(true);
+    expect(f.fault?.marks.some((m) => m.kind === 'cross' && m.title === 'PG_readahead: left for ->fault')).toBe(true);
     /* the fault's last line sums it up, reasons and all */
     const done = eng.frame(f.opEnd).event!;
     expect(done.text).toMatch(
@@ -252,10 +253,10 @@ describe('engine: the page cache behind a mapping', () => {
     expect(mark).toBeGreaterThan(0);
     const before = eng.frame(mark),
       after = eng.frame(mark + 1);
-    const cacheOf = (f: Frame) => faultAroundOf(f).cache[cacheKey(0, f.mms[0].vmas[0].id)]!;
+    const cacheOf = (f: Frame) => f.mms[0].vmas[0].cache!;
     expect(cacheOf(before)[33] & PC_READAHEAD).toBe(0);
     expect(cacheOf(after)[33] & PC_READAHEAD).toBe(PC_READAHEAD);
-    expect(faultAroundOf(after).files[0].ra).toEqual({ start: 33, size: 31, async: 31 });
+    expect(after.files[0].ra).toEqual({ start: 33, size: 31, async: 31 });
     /* the mark on 25 was cleared earlier in the same operation */
     expect(cacheOf(after)[25] & PC_READAHEAD).toBe(0);
     /* at the end: every page cached and uptodate, marks only where a fault has not reached them */
@@ -264,7 +265,7 @@ describe('engine: the page cache behind a mapping', () => {
     for (let p = 1; p < 1024; p++) expect(cache[p] & PC_STATE_MASK).toBe(PC.uptodate);
     expect([...cache].filter((c) => c & PC_READAHEAD)).toHaveLength(0);
     /* the last mark (992) pushed the window past EOF: nothing read, the state moved on */
-    expect(faultAroundOf(end).files[0].ra?.start).toBe(1024);
+    expect(end.files[0].ra?.start).toBe(1024);
     eng.destroy();
   });
 });
@@ -430,7 +431,7 @@ describe('engine: every view is the core at the cursor, also inside a fault', ()
         );
       }
       /* the page cache and readahead state, from the core too */
-      const fa = faultAroundOf(f);
+      const fa = f;
       expect(
         fa.files.map((x) => x.ra),
         at,
@@ -442,7 +443,7 @@ describe('engine: every view is the core at the cursor, also inside a fault', ()
       for (const mm of f.mms)
         for (const v of mm.vmas) {
           if (v.file === null) continue;
-          const cache = fa.cache[cacheKey(mm.id, v.id)];
+          const cache = v.cache!;
           v.pages!.forEach((p, k) => {
             if (p & 3) expect(cache[k] & PC_STATE_MASK, `${at}: page ${k} mapped`).toBe(PC.uptodate);
           });

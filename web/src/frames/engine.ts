@@ -5,8 +5,9 @@
  * tasks, VMAs and PTEs, the page-table walk, the page cache) is read from
  * the core standing exactly at k, after event k - 1, even in the middle of
  * a fault (seekCursor: a capture inside the operation). The operation's
- * events so far add only the narrative: which fault is in progress, its
- * window and skips, which tables and PTEs *this operation* made, and why
+ * events so far add only the narrative: which fault is in progress, what
+ * the mechanisms mark on it (their providers' slots: a window, skipped
+ * pages, a batch), which tables and PTEs *this operation* made, and why
  * each page was mapped. The views draw frames; no view, and nothing here,
  * keeps a second model of kernel state.
  *
@@ -18,15 +19,17 @@ import { EV, FaultKind, SetHow } from '../../../wasm-core/ts/abi.js';
 import type { Core, MmInfo } from '../../../wasm-core/ts/core.js';
 import type { Program, StepInfo } from '../../../wasm-core/ts/compile.js';
 import { lowerBound } from '../../../wasm-core/ts/search.js';
-import { describeEvent, type SimEvent, type SimEventOf } from '../../../wasm-core/ts/events.js';
+import { describeEvent, type SimEvent } from '../../../wasm-core/ts/events.js';
 import { findInIndex, Recorder, type EngineOptions } from '../../../wasm-core/ts/recorder.js';
 import {
   CAUSE,
   type FaultView,
+  type FileView,
   type Frame,
   type FrameProvider,
   type LogLine,
   type MmView,
+  type TableChange,
   type VmaView,
   type WalkView,
 } from './types.js';
@@ -96,11 +99,12 @@ function causeOf(how: number, major: boolean): number {
 }
 
 /**
- * A PMD remapped by a PTE table (mmsim_split_huge_pmd) among ops, at the walk's 2 MiB: the walk says so, and
- * its 512 entries were all set at once. For the fault's own operation and for the one at the cursor.
+ * A PMD entry replaced by a PTE table among ops (a provider's tableChange: a THP remapped), at the walk's
+ * 2 MiB: the walk says so, and its 512 entries were all set at once. For the fault's own operation and for
+ * the one at the cursor.
  */
-function markRemap(w: WalkView, ops: SimEvent[]): void {
-  if (w.leaf || w.remapped || !ops.some((e) => e.type === EV.mmsim_split_huge_pmd && e.address === w.pteBase)) return;
+function markRemap(w: WalkView, changes: TableChange[]): void {
+  if (w.leaf || w.remapped || !changes.some((c) => c.remap && c.address === w.pteBase)) return;
   w.remapped = true;
   for (let i = 0; i < 512; i++) if (w.pte[i] & 3) w.pte[i] |= 4;
 }
@@ -112,6 +116,18 @@ export class Engine extends Recorder {
   constructor(core: Core, program: Program, opts: EngineOptions = {}, providers: readonly FrameProvider[] = []) {
     super(core, program, opts);
     this.providers = providers;
+  }
+
+  /** the page-table changes the providers read in ops (beyond mm_set_pte), with the index of each's event */
+  private tableChanges(ops: SimEvent[]): (TableChange & { at: number })[] {
+    const out: (TableChange & { at: number })[] = [];
+    ops.forEach((e, at) => {
+      for (const p of this.providers) {
+        const c = p.tableChange?.(e);
+        if (c) out.push({ ...c, at });
+      }
+    });
+    return out;
   }
 
   /* ------------------------------------------------------------- history */
@@ -130,16 +146,15 @@ export class Engine extends Recorder {
       const e = this.event(i);
       if (e.opStart) opMajor = false;
       if (e.type === EV.mm_filemap_fault && !e.cached) opMajor = true;
-      if (e.type === EV.mmsim_split_huge_pmd) {
-        /* a PMD remapped by 512 PTEs: each page now a PTE of an anonymous THP (or of the zero page) */
-        for (let j = 0; j < 512; j++) {
-          const key = e.mm * 2 ** 36 + Math.floor(e.address / 4096) + j;
+      const changed = this.tableChanges([e]);
+      for (const c of changed)
+        for (let j = 0; j < c.pages; j++) {
+          const key = c.mm * 2 ** 36 + Math.floor(c.address / 4096) + j;
           const list = h.get(key) ?? [];
-          list.push({ from: i + 1, to: Infinity, cause: e.head ? CAUSE.anon : CAUSE.zero });
+          list.push({ from: i + 1, to: Infinity, cause: c.cause });
           h.set(key, list);
         }
-        continue;
-      }
+      if (changed.length) continue;
       if (e.type !== EV.mm_set_pte || e.how === SetHow.Reuse) continue; /* reuse: the same page, made writable */
       const key = this.mmOfTask(e.task) * 2 ** 36 + Math.floor(e.address / 4096);
       const list = h.get(key) ?? [];
@@ -181,24 +196,22 @@ export class Engine extends Recorder {
     const exact = this.seekCursor(c);
     const focusTask = ops.find((e) => e.task !== null)?.task ?? this.lastTaskBefore(c);
     const focusMm = this.mmOfTask(focusTask);
-    const fault = this.faultView(ops);
+    const mms = this.mmViews(c);
+    const fault = this.faultView(ops, mms[focusMm]);
     /* an operation with no fault that remapped a THP's PMD (a munmap, a madvise): walk the (last) remap's address */
-    let remapAt = -1;
-    if (!fault)
-      for (let i = ops.length - 1; i >= 0 && remapAt < 0; i--) if (ops[i].type === EV.mmsim_split_huge_pmd) remapAt = i;
-    const remap = remapAt >= 0 ? (ops[remapAt] as SimEventOf<'mmsim_split_huge_pmd'>) : null;
+    const changes = this.tableChanges(ops);
+    const remap = fault ? null : ([...changes].reverse().find((x) => x.remap) ?? null);
     const walk = fault
       ? this.walkView(focusMm, fault.addr, ops, opStart + ops.findIndex((e) => e.type === EV.page_fault_user), false)
       : remap
-        ? { ...this.walkView(remap.mm, remap.address, ops, opStart + remapAt, false), remap: true }
+        ? { ...this.walkView(remap.mm, remap.address, ops, opStart + remap.at, false), remap: true }
         : this.lastWalk(info.faultEvents, opStart);
     /* a remap by this operation (a munmap, a madvise) of the last fault's PMD: said in the walk too */
-    if (walk) markRemap(walk, ops);
+    if (walk) markRemap(walk, changes);
     const partial = complete ? [] : ops;
-    const mms = this.mmViews(c);
     const mech: Record<string, unknown> = {};
     for (const p of this.providers)
-      mech[p.id] = p.frame({ sim: this.sim, program: this.program, cursor: c, partial, ops, mms });
+      if (p.frame) mech[p.id] = p.frame({ sim: this.sim, program: this.program, cursor: c, partial, ops, mms });
     const { tasks } = collectCounters(this.program, this.sim);
 
     let step: number | null = null,
@@ -225,6 +238,7 @@ export class Engine extends Recorder {
       fault,
       walk,
       log,
+      files: this.fileViews(),
       mech,
       ...(exact ? {} : { inexact: true }),
     };
@@ -238,7 +252,8 @@ export class Engine extends Recorder {
     return null;
   }
 
-  private faultView(ops: SimEvent[]): FaultView | null {
+  /** the fault in the operation, if any: the core's fault path in its events, and each mechanism's marks on it */
+  private faultView(ops: SimEvent[], mm: MmView | undefined): FaultView | null {
     const pf = ops.find((e) => e.type === EV.page_fault_user);
     if (!pf) return null;
     const f: FaultView = {
@@ -249,42 +264,35 @@ export class Engine extends Recorder {
       retried: false,
       done: false,
       kind: null,
-      window: null,
-      prefault: null,
-      skips: [],
       mapped: [],
+      marks: [],
+      notes: [],
     };
     for (const e of ops) {
-      if (e.type === EV.mmsim_anon_prefault) {
-        const planned = e.planned;
-        f.prefault = {
-          hit: e.hit,
-          order: e.order,
-          pages: e.mapped,
-          planned,
-          why: e.end,
-          next: e.address + planned * 4096,
-        };
-      } else if (e.type === EV.mm_filemap_map_pages)
-        f.window = {
-          start: e.address,
-          end: e.address + (e.end_pgoff - e.start_pgoff + 1) * 4096,
-          startPgoff: e.start_pgoff,
-          endPgoff: e.end_pgoff,
-        };
-      else if (e.type === EV.mm_filemap_map_skip) f.skips.push({ addr: e.address, pgoff: e.pgoff, reason: e.reason });
-      else if (e.type === EV.mm_set_pte) f.mapped.push({ addr: e.address, how: e.how });
+      if (e.type === EV.mm_set_pte) f.mapped.push({ addr: e.address, how: e.how });
       else if (e.type === EV.mm_filemap_fault && !e.cached) f.major = true;
-      else if (e.type === EV.page_fault_user && e.attempt > 0) {
-        f.retried = true;
-        /* the retry's window replaces the first attempt's */
-        f.skips = [];
-      } else if (e.type === EV.mm_fault_done && e.kind !== FaultKind.Retry) {
+      else if (e.type === EV.page_fault_user && e.attempt > 0) f.retried = true;
+      else if (e.type === EV.mm_fault_done && e.kind !== FaultKind.Retry) {
         f.done = true;
         f.kind = e.kind;
       }
     }
+    const vma = mm?.vmas.find((v) => f.addr >= v.start && f.addr < v.end) ?? null;
+    for (const p of this.providers) {
+      const m = p.fault?.(ops, { addr: f.addr, vma });
+      if (m?.marks) f.marks.push(...m.marks);
+      if (m?.notes) f.notes.push(...m.notes);
+    }
     return f;
+  }
+
+  /** each file's page cache size and readahead window (struct file_ra_state), from the core */
+  private fileViews(): FileView[] {
+    return this.program.files.map((_, id) => {
+      const fi = this.sim.fileInfo(id);
+      const ra = fi.raSize ? { start: Number(fi.raStart), size: fi.raSize, async: fi.raAsyncSize } : null;
+      return { id, nrpages: fi.nrpages, mmapMiss: fi.mmapMiss, ra };
+    });
   }
 
   /**
@@ -350,7 +358,7 @@ export class Engine extends Recorder {
       leaf,
       remapped: false,
     };
-    markRemap(view, ops);
+    markRemap(view, this.tableChanges(ops));
     return view;
   }
 
@@ -405,15 +413,12 @@ export class Engine extends Recorder {
             if (this.program.procs[mm].forked)
               for (let p = 0; p < n; p++) if (st[p] & 1 && !(st[p] >> 4)) st[p] |= CAUSE.fork << 4;
             vv.pages = st;
-            const joins = this.sim.queryWords(
-              'mmsim_folio_joins',
-              Math.ceil(n / 32),
-              mm,
-              Math.floor(start / 2 ** 32),
-              start % 2 ** 32,
-              n,
-            );
-            if (joins.some((w) => w !== 0)) vv.joins = joins;
+            /* the page cache behind a file mapping, page by page */
+            if (v.file !== null) vv.cache = this.sim.pagecacheStates(v.file, vv.pgoff, n);
+            for (const p of this.providers) {
+              const joins = p.pages?.({ sim: this.sim, mm, vma: vv }).joins;
+              if (joins?.some((w) => w !== 0)) vv.joins = joins;
+            }
           } else {
             vv.heat = this.sim.pteHeat(mm, v.vmStart, v.vmEnd, HEAT_BUCKETS);
           }
@@ -472,6 +477,7 @@ export class Engine extends Recorder {
       fault: null,
       walk: null,
       log: [],
+      files: this.fileViews(),
       mech: {},
     };
   }

@@ -38,8 +38,19 @@ export interface VmaView {
   pages?: Uint8Array;
   /** present PTEs per bucket, for large VMAs */
   heat?: Uint32Array;
-  /** with pages: bit p of joins[p >> 5] set when page p continues page p - 1's large folio (drawn as one block) */
+  /** with pages: bit p of joins[p >> 5] set when page p continues the block of page p - 1 (drawn as one: a
+   *  large folio); filled by a frame provider's pages() */
   joins?: Uint32Array;
+  /** with pages, for a file VMA: the page cache behind each page, PC.* | PC_READAHEAD */
+  cache?: Uint8Array;
+}
+
+/** a file's readahead state (struct file_ra_state): the last window, its last `async` pages ahead of the reader */
+export interface FileView {
+  id: number;
+  nrpages: number;
+  mmapMiss: number;
+  ra: { start: number; size: number; async: number } | null;
 }
 
 export interface MmView {
@@ -62,11 +73,32 @@ export interface FaultView {
   retried: boolean;
   done: boolean;
   kind: number | null;
-  window: { start: number; end: number; startPgoff: number; endPgoff: number } | null;
-  /** the 2004 anticipatory prefault's batch (mmsim_anon_prefault): its pages, what ended it, and the next prediction */
-  prefault: { hit: boolean; order: number; pages: number; planned: number; why: number; next: number } | null;
-  skips: { addr: number; pgoff: number; reason: number }[];
   mapped: { addr: number; how: number }[];
+  /** what the mechanisms mark on the fault (their providers' fault()): windows, skipped pages, guesses */
+  marks: FaultMark[];
+  /** their phrases in the fault line, in the providers' order */
+  notes: FaultNote[];
+}
+
+/**
+ * A mechanism's mark on the fault in progress, drawn by the address space:
+ * `range` a bracket around the pages [start, end) (fault-around's window, a
+ * prefault batch); `cross` a cross on each of them (a page not mapped, and
+ * why); `guess` a dashed outline on the page at start (a predicted next
+ * fault). A page under it reads `lead` (bold) and `title` in its tooltip.
+ */
+export interface FaultMark {
+  kind: 'range' | 'cross' | 'guess';
+  start: number;
+  end: number;
+  title: string;
+  lead?: string;
+}
+
+/** a phrase of the fault line under the address space: `bold`, then `text` ("window pages 16–31") */
+export interface FaultNote {
+  bold?: string;
+  text: string;
 }
 
 export interface WalkView {
@@ -120,6 +152,8 @@ export interface Frame {
   fault: FaultView | null;
   walk: WalkView | null;
   log: LogLine[];
+  /** each file's page cache size and readahead window */
+  files: FileView[];
   /** what each mechanism's frame provider added, by mechanism id */
   mech: Record<string, unknown>;
   /** set when the state inside the operation could not be captured (the host refused the memory): the
@@ -140,10 +174,32 @@ export interface FrameContext {
   mms: MmView[];
 }
 
+/** a page-table change an event makes that no mm_set_pte tells (a PMD remapped by 512 PTEs) */
+export interface TableChange {
+  mm: number;
+  address: number;
+  pages: number;
+  /** how the pages came to be mapped (CAUSE), for the address space's colours */
+  cause: number;
+  /** the walk marks the PTE table as this operation's (the PMD entry replaced by a table) */
+  remap: boolean;
+}
+
+/**
+ * What a mechanism adds to the playground's frames, in the worker. Every
+ * part is optional: a slot of the shared views that the mechanism fills.
+ */
 export interface FrameProvider {
-  /** the mechanism's id: its result goes in frame.mech[id] */
+  /** the mechanism's id: its frame() result goes in frame.mech[id] */
   id: string;
-  frame(ctx: FrameContext): unknown;
+  /** its own view model, for its own views */
+  frame?(ctx: FrameContext): unknown;
+  /** its marks on the fault in progress and its phrases in the fault line, from the operation's events */
+  fault?(ops: SimEvent[], at: { addr: number; vma: VmaView | null }): { marks?: FaultMark[]; notes?: FaultNote[] };
+  /** per drawn VMA: page blocks to draw as one (large folios) */
+  pages?(ctx: { sim: Sim; mm: number; vma: VmaView }): { joins?: Uint32Array };
+  /** page-table changes an event makes beyond mm_set_pte (the address space's colours, the walk) */
+  tableChange?(e: SimEvent): TableChange | null;
   /**
    * Once per recorded run, in one pass over its events: data for charts over
    * the whole run (the worker sends it with the timeline, as timeline.series[id]).

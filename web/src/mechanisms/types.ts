@@ -9,6 +9,7 @@
  */
 import type { EventName } from '../../../wasm-core/ts/abi.js';
 import type { SimEvent, SimEventOf } from '../../../wasm-core/ts/events.js';
+import type { FaultMark } from '../frames/types.js';
 import type { ViewMeta } from '../views/meta.js';
 
 /**
@@ -42,6 +43,8 @@ export interface MechanismDef {
   blurb: string;
   /** the counters shown as key figures, with their labels */
   figures: { key: string; label: string }[];
+  /** the counter a sweep of its tunables charts by default (pgfault when not given) */
+  sweepY?: string;
   /** the order of its scenarios in the gallery: the first is the one to try first */
   teachingOrder?: string[];
   /** a tunable value's label in the controls, when it says more than the value ("4 KiB · off") */
@@ -54,4 +57,6 @@ export interface MechanismDef {
   grow?: Record<string, number>;
   /** its own views' metadata (their components are its views.tsx, page side: the worker imports this file) */
   views?: ViewMeta[];
+  /** the legend of the marks its frame provider puts on a fault (FrameProvider.fault), in file or anonymous mappings */
+  marks?: { kind: FaultMark['kind']; label: string; title: string; file: boolean }[];
 }

@@ -2,8 +2,10 @@
  * The address space: the process's VMAs on a strip (gaps collapsed), and the
  * selected VMA's pages as a grid of cells, 64 pages (256 KiB) per row and a
  * faint line every 8 rows (one 2 MiB page table). Cells are coloured by how
- * the page got mapped; the current fault-around window is bracketed, skipped
- * pages carry a cross, and hovering explains a cell. Behind a file mapping
+ * the page got mapped; the mechanisms' marks on the fault in progress are
+ * drawn over them (a window bracketed, skipped pages crossed, a predicted
+ * page dashed: their frame providers' fault() slot, named in the legend by
+ * their modules' `marks`), and hovering explains a cell. Behind a file mapping
  * the page cache shows through: pages cached but not mapped, pages being
  * read, PG_readahead marks, and the file's current readahead window (a bar
  * under its pages, solid where it is ahead of the reader). d3-zoom zooms from the
@@ -13,13 +15,10 @@
 import { select, zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useBoxSize } from './useBoxSize.js';
-import { PC, PC_READAHEAD, PC_STATE_MASK, SKIP_REASONS, SkipReason, VM } from '../../../wasm-core/ts/abi.js';
-import { CAUSE, CAUSE_NAMES, type Frame, type VmaView as CoreVma } from '../frames/types.js';
+import { PC, PC_READAHEAD, PC_STATE_MASK, VM } from '../../../wasm-core/ts/abi.js';
+import { CAUSE, CAUSE_NAMES, type FaultMark, type FileView, type Frame, type VmaView } from '../frames/types.js';
 import type { Program } from '../../../wasm-core/ts/compile.js';
-import { cacheKey, faultAroundOf, type FileView } from '../mechanisms/fault-around/frame.js';
-
-/** a VMA as drawn here: the core's, with the page cache behind it (fault-around's frame data) */
-type VmaView = CoreVma & { cache?: Uint8Array };
+import { MECHANISM_DEFS } from '../mechanisms/registry.js';
 import { fmt, hex, size } from '../lib/format.js';
 import { CAUSE_LEGEND, readPalette, type Palette } from '../lib/palette.js';
 import type { ViewProps } from './types.js';
@@ -60,8 +59,7 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
     ? mm?.vmas.find((v) => frame.fault!.addr >= v.start && frame.fault!.addr < v.end)
     : undefined;
   const coreVma = (vmaSel !== null ? mm?.vmas.find((v) => v.id === vmaSel) : undefined) ?? faultVma ?? mm?.vmas[0];
-  const vma: VmaView | undefined =
-    coreVma && mm ? { ...coreVma, cache: faultAroundOf(frame).cache[cacheKey(mm.id, coreVma.id)] } : coreVma;
+  const vma: VmaView | undefined = coreVma;
   const following = vmaSel === null;
 
   if (!mm) return <div className="placeholder">No process.</div>;
@@ -232,14 +230,11 @@ function Legend({ file, fork }: { file: boolean; fork: boolean }) {
           ? l.cause <= CAUSE.major
           : l.cause !== CAUSE.around && l.cause !== CAUSE.major && (fork || l.cause !== CAUSE.fork),
       ).map((l) => item('', l.short, l.label, { background: l.css }))}
+      {MECHANISM_DEFS.flatMap((m) => m.marks ?? [])
+        .filter((l) => l.file === file)
+        .map((l) => item(MARK_CLASS[l.kind], l.label, l.title))}
       {file && (
         <>
-          {item('win', 'window', 'the fault-around window of the current fault')}
-          {item(
-            'empty skip',
-            'skipped',
-            'a page fault-around did not map: hover it (or inspect it with the keys) for why',
-          )}
           {item('empty cached', 'cached', 'in the page cache, not mapped here')}
           {item('reading', 'being read', 'in the page cache, locked while its read I/O is in flight')}
           {item('empty mark', 'PG_readahead', 'a fault here starts the next readahead')}
@@ -249,6 +244,12 @@ function Legend({ file, fork }: { file: boolean; fork: boolean }) {
     </div>
   );
 }
+
+/** a fault mark's legend swatch (styles.css) */
+const MARK_CLASS: Record<FaultMark['kind'], string> = { range: 'win', cross: 'empty skip', guess: 'empty guess' };
+
+/** the marks on the fault in progress over a page */
+const marksAt = (frame: Frame, addr: number) => frame.fault?.marks.filter((m) => addr >= m.start && addr < m.end) ?? [];
 
 interface Hover {
   x: number;
@@ -416,7 +417,7 @@ function VmaGrid({
 
   const present = presentCount(vma);
   const f = frame.fault && frame.fault.addr >= vma.start && frame.fault.addr < vma.end ? frame.fault : null;
-  const summary = `${label}: ${fmt(n)} pages, ${fmt(present)} mapped${f ? `; a ${f.write ? 'write' : 'read'} fault at page ${fmt((f.addr - vma.start) / 4096)}${f.window ? `, fault-around window of ${(f.window.end - f.window.start) / 4096} pages, ${f.skips.length} skipped` : ''}` : ''}${cacheSummary(vma, frame)}.`;
+  const summary = `${label}: ${fmt(n)} pages, ${fmt(present)} mapped${f ? `; a ${f.write ? 'write' : 'read'} fault at page ${fmt((f.addr - vma.start) / 4096)}${f.notes.map((x) => `, ${x.bold ?? ''}${x.text}`).join('')}` : ''}${cacheSummary(vma, frame)}.`;
 
   return (
     <div className="as-grid">
@@ -494,8 +495,8 @@ function VmaGrid({
 function pageText(vma: VmaView, frame: Frame, p: number): string {
   const st = vma.pages?.[p] ?? 0;
   const addr = vma.start + p * 4096;
-  const skip = frame.fault?.skips.find((s) => s.addr === addr);
-  return `page ${p}, ${hex(addr)}: ${st & 1 ? `present, ${CAUSE_NAMES[st >> 4]}` : 'not present'}${skip ? `; skipped: ${SKIP_REASONS[skip.reason]}` : ''}`;
+  const marks = marksAt(frame, addr).map((m) => `; ${m.lead ? `${m.lead} ` : ''}${m.title}`);
+  return `page ${p}, ${hex(addr)}: ${st & 1 ? `present, ${CAUSE_NAMES[st >> 4]}` : 'not present'}${marks.join('')}`;
 }
 
 /** the page cache behind a file VMA, in words (for screen readers) */
@@ -530,30 +531,20 @@ function faultLine(frame: Frame, vma: VmaView) {
   return (
     <span>
       <b>{f.write ? 'Write' : 'Read'} fault</b> at page {fmt(page)} ({hex(f.addr)})
-      {f.window && (
-        <>
-          {' '}
-          · window pages {f.window.startPgoff}–{f.window.endPgoff}
-        </>
-      )}
-      {f.prefault &&
-        (f.prefault.hit ? (
-          <>
-            {' '}
-            · <b>predicted</b>: a batch of {f.prefault.pages}
-            {f.prefault.pages < f.prefault.planned ? ` (of ${f.prefault.planned})` : ''}, next at page{' '}
-            {fmt((f.prefault.next - vma.start) / 4096)}
-          </>
-        ) : (
-          <> · not predicted: one page, next guess page {fmt((f.prefault.next - vma.start) / 4096)}</>
-        ))}
+      {f.notes.map((x, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the notes of one fault, in their providers' order
+        <span key={i}>
+          {' · '}
+          {x.bold && <b>{x.bold}</b>}
+          {x.text}
+        </span>
+      ))}
       {mapped > 0 && (
         <>
           {' '}
           · <b>{mapped}</b> mapped
         </>
       )}
-      {f.skips.length > 0 && <> · {f.skips.length} skipped</>}
       {f.major && (
         <>
           {' '}
@@ -585,7 +576,7 @@ const CACHE_TEXT: Record<number, string> = {
 
 /** the readahead window of the VMA's file, in the VMA's page numbers */
 function raOf(vma: VmaView, frame: Frame): (FileView['ra'] & { first: number }) | null {
-  const ra = vma.file !== null ? faultAroundOf(frame).files[vma.file]?.ra : null;
+  const ra = vma.file !== null ? frame.files[vma.file]?.ra : null;
   return ra ? { ...ra, first: ra.start - vma.pgoff } : null;
 }
 
@@ -609,8 +600,9 @@ function Tooltip({
   const addr = vma.start + hover.page * 4096;
   const cause = st >> 4;
   const f = frame.fault;
-  const skip = f?.skips.find((s) => s.addr === addr);
-  const inWin = f?.window && addr >= f.window.start && addr < f.window.end;
+  const marks = marksAt(frame, addr);
+  /* a cross says more than a range over the same page (skipped, rather than inside the window) */
+  const crossed = marks.some((m) => m.kind === 'cross');
   const left = Math.min(hover.x + 14, width - 300);
   /* below the pointer, or above it in the lower half, so that the grid's edge never cuts it */
   const place = hover.y > height / 2 ? { bottom: height - hover.y + 12 } : { top: hover.y + 16 };
@@ -633,25 +625,21 @@ function Tooltip({
           <b>the faulting address</b>
         </>
       )}
-      {inWin && !skip && addr !== f?.addr && (
-        <>
-          <br />
-          inside the fault-around window
-        </>
-      )}
-      {skip && (
-        <>
-          <br />
-          <b>skipped by map_pages:</b> {SKIP_REASONS[skip.reason]}
-        </>
-      )}
+      {marks
+        .filter((m) => m.kind !== 'range' || (!crossed && addr !== f?.addr))
+        .map((m) => (
+          <span key={`${m.kind}:${m.start}`}>
+            <br />
+            {m.lead && <b>{m.lead}</b>} {m.title}
+          </span>
+        ))}
       {pc !== undefined && (
         <>
           <br />
           {CACHE_TEXT[pc & PC_STATE_MASK]}
         </>
       )}
-      {pc !== undefined && (pc & PC_READAHEAD) !== 0 && skip?.reason !== SkipReason.Readahead && (
+      {pc !== undefined && (pc & PC_READAHEAD) !== 0 && (
         <>
           <br />
           <b>PG_readahead:</b> a fault here starts the next readahead
@@ -790,7 +778,7 @@ function drawGrid(
       }
 }
 
-/** the fault in progress: its fault-around window, skipped pages and the faulting page */
+/** the fault in progress: the mechanisms' marks on it, and the faulting page */
 function drawFault(
   g: CanvasRenderingContext2D,
   vma: VmaView,
@@ -815,36 +803,33 @@ function drawFault(
       p = end;
     }
   };
-  /* the fault-around window */
-  if (f.window) bracket(cellOf(f.window.start), cellOf(f.window.end));
-  /* the anticipatory prefault's batch (a bracket as fault-around's) and the address it predicts next (a dashed cell) */
-  if (f.prefault) {
-    bracket(cellOf(f.addr), cellOf(f.addr) + f.prefault.pages);
-    const q = cellOf(f.prefault.next);
-    if (q >= 0 && q < n) {
-      g.save();
-      g.setLineDash([3, 2]);
-      g.strokeStyle = pal.text;
-      g.lineWidth = Math.max(1.5, cs / 8);
-      g.strokeRect(x0 + (q % COLS) * cs + 0.5, y0 + Math.floor(q / COLS) * cs + 0.5, cs - gap - 1, cs - gap - 1);
-      g.restore();
-    }
+  /* the mechanisms' marks: ranges bracketed, guesses dashed, crossed pages last (over the brackets) */
+  for (const m of f.marks) if (m.kind === 'range') bracket(cellOf(m.start), cellOf(m.end));
+  for (const m of f.marks) {
+    const q = cellOf(m.start);
+    if (m.kind !== 'guess' || q < 0 || q >= n) continue;
+    g.save();
+    g.setLineDash([3, 2]);
+    g.strokeStyle = pal.text;
+    g.lineWidth = Math.max(1.5, cs / 8);
+    g.strokeRect(x0 + (q % COLS) * cs + 0.5, y0 + Math.floor(q / COLS) * cs + 0.5, cs - gap - 1, cs - gap - 1);
+    g.restore();
   }
-  /* skipped pages: a cross */
   g.strokeStyle = pal.text;
   g.lineWidth = Math.max(1.2, cs / 12);
-  for (const s of f.skips) {
-    const p = cellOf(s.addr);
-    if (p < 0 || p >= n) continue;
-    const x = x0 + (p % COLS) * cs,
-      y = y0 + Math.floor(p / COLS) * cs,
-      m = (cs - gap) * 0.25;
-    g.beginPath();
-    g.moveTo(x + m, y + m);
-    g.lineTo(x + cs - gap - m, y + cs - gap - m);
-    g.moveTo(x + cs - gap - m, y + m);
-    g.lineTo(x + m, y + cs - gap - m);
-    g.stroke();
+  for (const m of f.marks) {
+    if (m.kind !== 'cross') continue;
+    for (let p = Math.max(0, cellOf(m.start)); p < Math.min(n, cellOf(m.end)); p++) {
+      const x = x0 + (p % COLS) * cs,
+        y = y0 + Math.floor(p / COLS) * cs,
+        d = (cs - gap) * 0.25;
+      g.beginPath();
+      g.moveTo(x + d, y + d);
+      g.lineTo(x + cs - gap - d, y + cs - gap - d);
+      g.moveTo(x + cs - gap - d, y + d);
+      g.lineTo(x + d, y + cs - gap - d);
+      g.stroke();
+    }
   }
   /* the faulting page: a strong outline and a marker above */
   const p = Math.floor(cellOf(f.addr));

@@ -1,53 +1,49 @@
 /**
- * Fault-around's frame provider (runs in the worker, with the engine): the
- * page cache behind each file mapping drawn page by page, and each file's
- * readahead window (struct file_ra_state). Straight from the core's queries
- * (mmsim_pagecache_states, mmsim_file_info): the engine has the core at the
- * frame's cursor, also between two events of a fault, so a page added, read
- * or marked PG_readahead shows from its event on. No React here.
+ * Fault-around's frame provider (runs in the worker, with the engine): its
+ * marks on the fault in progress. The window do_fault_around() handed
+ * filemap_map_pages() (mm_filemap_map_pages) is a bracket, each page
+ * map_pages skipped (mm_filemap_map_skip) a cross with its reason, and the
+ * fault line says the window's file pages and how many were skipped. After
+ * a VM_FAULT_RETRY the retry's window replaces the first attempt's. No
+ * React here.
  */
-import type { Frame, FrameContext, FrameProvider } from '../../frames/types.js';
-
-/** a file's readahead state: the last window, its last `async` pages ahead of the reader */
-export interface FileView {
-  id: number;
-  nrpages: number;
-  mmapMiss: number;
-  ra: { start: number; size: number; async: number } | null;
-}
-
-export interface FaultAroundFrame {
-  files: FileView[];
-  /** per process and VMA id (`mm:vma`): the page cache behind each page, PC.* | PC_READAHEAD */
-  cache: Record<string, Uint8Array>;
-}
-
-export const FAULT_AROUND = 'fault-around';
-
-/** this mechanism's part of a frame (empty for a frame without it) */
-export function faultAroundOf(frame: Frame): FaultAroundFrame {
-  return (frame.mech[FAULT_AROUND] as FaultAroundFrame | undefined) ?? { files: [], cache: {} };
-}
-
-export const cacheKey = (mm: number, vma: number) => `${mm}:${vma}`;
-
-function fileViews({ sim, program }: FrameContext): FileView[] {
-  return program.files.map((_, id) => {
-    const fi = sim.fileInfo(id);
-    const ra = fi.raSize ? { start: Number(fi.raStart), size: fi.raSize, async: fi.raAsyncSize } : null;
-    return { id, nrpages: fi.nrpages, mmapMiss: fi.mmapMiss, ra };
-  });
-}
+import { EV, SKIP_REASONS } from '../../../../wasm-core/ts/abi.js';
+import type { FaultMark, FaultNote, FrameProvider } from '../../frames/types.js';
+import { FAULT_AROUND } from './index.js';
 
 export const frames: FrameProvider = {
   id: FAULT_AROUND,
-  frame(ctx: FrameContext): FaultAroundFrame {
-    const cache: Record<string, Uint8Array> = {};
-    /* the page cache behind each file VMA, page by page (PC.* | PC_READAHEAD) */
-    for (const mm of ctx.mms)
-      for (const v of mm.vmas)
-        if (v.file !== null && v.pages)
-          cache[cacheKey(mm.id, v.id)] = ctx.sim.pagecacheStates(v.file, v.pgoff, v.pages.length);
-    return { files: fileViews(ctx), cache };
+  fault(ops) {
+    /* the last attempt's events: a retry starts again */
+    let from = 0;
+    ops.forEach((e, i) => {
+      if (e.type === EV.page_fault_user && e.attempt > 0) from = i;
+    });
+    const marks: FaultMark[] = [],
+      notes: FaultNote[] = [];
+    let window: FaultMark | null = null,
+      skipped = 0;
+    for (const e of ops.slice(from))
+      if (e.type === EV.mm_filemap_map_pages) {
+        window = {
+          kind: 'range',
+          start: e.address,
+          end: e.address + (e.end_pgoff - e.start_pgoff + 1) * 4096,
+          title: 'inside the fault-around window',
+        };
+        notes.push({ text: `window pages ${e.start_pgoff}–${e.end_pgoff}` });
+      } else if (e.type === EV.mm_filemap_map_skip) {
+        skipped++;
+        marks.push({
+          kind: 'cross',
+          start: e.address,
+          end: e.address + 4096,
+          lead: 'skipped by map_pages:',
+          title: SKIP_REASONS[e.reason],
+        });
+      }
+    if (window) marks.unshift(window);
+    if (skipped) notes.push({ text: `${skipped} skipped` });
+    return { marks, notes };
   },
 };

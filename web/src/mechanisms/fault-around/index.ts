@@ -1,18 +1,31 @@
 /**
- * Fault-around (Linux 3.15): the gallery group, key figures and quick
- * tunables. Its frame data (the fault-around window, skipped pages and why,
- * the page cache behind a file mapping, readahead windows) comes from the
- * engine's frame; its views are the address space and the page-table walk.
+ * Fault-around (Linux 3.15): the gallery group, key figures, jumps and quick
+ * tunables. Its marks on a fault (the window, skipped pages and why) come
+ * from its frame provider (frame.ts) and are drawn by the shared address
+ * space, whose legend names them (legend below); the page cache and the
+ * readahead window behind a file mapping are the engine's, as they are
+ * every mechanism's. Its views are the shared address space and page-table walk.
  */
 import { SkipReason } from '../../../../wasm-core/ts/abi.js';
 import { size } from '../../lib/format.js';
 import { jump, type MechanismDef } from '../types.js';
 
+export const FAULT_AROUND = 'fault-around';
+
 export const mechanism: MechanismDef = {
-  id: 'fault-around',
+  id: FAULT_AROUND,
   title: 'Fault-around',
   blurb:
     'On a read fault, map the neighbours already in the page cache too (->map_pages, fault_around_bytes; Linux 3.15).',
+  marks: [
+    { kind: 'range', label: 'window', title: 'the fault-around window of the current fault', file: true },
+    {
+      kind: 'cross',
+      label: 'skipped',
+      title: 'a page fault-around did not map: hover it (or inspect it with the keys) for why',
+      file: true,
+    },
+  ],
   figures: [
     { key: 'pgfault', label: 'Page faults' },
     { key: 'pgmajfault', label: 'Major faults' },

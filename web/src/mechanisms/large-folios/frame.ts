@@ -14,7 +14,7 @@
  */
 import { EV, FolioRmapOp, PgtLevel } from '../../../../wasm-core/ts/abi.js';
 import type { Sim } from '../../../../wasm-core/ts/core.js';
-import type { Frame, FrameContext, FrameProvider } from '../../frames/types.js';
+import { CAUSE, type Frame, type FrameContext, type FrameProvider } from '../../frames/types.js';
 import type { SimEvent, SimEventOf } from '../../../../wasm-core/ts/events.js';
 import { rmapAtomics } from '../../../../wasm-core/ts/describe/large-folios.js';
 import { LARGE_FOLIOS } from './index.js';
@@ -213,4 +213,23 @@ function frame(ctx: FrameContext): FoliosFrame {
   };
 }
 
-export const frames: FrameProvider = { id: LARGE_FOLIOS, frame };
+export const frames: FrameProvider = {
+  id: LARGE_FOLIOS,
+  frame,
+  /* a large folio's pages drawn as one block in the address space (mmsim_folio_joins: bit p, page p continues p - 1's folio) */
+  pages: ({ sim, mm, vma }) => ({
+    joins: sim.queryWords(
+      'mmsim_folio_joins',
+      Math.ceil((vma.end - vma.start) / 4096 / 32),
+      mm,
+      Math.floor(vma.start / 2 ** 32),
+      vma.start % 2 ** 32,
+      (vma.end - vma.start) / 4096,
+    ),
+  }),
+  /* __split_huge_pmd: a PMD remapped by 512 PTEs, each page now a PTE of the THP (or of the huge zero page) */
+  tableChange: (e) =>
+    e.type === EV.mmsim_split_huge_pmd
+      ? { mm: e.mm, address: e.address, pages: 512, cause: e.head ? CAUSE.anon : CAUSE.zero, remap: true }
+      : null,
+};

@@ -16,6 +16,7 @@ export const mechanism: MechanismDef = {
   title: 'Large folios',
   blurb:
     'THP and mTHP folios: who maps which page, and what each fork, unmap and COW costs in mapcount atomics (6.10 against 6.9).',
+  sweepY: 'rmap_atomic_large_mapcount',
   figures: [
     { key: 'rmap_atomic_page_mapcount', label: '_mapcount atomics' },
     { key: 'rmap_atomic_large_mapcount', label: '_large_mapcount atomics' },

@@ -18,6 +18,7 @@ export const mechanism: MechanismDef = {
   id: LRU,
   title: 'LRU and fadvise',
   blurb: 'Reclaim, writeback and fadvise(DONTNEED): which pages go, and why (the LRU lists of Linux 2.6.39).',
+  sweepY: 'pgmajfault',
   figures: [
     { key: 'pgmajfault', label: 'Major faults' },
     { key: 'pgscan', label: 'Pages scanned' },

@@ -9,8 +9,9 @@
  */
 import { EV, FaultKind } from '../../../../wasm-core/ts/abi.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
-import type { Frame, FrameContext, FrameProvider } from '../../frames/types.js';
-import type { SimEvent } from '../../../../wasm-core/ts/events.js';
+import type { FaultMark, FaultNote, Frame, FrameContext, FrameProvider } from '../../frames/types.js';
+import { fmt, hex } from '../../lib/format.js';
+import type { SimEvent, SimEventOf } from '../../../../wasm-core/ts/events.js';
 import { PREFAULT } from './index.js';
 
 export const MAX_POINTS = 1500;
@@ -118,4 +119,28 @@ function series(nEvents: number, event: (i: number) => SimEvent, _program: Progr
   return out;
 }
 
-export const frames: FrameProvider = { id: PREFAULT, frame, series };
+/* the batch of the fault in progress (a bracket, as fault-around's window) and the page it predicts next (a dashed cell) */
+function fault(
+  ops: SimEvent[],
+  at: { addr: number; vma: { start: number } | null },
+): ReturnType<NonNullable<FrameProvider['fault']>> {
+  const e = ops.find((x): x is SimEventOf<'mmsim_anon_prefault'> => x.type === EV.mmsim_anon_prefault);
+  if (!e) return {};
+  const next = e.address + e.planned * 4096;
+  const page = at.vma ? fmt((next - at.vma.start) / 4096) : hex(next);
+  const marks: FaultMark[] = [
+    { kind: 'range', start: at.addr, end: at.addr + e.mapped * 4096, title: 'in the batch this fault mapped' },
+    { kind: 'guess', start: next, end: next + 4096, title: 'the next predicted fault' },
+  ];
+  const notes: FaultNote[] = e.hit
+    ? [
+        {
+          bold: 'predicted',
+          text: `: a batch of ${e.mapped}${e.mapped < e.planned ? ` (of ${e.planned})` : ''}, next at page ${page}`,
+        },
+      ]
+    : [{ text: `not predicted: one page, next guess page ${page}` }];
+  return { marks, notes };
+}
+
+export const frames: FrameProvider = { id: PREFAULT, frame, series, fault };

@@ -14,6 +14,7 @@ export const mechanism: MechanismDef = {
   id: VMA_CACHE,
   title: 'VMA cache',
   blurb: 'find_vma() answered from four slots per thread instead of one per process (vmacache; Linux 3.15).',
+  sweepY: 'vmacache_find_hits',
   figures: [
     { key: 'vmacache_find_calls', label: 'find_vma calls' },
     { key: 'vmacache_find_hits', label: 'Cache hits' },
