@@ -4,7 +4,7 @@
  * Click a line, or move with ↑ ↓ (one tab stop for the list), to go there;
  * Enter opens the current event's kernel source.
  */
-import { useRef } from 'react';
+import { memo, useRef } from 'react';
 import { elixir } from '../../../wasm-core/ts/events.js';
 import { dispatch } from '../store/store.js';
 import { useKeepInView } from './keepInView.js';
@@ -51,34 +51,68 @@ export function EventLog({ frame }: ViewProps) {
         {frame.log.map((l) => {
           const isCur = l.index === frame.cursor - 1;
           return (
-            <li
+            <Line
               key={l.index}
-              id={`ev-${l.index}`}
-              aria-current={isCur ? 'step' : undefined}
-              ref={isCur ? cur : undefined}
-              className={`${isCur ? 'cur' : ''} ${l.index >= frame.cursor ? 'future' : ''} ${l.opStart ? 'op' : ''}`}
-              onClick={() => dispatch({ type: 'seek', cursor: l.index + 1 })}
-            >
-              <span className="i">{l.index + 1}</span>
-              <span className="what">{l.text}</span>
-              <span className="fn">
-                {l.fn && (
-                  <a
-                    href={elixir(l.fn)}
-                    target="_blank"
-                    rel="noreferrer"
-                    tabIndex={-1}
-                    onClick={(e) => e.stopPropagation()}
-                    title={`${l.fn} in Linux v6.19 on elixir.bootlin.com`}
-                  >
-                    {l.fn}()
-                  </a>
-                )}
-              </span>
-            </li>
+              index={l.index}
+              text={l.text}
+              fn={l.fn}
+              opStart={l.opStart}
+              cur={isCur}
+              future={l.index >= frame.cursor}
+              lineRef={isCur ? cur : undefined}
+            />
           );
         })}
       </ol>
     </div>
   );
 }
+
+/*
+ * One line of the log, drawn again only when it changes: a step moves the cursor by one line, and the
+ * other 119 lines keep their text (the frame brings them as new objects, so the props are their fields).
+ */
+const Line = memo(function Line({
+  index,
+  text,
+  fn,
+  opStart,
+  cur,
+  future,
+  lineRef,
+}: {
+  index: number;
+  text: string;
+  fn: string | null;
+  opStart: boolean;
+  cur: boolean;
+  future: boolean;
+  lineRef: React.Ref<HTMLLIElement> | undefined;
+}) {
+  return (
+    <li
+      id={`ev-${index}`}
+      aria-current={cur ? 'step' : undefined}
+      ref={lineRef}
+      className={`${cur ? 'cur' : ''} ${future ? 'future' : ''} ${opStart ? 'op' : ''}`}
+      onClick={() => dispatch({ type: 'seek', cursor: index + 1 })}
+    >
+      <span className="i">{index + 1}</span>
+      <span className="what">{text}</span>
+      <span className="fn">
+        {fn && (
+          <a
+            href={elixir(fn)}
+            target="_blank"
+            rel="noreferrer"
+            tabIndex={-1}
+            onClick={(e) => e.stopPropagation()}
+            title={`${fn} in Linux v6.19 on elixir.bootlin.com`}
+          >
+            {fn}()
+          </a>
+        )}
+      </span>
+    </li>
+  );
+});

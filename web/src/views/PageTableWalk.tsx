@@ -9,6 +9,7 @@ import { fmt, hex } from '../lib/format.js';
 import { dispatch } from '../store/store.js';
 import type { ViewProps } from './types.js';
 import { useBoxSize, type BoxSize } from './useBoxSize.js';
+import { memo } from 'react';
 
 /**
  * The 512 slots laid out to fill the space left: the column count (16 to
@@ -192,13 +193,7 @@ export function PageTableWalk({ frame }: ViewProps) {
               : `The PTE page: ${present} of 512 entries present, ${filled} filled ${by}`
           }
         >
-          {Array.from(w.pte, (s, i) => (
-            <i
-              key={i}
-              className={`${s & 2 ? 'p2' : s & 1 ? 'p1' : ''} ${s & 4 ? 'new' : ''} ${s & 8 ? 'cur' : ''} ${s & 16 ? 'huge' : ''}`}
-              title={`${hex(w.pteBase + i * 4096)}: ${s & 3 ? (s & 2 ? 'present, writable' : 'present, read-only') : 'none'}${s & 4 ? `, set ${by}` : ''}`}
-            />
-          ))}
+          <PteSlots pte={w.pte} base={w.pteBase} by={by} />
         </div>
       </div>
       <div className="pte-legend" aria-hidden>
@@ -226,3 +221,23 @@ export function PageTableWalk({ frame }: ViewProps) {
     </div>
   );
 }
+
+/* the 512 slots, drawn again only when one changes (a step between two faults changes none) */
+const PteSlots = memo(
+  function PteSlots({ pte, base, by }: { pte: Uint8Array; base: number; by: string }) {
+    return (
+      <>
+        {Array.from(pte, (s, i) => (
+          <i
+            // biome-ignore lint/suspicious/noArrayIndexKey: the slots of one page table, by index
+            key={i}
+            className={`${s & 2 ? 'p2' : s & 1 ? 'p1' : ''} ${s & 4 ? 'new' : ''} ${s & 8 ? 'cur' : ''} ${s & 16 ? 'huge' : ''}`}
+            title={`${hex(base + i * 4096)}: ${s & 3 ? (s & 2 ? 'present, writable' : 'present, read-only') : 'none'}${s & 4 ? `, set ${by}` : ''}`}
+          />
+        ))}
+      </>
+    );
+  },
+  (a, b) =>
+    a.base === b.base && a.by === b.by && a.pte.length === b.pte.length && a.pte.every((v, i) => v === b.pte[i]),
+);
