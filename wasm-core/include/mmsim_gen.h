@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0xcbf83206u
+#define MMSIM_INTERFACE_HASH 0x1db14f30u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -275,6 +275,7 @@ enum mmsim_prefault_end {
 enum mmsim_vmacache_mode {
 	MMSIM_VMACACHE_PER_THREAD = 0,
 	MMSIM_VMACACHE_MM_WIDE = 1,
+	MMSIM_VMACACHE_OFF = 2,
 };
 enum mmsim_fadvise_mode {
 	MMSIM_FADVISE_DEACTIVATE = 0,
@@ -406,6 +407,7 @@ enum mmsim_prefault_mode {
 	X(MODEL_FAULT_AROUND_MAPPED, "fault_around_mapped") \
 	X(MODEL_FAULT_AROUND_SKIPPED, "fault_around_skipped") \
 	X(MODEL_READAHEAD_PAGES, "readahead_pages") \
+	X(MODEL_FIND_VMA_NODES, "find_vma_nodes") \
 	X(MODEL_KSWAPD_WAKEUPS, "kswapd_wakeups") \
 	X(MODEL_WB_WAITS, "writeback_waits") \
 	X(MODEL_RMAP_ATOMIC_PAGE_MAPCOUNT, "rmap_atomic_page_mapcount") \
@@ -621,6 +623,7 @@ struct mmsim_prog_header { /* 112 bytes: the program's first record */
 	uint32_t thp; /* thp (enum mmsim_thp_mode) */
 	uint32_t mthp_orders; /* mthp (bit n: order n enabled) */
 	uint32_t large_mapcount; /* large_mapcount (0/1) */
+	uint32_t nr_pages_mapped_batching; /* nr_pages_mapped_batching (0/1) */
 	uint32_t anon_prefault; /* anon_prefault (enum mmsim_prefault_mode) */
 	uint32_t anon_prefault_cap; /* anon_prefault_cap (pages) */
 	uint32_t io_latency; /* machine.io_latency (operations) */
@@ -631,7 +634,6 @@ struct mmsim_prog_header { /* 112 bytes: the program's first record */
 	uint32_t nr_maps; /* number of distinct map names */
 	uint32_t nr_steps;
 	uint32_t nr_data;
-	uint32_t reserved; /* padding to 8 bytes */
 };
 struct mmsim_prog_file { /* 16 bytes */
 	uint64_t size; /* bytes */
@@ -837,17 +839,17 @@ _Static_assert(offsetof(struct mmsim_prog_header, dirty_ratio) == 52, "mmsim_pro
 _Static_assert(offsetof(struct mmsim_prog_header, thp) == 56, "mmsim_prog_header.thp at 56");
 _Static_assert(offsetof(struct mmsim_prog_header, mthp_orders) == 60, "mmsim_prog_header.mthp_orders at 60");
 _Static_assert(offsetof(struct mmsim_prog_header, large_mapcount) == 64, "mmsim_prog_header.large_mapcount at 64");
-_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault) == 68, "mmsim_prog_header.anon_prefault at 68");
-_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault_cap) == 72, "mmsim_prog_header.anon_prefault_cap at 72");
-_Static_assert(offsetof(struct mmsim_prog_header, io_latency) == 76, "mmsim_prog_header.io_latency at 76");
-_Static_assert(offsetof(struct mmsim_prog_header, writeback_latency) == 80, "mmsim_prog_header.writeback_latency at 80");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_files) == 84, "mmsim_prog_header.nr_files at 84");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_procs) == 88, "mmsim_prog_header.nr_procs at 88");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_tasks) == 92, "mmsim_prog_header.nr_tasks at 92");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_maps) == 96, "mmsim_prog_header.nr_maps at 96");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_steps) == 100, "mmsim_prog_header.nr_steps at 100");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_data) == 104, "mmsim_prog_header.nr_data at 104");
-_Static_assert(offsetof(struct mmsim_prog_header, reserved) == 108, "mmsim_prog_header.reserved at 108");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_pages_mapped_batching) == 68, "mmsim_prog_header.nr_pages_mapped_batching at 68");
+_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault) == 72, "mmsim_prog_header.anon_prefault at 72");
+_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault_cap) == 76, "mmsim_prog_header.anon_prefault_cap at 76");
+_Static_assert(offsetof(struct mmsim_prog_header, io_latency) == 80, "mmsim_prog_header.io_latency at 80");
+_Static_assert(offsetof(struct mmsim_prog_header, writeback_latency) == 84, "mmsim_prog_header.writeback_latency at 84");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_files) == 88, "mmsim_prog_header.nr_files at 88");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_procs) == 92, "mmsim_prog_header.nr_procs at 92");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_tasks) == 96, "mmsim_prog_header.nr_tasks at 96");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_maps) == 100, "mmsim_prog_header.nr_maps at 100");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_steps) == 104, "mmsim_prog_header.nr_steps at 104");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_data) == 108, "mmsim_prog_header.nr_data at 108");
 _Static_assert(sizeof(struct mmsim_prog_file) == 16, "struct mmsim_prog_file: 16 bytes");
 _Static_assert(offsetof(struct mmsim_prog_file, size) == 0, "mmsim_prog_file.size at 0");
 _Static_assert(offsetof(struct mmsim_prog_file, flags) == 8, "mmsim_prog_file.flags at 8");
@@ -1128,6 +1130,7 @@ const char *mmsim_tunables_check(const struct mmsim_prog_header *h);
 	(h)->thp = 0u; \
 	(h)->mthp_orders = 0u; \
 	(h)->large_mapcount = 1u; \
+	(h)->nr_pages_mapped_batching = 0u; \
 	(h)->anon_prefault = 0u; \
 	(h)->anon_prefault_cap = 14u; \
 	(h)->memory = 4294967296ull; \

@@ -57,28 +57,28 @@ static const uint32_t layout[][5] = {
 	{ 3, 1, 13, sizeof(((struct mmsim_prog_header *)0)->mthp_orders), 0 },
 	{ 2, 1, 14, offsetof(struct mmsim_prog_header, large_mapcount), 0 },
 	{ 3, 1, 14, sizeof(((struct mmsim_prog_header *)0)->large_mapcount), 0 },
-	{ 2, 1, 15, offsetof(struct mmsim_prog_header, anon_prefault), 0 },
-	{ 3, 1, 15, sizeof(((struct mmsim_prog_header *)0)->anon_prefault), 0 },
-	{ 2, 1, 16, offsetof(struct mmsim_prog_header, anon_prefault_cap), 0 },
-	{ 3, 1, 16, sizeof(((struct mmsim_prog_header *)0)->anon_prefault_cap), 0 },
-	{ 2, 1, 17, offsetof(struct mmsim_prog_header, io_latency), 0 },
-	{ 3, 1, 17, sizeof(((struct mmsim_prog_header *)0)->io_latency), 0 },
-	{ 2, 1, 18, offsetof(struct mmsim_prog_header, writeback_latency), 0 },
-	{ 3, 1, 18, sizeof(((struct mmsim_prog_header *)0)->writeback_latency), 0 },
-	{ 2, 1, 19, offsetof(struct mmsim_prog_header, nr_files), 0 },
-	{ 3, 1, 19, sizeof(((struct mmsim_prog_header *)0)->nr_files), 0 },
-	{ 2, 1, 20, offsetof(struct mmsim_prog_header, nr_procs), 0 },
-	{ 3, 1, 20, sizeof(((struct mmsim_prog_header *)0)->nr_procs), 0 },
-	{ 2, 1, 21, offsetof(struct mmsim_prog_header, nr_tasks), 0 },
-	{ 3, 1, 21, sizeof(((struct mmsim_prog_header *)0)->nr_tasks), 0 },
-	{ 2, 1, 22, offsetof(struct mmsim_prog_header, nr_maps), 0 },
-	{ 3, 1, 22, sizeof(((struct mmsim_prog_header *)0)->nr_maps), 0 },
-	{ 2, 1, 23, offsetof(struct mmsim_prog_header, nr_steps), 0 },
-	{ 3, 1, 23, sizeof(((struct mmsim_prog_header *)0)->nr_steps), 0 },
-	{ 2, 1, 24, offsetof(struct mmsim_prog_header, nr_data), 0 },
-	{ 3, 1, 24, sizeof(((struct mmsim_prog_header *)0)->nr_data), 0 },
-	{ 2, 1, 25, offsetof(struct mmsim_prog_header, reserved), 0 },
-	{ 3, 1, 25, sizeof(((struct mmsim_prog_header *)0)->reserved), 0 },
+	{ 2, 1, 15, offsetof(struct mmsim_prog_header, nr_pages_mapped_batching), 0 },
+	{ 3, 1, 15, sizeof(((struct mmsim_prog_header *)0)->nr_pages_mapped_batching), 0 },
+	{ 2, 1, 16, offsetof(struct mmsim_prog_header, anon_prefault), 0 },
+	{ 3, 1, 16, sizeof(((struct mmsim_prog_header *)0)->anon_prefault), 0 },
+	{ 2, 1, 17, offsetof(struct mmsim_prog_header, anon_prefault_cap), 0 },
+	{ 3, 1, 17, sizeof(((struct mmsim_prog_header *)0)->anon_prefault_cap), 0 },
+	{ 2, 1, 18, offsetof(struct mmsim_prog_header, io_latency), 0 },
+	{ 3, 1, 18, sizeof(((struct mmsim_prog_header *)0)->io_latency), 0 },
+	{ 2, 1, 19, offsetof(struct mmsim_prog_header, writeback_latency), 0 },
+	{ 3, 1, 19, sizeof(((struct mmsim_prog_header *)0)->writeback_latency), 0 },
+	{ 2, 1, 20, offsetof(struct mmsim_prog_header, nr_files), 0 },
+	{ 3, 1, 20, sizeof(((struct mmsim_prog_header *)0)->nr_files), 0 },
+	{ 2, 1, 21, offsetof(struct mmsim_prog_header, nr_procs), 0 },
+	{ 3, 1, 21, sizeof(((struct mmsim_prog_header *)0)->nr_procs), 0 },
+	{ 2, 1, 22, offsetof(struct mmsim_prog_header, nr_tasks), 0 },
+	{ 3, 1, 22, sizeof(((struct mmsim_prog_header *)0)->nr_tasks), 0 },
+	{ 2, 1, 23, offsetof(struct mmsim_prog_header, nr_maps), 0 },
+	{ 3, 1, 23, sizeof(((struct mmsim_prog_header *)0)->nr_maps), 0 },
+	{ 2, 1, 24, offsetof(struct mmsim_prog_header, nr_steps), 0 },
+	{ 3, 1, 24, sizeof(((struct mmsim_prog_header *)0)->nr_steps), 0 },
+	{ 2, 1, 25, offsetof(struct mmsim_prog_header, nr_data), 0 },
+	{ 3, 1, 25, sizeof(((struct mmsim_prog_header *)0)->nr_data), 0 },
 	{ 1, 2, 0, sizeof(struct mmsim_prog_file), 0 },
 	{ 2, 2, 0, offsetof(struct mmsim_prog_file, size), 0 },
 	{ 3, 2, 0, sizeof(((struct mmsim_prog_file *)0)->size), 0 },
@@ -550,6 +550,7 @@ static const uint32_t layout[][5] = {
 	{ 4, 22, 6, (uint32_t)MMSIM_PFEND_PRESENT, 0 },
 	{ 4, 23, 0, (uint32_t)MMSIM_VMACACHE_PER_THREAD, 0 },
 	{ 4, 23, 1, (uint32_t)MMSIM_VMACACHE_MM_WIDE, 0 },
+	{ 4, 23, 2, (uint32_t)MMSIM_VMACACHE_OFF, 0 },
 	{ 4, 24, 0, (uint32_t)MMSIM_FADVISE_DEACTIVATE, 0 },
 	{ 4, 24, 1, (uint32_t)MMSIM_FADVISE_INVALIDATE_ONLY, 0 },
 	{ 4, 25, 0, (uint32_t)MMSIM_THP_NEVER, 0 },
@@ -678,8 +679,8 @@ const char *mmsim_tunables_check(const struct mmsim_prog_header *h)
 		return "fault_around_bytes must be from 4096 to 2097152";
 	if (h->readahead_kb > 65536u)
 		return "readahead_kb must be from 0 to 65536";
-	if (h->vmacache >= 2)
-		return "vmacache must be one of per-thread, mm-wide";
+	if (h->vmacache >= 3)
+		return "vmacache must be one of per-thread, mm-wide, off";
 	if (h->fadvise_dontneed >= 2)
 		return "fadvise_dontneed must be one of deactivate, invalidate-only";
 	if (h->workingset > 1)
@@ -696,6 +697,8 @@ const char *mmsim_tunables_check(const struct mmsim_prog_header *h)
 		return "mthp has a size outside 16384 .. 1048576";
 	if (h->large_mapcount > 1)
 		return "large_mapcount must be 0 or 1";
+	if (h->nr_pages_mapped_batching > 1)
+		return "nr_pages_mapped_batching must be 0 or 1";
 	if (h->anon_prefault >= 2)
 		return "anon_prefault must be one of off, anticipatory";
 	if (h->anon_prefault_cap < 1u || h->anon_prefault_cap > 512u)
@@ -775,7 +778,7 @@ void mmsim_trace_selftest(struct mmsim *sim)
 	trace_mmsim_balance_dirty_pages(sim, 0x5a003b01u, 0x5a003b02u, 0x5a003b03u, 0x5a003b04u);
 	trace_mmsim_file_read(sim, 0x5a003c01u, 0x5a003c02u, 0x5a003c03u, 0x5a003c04u);
 	trace_mmsim_file_write(sim, 0x5a003d01u, 0x5a003d02u, 0x5a003d03u, 0x5a003d04u);
-	trace_mmsim_folio_rmap(sim, 0x123400003e01ull, 0x5a003e02u, 0x5a003e03u, 0x5a003e04u, 0x1bfu, 0xfu, 0x3u, 0xc9u);
+	trace_mmsim_folio_rmap(sim, 0x123400003e01ull, 0x5a003e02u, 0x5a003e03u, 0x5a003e04u, 0x1bfu, 0xfu, 0x3u, 0x1c8u);
 	trace_mmsim_set_pmd(sim, 0x123400003f01ull, 0x5a003f02u, 0x5a003f03u, 0x5a003f04u, 0x5a003f05u);
 	trace_mmsim_pmd_clear(sim, 0x123400004001ull, 0x5a004002u, 0x5a004003u, true);
 	trace_mmsim_split_huge_pmd(sim, 0x123400004101ull, 0x5a004102u, 0x5a004103u, 0x5a004104u, 0x5a004105u);

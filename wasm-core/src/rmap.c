@@ -13,7 +13,9 @@
  * consecutive PTEs (folio_pte_batch), and each change counts the atomic
  * read-modify-writes the kernel makes on each field (RMAP_ATOMIC below,
  * docs/kernel.md, "Large folios"): per page on _mapcount, once per batch on
- * _large_mapcount (6.10 only: large_mapcount true) and on _nr_pages_mapped.
+ * _large_mapcount (6.10 only: large_mapcount true), and on _nr_pages_mapped
+ * per page that crossed -1/0 (6.9, 6.10) or once per batch (6.12 and later:
+ * nr_pages_mapped_batching true).
  * A THP mapped by a PMD (huge_memory.c) holds _entire_mapcount and the
  * ENTIRELY_MAPPED bit of _nr_pages_mapped; its PMD->PTE remap adds the 512
  * PTE mappings before removing the PMD one, as __split_huge_pmd_locked().
@@ -113,6 +115,19 @@ void folio_undo_deferred_split(struct mmsim *sim, uint32_t head)
  * ENTIRELY_MAPPED while a PMD maps the whole folio; folio_nr_pages_mapped()
  * masks the count out.
  */
+/*
+ * The _nr_pages_mapped atomics of a batch in which `crossed` pages' _mapcount
+ * went -1 -> 0 (or back). 6.9 and 6.10 update it inside the per-page loop of
+ * __folio_add_rmap() / __folio_remove_rmap(): one atomic_inc_return_relaxed()
+ * (or dec) per such page. 6.12 ("mm/rmap: minimize folio->_nr_pages_mapped
+ * updates when batching PTE (un)mapping") counts them and makes one
+ * atomic_add_return_relaxed() per batch: nr_pages_mapped_batching true.
+ */
+static inline uint32_t nr_pages_mapped_updates(const struct mmsim *sim, uint32_t crossed)
+{
+	return sim->s.hdr.nr_pages_mapped_batching ? 1 : crossed;
+}
+
 static inline int32_t folio_nr_pages_mapped(const struct page *p1)
 {
 	return p1->_nr_pages_mapped & FOLIO_PAGES_MAPPED;
@@ -121,9 +136,9 @@ static inline int32_t folio_nr_pages_mapped(const struct page *p1)
 /*
  * __folio_add_rmap(RMAP_LEVEL_PTE, nr) (rule MC-ADD-PTE): pages pfn ..
  * pfn + nr - 1 of one folio gain a PTE each: a _mapcount atomic per page,
- * one _nr_pages_mapped add_return if some page was mapped for the first
- * time (accounted only below ENTIRELY_MAPPED: a PMD mapping accounted the
- * pages already), and (6.10) one _large_mapcount add for the whole batch.
+ * a _nr_pages_mapped add_return per page mapped for the first time (6.12:
+ * one for them all; accounted only below ENTIRELY_MAPPED: a PMD mapping
+ * accounted the pages already), and (6.10) one _large_mapcount add for the whole batch.
  * Large folios only (the callers take an order-0 page themselves).
  * exclusive: RMAP_EXCLUSIVE (the PMD->PTE remap of an exclusive THP).
  */
@@ -149,7 +164,7 @@ static void __folio_add_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr, 
 
 		if (first) {
 			p1->_nr_pages_mapped += (int32_t)first;
-			RMAP_ATOMIC(sim, NR_PAGES_MAPPED, 1);
+			RMAP_ATOMIC(sim, NR_PAGES_MAPPED, nr_pages_mapped_updates(sim, first));
 			if (p1->_nr_pages_mapped >= ENTIRELY_MAPPED)
 				accounted = 0; /* already accounted by the PMD mapping */
 		}
@@ -243,8 +258,8 @@ static void folio_removed(struct mmsim *sim, uint32_t head, int32_t accounted,
 /*
  * __folio_remove_rmap(RMAP_LEVEL_PTE, nr) (rule MC-REMOVE): (6.10) one
  * _large_mapcount subtraction for the batch first, a _mapcount atomic per
- * page, one _nr_pages_mapped sub_return if some page lost its last
- * mapping; an anonymous large folio left partly mapped (partially_mapped =
+ * page, a _nr_pages_mapped sub_return per page that lost its last mapping
+ * (6.12: one for them all); an anonymous large folio left partly mapped (partially_mapped =
  * nr && atomic_read(mapped)) is queued for a deferred split.
  */
 void folio_remove_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
@@ -272,7 +287,7 @@ void folio_remove_rmap_ptes(struct mmsim *sim, uint32_t pfn, uint32_t nr)
 		struct page *p1 = folio_page1(sim, head);
 
 		p1->_nr_pages_mapped -= (int32_t)last;
-		RMAP_ATOMIC(sim, NR_PAGES_MAPPED, 1);
+		RMAP_ATOMIC(sim, NR_PAGES_MAPPED, nr_pages_mapped_updates(sim, last));
 		if (p1->_nr_pages_mapped >= ENTIRELY_MAPPED)
 			accounted = 0;
 	}

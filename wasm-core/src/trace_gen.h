@@ -383,11 +383,11 @@ static inline void trace_mmsim_file_write(struct mmsim *sim, uint32_t file, uint
 /* a large folio's mappings changed (large folios only) */
 static inline void trace_mmsim_folio_rmap(struct mmsim *sim, uint64_t first_pfn, uint32_t head, uint32_t op, uint32_t nr, uint32_t mapcount_atomics, uint32_t large_mapcount_atomics, uint32_t entire_mapcount_atomics, uint32_t nr_pages_mapped_atomics)
 {
-	MMSIM_TRACE_FITS(mapcount_atomics, 16);
+	MMSIM_TRACE_FITS(mapcount_atomics, 12);
 	MMSIM_TRACE_FITS(large_mapcount_atomics, 4);
 	MMSIM_TRACE_FITS(entire_mapcount_atomics, 4);
-	MMSIM_TRACE_FITS(nr_pages_mapped_atomics, 8);
-	trace(sim, MMSIM_EV_FOLIO_RMAP, first_pfn, (uint32_t)head, (uint32_t)op, (uint32_t)nr, (uint32_t)mapcount_atomics | (uint32_t)large_mapcount_atomics << 16 | (uint32_t)entire_mapcount_atomics << 20 | (uint32_t)nr_pages_mapped_atomics << 24);
+	MMSIM_TRACE_FITS(nr_pages_mapped_atomics, 12);
+	trace(sim, MMSIM_EV_FOLIO_RMAP, first_pfn, (uint32_t)head, (uint32_t)op, (uint32_t)nr, (uint32_t)mapcount_atomics | (uint32_t)large_mapcount_atomics << 12 | (uint32_t)entire_mapcount_atomics << 16 | (uint32_t)nr_pages_mapped_atomics << 20);
 }
 
 /* a PMD leaf set (a 2 MiB mapping) */

@@ -56,6 +56,12 @@ static bool mm_wide(const struct mmsim *sim)
 	return sim->s.hdr.vmacache == MMSIM_VMACACHE_MM_WIDE;
 }
 
+/* vmacache: off, no cache at all: every lookup misses and walks (the baseline the letter's gains are against) */
+static bool no_cache(const struct mmsim *sim)
+{
+	return sim->s.hdr.vmacache == MMSIM_VMACACHE_OFF;
+}
+
 static bool vma_contains(const struct mmsim *sim, uint32_t id, uint64_t addr)
 {
 	const struct vm_area_struct *v = vma_ptr(sim, id);
@@ -92,6 +98,7 @@ static uint32_t find_vma_rb(struct mmsim *sim, const struct mm_struct *mm, uint3
 					  vma_ptr(sim, node)->vm_end > addr, mmid);
 		node = find_vma_step(sim, node, addr, &vma);
 	}
+	count_vm_events(sim, MMSIM_MODEL_FIND_VMA_NODES, depth);
 	return vma;
 }
 
@@ -125,13 +132,13 @@ static __attribute__((noinline)) uint32_t find_vma_slow(struct mmsim *sim, struc
 	if (mm_wide(sim)) {
 		if (mm->mmap_cache && vma_contains(sim, mm->mmap_cache, addr))
 			return vmacache_hit(sim, t, mm, mm->mmap_cache, 0, addr);
-	} else if (!vmacache_valid(t, mm)) {
+	} else if (!no_cache(sim) && !vmacache_valid(t, mm)) {
 		why = 2;
 	}
 	trace_mmsim_vmacache_find(sim, addr, 0, MMSIM_NONE, why, mmid);
 	vma = find_vma_rb(sim, mm, mmid, addr);
-	if (!vma)
-		return 0;
+	if (!vma || no_cache(sim))
+		return vma;
 	/* VC-4 vmacache_update(), or 3.14's mm->mmap_cache = vma (even if it does not contain addr) */
 	if (mm_wide(sim)) {
 		slot = 0;

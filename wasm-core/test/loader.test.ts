@@ -463,7 +463,8 @@ steps: []
       large_mapcount: false,
       fadvise_dontneed: 'invalidate-only',
       readahead_kb: 256,
-      /* the project's own tunables (the LRU's), at their defaults */
+      /* the project's own tunables, at their defaults */
+      nr_pages_mapped_batching: false,
       workingset: false,
       min_free_kbytes: 0,
       dirty_background_ratio: 10,

@@ -87,7 +87,7 @@ describe('planSweep', () => {
     expect(runs.map((r) => r.scenario.kernel.fault_around_bytes)).toEqual(runs.map((r) => r.value));
     expect(runs[0].raw).toBe('4096');
     expect(runs[4].label).toBe('64 KiB');
-    expect(planSweep(own(), 'vmacache').map((r) => r.value)).toEqual(['per-thread', 'mm-wide']);
+    expect(planSweep(own(), 'vmacache').map((r) => r.value)).toEqual(['per-thread', 'mm-wide', 'off']);
     expect(planSweep(own(), 'large_mapcount').map((r) => r.value)).toEqual([false, true]);
   });
 

@@ -50,6 +50,14 @@ export default {
       quick: true,
       desc: '6.10 _large_mapcount (O(1) folio_mapcount) or the 6.9 per-page rules.',
     },
+    {
+      key: 'nr_pages_mapped_batching',
+      type: 'bool',
+      default: false,
+      kernel: '6.9, 6.10 / 6.12',
+      status: 'modelled',
+      desc: "How a batch of PTEs updates a folio's _nr_pages_mapped: false, one atomic per page whose _mapcount crosses -1/0 (6.9 and 6.10's __folio_add_rmap/__folio_remove_rmap); true, one per batch (6.12: 'minimize folio->_nr_pages_mapped updates when batching PTE (un)mapping').",
+    },
   ],
   enums: [
     {
@@ -154,10 +162,15 @@ export default {
         ['head', 'u32', "the folio's head page frame"],
         ['op', 'u32', 'the rmap operation', { enum: 'FolioRmapOp' }],
         ['nr', 'u32', 'pages', { unit: 'pages' }],
-        ['mapcount_atomics', 'u32', "atomic operations on the pages' _mapcount", { bits: 16 }],
+        ['mapcount_atomics', 'u32', "atomic operations on the pages' _mapcount (a batch: at most 512)", { bits: 12 }],
         ['large_mapcount_atomics', 'u32', 'atomic operations on _large_mapcount', { bits: 4 }],
         ['entire_mapcount_atomics', 'u32', 'atomic operations on _entire_mapcount', { bits: 4 }],
-        ['nr_pages_mapped_atomics', 'u32', 'atomic operations on _nr_pages_mapped', { bits: 8 }],
+        [
+          'nr_pages_mapped_atomics',
+          'u32',
+          'atomic operations on _nr_pages_mapped (6.9, 6.10: up to one per page)',
+          { bits: 12 },
+        ],
       ],
     ],
     [

@@ -20,7 +20,7 @@ export default {
     {
       key: 'vmacache',
       type: 'choice',
-      choices: ['per-thread', 'mm-wide'],
+      choices: ['per-thread', 'mm-wide', 'off'],
       default: 'per-thread',
       cEnum: 'mmsim_vmacache_mode',
       cPrefix: 'MMSIM_VMACACHE_',
@@ -29,10 +29,16 @@ export default {
       quick: true,
       /* its values name the behaviour by themselves ('mm-wide'): a label may show one alone */
       readsAlone: true,
-      desc: '3.15 per-thread VMA cache (4 slots, seqnum invalidation) or the 3.14 single mm->mmap_cache.',
+      desc: '3.15 per-thread VMA cache (4 slots, seqnum invalidation), the 3.14 single mm->mmap_cache, or off: no cache, every find_vma() walks the tree (the baseline of the letter\'s "up to 250%").',
     },
   ],
-  counters: [],
+  counters: [
+    [
+      'MODEL_FIND_VMA_NODES',
+      'find_vma_nodes',
+      { model: true, doc: "VMAs find_vma()'s rb-tree walks visited: the work a miss costs (the letter's cycles)" },
+    ],
+  ],
   /* no kernel tracepoints exist for the cache: model events, named for the functions (mm/vmacache.c, 3.15) */
   events: [
     [

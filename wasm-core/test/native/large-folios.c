@@ -409,8 +409,9 @@ TEST(thp_fault_fork_cow_munmap_split)
 		CHECK(!(e & MMSIM_PTE_RW));
 		CHECK(!(pfn_to_page(sim, head)->flags & PF(anon_exclusive)));
 		/*
-		 * the child's write to page 5: the remap (512 page incs, one nr_pages_mapped,
-		 * one large add; then the PMD's removal: one large, one entire - not the
+		 * the child's write to page 5: the remap (512 page incs; 512 nr_pages_mapped
+		 * incs, one per page whose _mapcount went -1 -> 0, as 6.9 and 6.10 make them
+		 * (6.12 batches them: one); one large add; then the PMD's removal: one large, one entire - not the
 		 * last PMD mapping, the parent's stays, so ENTIRELY_MAPPED stays too) and
 		 * the COW's removal of page 5's PTE (one large, one page, one
 		 * nr_pages_mapped: page 5 lost its last PTE, but the parent's PMD still
@@ -421,7 +422,7 @@ TEST(thp_fault_fork_cow_munmap_split)
 		a1 = atomics_now(sim);
 		CHECK_EQ(mmsim_counter(sim, MMSIM_THP_SPLIT_PMD), 1);
 		CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 2);
-		CHECK_ATOMICS(a0, a1, 513, lm ? 3 : 0, 2, 1);
+		CHECK_ATOMICS(a0, a1, 513, lm ? 3 : 0, 513, 1);
 		folio_read(sim, head, 16, &f);
 		CHECK_EQ(f.entire, 1);
 		CHECK_EQ(f.large, 1 + 511);
@@ -493,10 +494,11 @@ static struct mmsim_step *prog_madvise(struct prog *p, uint32_t task, uint32_t a
 TEST(thp_exclusive_remap_row)
 {
 	/*
-	 * the mapcount table.s last row: an exclusive THP's PMD remapped by PTEs because a VMA
+	 * the mapcount table's last row: an exclusive THP's PMD remapped by PTEs because a VMA
 	 * edge moves inside it (madvise(NOHUGEPAGE) of [1 MiB, 2 MiB) splits the
 	 * VMA at 1 MiB: vma_adjust_trans_huge):
-	 *   512 page incs + 1 nr_pages_mapped + (6.10) 1 large add, then the last
+	 *   512 page incs + 512 nr_pages_mapped incs (6.9, 6.10: one per page; 6.12:
+	 *   one) + (6.10) 1 large add, then the last
 	 *   PMD's removal: (6.10) 1 large dec + 1 entire dec + 1 nr_pages_mapped
 	 */
 	for (int lm = 0; lm <= 1; lm++) {
@@ -519,7 +521,7 @@ TEST(thp_exclusive_remap_row)
 		CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
 		a1 = atomics_now(sim);
 		CHECK_EQ(mmsim_counter(sim, MMSIM_THP_SPLIT_PMD), 1);
-		CHECK_ATOMICS(a0, a1, 512, lm ? 2 : 0, 2, 1);
+		CHECK_ATOMICS(a0, a1, 512, lm ? 2 : 0, 513, 1);
 		folio_read(sim, head, 16, &f);
 		for (int i = 0; i < 16; i++)
 			CHECK_EQ(f.mapcount[i], 1);
@@ -631,4 +633,41 @@ TEST(thp_reuse_zero_fallback_madvise)
 	CHECK_EQ(mmsim_counter(sim, MMSIM_THP_FAULT_ALLOC), 0);
 	CHECK_EQ(mmsim_counter(sim, MMSIM_NR_ANON_PAGES), 1);
 	mmsim_destroy(sim);
+}
+
+/*
+ * _nr_pages_mapped as each kernel updates it (nr_pages_mapped_batching): one
+ * process writes 64 pages as 16 order-2 folios, then unmaps them all. Each
+ * folio's batch of 4 PTEs takes 4 pages' _mapcount to -1: 6.9 and 6.10 make
+ * one _nr_pages_mapped atomic per page (64), 6.12 one per batch (16). The
+ * fault's plain stores make none either way.
+ */
+TEST(mthp_nr_pages_mapped_per_page_or_batch)
+{
+	for (int batching = 0; batching <= 1; batching++) {
+		struct prog p;
+		uint64_t pages[16];
+		struct mmsim_step *s;
+		struct mmsim *sim;
+		struct atomics a0, a1;
+
+		for (int i = 0; i < 16; i++)
+			pages[i] = 4 * (uint64_t)i;
+		prog_anon_pair(&p, 64 * MiB, 64 * PAGE_SIZE); /* step 0: the mmap */
+		p.h.mthp_orders = 1u << 2;
+		p.h.nr_pages_mapped_batching = batching;
+		prog_touch(&p, 0, 0, 1, pages, 16); /* step 1: 16 write faults, one per folio */
+		s = prog_step(&p, MMSIM_OP_MUNMAP); /* step 2 */
+		s->task = 0;
+		s->map = 0;
+		sim = start(&p);
+		run_to_step(sim, 2);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_ANON_FAULT_ALLOC), 16);
+		a0 = atomics_now(sim);
+		CHECK_EQ(a0.nr_mapped, 0);
+		CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+		a1 = atomics_now(sim);
+		CHECK_ATOMICS(a0, a1, 64, 16, batching ? 16 : 64, 0);
+		mmsim_destroy(sim);
+	}
 }

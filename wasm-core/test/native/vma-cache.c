@@ -472,3 +472,46 @@ TEST(vmacache_map_fixed_looks_up_only_over_a_mapping)
 	CHECK_EQ(mm_ptr(sim, 0)->vmacache_seqnum, 1);
 	mmsim_destroy(sim);
 }
+
+/*
+ * vmacache: off, the letter's baseline: no slot is ever filled, every lookup
+ * walks the tree. Five VMAs, twenty faults cycling over them (A B C D E A ...):
+ *
+ *   per-thread   5 misses (one walk each), then 15 hits from the four slots... except E, which evicts A
+ *   mm-wide      20 misses: the single slot never holds the next VMA of the cycle
+ *   off          20 misses, 20 walks: find_vma_nodes the sum of 20 walks' lengths
+ *
+ * so find_vma_nodes is larger off than with the cache, and hits are 0.
+ */
+TEST(vmacache_off_walks_every_time)
+{
+	uint64_t nodes[3] = { 0 }, hits[3] = { 0 }, calls[3] = { 0 };
+
+	for (int mode = 0; mode < 3; mode++) {
+		struct prog p;
+		struct mmsim *sim;
+
+		prog_init(&p, 64 * MiB);
+		prog_proc(&p, 1, 0);
+		p.h.vmacache = (uint32_t)mode;
+		vc_maps(&p, 0, 5);
+		for (int i = 0; i < 20; i++)
+			vc_touch(&p, 0, (uint32_t)(i % 5), (uint64_t)(i / 5));
+		sim = start(&p);
+		CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+		nodes[mode] = mmsim_counter(sim, MMSIM_MODEL_FIND_VMA_NODES);
+		hits[mode] = mmsim_counter(sim, MMSIM_VMACACHE_FIND_HITS);
+		calls[mode] = mmsim_counter(sim, MMSIM_VMACACHE_FIND_CALLS);
+		mmsim_destroy(sim);
+	}
+	CHECK_EQ(MMSIM_VMACACHE_OFF, 2);
+	CHECK_EQ(calls[0], calls[2]);
+	CHECK_EQ(hits[2], 0);
+	CHECK(hits[0] > 0);
+	/* every one of the 20 faults walked: at least one node each, more than the cached modes' misses */
+	CHECK(nodes[2] >= 20);
+	CHECK(nodes[2] > nodes[0]);
+	/* 3.14's single slot misses on every fault of this cycle: it walks as often as no cache at all */
+	CHECK_EQ(nodes[2], nodes[1]);
+	CHECK_EQ(hits[1], 0);
+}
