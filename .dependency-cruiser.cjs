@@ -5,7 +5,7 @@
  *
  * description  wasm-core/interface/, and what is generated from it (wasm-core/ts/gen/, abi.ts, layout.ts)
  * loader       the scenario's text to a program: load/, schema/, scenario.ts, compile.ts, limits.ts,
- *              tunables.ts, overrides.ts, plan.ts, multirun.ts, errors.ts, units.ts
+ *              tunables.ts, overrides.ts, plan.ts, multirun.ts, errors.ts, units.ts, letter.ts
  * core         the wasm core and a run of it: core.ts, runner.ts, recorder.ts, align.ts, search.ts
  * events       what the events mean, in words: events.ts, describe/
  * frames       the view models, built in the worker: web/src/frames/, web/src/engine/,
@@ -17,8 +17,8 @@
  */
 const DESCRIPTION = '^wasm-core/(interface/|ts/gen/(?!describers)|ts/abi\\.ts$|ts/layout\\.ts$)';
 const LOADER =
-  '^wasm-core/ts/(load/|schema/|(scenario|compile|limits|tunables|overrides|plan|multirun|errors|units)\\.ts$)';
-const CORE = '^wasm-core/ts/(core|runner|recorder|align|search|judge)\\.ts$';
+  '^wasm-core/ts/(load/|schema/|(scenario|compile|limits|tunables|overrides|plan|multirun|errors|units|letter)\\.ts$)';
+const CORE = '^wasm-core/ts/(core|runner|recorder|align|search|judge|letter-run)\\.ts$';
 const EVENTS = '^wasm-core/ts/(events\\.ts$|describe/|gen/describers\\.ts$)';
 const FRAMES = '^web/src/(frames/|engine/|gen/(frames|mechanisms)\\.ts$|mechanisms/(types|registry|testing)\\.ts$|mechanisms/[^/]+/(frame|index)\\.ts$)';
 const STORE = '^web/src/store/';

@@ -8,8 +8,8 @@ import { defineConfig } from 'vitest/config';
 const CLI = [
   'wasm-core/test/cli.test.ts',
   'wasm-core/test/hostile.test.ts',
-  'wasm-core/test/seed.test.ts',
   'wasm-core/test/toy-mechanism.test.ts',
+  'wasm-core/test/letters.test.ts',
 ];
 const FUZZ = ['wasm-core/test/fuzz.test.ts'];
 export default defineConfig({

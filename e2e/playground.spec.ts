@@ -581,6 +581,53 @@ test("large folios: step through fork and the child's munmap, and watch the mapc
   await shot(page, info, 'folio-compare');
 });
 
+test("Seed vs model: the letter's stress runs beside the model's, NRS against PRS, each row judged", async ({
+  page,
+}, info) => {
+  /* the LRU group's first scenario is the letter's own experiment */
+  await page.goto('/');
+  const lru = page.locator('[data-scenario^="lru/"]');
+  await expect(lru.first()).toHaveAttribute('data-scenario', 'lru/backup-stress');
+  await lru.first().click();
+  await expect(page.getByTestId('open-letter')).toBeVisible({ timeout: 30_000 });
+  /* its one-click comparison: the same kernel, without the fadvise calls */
+  await page.getByTestId('compare-natural').click();
+  await expect(page.getByTestId('run-label-a')).toContainText('with fadvise');
+  await expect(page.getByTestId('run-label-b')).toContainText('without fadvise');
+  await page.getByTestId('stop-compare').click();
+  /* Y opens the letter's table; the worker runs one scenario per column */
+  await page.keyboard.press('y');
+  const table = page.getByTestId('letter-table');
+  await expect(table).toBeVisible({ timeout: 60_000 });
+  const scan = table.locator('tbody', { hasText: 'pgscan_kswapd_normal + pgscan_kswapd_high' });
+  await expect(scan.locator('.verdict')).toHaveText('✓ agrees');
+  await expect(scan).toContainText('NRS → PRS');
+  await expect(scan).toContainText('-45.77%');
+  /* a row that differs says why; one the model cannot compute says what it counts instead */
+  await expect(table.locator('tbody', { hasText: 'nr_vmscan_write' })).toContainText('never meets a dirty page');
+  await expect(table.locator('tbody', { hasText: 'Elapsed time' })).toContainText('The model counts instead');
+  await shot(page, info, 'letter-lru');
+  await page.keyboard.press('y');
+  await expect(table).toHaveCount(0);
+});
+
+test('large folios: one click sweeps the folio order and charts the rmap atomics of 6.10 beside 6.9', async ({
+  page,
+}, info) => {
+  await page.goto('/?scenario=large-folios/fork');
+  await expect(page.getByTestId('open-sweep')).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('open-sweep').click();
+  await expect(page).toHaveURL(/sweep=mthp/);
+  await expect(page).toHaveURL(/versus=large_mapcount%3Dfalse|versus=large_mapcount=false/);
+  await expect(page.getByTestId('sweep-status')).toContainText('Done: 7 runs', { timeout: 60_000 });
+  await expect(page.getByTestId('sweep-y')).toHaveValue('rmap_atomics');
+  /* two model series, named by the tunable they differ in: 14 points drawn */
+  await expect(page.locator('[data-testid="sweep-panel"] [data-sweep-point]')).toHaveCount(14);
+  await expect(page.getByTestId('sweep-panel')).toContainText('large_mapcount false');
+  await expect(page.getByTestId('sweep-letter')).toContainText('fork(), order 2');
+  await shot(page, info, 'folio-sweep');
+});
+
 test('anticipatory prefault: turn it on, step, and watch the batch grow 1, 2, 4, 8, 14', async ({ page }, info) => {
   /* the sequential scenario with prefault off, turned on from its quick tunable */
   await page.goto('/?scenario=prefault/sequential&set=anon_prefault=off');

@@ -21,6 +21,8 @@ import { compile, type Program } from '../ts/compile.js';
 import { decodeEvent, describeEvent, type SimEvent } from '../ts/events.js';
 import { allCounters, counterDiff, judgeExpects } from '../ts/judge.js';
 import { formatValue, parseSweepArg, tunableValue } from '../ts/multirun.js';
+import type { Letter, ReferenceCell } from '../ts/letter.js';
+import { runLetter } from '../ts/letter-run.js';
 import { planCompare, planSweep } from '../ts/plan.js';
 import { runProgram, ProgramError, locate, type RunIssue, type RunResult } from '../ts/runner.js';
 import { applyOverrides } from '../ts/overrides.js';
@@ -428,6 +430,55 @@ function sweepTable(key: string, own: Scenario, runs: Run[]): string {
   return lines.join('\n');
 }
 
+/* ------------------------------------------------------------------ the letter */
+
+/** the letter's cells (../ts/letter-run.ts), with the CLI's progress line and errors */
+function letterCells(core: Core, base: Scenario, first: Run, limits: Limits, progress: Progress): ReferenceCell[] {
+  try {
+    return runLetter(core, base, {
+      limits,
+      own: first.res,
+      onProgress: (i, label, d, t) =>
+        progress.show(`letter column ${i + 1}/${base.letter!.columns.length} (${label})`, d, t),
+    });
+  } catch (e) {
+    progress.clear();
+    if (e instanceof ProgramError || e instanceof ScenarioErrors || e instanceof Error) fail(e.message);
+    throw e;
+  } finally {
+    progress.clear();
+  }
+}
+
+/** the letter's cells as a table: row, column, the letter's figure, the model's, the verdict */
+function letterTable(letter: Letter, cells: ReferenceCell[]): string {
+  const n = (x: number | null, unit: string, change: boolean) =>
+    x === null
+      ? '-'
+      : `${change && x > 0 ? '+' : ''}${x.toLocaleString('en-US', { maximumFractionDigits: 2 })}${unit === '%' ? '%' : ''}`;
+  const rows = cells.map((c) => [
+    c.row,
+    c.column,
+    n(c.seed, c.unit, c.change),
+    n(c.model, c.unit, c.change),
+    c.agrees === null ? '' : c.agrees ? 'agrees' : 'differs',
+  ]);
+  const head = ['letter row', 'column', 'letter', 'model', ''];
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) =>
+    r
+      .map((x, i) => (i >= 2 && i <= 3 ? x.padStart(w[i]) : x.padEnd(w[i])))
+      .join('  ')
+      .trimEnd();
+  const whys = [...new Set(cells.filter((c) => c.why && c.agrees !== true).map((c) => `  ${c.row}: ${c.why}`))];
+  return [
+    `the letter beside the model: ${letter.source}`,
+    line(head),
+    ...rows.map(line),
+    ...(whys.length ? ['', ...whys] : []),
+  ].join('\n');
+}
+
 /* ------------------------------------------------------------------ main */
 
 async function main() {
@@ -527,8 +578,15 @@ async function main() {
     if (json) process.stdout.write(`${JSON.stringify(runs.map(runJson))}\n`);
     else if (csv) process.stdout.write(`${sweepCsv(sweepKey, runs)}\n`);
     else process.stdout.write(`${sweepTable(sweepKey, own, runs)}\n`);
-  } else if (json) process.stdout.write(`${JSON.stringify(runJson(runs[0]))}\n`);
-  else process.stdout.write(`${table(runs[0].res, runs[0].scenario)}\n`);
+  } else {
+    /* the cover letter's table, when the scenario has one: each column a run (the first one already ran) */
+    const reference = base.letter ? letterCells(core, base, runs[0], limits, progress) : null;
+    if (json) process.stdout.write(`${JSON.stringify({ ...runJson(runs[0]), ...(reference ? { reference } : {}) })}\n`);
+    else {
+      process.stdout.write(`${table(runs[0].res, runs[0].scenario)}\n`);
+      if (reference) process.stdout.write(`\n${letterTable(base.letter!, reference)}\n`);
+    }
+  }
 
   /* expect failures, notes and errors, per run */
   let failed = false,

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x1db14f30u
+#define MMSIM_INTERFACE_HASH 0xa7422264u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -415,6 +415,7 @@ enum mmsim_prefault_mode {
 	X(MODEL_RMAP_ATOMIC_ENTIRE_MAPCOUNT, "rmap_atomic_entire_mapcount") \
 	X(MODEL_FOLIO_MAPCOUNT_PAGES_VISITED, "folio_mapcount_pages_visited") \
 	X(MODEL_RMAP_ATOMIC_NR_PAGES_MAPPED, "rmap_atomic_nr_pages_mapped") \
+	X(MODEL_RMAP_ATOMICS, "rmap_atomics") \
 	X(MODEL_PREFAULT_PAGES, "prefault_pages") \
 	X(MODEL_PREFAULT_HITS, "prefault_hits")
 enum mmsim_counter {

@@ -54,7 +54,11 @@ static void mapped_stat(struct mmsim *sim, const struct page *folio, int64_t nr)
  * counted (rule MC-*, the seed's cost). Plain stores on a fresh folio
  * (folio_add_new_anon_rmap) are not atomics and are not counted.
  */
-#define RMAP_ATOMIC(sim, field, n) count_vm_events(sim, MMSIM_MODEL_RMAP_ATOMIC_##field, n)
+#define RMAP_ATOMIC(sim, field, n)                                        \
+	do {                                                              \
+		count_vm_events(sim, MMSIM_MODEL_RMAP_ATOMIC_##field, n); \
+		count_vm_events(sim, MMSIM_MODEL_RMAP_ATOMICS, n);        \
+	} while (0)
 
 /*
  * One mmsim_folio_rmap event per rmap operation on a large folio (small

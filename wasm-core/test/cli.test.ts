@@ -573,3 +573,72 @@ describe('npm run sim: the anticipatory prefault against THP and mTHP (1 GiB wri
     }
   });
 });
+
+describe("npm run sim: the seeds' letters, read right", () => {
+  const json = (...args: string[]) => {
+    const r = sim(...args, '--json');
+    expect(r.code, r.err).toBe(0);
+    return JSON.parse(r.out);
+  };
+  it('nr_pages_mapped_batching: unmapping 4,096 pages of order-2 folios costs 4,096 updates (6.9, 6.10) or 1,024 (6.12)', () => {
+    for (const [batching, want] of [
+      ['false', 4096],
+      ['true', 1024],
+    ] as const)
+      for (const lm of ['true', 'false']) {
+        const j = json(
+          'scenarios/large-folios/munmap.yaml',
+          '--set',
+          `nr_pages_mapped_batching=${batching}`,
+          '--set',
+          `large_mapcount=${lm}`,
+        );
+        /* the write faults are plain stores: every _nr_pages_mapped atomic is the unmap's */
+        expect(j.model.rmap_atomic_nr_pages_mapped, `batching ${batching}, large_mapcount ${lm}`).toBe(want);
+      }
+  });
+
+  it('vmacache=off: no hits, and find_vma_nodes (in the model block) above the per-thread cache', () => {
+    const off = json('scenarios/vma-cache/ebizzy-arena.yaml', '--set', 'vmacache=off');
+    const on = json('scenarios/vma-cache/ebizzy-arena.yaml');
+    expect(off.counters.vmacache_find_hits).toBe(0);
+    expect(off.counters.vmacache_find_calls).toBe(on.counters.vmacache_find_calls);
+    expect(off.model.find_vma_nodes).toBeGreaterThan(on.model.find_vma_nodes);
+  });
+
+  it("every group has a scenario whose --json carries the letter's cells: the letter's figure, the model's, a verdict", () => {
+    for (const f of [
+      'scenarios/fault-around/seed/random-1g.yaml',
+      'scenarios/vma-cache/boot.yaml',
+      'scenarios/lru/backup-stress.yaml',
+      'scenarios/large-folios/fork.yaml',
+      'scenarios/prefault/sequential.yaml',
+    ]) {
+      const ref = json(f).reference as { row: string; column: string; seed: number; model: number; agrees: boolean }[];
+      expect(ref?.length, f).toBeGreaterThan(0);
+      expect(
+        ref.some((c) => c.agrees === true && typeof c.seed === 'number' && typeof c.model === 'number'),
+        f,
+      ).toBe(true);
+    }
+  });
+
+  it("the LRU's first comparison is the letter's: rsync without fadvise (NRS) against with it (PRS), one kernel", () => {
+    const text = readFileSync(join(repo, 'scenarios/lru/backup-stress.yaml'), 'utf8');
+    expect(text).toMatch(/^compare: \{ without: \[fadvise\] \}$/m);
+    const r = sim('scenarios/lru/backup-stress.yaml', '--compare', 'without=fadvise');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^A: with fadvise$/m);
+    expect(r.out).toMatch(/^B: without fadvise$/m);
+    const cells = json('scenarios/lru/backup-stress.yaml').reference as {
+      row: string;
+      column: string;
+      agrees: boolean;
+    }[];
+    const scan = cells.find((c) => c.row.startsWith('pgscan_kswapd') && c.column === 'NRS → PRS');
+    expect(scan?.agrees).toBe(true);
+    /* nothing shipped labels the letter's columns as kernel versions ("seed, 2.6.38") */
+    for (const f of ['scenarios/lru/backup.yaml', 'scenarios/lru/backup-stress.yaml', 'docs/mechanisms/lru.md'])
+      expect(readFileSync(join(repo, f), 'utf8'), f).not.toMatch(/(seed|letter), 2\.6\.3[89]|NR?S \(2\.6|PR?S \(2\.6/);
+  });
+});

@@ -59,10 +59,9 @@ describe('fuzz: random scenarios, loader + wasm (invariants) + native ASan agree
   for (const f of kept)
     it(`regression: ${f}`, async () => {
       const seed = Number(/seed-(\d+)/.exec(f)?.[1]);
-      const o = fuzzOne(seed, await loadCore('release'), native, tmp);
-      expect(o.source, `${f} is what generate(${seed}) gives`).toBe(
-        readFileSync(join(findingsDir, f), 'utf8').split('\n').slice(1).join('\n'),
-      );
+      /* the finding as it was found (its scenario is kept whole: a new tunable changes what the generator draws) */
+      const source = readFileSync(join(findingsDir, f), 'utf8').split('\n').slice(1).join('\n');
+      const o = fuzzOne(seed, await loadCore('release'), native, tmp, source);
       expect(o.kind, o.detail).not.toBe('finding');
     });
 });

@@ -379,7 +379,7 @@ describe('scenario-format.md', () => {
   const md = readFileSync(`${repo}docs/scenario-format.md`, 'utf8');
   const blocks = codeBlocks(md, 'yaml');
 
-  it('has its examples where we expect them', () => expect(blocks.length).toBe(6));
+  it('has its examples where we expect them', () => expect(blocks.length).toBe(7));
 
   it('explains every top-level key, file and process key and step kind the schema has', () => {
     const S = scenarioJsonSchema() as {
@@ -761,7 +761,7 @@ describe('the JSON Schema', () => {
   };
   it('has every tunable (generated from the description) and every step kind', () => {
     expect(Object.keys(schema.properties.kernel.properties)).toEqual(TUNABLE_KEYS);
-    expect(Object.keys(schema.properties.compare.properties)).toEqual(TUNABLES.map((t) => t.key));
+    expect(Object.keys(schema.properties.compare.properties)).toEqual([...TUNABLES.map((t) => t.key), 'without']);
     expect(Object.keys(schema.$defs.step.properties).sort()).toEqual([...STEP_KINDS].sort());
   });
   it("accepts the format document's example as plain JSON", () => {
@@ -786,6 +786,7 @@ describe('editor assistance from the schema', () => {
       'steps',
       'compare',
       'reference',
+      'letter',
     ]);
     expect(labels('kernel:\n  thp: never\n  fa|\nsteps: []\n')).toEqual(TUNABLE_KEYS.filter((k) => k !== 'thp'));
     expect(labels('steps:\n  - |\n')).toEqual(STEP_KINDS);

@@ -203,13 +203,16 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
     return r;
   };
 
+  /* the step kinds this run leaves out (`without`): kept as no-ops, so that steps line up with another run's */
+  const leftOut = new Set(s.without);
   const emit = (st: Step, depth: number) => {
+    const skipped = leftOut.has(st.kind);
     const push = (r: RawStep, items?: { label: string; at: At }[]) => {
       out.push(r);
       info.push({
         at: st.at,
         kind: st.kind,
-        summary: describeStep(st),
+        summary: skipped ? `left out (without ${st.kind}): ${describeStep(st)}` : describeStep(st),
         depth,
         items,
         ...(st.kind === 'mmap' ? { proc: procIdx(st.task.proc) } : {}),
@@ -264,7 +267,7 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
         says.push(st.text);
         break;
       default:
-        push(encode(st));
+        push(skipped ? raw(Op.Nop, {}) : encode(st));
     }
   };
   for (const st of s.steps) emit(st, 0);

@@ -4,7 +4,7 @@
  * run with others: --set, run B of a comparison, a sweep's value), and the
  * counters of two runs side by side.
  */
-import { changedTunables, describeTunables } from './multirun.js';
+import { changedTunables, runLabels } from './multirun.js';
 import type { RunIssue, RunResult } from './runner.js';
 import type { Scenario } from './scenario.js';
 
@@ -34,8 +34,8 @@ export function expectCheck(f: RunIssue): ExpectCheck | null {
 export function expectNoteIssues(own: Scenario, run: Scenario, result: Pick<RunResult, 'expectFailures'>): RunIssue[] {
   const keys = changedTunables(own, run);
   if (!keys.length) return [];
-  const ownText = describeTunables(own, keys);
-  const runText = describeTunables(run, keys);
+  /* named as a comparison names its runs: "fault_around_bytes 64 KiB", "with fadvise" beside "without fadvise" */
+  const { a: ownText, b: runText } = runLabels(own, run);
   return result.expectFailures.map((f) => {
     const c = expectCheck(f);
     const message = c

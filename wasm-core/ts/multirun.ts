@@ -25,11 +25,13 @@ export const RUN_KEYS: readonly string[] = [
   ...KERNEL_TUNABLES.map((t) => t.key),
   ...MACHINE_SETTINGS.map((t) => t.key),
   'seed',
+  'without',
 ];
 
 /** a scenario's value for a key of RUN_KEYS (the resolved value, defaults included) */
 export function tunableValue(s: Scenario, key: string): TunableValue {
   if (key === 'seed') return s.seed;
+  if (key === 'without') return s.without;
   if (key.startsWith('machine.'))
     return (s.machine as unknown as Record<string, TunableValue>)[key.slice('machine.'.length)];
   return (s.kernel as unknown as Record<string, TunableValue>)[key];
@@ -37,13 +39,19 @@ export function tunableValue(s: Scenario, key: string): TunableValue {
 
 /** a value as people read it: "64 KiB", "mm-wide", "[16 KiB, 64 KiB]", "1" for the seed */
 export function formatValue(key: string, v: TunableValue): string {
+  if (key === 'without') return (v as string[]).length ? (v as string[]).join(', ') : 'nothing';
   const t = tunableInfo(key);
   return t ? formatTunable(t, v) : String(v);
 }
 
-/** "fault_around_bytes 64 KiB, vmacache mm-wide" */
+/** "fault_around_bytes 64 KiB, vmacache mm-wide"; steps left out read "without fadvise" */
 export function describeTunables(s: Scenario, keys: readonly string[]): string {
-  return keys.map((k) => `${k} ${formatValue(k, tunableValue(s, k))}`).join(', ');
+  return keys
+    .filter((k) => k !== 'without' || s.without.length)
+    .map((k) =>
+      k === 'without' ? `without ${formatValue(k, s.without)}` : `${k} ${formatValue(k, tunableValue(s, k))}`,
+    )
+    .join(', ');
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -64,9 +72,11 @@ export function changedTunables(own: Scenario, run: Scenario): string[] {
 /** two runs named by the tunables that differ between them: "fault_around_bytes 64 KiB" / "… 4 KiB" */
 export function runLabels(a: Scenario, b: Scenario): { a: string; b: string } {
   const keys = changedTunables(a, b);
-  return keys.length
-    ? { a: describeTunables(a, keys), b: describeTunables(b, keys) }
-    : { a: 'A', b: 'B (same tunables as A)' };
+  /* the run with every step: "with fadvise", beside the other's "without fadvise" */
+  const name = (x: Scenario, y: Scenario) =>
+    describeTunables(x, keys) ||
+    (keys.includes('without') ? `with ${y.without.filter((k) => !x.without.includes(k)).join(', ')}` : '');
+  return keys.length ? { a: name(a, b), b: name(b, a) } : { a: 'A', b: 'B (same tunables as A)' };
 }
 
 /** "v1,v2,..." split at the commas outside brackets: "[16KiB, 64KiB],[]" is two values */

@@ -4,8 +4,8 @@
  * checked by the same schema as the scenario's own kernel: and machine:.
  */
 import { parseDocument } from 'yaml';
-import { settingValue } from './load/build.js';
-import { SEED, TUNABLE_SCHEMAS } from './load/schema.js';
+import { settingValue, withoutValue } from './load/build.js';
+import { SEED, TUNABLE_SCHEMAS, WITHOUT } from './load/schema.js';
 import type { Scenario, SettingValue } from './scenario.js';
 import { checkValue, keyPath, ScenarioError, ScenarioErrors, suggest } from './schema/check.js';
 import { SETTABLE_KEYS, tunableInfo, withSettings } from './tunables.js';
@@ -43,7 +43,9 @@ export function applyOverrides(s: Scenario, sets: Record<string, string>): Scena
       continue;
     }
     const t = tunableInfo(key);
-    const schema = key === 'seed' ? SEED : t ? TUNABLE_SCHEMAS.get(key)! : null;
+    /* without=fadvise: one kind alone is a list of one */
+    if (key === 'without' && typeof value === 'string') value = [value];
+    const schema = key === 'seed' ? SEED : key === 'without' ? WITHOUT : t ? TUNABLE_SCHEMAS.get(key)! : null;
     if (!schema) {
       errors.push(
         new ScenarioError(
@@ -61,7 +63,7 @@ export function applyOverrides(s: Scenario, sets: Record<string, string>): Scena
       errors.push(...bad.map((b) => new ScenarioError('--set', 0, 0, keyPath([key, ...b.segs]), b.detail)));
       continue;
     }
-    set[key] = t ? settingValue(t, value) : (value as number);
+    set[key] = t ? settingValue(t, value) : key === 'without' ? withoutValue(value) : (value as number);
   }
   if (errors.length) throw new ScenarioErrors(errors);
   return withSettings(s, set);

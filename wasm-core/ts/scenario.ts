@@ -60,7 +60,9 @@ export type Advice = DescribedStep<'madvise'>['advice'];
 export type Pattern = DescribedStep<'access'>['pattern'];
 
 /** a value of a tunable or machine setting, as a scenario or `--set` gives it (sizes in bytes) */
-export type SettingValue = string | number | boolean | number[];
+import type { Letter } from './letter.js';
+
+export type SettingValue = string | number | boolean | number[] | string[];
 
 /** extension: reference data drawn beside a sweep over `x` */
 export interface Reference {
@@ -85,10 +87,18 @@ export interface Scenario {
   processes: ProcDef[];
   steps: Step[];
   at: At;
-  /** extension: the natural comparison, keyed by the `--set` key (`fault_around_bytes`, `machine.io_latency`) */
+  /**
+   * step kinds this run leaves out, each kept as a no-op so that steps still line up with another run's
+   * (`without: [fadvise]`: the backup without its fadvise calls, the letter's NRS); a run setting, never
+   * written at the top level: `compare: { without: [fadvise] }`, `--set without=fadvise`
+   */
+  without: string[];
+  /** the natural comparison, keyed by the `--set` key (`fault_around_bytes`, `machine.io_latency`, `without`) */
   compare?: Record<string, SettingValue>;
   /** where `compare:` is */
   compareAt?: At;
   /** extension: reference data for a sweep */
   reference?: Reference;
+  /** the cover letter's table beside the model's (./letter.ts) */
+  letter?: Letter;
 }

@@ -12,12 +12,13 @@ import type { Scenario, SettingValue } from './scenario.js';
 export type { KernelTunables, MachineSettings, TunableInfo };
 export { TUNABLES };
 
-export type TunableValue = number | boolean | string | readonly number[];
+export type TunableValue = number | boolean | string | readonly number[] | readonly string[];
 
 export const KERNEL_TUNABLES = TUNABLES.filter((t) => t.scope === 'kernel');
 export const MACHINE_SETTINGS = TUNABLES.filter((t) => t.scope === 'machine');
 /** every key `--set` and the URL accept: kernel tunables, machine.*, and the seed */
-export const SETTABLE_KEYS = [...TUNABLES.map((t) => t.key), 'seed'];
+/** what --set, --compare and a link's set= take: the tunables, the seed, and the step kinds a run leaves out */
+export const SETTABLE_KEYS = [...TUNABLES.map((t) => t.key), 'seed', 'without'];
 
 export function tunableInfo(key: string): TunableInfo | undefined {
   return TUNABLES.find((t) => t.key === key);
@@ -68,7 +69,8 @@ export function tunableText(v: TunableValue): string {
 
 /**
  * The values a sweep runs over by default: every power of two of a pow2
- * size, the description's `sweep` list, every choice, both booleans.
+ * size, the description's `sweep` list, every choice, both booleans, each
+ * size of a list of sizes alone.
  */
 export function sweepDomain(t: TunableInfo): TunableValue[] {
   if (t.sweep) return [...t.sweep];
@@ -78,6 +80,12 @@ export function sweepDomain(t: TunableInfo): TunableValue[] {
     return out;
   }
   if (t.type === 'choice') return [...t.choices!];
+  /* a list of sizes (mTHP): each size alone, the folio orders one by one */
+  if (t.type === 'sizes') {
+    const out: number[][] = [];
+    for (let v = t.min!; v <= t.max!; v *= 2) out.push([v]);
+    return out;
+  }
   if (t.type === 'bool') return [false, true];
   throw new Error(`${t.key} has no default sweep domain: give the values (sweep=${t.key}:v1,v2,...)`);
 }
@@ -91,6 +99,7 @@ export function withSettings(s: Scenario, values: Readonly<Record<string, Settin
   const out: Scenario = { ...s, kernel: { ...s.kernel }, machine: { ...s.machine } };
   for (const [key, v] of Object.entries(values)) {
     if (key === 'seed') out.seed = v as number;
+    else if (key === 'without') out.without = [...(v as string[])];
     else if (key.startsWith('machine.'))
       (out.machine as unknown as Record<string, SettingValue>)[key.slice('machine.'.length)] = v;
     else (out.kernel as unknown as Record<string, SettingValue>)[key] = v;

@@ -1,3 +1,4 @@
+import { LetterPanel } from './components/Letter.js';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { ExportDialog } from './components/Export.js';
 import { Gallery } from './components/Gallery.js';
@@ -138,10 +139,16 @@ function Drawer() {
   const drawer = useStore((s) => s.drawer);
   if (!drawer) return null;
   const title =
-    drawer === 'tunables' ? 'Kernel tunables' : drawer === 'about' ? 'About this scenario' : 'Scenario (YAML)';
+    drawer === 'tunables'
+      ? 'Kernel tunables'
+      : drawer === 'about'
+        ? 'About this scenario'
+        : drawer === 'letter'
+          ? 'Seed vs model: the letter beside the model'
+          : 'Scenario (YAML)';
   return (
     <aside
-      className={`drawer ${drawer === 'editor' ? 'wide' : ''}`}
+      className={`drawer ${drawer === 'editor' || drawer === 'letter' ? 'wide' : ''}`}
       aria-labelledby="drawer-title"
       data-testid={`drawer-${drawer}`}
     >
@@ -162,6 +169,8 @@ function Drawer() {
           <TunablesPanel />
         ) : drawer === 'about' ? (
           <About />
+        ) : drawer === 'letter' ? (
+          <LetterPanel />
         ) : (
           <Suspense fallback={<div className="loading">Loading the editor&hellip;</div>}>
             <Editor />

@@ -31,7 +31,9 @@ export function urlFor(s: AppState): string {
     views: shownViews(s.views, groupOf(s.scenario.name)).map((v) => v.id),
     enlarged: s.enlarged ?? undefined,
     compare: s.compare?.set,
-    sweep: s.sweep ? { key: s.sweep.key, values: s.sweep.asked, y: s.sweep.y } : undefined,
+    sweep: s.sweep
+      ? { key: s.sweep.key, values: s.sweep.asked, y: s.sweep.y, versus: s.sweep.versus?.set ?? null }
+      : undefined,
     theme: s.theme,
     mm: s.mmSel ?? undefined,
     chart:
@@ -47,6 +49,8 @@ export const workerId = {
   a: (runId: number) => runId * 2,
   b: (runId: number) => runId * 2 + 1,
   sweep: (runId: number) => 2 ** 30 + runId,
+  letter: (runId: number) => 2 ** 31 + runId,
+  versus: (runId: number) => 3 * 2 ** 30 + runId,
 };
 
 let current: Controller | null = null;
@@ -162,10 +166,19 @@ export class Controller {
       if (s.compare && s.scenario && s.compare.load.status === 'compiling') this.runCompare(s);
     }
     if (s.sweep?.runId !== prev.sweep?.runId) {
-      if (prev.sweep?.status === 'running') this.client.cancel(workerId.sweep(prev.sweep.runId));
+      if (prev.sweep?.status === 'running') {
+        this.client.cancel(workerId.sweep(prev.sweep.runId));
+        this.client.cancel(workerId.versus(prev.sweep.runId));
+      }
       if (s.sweep && s.scenario) this.runSweep(s);
     } else if (s.sweep?.status === 'cancelled' && prev.sweep?.status === 'running') {
       this.client.cancel(workerId.sweep(s.sweep.runId));
+      this.client.cancel(workerId.versus(s.sweep.runId));
+    }
+    /* the Seed vs model drawer: its letter's runs, once per run (a tunable changed: a new run, new cells) */
+    if (s.drawer === 'letter' && s.program?.scenario.letter && s.runId && s.letter?.runId !== s.runId) {
+      if (s.letter?.status === 'running') this.client.cancel(workerId.letter(s.letter.runId));
+      this.runLetter(s);
     }
     const bReady = s.compare?.load.status === 'ready';
     if (
@@ -278,7 +291,27 @@ export class Controller {
       });
   }
 
-  /** a sweep: the worker plans the runs (the same plan as the CLI's --sweep) and runs them */
+  private runLetter(s: AppState): void {
+    const runId = s.runId;
+    this.store.dispatch({ type: 'letterStart', runId });
+    this.client
+      .letter(workerId.letter(runId), this.input(s), (p) =>
+        this.store.dispatch({
+          type: 'letterProgress',
+          runId,
+          column: p.column,
+          columns: p.columns,
+          label: p.label,
+          fraction: p.fraction,
+        }),
+      )
+      .then((m) => this.store.dispatch({ type: 'letterDone', runId, cells: m.cells, error: m.error }));
+  }
+
+  /**
+   * a sweep: the worker plans the runs (the same plan as the CLI's --sweep) and runs them; with a versus
+   * (6.9 beside 6.10), the same sweep again with those tunables set too, after the first
+   */
   private runSweep(s: AppState): void {
     const sw = s.sweep!,
       runId = sw.runId;
@@ -286,14 +319,16 @@ export class Controller {
       this.store.dispatch({ type: 'sweepFailed', runId, error: `y=${sw.y}: there is no counter of that name` });
       return;
     }
-    this.client
-      .sweep(workerId.sweep(runId), this.input(s), sw.key, sw.asked, {
-        planned: (points) =>
-          this.store.dispatch({
-            type: 'sweepPlanned',
-            runId,
-            points: points.map((p) => ({ ...p, counters: null, error: null })),
-          }),
+    const one = (id: number, input: ScenarioInput, versus: boolean) =>
+      this.client.sweep(id, input, sw.key, sw.asked, {
+        planned: (points) => {
+          if (!versus)
+            this.store.dispatch({
+              type: 'sweepPlanned',
+              runId,
+              points: points.map((p) => ({ ...p, counters: null, error: null })),
+            });
+        },
         point: (p) =>
           this.store.dispatch({
             type: 'sweepPoint',
@@ -301,14 +336,22 @@ export class Controller {
             index: p.index,
             counters: p.status === 'ok' ? p.counters : null,
             error: p.error,
+            versus,
           }),
-        progress: (done) => this.store.dispatch({ type: 'sweepProgress', runId, done }),
-      })
-      .then((o) => {
-        if (o.error !== undefined)
-          this.store.dispatch({ type: 'sweepFailed', runId, error: o.error, limits: o.limits });
-        else this.store.dispatch({ type: 'sweepDone', runId, cancelled: o.cancelled });
+        progress: (done) => {
+          if (!versus) this.store.dispatch({ type: 'sweepProgress', runId, done });
+        },
       });
+    void (async () => {
+      let o = await one(workerId.sweep(runId), this.input(s), false);
+      const now = this.store.get().sweep;
+      if (o.error === undefined && !o.cancelled && sw.versus && now?.runId === runId && now.status === 'running') {
+        const input = this.input(s);
+        o = await one(workerId.versus(runId), { ...input, overrides: { ...input.overrides, ...sw.versus.set } }, true);
+      }
+      if (o.error !== undefined) this.store.dispatch({ type: 'sweepFailed', runId, error: o.error, limits: o.limits });
+      else this.store.dispatch({ type: 'sweepDone', runId, cancelled: o.cancelled });
+    })();
   }
 
   /** one frame request at a time; when it lands, ask again if the cursor moved meanwhile */

@@ -151,6 +151,14 @@ export default {
       'rmap_atomic_nr_pages_mapped',
       { model: true, doc: "atomic read-modify-writes of a folio's _nr_pages_mapped" },
     ],
+    [
+      'MODEL_RMAP_ATOMICS',
+      'rmap_atomics',
+      {
+        model: true,
+        doc: 'all the rmap atomic read-modify-writes: the four above together, the cost the letter times (one sweep over the folio order charts them, 6.9 beside 6.10)',
+      },
+    ],
   ],
   events: [
     [

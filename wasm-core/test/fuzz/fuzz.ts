@@ -263,8 +263,9 @@ export interface FuzzOutcome {
   source: string;
 }
 
-export function fuzzOne(seed: number, core: Core, nativeBin: string, tmp: string): FuzzOutcome {
-  const source = generate(seed);
+export function fuzzOne(seed: number, core: Core, nativeBin: string, tmp: string, given?: string): FuzzOutcome {
+  /* the seed's scenario, or one given (a kept finding: the generator's draws change as the description grows) */
+  const source = given ?? generate(seed);
   const file = `fuzz-${seed}.yaml`;
   const finding = (detail: string): FuzzOutcome => ({ seed, kind: 'finding', detail, source });
   let prog: Program;

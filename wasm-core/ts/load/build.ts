@@ -6,11 +6,12 @@
  * (../../interface/steps.ts) are checked here.
  */
 import { STEPS, type StepKindDesc } from '../../interface/steps.js';
-import { FOLIO_FIELDS } from '../abi.js';
+import { COUNTERS, FOLIO_FIELDS } from '../abi.js';
 import type { At } from '../errors.js';
 import type { DescribedKind, Reference, SettingValue, Step, StepKind, TaskRef } from '../scenario.js';
 import { ScenarioError, toAddress, toSize, type Seg, type YamlSource } from '../schema/check.js';
 import { tunableInfo, type TunableInfo } from '../tunables.js';
+import { parseExpr, type Check, type Letter, type LetterColumn, type LetterRow } from '../letter.js';
 
 export class Ctx {
   errors: ScenarioError[] = [];
@@ -21,6 +22,11 @@ export class Ctx {
 }
 
 /** a tunable's value as the schema accepted it -> as the core takes it (sizes in bytes) */
+/** `without`'s value as a run holds it: a list of step kinds (the schema took one kind or a list) */
+export function withoutValue(v: unknown): string[] {
+  return [...new Set(Array.isArray(v) ? (v as string[]) : [v as string])];
+}
+
 export function settingValue(t: TunableInfo, v: unknown): SettingValue {
   if (t.type === 'size') return toSize(v);
   if (t.type === 'sizes') return (v as unknown[]).map(toSize);
@@ -132,6 +138,88 @@ export class Builder {
       ok = false;
     }
     return ok ? { kind: 'expect', task, counters, folio, fields, at } : null;
+  }
+
+  /** the cover letter's table (../letter.ts): columns as runs, rows as figures with their model expressions */
+  letter(v: Obj): Letter | undefined {
+    let ok = true;
+    const columns: LetterColumn[] = (v.columns as Obj[]).map((c, i) => {
+      const [label, raw] = Object.entries(c)[0];
+      const set: Record<string, SettingValue> = {};
+      for (const [k, x] of Object.entries((raw ?? {}) as Obj))
+        set[k] = k === 'without' ? withoutValue(x) : settingValue(tunableInfo(k)!, x);
+      if (!label.trim()) {
+        this.c.err(this.at(['letter', 'columns', i], 'key'), 'a column needs a label');
+        ok = false;
+      }
+      return { label, set };
+    });
+    const check0 = v.check as Check | undefined,
+      within0 = v.within as number | undefined;
+    const rows: LetterRow[] = [];
+    (v.rows as Obj[]).forEach((r, i) => {
+      const at = this.at(['letter', 'rows', i], 'key');
+      const seed = (r.seed as (number | null)[] | undefined) ?? [];
+      if (r.seed !== undefined && seed.length !== columns.length) {
+        this.c.err(
+          this.at(['letter', 'rows', i, 'seed']),
+          `expected ${columns.length} figures, one per column (${columns.map((c) => c.label).join(', ')}), got ${seed.length}`,
+        );
+        ok = false;
+        return;
+      }
+      let expr = null;
+      if (typeof r.model === 'string')
+        try {
+          expr = parseExpr(r.model, (n) => (COUNTERS as readonly string[]).includes(n));
+        } catch (e) {
+          this.c.err(this.at(['letter', 'rows', i, 'model']), (e as Error).message);
+          ok = false;
+          return;
+        }
+      const check: Check = !expr
+        ? 'none'
+        : ((r.check as Check | undefined) ?? check0 ?? (columns.length > 1 ? 'change' : 'value'));
+      if (check === 'value' && !seed.length) {
+        this.c.err(at, "a value row needs the letter's figures (seed:)");
+        ok = false;
+        return;
+      }
+      if ((r.change !== undefined || r.under !== undefined) && check !== 'change') {
+        this.c.err(this.at(['letter', 'rows', i, 'change']), 'change: goes with a change row (check: change)');
+        ok = false;
+        return;
+      }
+      if (check === 'none' && !r.why && !r.instead) {
+        this.c.err(at, 'a row the model cannot compute says why (why:) or what it counts instead (instead:)');
+        ok = false;
+        return;
+      }
+      const within = (r.within as number | undefined) ?? within0;
+      rows.push({
+        label: r.row as string,
+        unit: (r.unit as string | undefined) ?? '',
+        seed: seed.length ? seed : columns.map(() => null),
+        seedChange: (r.change as number | undefined) ?? null,
+        under: (r.under as number | undefined) ?? null,
+        model: (r.model as string | undefined) ?? null,
+        expr,
+        instead: (r.instead as string | undefined) ?? null,
+        check,
+        within: within === undefined ? (check === 'value' ? 0 : null) : within / 100,
+        why: (r.why as string | undefined) ?? null,
+        at,
+      });
+    });
+    return ok
+      ? {
+          source: v.source as string,
+          note: (v.note as string | undefined) ?? null,
+          columns,
+          rows,
+          at: this.at(['letter'], 'key'),
+        }
+      : undefined;
   }
 
   reference(v: Obj): Reference | undefined {

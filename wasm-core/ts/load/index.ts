@@ -14,7 +14,7 @@ import { DEFAULT_LIMITS, checkShape, checkSource, type Limits } from '../limits.
 import type { At, FileDef, FileSystem, Machine, ProcDef, Scenario, Tunables } from '../scenario.js';
 import { checkDocument, formatSize, loadYaml, ScenarioErrors, toSize, validator } from '../schema/check.js';
 import { DEFAULT_KERNEL, DEFAULT_MACHINE, tunableInfo } from '../tunables.js';
-import { Builder, Ctx, settingValue, type Obj } from './build.js';
+import { Builder, Ctx, settingValue, withoutValue, type Obj } from './build.js';
 import { MACHINE_KEYS, NAME_RE, scenarioJsonSchema, TUNABLE_KEYS } from './schema.js';
 import { checkSemantics } from './semantics.js';
 
@@ -95,9 +95,11 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
     compareAt = b.at(['compare'], 'key');
     compare = {};
     for (const [k, x] of Object.entries(root.compare as Obj))
-      if (tunableInfo(k) && !bad(['compare', k])) compare[k] = settingValue(tunableInfo(k)!, x);
+      if (k === 'without' && !bad(['compare', k])) compare[k] = withoutValue(x);
+      else if (tunableInfo(k) && !bad(['compare', k])) compare[k] = settingValue(tunableInfo(k)!, x);
   }
   const reference = root.reference && !bad(['reference']) ? b.reference(root.reference as Obj) : undefined;
+  const letter = root.letter && !bad(['letter']) ? b.letter(root.letter as Obj) : undefined;
 
   if (c.errors.length) {
     c.errors.sort((x, y) => x.line - y.line || x.col - y.col);
@@ -109,6 +111,7 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
     name: root.name as string,
     about: (root.about as string | undefined) ?? '',
     seed: (root.seed as number | undefined) ?? 1,
+    without: [],
     kernel,
     kernelGiven,
     machine,
@@ -118,6 +121,7 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
     at: { line: 1, col: 1, path: '' },
     ...(compare ? { compare, compareAt } : {}),
     ...(reference ? { reference } : {}),
+    ...(letter ? { letter } : {}),
   };
   checkSemantics(c, scenario);
   if (c.errors.length) throw new ScenarioErrors(c.errors);

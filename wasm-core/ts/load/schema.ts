@@ -83,6 +83,25 @@ export const TUNABLE_KEYS = KERNEL_TUNABLES.map((t) => t.key) as (keyof Tunables
 export const MACHINE_KEYS = MACHINE_SETTINGS.map((t) => t.key.slice('machine.'.length));
 /** the tunables a reference's x can be: those with numeric values */
 const NUMERIC_KEYS = TUNABLES.filter((t) => t.type === 'size' || t.type === 'int').map((t) => t.key);
+/** the step kinds a run may leave out (`without`): those that create or end nothing later steps use */
+export const SKIPPABLE_KINDS: readonly string[] = Object.entries(STEPS)
+  .filter(([, d]) => !('effect' in d))
+  .map(([k]) => k);
+const SKIPPABLE: SchemaObject = {
+  type: 'string',
+  enum: [...SKIPPABLE_KINDS],
+  'x-expected': `expected a step kind a run can leave out (${SKIPPABLE_KINDS.join(', ')}), got {got}`,
+};
+/** `without`: a list of step kinds (--set without=fadvise takes one alone) */
+export const WITHOUT: SchemaObject = {
+  type: 'array',
+  items: SKIPPABLE,
+  minItems: 1,
+  description:
+    'the step kinds this run leaves out (each kept as a no-op, so that steps line up with the other run): [fadvise], the backup without its fadvise calls',
+  'x-expected': `expected a list of step kinds a run can leave out, like [fadvise] (${SKIPPABLE_KINDS.join(', ')}), got {got}`,
+};
+
 export const SEED: SchemaObject = int(
   0,
   Number.MAX_SAFE_INTEGER,
@@ -217,6 +236,78 @@ const SETTINGS: Record<string, SchemaObject> = Object.fromEntries(
   TUNABLES.map((t) => [t.key, TUNABLE_SCHEMAS.get(t.key)!]),
 );
 
+/* a letter: the cover letter's table beside the model's (../letter.ts) */
+const CHECKS = ['value', 'change', 'none'] as const;
+const PERCENT = (description: string): SchemaObject => ({
+  type: 'number',
+  minimum: 0,
+  maximum: 10000,
+  description,
+});
+const LETTER_ROW = mapping(
+  'letter row',
+  {
+    row: withDoc(TEXT, "the letter's own label for the row"),
+    unit: withDoc(TEXT, 'the unit of its figures (faults, pages, %, s)'),
+    seed: {
+      type: 'array',
+      items: { type: ['number', 'null'] },
+      'x-expected': "expected the letter's figures, one per column (null where it gives none), got {got}",
+      description: "the letter's figures, one per column (null where it gives none)",
+    },
+    change: {
+      type: 'number',
+      description: "the letter's change from the first column to the last, in % (where it gives only that)",
+    },
+    under: {
+      type: 'number',
+      minimum: 0,
+      description: 'the letter\'s bound on the change, in %, where it says only "< 1%" (not affected)',
+    },
+    model: withDoc(
+      TEXT,
+      "the model's figure: counters, numbers, + - * / (100 * vmacache_find_hits / vmacache_find_calls)",
+    ),
+    instead: withDoc(TEXT, 'what the model counts instead, where it cannot compute the figure (seconds, cycles)'),
+    check: choice(
+      CHECKS,
+      'how the row agrees: value (within `within` %), change (the same direction first to last column), none',
+    ),
+    within: PERCENT('value: the error allowed, in %; change: the points allowed between the two changes'),
+    why: withDoc(TEXT, 'why the model and the letter differ here, or cannot be compared'),
+  },
+  ['row'],
+);
+const LETTER: SchemaObject = mapping(
+  'letter',
+  {
+    source: withDoc(TEXT, 'the letter: author, title, date, and which table'),
+    note: withDoc(TEXT, 'what a reader should know about the experiment before comparing'),
+    columns: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        minProperties: 1,
+        maxProperties: 1,
+        additionalProperties: mapping('letter column', { ...SETTINGS, without: WITHOUT }, [], {
+          'x-unknown':
+            "unknown key '{key}'{suggest}; a column's run takes a kernel tunable, a machine.* key or without: {keys}",
+        }),
+        'x-expected':
+          "expected a column: its label and its run's settings, like NRS: { without: [fadvise] }, got {got}",
+      },
+      'x-expected': "expected the letter's columns, each a label and its run's settings, got {got}",
+      description: "the letter's columns: `label: { settings }`, each a run of this scenario with those settings",
+    },
+    rows: { type: 'array', minItems: 1, items: LETTER_ROW, description: "the letter's rows" },
+    check: choice(CHECKS, "the rows' check where a row gives none (default: change with 2+ columns, else value)"),
+    within: PERCENT("the rows' `within` where a row gives none"),
+  },
+  ['source', 'columns', 'rows'],
+  { description: "the cover letter's table beside the model's: its columns are runs, its rows figures" },
+);
+
 const SCHEMA: SchemaObject = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://mmplay.invalid/scenario.schema.json',
@@ -284,10 +375,10 @@ const SCHEMA: SchemaObject = {
       description: 'the processes that exist before step 1: name: { threads, vmacache_seqnum }',
     },
     steps: { $ref: '#/$defs/steps' },
-    compare: mapping('compare', SETTINGS, [], {
+    compare: mapping('compare', { ...SETTINGS, without: WITHOUT }, [], {
       minProperties: 1,
       'x-expected': 'expected the tunables run B sets, like { fault_around_bytes: 4KiB }, got {got}',
-      'x-unknown': "unknown key '{key}'{suggest}; compare takes a kernel tunable or a machine.* key: {keys}",
+      'x-unknown': "unknown key '{key}'{suggest}; compare takes a kernel tunable, a machine.* key or without: {keys}",
       description: "the scenario's natural comparison; run B is this scenario with these tunables set",
     }),
     reference: mapping(
@@ -314,6 +405,7 @@ const SCHEMA: SchemaObject = {
       ['source', 'x', 'y', 'points'],
       { description: "reference data (e.g. a kernel patch's benchmark table) drawn beside a sweep over x" },
     ),
+    letter: LETTER,
   },
   $defs: {
     steps: {

@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { COUNTERS, TUNABLES } from '../../../wasm-core/ts/abi.js';
 import { judgeExpects } from '../../../wasm-core/ts/judge.js';
-import { changedTunables, describeTunables, runLabels, withSettings } from '../../../wasm-core/ts/multirun.js';
+import { changedTunables, runLabels, withSettings } from '../../../wasm-core/ts/multirun.js';
 import type { Scenario, SettingValue } from '../../../wasm-core/ts/scenario.js';
 import { formatDuration } from '../../../wasm-core/ts/limits.js';
 import type { WorkerLimit } from '../engine/protocol.js';
@@ -123,6 +123,7 @@ export function Caption({ large = false }: { large?: boolean }) {
   const step = frame?.step ?? null;
   const info = step !== null ? program?.steps[step] : null;
   const about = program ? firstParagraph(program.scenario.about) : '';
+  const hasLetter = !!program?.scenario.letter;
   let where: string, text: React.ReactNode;
   if (frame?.big) {
     where = 'run complete';
@@ -152,6 +153,17 @@ export function Caption({ large = false }: { large?: boolean }) {
     <div className={`caption ${large ? 'large' : ''}`} aria-live="polite" data-testid="caption">
       <span className="step-no">{where}</span>
       <p className="text">{text}</p>
+      {!large && hasLetter && (
+        <button
+          type="button"
+          className="btn"
+          onClick={() => dispatch({ type: 'openDrawer', drawer: 'letter' })}
+          title="The seed's cover letter beside the model: its table, each figure with the model's (Y)"
+          data-testid="open-letter"
+        >
+          Seed vs model <span className="kbd">Y</span>
+        </button>
+      )}
       {!large && (
         <button
           type="button"
@@ -277,7 +289,8 @@ function CompareBar() {
     if (changedTunables(scenario, b).length) naturalLabel = runLabels(scenario, b).b;
     else naturalSet = null;
   }
-  const sweepY = mechanismOf(group).sweepY ?? 'pgfault';
+  const mech = mechanismOf(group);
+  const sweepY = mech.sweepY ?? 'pgfault';
   /* the tunable the compare button sits beside: the natural compare's, or the group's first quick one */
   const quick = scenario
     ? (Object.keys(naturalSet ?? {})[0] ??
@@ -353,12 +366,26 @@ function CompareBar() {
         <button
           type="button"
           className="btn"
-          onClick={() => dispatch({ type: 'openSweep', key: quick, values: null, y: sweepY })}
+          onClick={() =>
+            dispatch({
+              type: 'openSweep',
+              key: mech.sweepKey ?? quick,
+              values: null,
+              y: sweepY,
+              versus: compare ? null : (mech.sweepVersus ?? null),
+            })
+          }
           data-testid="open-sweep"
-          aria-label={`Sweep ${quick}`}
-          title={`Sweep ${quick}: run the scenario once per value and chart ${sweepY}`}
+          aria-label={`Sweep ${mech.sweepKey ?? quick}`}
+          title={`Sweep ${mech.sweepKey ?? quick}: run the scenario once per value and chart ${sweepY}${
+            !compare && mech.sweepVersus
+              ? `, and again with ${Object.entries(mech.sweepVersus)
+                  .map(([k, v]) => `${k} ${v}`)
+                  .join(', ')}`
+              : ''
+          }`}
         >
-          {compare ? `Sweep ${quick}` : 'Sweep every value'}
+          {compare ? `Sweep ${mech.sweepKey ?? quick}` : 'Sweep every value'}
         </button>
       )}
     </div>
@@ -496,8 +523,8 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
     if (j.changed.length)
       return (
         <div className="banner note" role="status" data-testid="expect-notes">
-          <strong>With other tunables than the scenario&rsquo;s own</strong> (
-          {describeTunables(program.scenario, j.changed)}), its expect checks are a comparison, not a test:
+          <strong>With other tunables than the scenario&rsquo;s own</strong> ({runLabels(own, program.scenario).b}), its
+          expect checks are a comparison, not a test:
           <ul>
             {j.notes.slice(0, 5).map((n, k) => (
               <li key={k}>{n.message}</li>

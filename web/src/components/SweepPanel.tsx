@@ -6,7 +6,7 @@
  */
 import { useMemo } from 'react';
 import { COUNTERS } from '../../../wasm-core/ts/abi.js';
-import { formatValue } from '../../../wasm-core/ts/multirun.js';
+import { formatValue, tunableValue } from '../../../wasm-core/ts/multirun.js';
 import { tunableInfo } from '../../../wasm-core/ts/tunables.js';
 import { currentScenario } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
@@ -27,15 +27,38 @@ export function SweepPanel() {
   const t = tunableInfo(sweep.key);
   const numeric = sweep.points.length > 0 && sweep.points.every((p) => Number.isFinite(p.x));
   const log2x = numeric && !!t?.pow2;
+  /* with a versus, the two series are named by the tunables they differ in: "large_mapcount true" / "... false" */
+  const versus = sweep.versus;
+  const own = useStore((s) => s.program?.scenario);
+  const labelA = versus
+    ? Object.keys(versus.set)
+        .map((k) => `${k} ${own ? formatValue(k, tunableValue(own, k)) : '(as the scenario)'}`)
+        .join(', ')
+    : 'this model';
+  const labelB = versus
+    ? Object.entries(versus.set)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')
+    : '';
   const series = useMemo<SweepSeries[]>(() => {
     const out: SweepSeries[] = [
       {
         id: 'model',
-        label: 'this model',
+        label: labelA,
         kind: 'model',
         points: sweep.points.map((p) => ({ x: p.x, y: p.counters && yIdx >= 0 ? p.counters[yIdx] : null })),
       },
     ];
+    if (versus)
+      out.push({
+        id: 'versus',
+        label: labelB,
+        kind: 'model',
+        points: sweep.points.map((p, i) => ({
+          x: p.x,
+          y: versus.counters[i] && yIdx >= 0 ? versus.counters[i]![yIdx] : null,
+        })),
+      });
     if (reference && reference.x === sweep.key && reference.y === sweep.y)
       out.push({
         id: 'reference',
@@ -44,7 +67,7 @@ export function SweepPanel() {
         points: reference.points.map((p) => ({ x: p.x, y: p.y })),
       });
     return out;
-  }, [sweep.points, yIdx, reference, sweep.key, sweep.y]);
+  }, [sweep.points, yIdx, reference, sweep.key, sweep.y, versus, labelA, labelB]);
   const running = sweep.status === 'running';
   const errors = sweep.points.filter((p) => p.error);
   return (
@@ -109,7 +132,7 @@ export function SweepPanel() {
                 title={`${sweep.y} against ${sweep.key}`}
                 xKey={sweep.key}
                 yKey={sweep.y}
-                xFormat={(x) => formatValue(sweep.key, x)}
+                xFormat={(x) => formatValue(sweep.key, t?.type === 'sizes' ? [x] : x)}
                 log2x={log2x}
                 series={series}
                 progress={running ? { done: Math.floor(sweep.done), total: sweep.points.length } : null}
@@ -128,7 +151,15 @@ export function SweepPanel() {
                   <button
                     type="button"
                     className="btn"
-                    onClick={() => dispatch({ type: 'openSweep', key: sweep.key, values: sweep.asked, y: sweep.y })}
+                    onClick={() =>
+                      dispatch({
+                        type: 'openSweep',
+                        key: sweep.key,
+                        values: sweep.asked,
+                        y: sweep.y,
+                        versus: sweep.versus?.set ?? null,
+                      })
+                    }
                   >
                     Run it again
                   </button>
@@ -139,6 +170,16 @@ export function SweepPanel() {
               {errors.length > 0 &&
                 ` ${errors.length} run${errors.length > 1 ? 's' : ''} stopped with an error: ${errors[0].label}: ${errors[0].error}`}
             </div>
+            {scenario?.letter && (
+              <div className="sweep-note" data-testid="sweep-letter">
+                The letter ({scenario.letter.source}):{' '}
+                {scenario.letter.rows
+                  .filter((r) => r.check !== 'none')
+                  .map((r) => r.label)
+                  .join('; ')}
+                . Seed vs model (<kbd>Y</kbd>) sets its figures beside the model&rsquo;s.
+              </div>
+            )}
             {reference && (reference.x !== sweep.key || reference.y !== sweep.y) && (
               <div className="sweep-note">
                 The scenario&rsquo;s reference data is {reference.y} against {reference.x}; choose those to see it.

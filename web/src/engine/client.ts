@@ -70,6 +70,13 @@ export class EngineClient {
   private loads = new Map<number, LoadHandlers>();
   private frames = new Map<number, { id: number; resolve: (f: Frame | null) => void }>();
   private sweeps = new Map<number, SweepHandlers>();
+  private letters = new Map<
+    number,
+    {
+      progress: (p: Extract<FromWorker, { t: 'letterProgress' }>) => void;
+      resolve: (m: Extract<FromWorker, { t: 'letterDone' }>) => void;
+    }
+  >();
   private checks = new Map<number, (issues: WorkerIssue[] | null) => void>();
   private exports = new Map<number, (m: Extract<FromWorker, { t: 'exported' }> | null) => void>();
   private seq = 0;
@@ -112,6 +119,8 @@ export class EngineClient {
     for (const f of frames) f.resolve(null);
     for (const s of sweeps) s.resolve({ cancelled: true });
     for (const c of checks) c(null);
+    for (const [id, l] of this.letters) l.resolve({ t: 'letterDone', id, cells: null, error: null });
+    this.letters.clear();
     for (const x of this.exports.values()) x(null);
     this.exports.clear();
     this.onRestart();
@@ -182,6 +191,13 @@ export class EngineClient {
         this.exports.get(m.seq)?.(m);
         this.exports.delete(m.seq);
         break;
+      case 'letterProgress':
+        this.letters.get(m.id)?.progress(m);
+        break;
+      case 'letterDone':
+        this.letters.get(m.id)?.resolve(m);
+        this.letters.delete(m.id);
+        break;
       case 'sweepDone':
         this.sweeps.get(m.id)?.resolve({ cancelled: m.cancelled });
         this.sweeps.delete(m.id);
@@ -250,6 +266,18 @@ export class EngineClient {
     return new Promise((resolve) => {
       this.sweeps.set(id, { ...h, resolve });
       this.send({ t: 'sweep', id, input, key, values });
+    });
+  }
+
+  /** the scenario's letter beside the model: its cells, or why not (null cells and no error: cancelled) */
+  letter(
+    id: number,
+    input: ScenarioInput,
+    progress: (p: Extract<FromWorker, { t: 'letterProgress' }>) => void,
+  ): Promise<Extract<FromWorker, { t: 'letterDone' }>> {
+    return new Promise((resolve) => {
+      this.letters.set(id, { progress, resolve });
+      this.send({ t: 'letter', id, input });
     });
   }
 

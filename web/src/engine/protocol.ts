@@ -6,6 +6,7 @@
  */
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Scenario } from '../../../wasm-core/ts/scenario.js';
+import type { ReferenceCell } from '../../../wasm-core/ts/letter.js';
 import type { Frame } from '../frames/types.js';
 import type { EngineOptions, TimelineInfo } from '../../../wasm-core/ts/recorder.js';
 import type { LimitKey, Limits } from '../../../wasm-core/ts/limits.js';
@@ -47,6 +48,8 @@ export type ToWorker =
   | { t: 'frame'; id: number; seq: number; cursor: number; alignFrom?: number }
   /** plan the sweep (planSweep, as the CLI), then run each value to its end without events, in order, and report its counters */
   | { t: 'sweep'; id: number; input: ScenarioInput; key: string; values: string[] | null }
+  /** the scenario's letter (its `letter:`): one run per column, counters only, then the cells beside the model's */
+  | { t: 'letter'; id: number; input: ScenarioInput }
   /** a recorded run as a file: its event log (JSON lines) or its counters at the end of each step */
   | { t: 'export'; id: number; seq: number; what: ExportKind };
 
@@ -97,7 +100,9 @@ export type FromWorker =
   | { t: 'sweepPoint'; id: number; point: SweepPointResult; done: number; total: number }
   | { t: 'sweepProgress'; id: number; done: number; total: number }
   | { t: 'sweepDone'; id: number; cancelled: boolean }
-  | { t: 'exported'; seq: number; log?: string; steps?: StepCounters[]; error?: string };
+  | { t: 'exported'; seq: number; log?: string; steps?: StepCounters[]; error?: string }
+  | { t: 'letterProgress'; id: number; column: number; columns: number; label: string; fraction: number }
+  | { t: 'letterDone'; id: number; cells: ReferenceCell[] | null; error: string | null };
 
 /** a recorded run's timeline, plus per jump target the events it stops after (mechanisms/registry.ts) */
 /** marks: each jump target's events; series: each frame provider's data over the whole run (FrameProvider.series) */

@@ -17,6 +17,9 @@ import { Engine } from '../frames/engine.js';
 import { compile, type Program } from '../../../wasm-core/ts/compile.js';
 import { LimitExceeded, limitsOf } from '../../../wasm-core/ts/limits.js';
 import { planSweep } from '../../../wasm-core/ts/plan.js';
+import { COUNTERS } from '../../../wasm-core/ts/abi.js';
+import { judgeLetter } from '../../../wasm-core/ts/letter.js';
+import { changedTunables, withSettings } from '../../../wasm-core/ts/multirun.js';
 import { explainError, ProgramError, startProgram } from '../../../wasm-core/ts/runner.js';
 import { applyOverrides } from '../../../wasm-core/ts/overrides.js';
 import { parseScenario } from '../../../wasm-core/ts/load/index.js';
@@ -185,6 +188,72 @@ function scenarioOf(input: ScenarioInput) {
 }
 
 /** run each value of a sweep to its end with tracing off, in slices (progress, cancel) */
+/**
+ * The scenario's letter beside the model: one run per column (the scenario, with the page's tunables,
+ * plus the column's settings), run to its end without events in slices (progress, cancel), then each
+ * row's cells (wasm-core/ts/letter.ts, as the CLI computes them). A column that changes nothing reuses
+ * the run of the one before it that did the same.
+ */
+async function letter(id: number, input: ScenarioInput) {
+  const core = await corePromise;
+  const state = { cancelled: false };
+  sweeps.set(id, state);
+  const yieldNow = () => new Promise((r) => setTimeout(r, 0));
+  try {
+    const base = scenarioOf(input).scenario;
+    const l = base.letter;
+    if (!l) throw new Error('this scenario has no letter');
+    const counters: Record<string, number>[] = [];
+    let same: Record<string, number> | null = null;
+    for (const [i, col] of l.columns.entries()) {
+      const run = withSettings(base, col.set);
+      const unchanged = !changedTunables(base, run).length;
+      if (unchanged && same) {
+        counters.push(same);
+        continue;
+      }
+      const program = compile(run, input.limits);
+      const sim = startProgram(core, program, { trace: false });
+      let st: RunStatus = RunStatus.Work;
+      let tSlice = performance.now();
+      post({ t: 'letterProgress', id, column: i, columns: l.columns.length, label: col.label, fraction: 0 });
+      while (st === RunStatus.Work && !state.cancelled) {
+        st = sim.run(200_000);
+        if (performance.now() - tSlice > 50) {
+          const fraction = sim.workDone / Math.max(1, sim.workTotal);
+          post({ t: 'letterProgress', id, column: i, columns: l.columns.length, label: col.label, fraction });
+          await yieldNow();
+          tSlice = performance.now();
+        }
+      }
+      if (state.cancelled) {
+        sim.destroy();
+        post({ t: 'letterDone', id, cells: null, error: null });
+        return;
+      }
+      const error = st === RunStatus.Error ? explainError(program, sim).message : null;
+      const values = sim.counters();
+      sim.destroy();
+      if (error) throw new Error(`column ${col.label}: ${error}`);
+      const named = Object.fromEntries(COUNTERS.map((c, k) => [c, values[k]]));
+      if (unchanged) same = named;
+      counters.push(named);
+      await yieldNow();
+    }
+    post({ t: 'letterDone', id, cells: judgeLetter(l, counters), error: null });
+  } catch (e) {
+    const r = e instanceof ScenarioErrors || e instanceof LimitExceeded ? refusal(e) : null;
+    post({
+      t: 'letterDone',
+      id,
+      cells: null,
+      error: r ? r.issues.map((x) => x.message).join('; ') : (e as Error).message,
+    });
+  } finally {
+    sweeps.delete(id);
+  }
+}
+
 async function sweep(id: number, input: ScenarioInput, key: string, values: string[] | null) {
   const core = await corePromise;
   const state = { cancelled: false };
@@ -197,7 +266,15 @@ async function sweep(id: number, input: ScenarioInput, key: string, values: stri
       t: 'sweepPlanned',
       id,
       points: runs.map((r) => ({
-        x: typeof r.value === 'number' ? r.value : typeof r.value === 'boolean' ? Number(r.value) : NaN,
+        /* a number; a boolean as 0/1; a list of one size (one mTHP size: [16 KiB]) as that size */
+        x:
+          typeof r.value === 'number'
+            ? r.value
+            : typeof r.value === 'boolean'
+              ? Number(r.value)
+              : Array.isArray(r.value) && r.value.length === 1 && typeof r.value[0] === 'number'
+                ? r.value[0]
+                : NaN,
         raw: r.raw,
         label: r.label,
       })),
@@ -335,6 +412,9 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
       break;
     case 'sweep':
       void sweep(m.id, m.input, m.key, m.values);
+      break;
+    case 'letter':
+      void letter(m.id, m.input);
       break;
     case 'export': {
       const engine = engines.get(m.id);

@@ -41,6 +41,7 @@ export const KEYS: [string, string][] = [
   ['B', 'blank the screen (presenter mode)'],
   ['+  \u2212', 'larger / smaller type (presenter mode)'],
   ['A', 'about this scenario'],
+  ['Y', "the seed's letter beside the model (Seed vs model)"],
   ['T', 'tunables'],
   ['E', 'scenario editor (Ctrl+Enter runs it, Esc closes it)'],
   ['X', 'export'],
@@ -158,6 +159,8 @@ export function installKeyboard(store: Store, onExport?: () => void): () => void
     else if (s.embed) handled = jump(k, e.shiftKey);
     else if (k === 'a' || k === 'A') d({ type: 'openDrawer', drawer: s.drawer === 'about' ? null : 'about' });
     else if (k === 't' || k === 'T') d({ type: 'openDrawer', drawer: s.drawer === 'tunables' ? null : 'tunables' });
+    else if ((k === 'y' || k === 'Y') && s.program?.scenario.letter)
+      d({ type: 'openDrawer', drawer: s.drawer === 'letter' ? null : 'letter' });
     else if (k === 'e' || k === 'E') d({ type: 'openDrawer', drawer: s.drawer === 'editor' ? null : 'editor' });
     else if (k === 'l' || k === 'L') copyLink(store);
     else if (k === 'x' || k === 'X') {

@@ -45,6 +45,10 @@ export interface MechanismDef {
   figures: { key: string; label: string }[];
   /** the counter a sweep of its tunables charts by default (pgfault when not given) */
   sweepY?: string;
+  /** the one-click sweep's tunable, where it is not the group's first quick one (large folios: mthp, the order) */
+  sweepKey?: string;
+  /** the one-click sweep's second series: the same sweep with these set too (6.9's atomics beside 6.10's) */
+  sweepVersus?: Record<string, string>;
   /** the order of its scenarios in the gallery: the first is the one to try first */
   teachingOrder?: string[];
   /** a tunable value's label in the controls, when it says more than the value ("4 KiB · off") */

@@ -54,7 +54,7 @@ function compareRun(state: AppState, set: Record<string, string> | null): AppSta
 /** a fresh sweep (it runs again when the scenario or A's tunables change) */
 function sweepRun(
   state: AppState,
-  sw: { key: string; values: string[] | null; y: string | null } | null,
+  sw: { key: string; values: string[] | null; y: string | null; versus?: Record<string, string> | null } | null,
 ): AppState['sweep'] {
   if (!sw) return null;
   return {
@@ -66,6 +66,7 @@ function sweepRun(
     done: 0,
     points: [],
     error: null,
+    versus: sw.versus ? { set: sw.versus, counters: [] } : null,
   };
 }
 
@@ -74,7 +75,14 @@ function rerun(state: AppState, overrides: Record<string, string>): AppState {
   return {
     ...state,
     compare: state.compare ? compareRun(state, state.compare.set) : null,
-    sweep: state.sweep ? sweepRun(state, { key: state.sweep.key, values: state.sweep.asked, y: state.sweep.y }) : null,
+    sweep: state.sweep
+      ? sweepRun(state, {
+          key: state.sweep.key,
+          values: state.sweep.asked,
+          y: state.sweep.y,
+          versus: state.sweep.versus?.set ?? null,
+        })
+      : null,
     overrides,
     runId: state.runId + 1,
     pendingCursor: relativeCursor(state.timeline, state.cursor),
@@ -336,6 +344,12 @@ export function reducer(state: AppState, action: Action): AppState {
     case 'sweepPoint': {
       const sw = state.sweep;
       if (sw?.runId !== action.runId || !sw.points[action.index]) return state;
+      if (action.versus) {
+        if (!sw.versus) return state;
+        const counters = sw.versus.counters.slice();
+        counters[action.index] = action.counters;
+        return { ...state, sweep: { ...sw, versus: { ...sw.versus, counters } } };
+      }
       const points = sw.points.slice();
       points[action.index] = { ...points[action.index], counters: action.counters, error: action.error };
       return { ...state, sweep: { ...sw, points, done: Math.max(sw.done, action.index + 1) } };
@@ -343,6 +357,29 @@ export function reducer(state: AppState, action: Action): AppState {
     case 'sweepProgress':
       if (state.sweep?.runId !== action.runId) return state;
       return { ...state, sweep: { ...state.sweep, done: action.done } };
+    case 'letterStart':
+      return { ...state, letter: { runId: action.runId, status: 'running', progress: null, cells: null, error: null } };
+    case 'letterProgress':
+      if (state.letter?.runId !== action.runId) return state;
+      return {
+        ...state,
+        letter: {
+          ...state.letter,
+          progress: { column: action.column, columns: action.columns, label: action.label, fraction: action.fraction },
+        },
+      };
+    case 'letterDone':
+      if (state.letter?.runId !== action.runId) return state;
+      return {
+        ...state,
+        letter: {
+          ...state.letter,
+          status: action.error ? 'error' : 'done',
+          cells: action.cells,
+          error: action.error,
+          progress: null,
+        },
+      };
     case 'sweepDone':
       if (state.sweep?.runId !== action.runId || state.sweep.status !== 'running') return state;
       return { ...state, sweep: { ...state.sweep, status: action.cancelled ? 'cancelled' : 'done' } };

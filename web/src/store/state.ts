@@ -3,6 +3,7 @@
  * Action applied by the reducer (reducer.ts); side effects (the worker, the
  * URL, timers) live in the controller and only dispatch actions.
  */
+import type { ReferenceCell } from '../../../wasm-core/ts/letter.js';
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Frame } from '../frames/types.js';
 import { DEFAULT_LIMITS, type Limits } from '../../../wasm-core/ts/limits.js';
@@ -49,6 +50,15 @@ export interface CompareState {
   frame: Frame | null;
 }
 
+/** the letter's cells, computed in the worker: one run per column (wasm-core/ts/letter.ts) */
+export interface LetterState {
+  runId: number;
+  status: 'running' | 'done' | 'error';
+  progress: { column: number; columns: number; label: string; fraction: number } | null;
+  cells: ReferenceCell[] | null;
+  error: string | null;
+}
+
 /** a sweep: the scenario run once per value of one tunable, counters only (`?sweep=key[:v1,v2]&y=counter`) */
 export interface SweepState {
   key: string;
@@ -65,6 +75,11 @@ export interface SweepState {
   error: string | null;
   /** the sweep was refused only by limits the user may raise */
   limits?: WorkerLimit[] | null;
+  /**
+   * a second series: the same sweep with these tunables set too (`&versus=large_mapcount=false`: 6.9's
+   * atomics beside 6.10's), run after the first; per value its counters once run
+   */
+  versus: { set: Record<string, string>; counters: (number[] | null)[] } | null;
 }
 
 export interface AppState {
@@ -97,10 +112,12 @@ export interface AppState {
   /** run B, when comparing */
   compare: CompareState | null;
   sweep: SweepState | null;
+  /** the scenario's letter beside the model (its Seed vs model drawer), for run runId */
+  letter: LetterState | null;
   /** the user's choices, view by view (a view without one follows its group's default: views/registry.ts isShown) */
   views: Record<ViewId, boolean>;
   enlarged: ViewId | null;
-  drawer: 'tunables' | 'editor' | 'about' | null;
+  drawer: 'tunables' | 'editor' | 'about' | 'letter' | null;
   theme: 'light' | 'dark';
   /** the process the address space shows (null: the one running at the cursor) */
   mmSel: number | null;
@@ -139,7 +156,12 @@ export type Action =
       views?: ViewId[];
       enlarged?: ViewId | null;
       compare?: Record<string, string> | null;
-      sweep?: { key: string; values: string[] | null; y: string | null } | null;
+      sweep?: {
+        key: string;
+        values: string[] | null;
+        y: string | null;
+        versus?: Record<string, string> | null;
+      } | null;
       /** what a link may carry besides (url.ts) */
       theme?: AppState['theme'];
       mmSel?: number | null;
@@ -183,12 +205,28 @@ export type Action =
   | { type: 'compareLoaded'; runId: number; program: Program; timeline: Timeline }
   | { type: 'compareFailed'; runId: number; issues: Issue[] }
   | { type: 'compareFrame'; runId: number; frame: Frame }
-  | { type: 'openSweep'; key: string; values: string[] | null; y: string | null }
+  | {
+      type: 'openSweep';
+      key: string;
+      values: string[] | null;
+      y: string | null;
+      versus?: Record<string, string> | null;
+    }
   | { type: 'sweepPlanned'; runId: number; points: SweepState['points'] }
   | { type: 'sweepFailed'; runId: number; error: string; limits?: WorkerLimit[] | null }
-  | { type: 'sweepPoint'; runId: number; index: number; counters: number[] | null; error: string | null }
+  | {
+      type: 'sweepPoint';
+      runId: number;
+      index: number;
+      counters: number[] | null;
+      error: string | null;
+      versus?: boolean;
+    }
   | { type: 'sweepProgress'; runId: number; done: number }
   | { type: 'sweepDone'; runId: number; cancelled: boolean }
+  | { type: 'letterStart'; runId: number }
+  | { type: 'letterProgress'; runId: number; column: number; columns: number; label: string; fraction: number }
+  | { type: 'letterDone'; runId: number; cells: ReferenceCell[] | null; error: string | null }
   | { type: 'setSweepY'; y: string }
   | { type: 'cancelSweep' }
   | { type: 'closeSweep' }
@@ -237,6 +275,7 @@ export function initialState(theme: AppState['theme'] = 'light'): AppState {
     previous: null,
     compare: null,
     sweep: null,
+    letter: null,
     views: {},
     enlarged: null,
     drawer: null,

@@ -26,7 +26,7 @@ export interface UrlState {
   enlarged?: ViewId;
   /** run B's tunables on top of `set` */
   compare?: Record<string, string>;
-  sweep?: { key: string; values: string[] | null; y: string | null };
+  sweep?: { key: string; values: string[] | null; y: string | null; versus?: Record<string, string> | null };
   theme?: 'light' | 'dark';
   /** the process the address space shows */
   mm?: number;
@@ -67,6 +67,7 @@ export function encodeUrl(u: UrlState): string {
   if (u.sweep) {
     p.set('sweep', u.sweep.values ? `${u.sweep.key}:${u.sweep.values.join(',')}` : u.sweep.key);
     if (u.sweep.y && u.sweep.y !== 'pgfault') p.set('y', u.sweep.y);
+    for (const [k, v] of Object.entries(u.sweep.versus ?? {})) p.append('versus', `${k}=${v}`);
   }
   if (u.theme) p.set('theme', u.theme);
   if (u.mm !== undefined) p.set('mm', String(u.mm));
@@ -159,6 +160,17 @@ export function decodeUrl(search: string, hash?: string): UrlState {
         `sweep=${sw}: expected a tunable, like sweep=fault_around_bytes or sweep=readahead_kb:0,64,128`,
       );
     out.sweep = { key: m[1], values: m[2] ? splitValues(m[2]).filter(Boolean) : null, y: p.get('y') };
+    /* versus=key=value: the same sweep again with those tunables set, as a second series */
+    const vs = p.getAll('versus');
+    if (vs.length) {
+      const versus = Object.create(null) as Record<string, string>;
+      for (const kv of vs) {
+        const eq = kv.indexOf('=');
+        if (eq <= 0) throw new UrlError(`versus=${kv}: expected key=value, like versus=large_mapcount=false`);
+        versus[kv.slice(0, eq)] = kv.slice(eq + 1);
+      }
+      out.sweep.versus = versus;
+    }
   }
   const en = p.get('enlarged');
   if (en && ALL_VIEW_IDS.includes(en)) out.enlarged = en;

@@ -16,7 +16,10 @@ export const mechanism: MechanismDef = {
   title: 'Large folios',
   blurb:
     'THP and mTHP folios: who maps which page, and what each fork, unmap and COW costs in mapcount atomics (6.10 against 6.9).',
-  sweepY: 'rmap_atomic_large_mapcount',
+  /* the one-click sweep: the folio order (each mTHP size alone), every rmap atomic, 6.9 beside 6.10 */
+  sweepKey: 'mthp',
+  sweepY: 'rmap_atomics',
+  sweepVersus: { large_mapcount: 'false' },
   figures: [
     { key: 'rmap_atomic_page_mapcount', label: '_mapcount atomics' },
     { key: 'rmap_atomic_large_mapcount', label: '_large_mapcount atomics' },

@@ -25,7 +25,16 @@ export const mechanism: MechanismDef = {
     { key: 'pgsteal', label: 'Pages reclaimed' },
     { key: 'pgrotated', label: 'Rotated' },
   ],
-  teachingOrder: ['backup', 'two-touch', 'refill', 'dirty-writeback', 'mapped-page', 'kswapd', 'refault'],
+  teachingOrder: [
+    'backup-stress',
+    'backup',
+    'two-touch',
+    'refill',
+    'dirty-writeback',
+    'mapped-page',
+    'kswapd',
+    'refault',
+  ],
   /* the page-table walk is not the point here, the key figures carry the counters and the caption the step: the lists and memory need the room */
   hides: ['walk', 'counters', 'steps'],
   grow: { address: 0.8, 'lru-memory': 1.25, 'lru-residency': 1.45, log: 0.7 },

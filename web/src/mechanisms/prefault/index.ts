@@ -22,7 +22,7 @@ export const mechanism: MechanismDef = {
     { key: 'prefault_pages', label: 'Pages mapped ahead' },
     { key: 'nr_anon_pages', label: 'Anonymous pages' },
   ],
-  teachingOrder: ['sequential', 'random', 'threads', 'today-thp', 'today-mthp'],
+  teachingOrder: ['sequential', 'random', 'threads', 'read', 'rss', 'today-thp', 'today-mthp'],
   hides: ['counters', 'steps'],
   grow: { address: 1.3, walk: 1.0, log: 0.8 },
   jumps: [

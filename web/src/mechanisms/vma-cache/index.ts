@@ -21,7 +21,16 @@ export const mechanism: MechanismDef = {
     { key: 'pgfault', label: 'Page faults' },
     { key: 'vmacache_full_flushes', label: 'Full flushes' },
   ],
-  teachingOrder: ['ebizzy', 'single-thread', 'invalidation', 'hash-collision', 'boot', 'seqnum-wrap'],
+  teachingOrder: [
+    'ebizzy',
+    'ebizzy-arena',
+    'build',
+    'boot',
+    'single-thread',
+    'invalidation',
+    'hash-collision',
+    'seqnum-wrap',
+  ],
   /* the walk, the counters table and the steps make room for the cache's views (the figures above carry its counters) */
   hides: ['walk', 'counters', 'steps'],
   grow: { address: 1.4, log: 0.7 },
