@@ -29,7 +29,8 @@ async function open(page: Page, name: string, query = '') {
 const cursorText = (page: Page) => page.getByTestId('cursor').textContent();
 
 /* the shipped scenarios, from the folder the gallery bundles */
-const shipped = (sub: string) => readdirSync(join('scenarios', sub)).filter((f) => /\.(ya?ml|json)$/.test(f));
+const shipped = (sub: string) =>
+  readdirSync(join('scenarios', sub)).filter((f) => /\.(ya?ml|json)$/.test(f) && !f.endsWith('.tour.yaml'));
 
 test('the gallery lists every scenario, grouped by mechanism', async ({ page }, info) => {
   await page.goto('/');

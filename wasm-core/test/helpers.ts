@@ -58,7 +58,7 @@ export function shippedScenarios(): string[] {
   const walk = (d: string) => {
     for (const e of readdirSync(`${repo}${d}`, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       if (e.isDirectory()) walk(`${d}/${e.name}`);
-      else if (/\.(ya?ml|json)$/.test(e.name)) out.push(`${d}/${e.name}`);
+      else if (/\.(ya?ml|json)$/.test(e.name) && !e.name.endsWith('.tour.yaml')) out.push(`${d}/${e.name}`);
     }
   };
   walk('scenarios');

@@ -25,7 +25,7 @@ function shipped(dir = join(repo, 'scenarios'), rel = ''): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory()
       ? shipped(join(dir, e.name), `${rel}${e.name}/`)
-      : e.name.endsWith('.yaml')
+      : e.name.endsWith('.yaml') && !e.name.endsWith('.tour.yaml')
         ? [`scenarios/${rel}${e.name}`]
         : [],
   );

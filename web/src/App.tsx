@@ -217,6 +217,7 @@ export function App() {
   const embed = useStore((s) => s.embed);
   const blank = useStore((s) => s.blank);
   const fontScale = useStore((s) => s.fontScale);
+  const beat = useStore((s) => (s.tour ? s.tour.index + 1 : undefined));
   const [exporting, setExporting] = useState(false);
   useEffect(() => installKeyboard(store, () => setExporting((x) => !x)), []);
   /* presenter mode's type scale: every size is in rem */
@@ -227,7 +228,10 @@ export function App() {
     document.title = page === 'gallery' ? 'mmplay' : `${store.get().scenario?.name ?? 'edited scenario'} · mmplay`;
   }, [page]);
   return (
-    <div className={`app ${page === 'player' ? 'fill' : ''} ${present ? 'present' : ''} ${embed ? 'embed' : ''}`}>
+    <div
+      className={`app ${page === 'player' ? 'fill' : ''} ${present ? 'present' : ''} ${embed ? 'embed' : ''}`}
+      data-beat={beat}
+    >
       {!present && !embed && <TopBar onExport={() => setExporting(true)} />}
       {page === 'gallery' ? <Gallery /> : <Player />}
       <Drawer />

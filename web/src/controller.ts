@@ -5,6 +5,8 @@
  * requests frames when the cursor moves, plays, keeps the URL in step with
  * the state, and follows the browser's back and forward buttons.
  */
+import { tourChannel } from './tourChannel.js';
+import { findTour } from './tours.js';
 import { COUNTERS } from '../../wasm-core/ts/abi.js';
 import type { Program } from '../../wasm-core/ts/compile.js';
 import { EngineClient } from './engine/client.js';
@@ -18,6 +20,16 @@ import { groupOf, shownViews } from './views/ids.js';
 /** the address of what state s shows (path and query) */
 export function urlFor(s: AppState): string {
   if (s.page === 'gallery' || !s.scenario) return location.pathname;
+  if (s.tour)
+    return `${location.pathname}${encodeUrl({
+      tour: s.tour.name,
+      beat: s.tour.index + 1,
+      set: {},
+      theme: s.theme,
+      present: s.present || undefined,
+      embed: s.embed || undefined,
+      scale: s.present && s.fontScale !== 1 ? s.fontScale : undefined,
+    })}`;
   return `${location.pathname}${encodeUrl({
     scenario: s.scenario.name ?? undefined,
     src: s.scenario.edited ? s.scenario.source : undefined,
@@ -85,6 +97,17 @@ export class Controller {
     this.client.onRestart = () => store.dispatch({ type: 'workerRestarted' });
     current = this;
     store.subscribe((s, prev) => queueMicrotask(() => this.react(s, prev)));
+    /* the speaker's notes window: tell it the beat on screen, take its clicks */
+    const notes = tourChannel((m) => {
+      const t = store.get().tour;
+      if (!t || m.tour !== t.name) return;
+      if (m.kind === 'hello') notes.post({ kind: 'beat', tour: t.name, index: t.index });
+      else if (m.kind === 'goto') store.dispatch({ type: 'gotoBeat', index: m.index });
+    });
+    store.subscribe((s, prev) => {
+      if (s.tour && (s.tour.index !== prev.tour?.index || s.tour.name !== prev.tour?.name))
+        notes.post({ kind: 'beat', tour: s.tour.name, index: s.tour.index });
+    });
     addEventListener('popstate', () => this.route());
   }
 
@@ -111,6 +134,24 @@ export class Controller {
         type: 'toast',
         text: `This link asked for what there is not, and it was left out: ${u.ignored.join('; ')}.`,
       });
+    if (u.tour) {
+      const t = findTour(u.tour);
+      if ('error' in t) {
+        this.store.dispatch({ type: 'openGallery' });
+        this.store.dispatch({ type: 'toast', text: t.error });
+        return;
+      }
+      this.store.dispatch({
+        type: 'openTour',
+        tour: t,
+        index: (u.beat ?? 1) - 1,
+        present: u.present,
+        theme: u.theme,
+        fontScale: extra.fontScale,
+        embed: u.embed,
+      });
+      return;
+    }
     if (u.src !== undefined) {
       this.store.dispatch({
         type: 'openScenario',
@@ -364,14 +405,20 @@ export class Controller {
     const b = s.compare?.load.status === 'ready' ? s.compare.runId : null;
     const fa = this.client.frame(workerId.a(runId), cursor);
     const fb = b !== null ? this.client.frame(workerId.b(b), cursor, workerId.a(runId)) : Promise.resolve(null);
-    Promise.all([fa, fb]).then(([f, g]) => {
-      this.frameInFlight = false;
-      const now = this.store.get();
-      if (f && now.runId === runId) this.store.dispatch({ type: 'frame', frame: f });
-      if (g && b !== null) this.store.dispatch({ type: 'compareFrame', runId: b, frame: g });
-      const bNow = now.compare?.load.status === 'ready' ? now.compare.runId : null;
-      if (now.runId === runId && (now.cursor !== cursor || bNow !== b)) this.requestFrame();
-    });
+    Promise.all([fa, fb])
+      .then(([f, g]) => {
+        const now = this.store.get();
+        if (f && now.runId === runId) this.store.dispatch({ type: 'frame', frame: f });
+        if (g && b !== null) this.store.dispatch({ type: 'compareFrame', runId: b, frame: g });
+      })
+      .finally(() => {
+        this.frameInFlight = false;
+        /* ask again if the cursor moved, run B came or went, or a new run became ready meanwhile (its
+           own request found this one in flight and returned) */
+        const now = this.store.get();
+        const bNow = now.compare?.load.status === 'ready' ? now.compare.runId : null;
+        if (now.runId !== runId || now.cursor !== cursor || bNow !== b) this.requestFrame();
+      });
   }
 
   private startPlaying(): void {

@@ -1,9 +1,17 @@
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
+import { NotesWindow } from './components/Notes.js';
 import { Controller } from './controller.js';
 import { store } from './store/store.js';
 import './styles.css';
 
-const controller = new Controller(store);
-controller.route();
-createRoot(document.getElementById('root')!).render(<App />);
+const q = new URLSearchParams(location.search);
+const root = createRoot(document.getElementById('root')!);
+/* the speaker's notes window of a tour: no model, no controller */
+if (q.get('notes') === '1' && q.get('tour'))
+  root.render(<NotesWindow name={q.get('tour')!} theme={q.get('theme') === 'dark' ? 'dark' : 'light'} />);
+else {
+  const controller = new Controller(store);
+  controller.route();
+  root.render(<App />);
+}

@@ -5,7 +5,7 @@
 import { parse } from 'yaml';
 import { MECHANISM_DEFS } from './mechanisms/registry.js';
 
-const raw = import.meta.glob('../../scenarios/**/*.{yaml,yml,json}', {
+const raw = import.meta.glob(['../../scenarios/**/*.{yaml,yml,json}', '!../../scenarios/**/*.tour.yaml'], {
   query: '?raw',
   import: 'default',
   eager: true,

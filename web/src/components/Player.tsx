@@ -12,7 +12,7 @@ import { formatDuration } from '../../../wasm-core/ts/limits.js';
 import type { WorkerLimit } from '../engine/protocol.js';
 import { fmt } from '../lib/format.js';
 import { finalCounters } from '../store/reducer.js';
-import type { AppState, ViewId } from '../store/state.js';
+import { scenarioTitle, type AppState, type ViewId } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
 import { mechanismOf } from '../mechanisms/registry.js';
 import { CompareCounters } from '../views/CompareCounters.js';
@@ -22,6 +22,7 @@ import { SweepPanel } from './SweepPanel.js';
 import { Transport } from './Transport.js';
 import { QuickTunables } from './Tunables.js';
 import { firstParagraph } from '../lib/markdown.js';
+import { captionParts, captionText } from '../../../wasm-core/ts/load/tour.js';
 
 /** the scenario as written, without the UI's tunables: what its expect steps are about (compiled in the worker) */
 function useOwnScenario(): Scenario | null {
@@ -53,6 +54,7 @@ export function Player() {
   const timeline = useStore((s) => s.timeline);
   const scenario = useStore((s) => s.scenario);
   const present = useStore((s) => s.present);
+  const title = useStore(scenarioTitle);
   const embed = useStore((s) => s.embed);
   const group = scenario?.name?.split('/')[0] ?? mechanismOf(null).id;
   const compare = useStore((s) => s.compare !== null);
@@ -89,6 +91,7 @@ export function Player() {
     /* presenter mode and embeds: the caption (presenter), a thin transport, one or two views filling the rest */
     return (
       <main className="player stage" aria-label={present ? 'Scenario player, presenter mode' : 'Scenario player'}>
+        <h1 className="visually-hidden">{title}</h1>
         {present && <Caption large />}
         <Transport thin group={group} />
         {load.status === 'error' && <Banners errorsOnly />}
@@ -124,8 +127,18 @@ export function Caption({ large = false }: { large?: boolean }) {
   const info = step !== null ? program?.steps[step] : null;
   const about = program ? firstParagraph(program.scenario.about) : '';
   const hasLetter = !!program?.scenario.letter;
+  const tour = useStore((s) => s.tour);
+  const countersB = useStore((s) => s.compare?.frame?.counters ?? null);
   let where: string, text: React.ReactNode;
-  if (frame?.big) {
+  if (tour) {
+    /* a tour's beat: its caption, for the audience, and where the talk is */
+    where = `${tour.index + 1} / ${tour.beats.length}`;
+    text = (
+      <span className="say" data-testid="beat-caption">
+        {captionText(captionParts(tour.beats[tour.index].caption), frame?.counters ?? null, countersB)}
+      </span>
+    );
+  } else if (frame?.big) {
     where = 'run complete';
     text = <span className="summary">{about}</span>;
   } else if (step === null) {
@@ -193,6 +206,7 @@ function Figures() {
   const whole = useMemo(() => finalCounters({ timeline }), [timeline]);
   const wholeB = useMemo(() => finalCounters({ timeline: compare?.timeline ?? null }), [compare?.timeline]);
   const fb = compare?.frame ?? null;
+  const spot = useStore((s) => (s.highlight?.kind === 'figure' ? s.highlight.counter : null));
   return (
     <div className={`figures ${compare ? 'compare' : ''}`} role="group" aria-label="Key counters">
       {FIGURES.map(({ key, label }) => {
@@ -203,7 +217,7 @@ function Figures() {
           const w = fb?.counters[i];
           const d = v !== undefined && w !== undefined ? w - v : undefined;
           return (
-            <div className="figure" key={key} data-testid={`figure-${key}`}>
+            <div className={`figure ${spot === key ? 'spot' : ''}`} key={key} data-testid={`figure-${key}`}>
               <div className="k" title={`${label} (${key})`}>
                 {label} <code>{key}</code>
               </div>
@@ -241,7 +255,7 @@ function Figures() {
         const before = previous?.counters[i];
         const ratio = before && end !== undefined && before !== end ? end / before : null;
         return (
-          <div className="figure" key={key} data-testid={`figure-${key}`}>
+          <div className={`figure ${spot === key ? 'spot' : ''}`} key={key} data-testid={`figure-${key}`}>
             <div className="k" title={`${label} (${key})`}>
               {label} <code>{key}</code>
             </div>
@@ -663,10 +677,11 @@ function Panel({ def }: { def: ViewMeta }) {
   const labels = useRunLabels();
   const stage = useStore((s) => s.present || s.embed);
   const C = componentOf(def.id)!;
+  const spot = useStore((s) => s.highlight?.kind === 'view' && s.highlight.view === def.id);
   const b = compare?.frame && compare.program && compare.timeline ? compare : null;
   return (
     <section
-      className="panel"
+      className={`panel ${spot ? 'spot' : ''}`}
       style={{ '--grow': def.grow ?? 1 } as React.CSSProperties}
       aria-labelledby={`view-${def.id}`}
       aria-describedby={`view-${def.id}-d`}

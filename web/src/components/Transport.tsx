@@ -36,6 +36,9 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
   const embed = useStore((s) => s.embed);
   const fontScale = useStore((s) => s.fontScale);
   const counters = useStore((s) => s.frame?.counters ?? null);
+  /* in a comparison the stage shows B's figures beside A's */
+  const countersB = useStore((s) => s.compare?.frame?.counters ?? null);
+  const spot = useStore((s) => (s.highlight?.kind === 'figure' ? s.highlight.counter : null));
   const cursor = useStore((s) => s.cursor);
   const playing = useStore((s) => s.playing);
   const speed = useStore((s) => s.speed);
@@ -226,8 +229,19 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
           {mechanismOf(group)
             .figures.slice(0, 3)
             .map(({ key, label }) => (
-              <span key={key} title={key}>
-                {label} <b data-testid={`value-${key}`}>{fmt(counters[COUNTERS.indexOf(key as never)])}</b>
+              <span key={key} title={key} className={spot === key ? 'spot' : undefined}>
+                {label}{' '}
+                <b data-testid={`value-${key}`} data-run="a" data-counter={key}>
+                  {fmt(counters[COUNTERS.indexOf(key as never)])}
+                </b>
+                {countersB && (
+                  <>
+                    {' / '}
+                    <b className="run-b" data-run="b" data-counter={key}>
+                      {fmt(countersB[COUNTERS.indexOf(key as never)])}
+                    </b>
+                  </>
+                )}
               </span>
             ))}
         </div>

@@ -11,6 +11,7 @@
  * (a list's rows, the address-space grid) keep ↑ ↓ (and the grid ← →) while
  * they have the focus; everything else still works there.
  */
+import { notesUrl } from '../tourChannel.js';
 import { urlFor } from '../controller.js';
 import { jumpKeys } from '../mechanisms/registry.js';
 import type { Store } from '../store/store.js';
@@ -35,10 +36,11 @@ export const KEYS: [string, string][] = [
   ['Space', 'play / pause'],
   ['→  ←', 'one event forward / back'],
   ['Shift + →  ←', 'next / previous scenario step'],
-  ['PageDown  PageUp', 'next / previous caption or step (a presenter\u2019s clicker)'],
+  ['PageDown  PageUp', 'next / previous caption or step; in a tour, its next / previous beat (a clicker)'],
   ['Home  End', 'start / end'],
   ['P', 'presenter mode'],
   ['B', 'blank the screen (presenter mode)'],
+  ['O', "a tour's speaker notes, the next beat and a clock, in a second window"],
   ['+  \u2212', 'larger / smaller type (presenter mode)'],
   ['A', 'about this scenario'],
   ['Y', "the seed's letter beside the model (Seed vs model)"],
@@ -144,6 +146,12 @@ export function installKeyboard(store: Store, onExport?: () => void): () => void
     } else if (k === '?') d({ type: 'toggleHelp' });
     else if (k === 'd' || k === 'D') d({ type: 'setTheme', theme: s.theme === 'dark' ? 'light' : 'dark' });
     else if (!player) handled = false;
+    /* a tour: PageDown/PageUp (what a clicker sends) walk its beats; the arrows still step within one */ else if (
+      s.tour &&
+      k === 'PageDown'
+    )
+      d({ type: 'gotoBeat', index: s.tour.index + 1 });
+    else if (s.tour && k === 'PageUp') d({ type: 'gotoBeat', index: s.tour.index - 1 });
     else if (k === ' ') d({ type: 'togglePlay' });
     else if (k === 'ArrowRight') d(e.shiftKey ? { type: 'jump', kind: 'step', dir: 1 } : { type: 'step', delta: 1 });
     else if (k === 'ArrowLeft') d(e.shiftKey ? { type: 'jump', kind: 'step', dir: -1 } : { type: 'step', delta: -1 });
@@ -157,6 +165,8 @@ export function installKeyboard(store: Store, onExport?: () => void): () => void
     else if (k === '+' || k === '=') d({ type: 'stepFontScale', dir: 1 });
     else if (k === '-' || k === '_') d({ type: 'stepFontScale', dir: -1 });
     else if (s.embed) handled = jump(k, e.shiftKey);
+    else if ((k === 'o' || k === 'O') && s.tour)
+      window.open(`${notesUrl(s.tour.name)}&theme=${s.theme}`, 'mmplay-notes', 'width=960,height=720');
     else if (k === 'a' || k === 'A') d({ type: 'openDrawer', drawer: s.drawer === 'about' ? null : 'about' });
     else if (k === 't' || k === 'T') d({ type: 'openDrawer', drawer: s.drawer === 'tunables' ? null : 'tunables' });
     else if ((k === 'y' || k === 'Y') && s.program?.scenario.letter)

@@ -6,6 +6,9 @@ import { DEFAULT_LIMITS } from '../../../wasm-core/ts/limits.js';
 import { findInIndex, type TimelineInfo } from '../../../wasm-core/ts/recorder.js';
 import type { Timeline } from '../engine/protocol.js';
 import { FONT_SCALES, type Action, type AppState, type CursorTarget } from './state.js';
+import type { Moment } from '../../../wasm-core/ts/load/tour.js';
+import type { SettingValue } from '../../../wasm-core/ts/scenario.js';
+import type { LoadedTour } from '../tours.js';
 import { ALL_VIEW_IDS, groupOf, isShown } from '../views/ids.js';
 
 export const clamp = (x: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, x));
@@ -23,8 +26,54 @@ export function relativeCursor(t: TimelineInfo | null, cursor: number): CursorTa
 }
 
 /** place a relative cursor on a (new) timeline */
-export function resolveCursor(t: TimelineInfo, target: CursorTarget): number {
+/**
+ * A tour beat's moment as a cursor in this run: the start or end, just after the nth stop of a jump key
+ * (the same marks the keys use), the start or the end of a step (as the step list numbers them), just
+ * after the nth caption. A moment the run does not reach is its end.
+ */
+export function momentCursor(t: Timeline, m: Moment): number {
+  switch (m.kind) {
+    case 'start':
+      return 0;
+    case 'end':
+      return t.nEvents;
+    case 'jump': {
+      const list = jumpList(t, m.jump);
+      return m.nth <= list.length ? list[m.nth - 1] + 1 : t.nEvents;
+    }
+    case 'say':
+      return m.nth <= t.sayEvents.length ? t.sayEvents[m.nth - 1] + 1 : t.nEvents;
+    case 'step': {
+      const pc = m.step - 1;
+      const first = t.stepOf.indexOf(pc);
+      if (first < 0) return t.nEvents;
+      if (!m.end) return t.stepEvents[first] + 1;
+      /* the end of the step: where the first step after its last execution starts */
+      const last = t.stepOf.lastIndexOf(pc);
+      for (let k = last + 1; k < t.stepOf.length; k++) if (t.stepOf[k] > pc) return t.stepEvents[k];
+      return t.nEvents;
+    }
+  }
+}
+
+/** whether a run reaches a beat's moment (one it does not is placed at the run's end) */
+export function momentReached(t: Timeline, m: Moment): boolean {
+  switch (m.kind) {
+    case 'start':
+    case 'end':
+      return true;
+    case 'jump':
+      return m.nth <= jumpList(t, m.jump).length;
+    case 'say':
+      return m.nth <= t.sayEvents.length;
+    case 'step':
+      return t.stepOf.includes(m.step - 1);
+  }
+}
+
+export function resolveCursor(t: Timeline, target: CursorTarget): number {
   if (t.big) return 0;
+  if (typeof target === 'object' && 'moment' in target) return momentCursor(t, target.moment);
   if (target === 'end') return t.nEvents;
   if (typeof target === 'number') return clamp(target, 0, t.nEvents);
   if (target.step >= t.stepEvents.length) return t.nEvents;
@@ -118,10 +167,84 @@ export function finalCounters(state: Pick<AppState, 'timeline'>): number[] | nul
   return s.values.map((v) => v[v.length - 1]);
 }
 
+/** a beat's typed settings as a link's set= holds them: sizes in bytes, lists in brackets */
+export function settingsText(v: Record<string, SettingValue>): Record<string, string> {
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, Array.isArray(x) ? `[${x.join(', ')}]` : String(x)]));
+}
+
+const sameText = (a: Record<string, string> | null | undefined, b: Record<string, string> | null | undefined) =>
+  JSON.stringify(Object.entries(a ?? {}).sort()) === JSON.stringify(Object.entries(b ?? {}).sort()) && !a === !b;
+
+/**
+ * Beat `index` of a tour on screen: its scenario and A's settings (recorded again only when they change),
+ * its run B, its views, its drawer and highlight, and the cursor at its moment (once the run is
+ * recorded). Presenter and embed modes, the theme and the type scale stay as they are.
+ */
+function applyBeat(state: AppState, tour: LoadedTour, index: number): AppState {
+  const i = Math.max(0, Math.min(index, tour.beats.length - 1));
+  const b = tour.beats[i];
+  const overrides = settingsText(b.set);
+  const compare = b.compare ? settingsText(b.compare) : null;
+  const target: CursorTarget = { moment: b.at };
+  const views = b.views ? Object.fromEntries(ALL_VIEW_IDS.map((k) => [k, b.views!.includes(k)])) : {};
+  let next: AppState;
+  if (state.scenario?.name !== b.scenario || !sameText(state.overrides, overrides) || state.load.status === 'error')
+    next = reducer(state, {
+      type: 'openScenario',
+      name: b.scenario,
+      file: b.file,
+      source: b.source,
+      edited: false,
+      overrides,
+      compare: compare ?? undefined,
+      cursor: target,
+      present: state.present,
+      embed: state.embed,
+      theme: state.theme,
+      fontScale: state.fontScale,
+    });
+  else {
+    const ready = state.load.status === 'ready' && state.timeline;
+    next = {
+      ...state,
+      compare: sameText(state.compare?.set, compare) ? state.compare : compareRun(state, compare),
+      cursor: ready ? resolveCursor(state.timeline!, target) : state.cursor,
+      pendingCursor: ready ? null : target,
+      playing: false,
+    };
+  }
+  return { ...next, views, enlarged: null, drawer: b.drawer, highlight: b.highlight, tour: { ...tour, index: i } };
+}
+
 export function reducer(state: AppState, action: Action): AppState {
   switch (action.type) {
+    case 'openTour':
+      return applyBeat(
+        {
+          ...state,
+          present: action.present ?? state.present,
+          embed: action.embed ?? false,
+          theme: action.theme ?? state.theme,
+          fontScale: action.fontScale ?? state.fontScale,
+          sweep: null,
+        },
+        action.tour,
+        action.index,
+      );
+    case 'gotoBeat':
+      return state.tour ? applyBeat(state, state.tour, action.index) : state;
     case 'openGallery':
-      return { ...state, page: 'gallery', playing: false, drawer: null, present: false, embed: false, blank: false };
+      return {
+        ...state,
+        page: 'gallery',
+        playing: false,
+        drawer: null,
+        present: false,
+        embed: false,
+        blank: false,
+        tour: null,
+        highlight: null,
+      };
     case 'openScenario':
       return {
         ...state,
@@ -153,6 +276,9 @@ export function reducer(state: AppState, action: Action): AppState {
         drawer: null,
         compare: compareRun(state, action.compare ?? null),
         sweep: sweepRun(state, action.sweep ?? null),
+        /* a scenario opened on its own ends a tour (a beat sets the tour again after this) */
+        tour: null,
+        highlight: null,
       };
     case 'setDraft':
       return { ...state, draft: action.text };

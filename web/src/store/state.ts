@@ -3,6 +3,8 @@
  * Action applied by the reducer (reducer.ts); side effects (the worker, the
  * URL, timers) live in the controller and only dispatch actions.
  */
+import type { Highlight, Moment } from '../../../wasm-core/ts/load/tour.js';
+import type { LoadedTour } from '../tours.js';
 import type { ReferenceCell } from '../../../wasm-core/ts/letter.js';
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Frame } from '../frames/types.js';
@@ -30,7 +32,7 @@ export type LoadState =
   | { status: 'cancelled' };
 
 /** where to put the cursor once a re-run is recorded */
-export type CursorTarget = number | 'end' | { step: number; frac: number };
+export type CursorTarget = number | 'end' | { step: number; frac: number } | { moment: Moment };
 
 export interface ScenarioState {
   /** the route name under scenarios/ (e.g. 'fault-around/sequential'), null for a custom scenario */
@@ -114,6 +116,10 @@ export interface AppState {
   sweep: SweepState | null;
   /** the scenario's letter beside the model (its Seed vs model drawer), for run runId */
   letter: LetterState | null;
+  /** the tour being walked, and the beat on screen (index into beats) */
+  tour: (LoadedTour & { index: number }) | null;
+  /** what the beat highlights */
+  highlight: Highlight | null;
   /** the user's choices, view by view (a view without one follows its group's default: views/registry.ts isShown) */
   views: Record<ViewId, boolean>;
   enlarged: ViewId | null;
@@ -224,6 +230,16 @@ export type Action =
     }
   | { type: 'sweepProgress'; runId: number; done: number }
   | { type: 'sweepDone'; runId: number; cancelled: boolean }
+  | {
+      type: 'openTour';
+      tour: LoadedTour;
+      index: number;
+      present?: boolean;
+      theme?: AppState['theme'];
+      fontScale?: number;
+      embed?: boolean;
+    }
+  | { type: 'gotoBeat'; index: number }
   | { type: 'letterStart'; runId: number }
   | { type: 'letterProgress'; runId: number; column: number; columns: number; label: string; fraction: number }
   | { type: 'letterDone'; runId: number; cells: ReferenceCell[] | null; error: string | null }
@@ -276,6 +292,8 @@ export function initialState(theme: AppState['theme'] = 'light'): AppState {
     compare: null,
     sweep: null,
     letter: null,
+    tour: null,
+    highlight: null,
     views: {},
     enlarged: null,
     drawer: null,

@@ -38,6 +38,9 @@ export interface UrlState {
   scale?: number;
   /** what the link asked for and could not be used (views=foo): the page says so */
   ignored?: string[];
+  /** a tour (group/name), and the beat on screen (from 1) */
+  tour?: string;
+  beat?: number;
 }
 
 /**
@@ -47,9 +50,19 @@ export interface UrlState {
  */
 export function encodeUrl(u: UrlState): string {
   const p = new URLSearchParams();
+  if (u.tour) {
+    /* a tour's beat says everything else: its scenario, runs, views and moment */
+    p.set('tour', u.tour);
+    if (u.beat && u.beat > 1) p.set('beat', String(u.beat));
+    if (u.theme) p.set('theme', u.theme);
+    if (u.present) p.set('present', '1');
+    if (u.embed) p.set('embed', '1');
+    if (u.scale !== undefined && u.scale !== 1) p.set('scale', String(u.scale));
+    return `?${p.toString()}`;
+  }
   if (u.src === undefined && u.scenario) p.set('scenario', u.scenario);
   for (const [k, v] of Object.entries(u.set)) p.append('set', `${k}=${v}`);
-  if (u.cursor !== undefined && u.cursor !== 0)
+  if (u.cursor !== undefined && u.cursor !== 0 && !(typeof u.cursor === 'object' && 'moment' in u.cursor))
     p.set(
       'cursor',
       typeof u.cursor === 'number'
@@ -138,6 +151,12 @@ export function decodeUrl(search: string, hash?: string): UrlState {
   const chart = p.get('chart');
   if (chart !== null) out.chart = chart.split(',').filter(Boolean).slice(0, 5);
   if (p.get('present') === '1') out.present = true;
+  const tour = p.get('tour');
+  if (tour) {
+    out.tour = tour;
+    const beat = Number(p.get('beat') ?? 1);
+    out.beat = Number.isInteger(beat) && beat >= 1 ? beat : 1;
+  }
   if (p.get('embed') === '1') out.embed = true;
   const scale = Number(p.get('scale'));
   if (p.get('scale') !== null && Number.isFinite(scale) && scale > 0) out.scale = scale;

@@ -389,6 +389,11 @@ function VmaGrid({
         }
       : hover;
 
+  /* a tour beat's pages, bracketed for the audience */
+  const spot = useStore((s) => (s.highlight?.kind === 'pages' ? s.highlight : null));
+  const spotFrom = spot?.from ?? -1,
+    spotTo = spot?.to ?? -1;
+
   /* draw */
   useEffect(() => {
     const el = canvas.current;
@@ -400,8 +405,8 @@ function VmaGrid({
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, width, height);
     if (heat) drawHeat(g, vma, width, palette);
-    else drawGrid(g, vma, frame, transform, cell, COLS, width, height, palette, inspect);
-  }, [vma, frame, transform, cell, COLS, width, height, palette, heat, inspect]);
+    else drawGrid(g, vma, frame, transform, cell, COLS, width, height, palette, inspect, [spotFrom, spotTo]);
+  }, [vma, frame, transform, cell, COLS, width, height, palette, heat, inspect, spotFrom, spotTo]);
 
   const pageAt = (x: number, y: number): number | null => {
     if (heat) return null;
@@ -667,6 +672,7 @@ function drawGrid(
   height: number,
   pal: Palette,
   inspect: number | null,
+  spot: [number, number],
 ) {
   const pages = vma.pages!;
   const n = pages.length;
@@ -749,6 +755,17 @@ function drawGrid(
     }
   }
   if (f) drawFault(g, vma, f, x0, y0, cs, gap, COLS, n, pal);
+  /* a tour's highlighted pages: a thick accent outline, row by row, outside the fault's own brackets */
+  if (spot[0] >= 0) {
+    g.strokeStyle = pal.accent;
+    g.lineWidth = Math.max(3, Math.min(6, cs / 3));
+    for (let p = Math.max(0, spot[0]); p <= Math.min(n - 1, spot[1]); ) {
+      const r = Math.floor(p / COLS),
+        end = Math.min(n, spot[1] + 1, (r + 1) * COLS);
+      g.strokeRect(x0 + (p % COLS) * cs - 4, y0 + r * cs - 4, (end - p) * cs - gap + 8, cs - gap + 8);
+      p = end;
+    }
+  }
   if (inspect !== null && inspect < n) {
     g.strokeStyle = pal.accent;
     g.lineWidth = 3;

@@ -99,7 +99,9 @@ export function PageTableWalk({ frame }: ViewProps) {
           const entryPresent = w.present[l];
           return (
             <div className="lvl" key={name} role="row">
-              <h3 role="rowheader">{name}</h3>
+              <span className="lvl-name" role="rowheader">
+                {name}
+              </span>
               <span className="idx" role="cell" title={`${SHIFT[l]} of the address`}>
                 [{w.index[l]}]
               </span>

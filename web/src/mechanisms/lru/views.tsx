@@ -599,16 +599,16 @@ export function LruMemory({ frame, program }: ViewProps) {
   const dmax = Math.max(lru.dirtyThresh * 1.25, lru.dirty + lru.writeback, 1);
   return (
     /* it scrolls when the panel is short: focusable, so the keyboard can scroll it too */
-    <div className="lru-mem" tabIndex={0} role="region" aria-label="Memory and writeback">
+    <div className="lru-mem" tabIndex={0} role="group" aria-label="Free memory, dirty pages and writeback">
       <section>
-        <h4>
+        <h3>
           Free memory <span className="num">{fmt(lru.free)} pages</span>
           {lru.free > fmax && <span className="muted">(off the scale)</span>}
           <span className="muted lru-h-note">
             min <span className="num">{fmt(min)}</span>, low <span className="num">{fmt(low)}</span>, high{' '}
             <span className="num">{fmt(high)}</span>
           </span>
-        </h4>
+        </h3>
         <Gauge
           value={lru.free}
           max={fmax}
@@ -650,7 +650,7 @@ export function LruMemory({ frame, program }: ViewProps) {
         </ul>
       )}
       <section>
-        <h4>
+        <h3>
           <span>
             Dirty <span className="num">{fmt(lru.dirty)}</span>, under writeback{' '}
             <span className="num">{fmt(lru.writeback)}</span>
@@ -660,7 +660,7 @@ export function LruMemory({ frame, program }: ViewProps) {
             flusher above <span className="num">{fmt(lru.bgThresh)}</span>, writers wait above{' '}
             <span className="num">{fmt(lru.dirtyThresh)}</span>
           </span>
-        </h4>
+        </h3>
         <Gauge
           value={lru.dirty}
           max={dmax}
@@ -673,7 +673,7 @@ export function LruMemory({ frame, program }: ViewProps) {
         />
       </section>
       <section className="lru-wb">
-        <h4>Writes in flight</h4>
+        <h3>Writes in flight</h3>
         {lru.wb.length === 0 ? (
           <div className="muted">none</div>
         ) : (
@@ -700,7 +700,7 @@ export function LruMemory({ frame, program }: ViewProps) {
         )}
       </section>
       <section className="lru-pvecs">
-        <h4>Pagevecs</h4>
+        <h3>Pagevecs</h3>
         <div>
           {lru.pvecs.map((v, i) =>
             v.length ? (

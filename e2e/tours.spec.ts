@@ -1,0 +1,132 @@
+/**
+ * Tours on stage, as a speaker walks them with a clicker: ?tour=<group>/talk&present=1, PageDown through
+ * every beat and PageUp back. After each press the caption is that beat's (its figures the model's), the
+ * beat number on the root is right, the cursor is where a link to that beat puts it, and the page does not
+ * scroll. Screenshots of each tour's beats go to test-results/screenshots/.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { failOnPageProblems } from './problems.js';
+
+const SHOTS = 'test-results/screenshots';
+mkdirSync(SHOTS, { recursive: true });
+failOnPageProblems();
+
+const GROUPS = readdirSync('scenarios').filter((g) => readdirSync(`scenarios/${g}`).includes('talk.tour.yaml'));
+const LAYOUTS = [
+  { width: 1920, height: 1080, theme: 'light' },
+  { width: 1280, height: 720, theme: 'dark' },
+  { width: 1280, height: 720, theme: 'light' },
+  { width: 1920, height: 1080, theme: 'dark' },
+] as const;
+
+/** a caption as a pattern: its {figures} are numbers the page fills in */
+const captionPattern = (c: string) =>
+  new RegExp(
+    `^${c
+      .split(/\{[^}]*\}/)
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[\\d,.%\u2013]+')}$`,
+  );
+
+/** the beat on screen, once its runs are recorded: its number, caption and cursor */
+async function beatOnScreen(page: Page, n: number, caption: string) {
+  await expect(page.locator('.app')).toHaveAttribute('data-beat', String(n));
+  await expect(page.getByTestId('beat-caption')).toHaveText(captionPattern(caption));
+  await expect(page.locator('.views-empty'), `beat ${n}: its runs are recorded`).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId('cursor')).toHaveText(/^(event [\d,]+ \/ [\d,]+|big run: final state)$/);
+  /* a figure of run B is filled in once B is recorded */
+  await expect(page.getByTestId('beat-caption')).not.toContainText('\u2013');
+  const scroll = await page.evaluate(() => document.documentElement.scrollHeight - innerHeight);
+  expect(scroll, `beat ${n}: the page scrolls`).toBeLessThanOrEqual(0);
+  return (await page.getByTestId('cursor').textContent())!;
+}
+
+GROUPS.forEach((group, i) => {
+  const layout = LAYOUTS[i % LAYOUTS.length];
+  test(`the ${group} talk walks with PageDown and back with PageUp, ${layout.width}x${layout.height} ${layout.theme}`, async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    const tour = parse(readFileSync(`scenarios/${group}/talk.tour.yaml`, 'utf8')) as { beats: { caption: string }[] };
+    const n = tour.beats.length;
+    expect(n, 'a talk of 6 to 12 beats').toBeGreaterThanOrEqual(6);
+    expect(n).toBeLessThanOrEqual(12);
+    await page.setViewportSize({ width: layout.width, height: layout.height });
+    await page.goto(`/?tour=${group}/talk&present=1&theme=${layout.theme}`);
+    const cursors: string[] = [];
+    for (let b = 1; b <= n; b++) {
+      if (b > 1) await page.keyboard.press('PageDown');
+      cursors.push(await beatOnScreen(page, b, tour.beats[b - 1].caption));
+      await page.screenshot({ path: `${SHOTS}/tour-${group}-${b}.png` });
+      if (b === 1) {
+        const axe = await new AxeBuilder({ page }).analyze();
+        expect(
+          axe.violations.map((v) => `${v.id}: ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        ).toEqual([]);
+      }
+    }
+    /* past the last beat the tour stays on it */
+    await page.keyboard.press('PageDown');
+    await expect(page.locator('.app')).toHaveAttribute('data-beat', String(n));
+    /* a beat's position is in the URL */
+    await expect.poll(() => new URL(page.url()).searchParams.get('beat')).toBe(String(n));
+    for (let b = n - 1; b >= 1; b--) {
+      await page.keyboard.press('PageUp');
+      expect(await beatOnScreen(page, b, tour.beats[b - 1].caption), `beat ${b} again`).toBe(cursors[b - 1]);
+    }
+    /* a link to a beat shows it as walking there did */
+    await page.goto(`/?tour=${group}/talk&beat=2&present=1&theme=${layout.theme}`);
+    expect(await beatOnScreen(page, 2, tour.beats[1].caption), 'beat 2 from a link').toBe(cursors[1]);
+  });
+});
+
+test("a comparison beat shows both runs' key figures on stage, 1280x720", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?tour=fault-around/talk&beat=6&present=1');
+  await expect(page.locator('.views-empty'), "the beat's runs are recorded").toHaveCount(0, { timeout: 60_000 });
+  for (const run of ['a', 'b'])
+    await expect(page.locator(`[data-run=${run}][data-counter=pgfault]`).first()).toBeVisible();
+  /* the caption's figures are the runs' own */
+  const a = await page.locator('[data-run=a][data-counter=pgfault]').first().textContent();
+  const b = await page.locator('[data-run=b][data-counter=pgfault]').first().textContent();
+  await expect(page.getByTestId('beat-caption')).toContainText(`${a} faults instead of ${b}`);
+});
+
+test('a tour that does not exist says which tours there are', async ({ page }) => {
+  await page.goto('/?tour=fault-around/nope');
+  await expect(page.getByTestId('toast')).toContainText("There is no tour 'fault-around/nope'");
+  await expect(page.getByTestId('toast')).toContainText('fault-around/talk');
+});
+
+test("the speaker's notes window follows the presenter and moves it", async ({ page, context }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?tour=fault-around/talk&present=1');
+  await expect(page.locator('.app')).toHaveAttribute('data-beat', '1');
+  /* O opens it; the window it opens is the one a speaker drags to the laptop's screen */
+  const [opened] = await Promise.all([context.waitForEvent('page'), page.keyboard.press('o')]);
+  await opened.waitForLoadState();
+  expect(new URL(opened.url()).searchParams.get('notes')).toBe('1');
+  await opened.close();
+  const notes = await context.newPage();
+  await notes.setViewportSize({ width: 1024, height: 700 });
+  await notes.goto('/?tour=fault-around/talk&notes=1');
+  await expect(notes.getByTestId('notes-beat')).toHaveText('1');
+  await expect(notes.getByTestId('notes')).toContainText('fault_around_bytes is 4 KiB here');
+  await expect(notes.getByTestId('notes-next')).toContainText('Each read of a new page traps');
+  /* the notes window's clicker moves the presenter */
+  await notes.keyboard.press('PageDown');
+  await expect(page.locator('.app')).toHaveAttribute('data-beat', '2');
+  await expect(notes.getByTestId('notes-beat')).toHaveText('2');
+  /* and the presenter's moves the notes */
+  await page.keyboard.press('PageDown');
+  await expect(notes.getByTestId('notes-beat')).toHaveText('3');
+  await notes.getByRole('button', { name: /Previous/ }).click();
+  await expect(page.locator('.app')).toHaveAttribute('data-beat', '2');
+  const axe = await new AxeBuilder({ page: notes }).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  /* notes are text, never HTML */
+  expect(await notes.locator('.notes-window script, .notes-window img').count()).toBe(0);
+});

@@ -1,0 +1,165 @@
+/**
+ * Tours: every shipped tour loads and every beat's moment is reached in the
+ * run the beat shows (a moment a run does not reach would silently put the
+ * cursor at the end); a broken tour is refused with the file, line and key;
+ * a caption's figures are the model's counters.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { COUNTERS } from '../../wasm-core/ts/abi.js';
+import { compile } from '../../wasm-core/ts/compile.js';
+import { Core } from '../../wasm-core/ts/core.js';
+import { parseScenario } from '../../wasm-core/ts/load/index.js';
+import { captionParts, captionText } from '../../wasm-core/ts/load/tour.js';
+import { applyOverrides } from '../../wasm-core/ts/overrides.js';
+import type { Timeline } from './engine/protocol.js';
+import { Engine } from './frames/engine.js';
+import { computeMarks } from './mechanisms/registry.js';
+import { momentCursor, momentReached, settingsText } from './store/reducer.js';
+import { loadTour, TOURS, type TourBeat } from './tours.js';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+
+/** the message a broken tour gets, or '' */
+function refusal(source: string): string {
+  try {
+    loadTour(source, 'scenarios/x/bad.tour.yaml', 'x/bad');
+    return '';
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+describe('tours', () => {
+  it('one per mechanism at least, each beat placed where its run gets to', async () => {
+    expect(TOURS.map((t) => t.group).sort()).toEqual(
+      expect.arrayContaining(['fault-around', 'large-folios', 'lru', 'prefault', 'vma-cache']),
+    );
+    const core = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`));
+    const runs = new Map<string, Timeline>();
+    const timelineOf = (b: TourBeat): Timeline => {
+      const key = `${b.scenario} ${JSON.stringify(settingsText(b.set))}`;
+      let t = runs.get(key);
+      if (!t) {
+        const s = applyOverrides(parseScenario(b.source, b.file), settingsText(b.set));
+        const engine = new Engine(core, compile(s), { interval: 4096 });
+        const info = engine.recordAll();
+        t = { ...info, marks: info.big ? {} : computeMarks(info.nEvents, (i) => engine.event(i)) };
+        engine.destroy();
+        runs.set(key, t);
+      }
+      return t;
+    };
+    let beats = 0;
+    for (const entry of TOURS) {
+      const tour = loadTour(entry.source, entry.file, entry.name);
+      expect(tour.beats.length, entry.name).toBeGreaterThanOrEqual(4);
+      for (const [i, b] of tour.beats.entries()) {
+        const t = timelineOf(b);
+        const where = `${entry.name} beat ${i + 1} (${JSON.stringify(b.at)})`;
+        /* a big run keeps no events: its moment is its final state */
+        if (t.big) expect(b.at.kind, where).toMatch(/^(start|end)$/);
+        else {
+          expect(momentReached(t, b.at), where).toBe(true);
+          const c = momentCursor(t, b.at);
+          expect(c, where).toBeGreaterThanOrEqual(0);
+          expect(c, where).toBeLessThanOrEqual(t.nEvents);
+        }
+        beats++;
+      }
+    }
+    expect(beats).toBeGreaterThanOrEqual(30);
+  }, 180_000);
+
+  it('within one scenario, A settings and views carry on until a beat changes them', () => {
+    const t = loadTour(
+      `title: t
+beats:
+  - scenario: fault-around/sequential
+    set: { fault_around_bytes: 4KiB }
+    views: [address, walk]
+    caption: one
+  - caption: two
+  - set: {}
+    caption: three
+  - scenario: fault-around/partly-cached
+    caption: four
+`,
+      'scenarios/x/t.tour.yaml',
+      'x/t',
+    );
+    expect(t.beats.map((b) => settingsText(b.set))).toEqual([
+      { fault_around_bytes: '4096' },
+      { fault_around_bytes: '4096' },
+      {},
+      {},
+    ]);
+    expect(t.beats.map((b) => b.views)).toEqual([['address', 'walk'], ['address', 'walk'], ['address', 'walk'], null]);
+  });
+
+  const base = (beat: string) => `title: t\nbeats:\n  - scenario: fault-around/sequential\n${beat}`;
+  it.each([
+    [
+      'an unknown scenario',
+      'title: t\nbeats:\n  - scenario: fault-around/nope\n    caption: x\n',
+      /bad\.tour\.yaml:3:\d+: .*no scenario 'fault-around\/nope'/,
+    ],
+    [
+      'an unknown jump key',
+      base('    at: { jump: faults }\n    caption: x\n'),
+      /bad\.tour\.yaml:4:\d+: .*no jump 'faults'.*fault/,
+    ],
+    ['an unknown view', base('    views: [adress]\n    caption: x\n'), /bad\.tour\.yaml:4:\d+: .*no view 'adress'/],
+    [
+      'an unknown counter in a caption',
+      base('    caption: "{pgfaults} faults"\n'),
+      /bad\.tour\.yaml:4:\d+: .*caption.*no counter 'pgfaults'/,
+    ],
+    [
+      'run B figures without a run B',
+      base('    caption: "{b.pgfault} faults"\n'),
+      /bad\.tour\.yaml:4:\d+: .*b\.pgfault.*no compare/,
+    ],
+    [
+      'a moment of two kinds',
+      base('    at: { jump: fault, step: 2 }\n    caption: x\n'),
+      /bad\.tour\.yaml:4:\d+: .*at.*one of jump:, step: or say:/,
+    ],
+    [
+      'no scenario on the first beat',
+      'title: t\nbeats:\n  - caption: x\n',
+      /bad\.tour\.yaml:3:\d+: .*first beat names its scenario/,
+    ],
+    [
+      'pages the wrong way round',
+      base('    highlight: { pages: [9, 2] }\n    caption: x\n'),
+      /bad\.tour\.yaml:4:\d+: .*pages.*from ≤ to/,
+    ],
+    ['an unknown key', base('    captoin: x\n'), /bad\.tour\.yaml:4:\d+: .*captoin/],
+    ['a beat without a caption', base('    at: end\n'), /bad\.tour\.yaml:3:\d+: .*caption/],
+    [
+      'a tunable that does not exist',
+      base('    set: { fault_around: 4KiB }\n    caption: x\n'),
+      /bad\.tour\.yaml:4:\d+: .*fault_around/,
+    ],
+  ])('refuse %s with the file, line and key', (_, source, message) => {
+    expect(refusal(source)).toMatch(message);
+  });
+
+  it('fill a caption with A and B counters, ratios and percentages', () => {
+    const a = COUNTERS.map(() => 0);
+    const b = COUNTERS.map(() => 0);
+    a[COUNTERS.indexOf('pgfault')] = 256;
+    b[COUNTERS.indexOf('pgfault')] = 4096;
+    a[COUNTERS.indexOf('vmacache_find_hits')] = 7;
+    a[COUNTERS.indexOf('vmacache_find_calls')] = 94;
+    const parts = captionParts(
+      '{pgfault} against {b.pgfault}: {b.pgfault / pgfault}x; {vmacache_find_hits / vmacache_find_calls %} hit',
+    );
+    expect(captionText(parts, a, b)).toBe('256 against 4,096: 16x; 7.45% hit');
+    /* before run B is recorded its figures are a dash, never a guess */
+    expect(captionText(parts, a, null)).toBe('256 against –: –x; 7.45% hit');
+    expect(captionText(captionParts('no figures {here'), a, b)).toBe('no figures {here');
+  });
+});
