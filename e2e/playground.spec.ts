@@ -431,6 +431,22 @@ test("the seed row: one click from the gallery to its sweep beside the seed's nu
   await shot(page, info, 'sweep-seed-sequential-16g');
 });
 
+for (const [width, height] of [
+  [1280, 720],
+  [1920, 1080],
+] as const)
+  test(`the sweep chart is at least 300 px tall and all in the window, ${width}x${height}`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await page.goto('/?scenario=fault-around/sequential&sweep=fault_around_bytes');
+    await expect(page.getByTestId('sweep-status')).toContainText('Done: 10 runs', { timeout: 60_000 });
+    const box = (await page.locator('.swc-svg').boundingBox())!;
+    expect(box.height).toBeGreaterThanOrEqual(300);
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(height);
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight - innerHeight)).toBeLessThanOrEqual(0);
+  });
+
 /** click an export button and return the text of the file the app offers */
 async function download(page: Page, label: string): Promise<string> {
   const [dl] = await Promise.all([

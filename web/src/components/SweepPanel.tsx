@@ -10,7 +10,11 @@ import { formatValue, tunableValue } from '../../../wasm-core/ts/multirun.js';
 import { tunableInfo } from '../../../wasm-core/ts/tunables.js';
 import { currentScenario } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
+import { useBoxSize } from '../views/useBoxSize.js';
 import { SweepChart, type SweepSeries } from './SweepChart.js';
+
+/** the chart's bar of progress and export buttons above its plot, and the gap under it */
+const CHART_BAR = 46;
 
 interface Reference {
   source: string;
@@ -68,6 +72,8 @@ export function SweepPanel() {
       });
     return out;
   }, [sweep.points, yIdx, reference, sweep.key, sweep.y, versus, labelA, labelB]);
+  /* the chart takes the panel's room (at least 300 px tall), so that it is all in the window */
+  const [boxRef, box] = useBoxSize<HTMLDivElement>();
   const running = sweep.status === 'running';
   const errors = sweep.points.filter((p) => p.error);
   return (
@@ -128,19 +134,21 @@ export function SweepPanel() {
               </table>
             )}
             {numeric && (
-              <SweepChart
-                title={`${sweep.y} against ${sweep.key}`}
-                xKey={sweep.key}
-                yKey={sweep.y}
-                xFormat={(x) => formatValue(sweep.key, t?.type === 'sizes' ? [x] : x)}
-                log2x={log2x}
-                series={series}
-                progress={running ? { done: Math.floor(sweep.done), total: sweep.points.length } : null}
-                onCancel={() => dispatch({ type: 'cancelSweep' })}
-                source={series.length > 1 ? reference?.source : undefined}
-                width={1200}
-                height={540}
-              />
+              <div className="sweep-chart-box" ref={boxRef}>
+                <SweepChart
+                  title={`${sweep.y} against ${sweep.key}`}
+                  xKey={sweep.key}
+                  yKey={sweep.y}
+                  xFormat={(x) => formatValue(sweep.key, t?.type === 'sizes' ? [x] : x)}
+                  log2x={log2x}
+                  series={series}
+                  progress={running ? { done: Math.floor(sweep.done), total: sweep.points.length } : null}
+                  onCancel={() => dispatch({ type: 'cancelSweep' })}
+                  source={series.length > 1 ? reference?.source : undefined}
+                  width={box ? Math.max(480, box.w) : 1200}
+                  height={box ? Math.max(300, box.h - CHART_BAR) : 540}
+                />
+              </div>
             )}
             <div className="sweep-status" role="status" data-testid="sweep-status">
               {running ? (
