@@ -447,6 +447,46 @@ for (const [width, height] of [
     expect(await page.evaluate(() => document.documentElement.scrollHeight - innerHeight)).toBeLessThanOrEqual(0);
   });
 
+test("a comparison at 1280x720: nothing scrolls, and each run's event log shows its current event", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?scenario=fault-around/sequential&compare=fault_around_bytes%3D4096&cursor=56&views=address,log');
+  const current = page.locator('[data-view="log"] [aria-current]');
+  await expect(current).toHaveCount(2, { timeout: 30_000 });
+  for (const when of ['event 56', 'event 57 after a step']) {
+    for (const row of await current.all()) {
+      const r = (await row.boundingBox())!;
+      const box = (await row.locator('xpath=ancestor::*[contains(@class, "log")][1]').boundingBox())!;
+      /* within its log's box and the window (a row's outline may cross the edge by a few px) */
+      expect(r.y, when).toBeGreaterThanOrEqual(box.y - 4);
+      expect(r.y + r.height, when).toBeLessThanOrEqual(Math.min(box.y + box.height, 720) + 4);
+    }
+    const scroll = await page.evaluate(() => [
+      document.documentElement.scrollHeight - innerHeight,
+      document.querySelector('.app')!.scrollHeight - innerHeight,
+    ]);
+    expect(scroll, when).toEqual([0, 0]);
+    await page.keyboard.press('ArrowRight');
+  }
+  /* both runs' key figures, labels whole */
+  await expect(page.locator('[data-run=b][data-counter=pgfault]').first()).toBeVisible();
+});
+
+test('a short window shows two views until others are asked for, then keeps the choice', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?scenario=fault-around/sequential');
+  await expect(page.locator('[data-view]')).toHaveCount(2, { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Show Event log' }).click();
+  await expect(page.locator('[data-view]')).toHaveCount(3);
+  await expect(page.locator('[data-view="log"]')).toBeVisible();
+  await expect.poll(() => new URL(page.url()).searchParams.get('views')).toContain('log');
+  /* a tall window shows every view, as before */
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto('/?scenario=fault-around/sequential');
+  await expect(page.locator('[data-view]')).toHaveCount(5, { timeout: 30_000 });
+});
+
 /** click an export button and return the text of the file the app offers */
 async function download(page: Page, label: string): Promise<string> {
   const [dl] = await Promise.all([

@@ -3,14 +3,14 @@
  * and the views (panels from the registry that can be shown, hidden and
  * enlarged), plus the banners that say what went wrong and where.
  */
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { COUNTERS, TUNABLES } from '../../../wasm-core/ts/abi.js';
 import { judgeExpects } from '../../../wasm-core/ts/judge.js';
 import { changedTunables, runLabels, withSettings } from '../../../wasm-core/ts/multirun.js';
 import type { Scenario, SettingValue } from '../../../wasm-core/ts/scenario.js';
 import { formatDuration } from '../../../wasm-core/ts/limits.js';
 import type { WorkerLimit } from '../engine/protocol.js';
-import { fmt } from '../lib/format.js';
+import { fmt, ratioText } from '../lib/format.js';
 import { finalCounters } from '../store/reducer.js';
 import { scenarioTitle, type AppState, type ViewId } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
@@ -69,7 +69,7 @@ export function Player() {
   }
   const views =
     frame && program && timeline && load.status === 'ready' ? (
-      <Views />
+      <Views bar={compare && !present && !embed ? <CompareBar /> : null} />
     ) : load.status === 'error' ? (
       <div className="views-empty">
         {load.limits ? (
@@ -108,7 +108,6 @@ export function Player() {
         <QuickTunables group={group} />
         {!compare && <CompareBar />}
       </div>
-      {compare && <CompareBar />}
       <Banners />
       {views}
     </main>
@@ -192,9 +191,6 @@ export function Caption({ large = false }: { large?: boolean }) {
   );
 }
 
-/** a ratio as the figures show it: ×16, ×1.5 */
-const times = (r: number) => `×${r >= 10 ? r.toFixed(0) : r.toFixed(2).replace(/\.?0+$/, '')}`;
-
 function Figures() {
   const group = useStore((s) => s.scenario?.name?.split('/')[0]);
   const FIGURES = mechanismOf(group).figures;
@@ -237,7 +233,7 @@ function Figures() {
                       {d > 0 ? '+' : ''}
                       {fmt(d)}
                     </b>
-                    {v && w !== undefined && d ? ` (${times(w / v)})` : ''}
+                    {v && w !== undefined && d ? ` (${ratioText(w / v)})` : ''}
                   </>
                 ) : (
                   ' '
@@ -272,7 +268,7 @@ function Figures() {
                 <span title={`with ${previous!.label}`}>
                   {' '}
                   · before {fmt(before)}
-                  {ratio ? ` (${times(ratio)})` : ''}
+                  {ratio ? ` (${ratioText(ratio)})` : ''}
                 </span>
               )}
             </div>
@@ -399,7 +395,7 @@ function CompareBar() {
               : ''
           }`}
         >
-          {compare ? `Sweep ${mech.sweepKey ?? quick}` : 'Sweep every value'}
+          {compare ? 'Sweep' : 'Sweep every value'}
         </button>
       )}
     </div>
@@ -593,11 +589,40 @@ export function stageViews(views: Record<ViewId, boolean>, enlarged: ViewId | nu
   return shown.length ? shown : all.filter((v) => v.id === 'address');
 }
 
-function Views() {
+/** a window no taller than a projector's 1280x720 (800 px): there the views not chosen are two, as on stage */
+const SHORT = '(max-height: 800px)';
+function useShortWindow(): boolean {
+  const [short, setShort] = useState(() => typeof matchMedia !== 'undefined' && matchMedia(SHORT).matches);
+  useEffect(() => {
+    if (typeof matchMedia === 'undefined') return;
+    const m = matchMedia(SHORT);
+    const on = () => setShort(m.matches);
+    m.addEventListener('change', on);
+    return () => m.removeEventListener('change', on);
+  }, []);
+  return short;
+}
+
+/**
+ * The views on screen when nobody chose them in a short window: the two the stage would show (every view
+ * in a 335 px band was unreadable), or null where the choice (or the default, every view) stands.
+ */
+function useDefaultShortViews(): ViewId[] | null {
+  const short = useShortWindow();
+  const views = useStore((s) => s.views);
+  const enlarged = useStore((s) => s.enlarged);
+  const group = useStore((s) => groupOf(s.scenario?.name));
+  if (!short || enlarged || Object.keys(views).length > 0) return null;
+  return stageViews(views, null, group).map((v) => v.id);
+}
+
+/** the views; `bar` (the comparison's run names and actions) shares the row of the hidden views' buttons */
+function Views({ bar = null }: { bar?: React.ReactNode }) {
   const views = useStore((s) => s.views);
   const enlarged = useStore((s) => s.enlarged);
   const stage = useStore((s) => s.present || s.embed);
   const group = useStore((s) => groupOf(s.scenario?.name));
+  const onScreen = useDefaultShortViews();
   const all = viewsFor(group);
   if (stage) {
     const chosen = stageViews(views, enlarged, group);
@@ -609,18 +634,53 @@ function Views() {
       </div>
     );
   }
-  const hidden = all.filter((v) => !isShown(views, v.id, group));
-  const visible = (col: ViewMeta['column']) => all.filter((v) => isShown(views, v.id, group) && v.column === col);
+  const shownHere = (v: ViewMeta) => (onScreen ? onScreen.includes(v.id) : isShown(views, v.id, group));
+  const hidden = all.filter((v) => !shownHere(v));
+  const visible = (col: ViewMeta['column']) => all.filter((v) => shownHere(v) && v.column === col);
   return (
     <>
-      {hidden.length > 0 && (
-        <div className="hidden-views">
-          Hidden views:{' '}
-          {hidden.map((v) => (
-            <button type="button" key={v.id} className="btn" onClick={() => dispatch({ type: 'toggleView', id: v.id })}>
-              Show {v.title}
-            </button>
-          ))}
+      {(hidden.length > 0 || bar) && (
+        <div className="viewbar">
+          {bar}
+          {hidden.length > 3 ? (
+            /* many: one menu, so that the row never wraps */
+            <div className="hidden-views">
+              <select
+                aria-label={`Show a hidden view (${hidden.length} hidden)`}
+                value=""
+                onChange={(e) =>
+                  e.target.value &&
+                  dispatch({ type: 'toggleView', id: e.target.value as ViewId, shown: onScreen ?? undefined })
+                }
+                data-testid="show-view"
+              >
+                <option value="">{`Show a view (${hidden.length} hidden)…`}</option>
+                {hidden.map((v) => (
+                  <option key={v.id} value={v.id}>
+                    {v.title}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : (
+            hidden.length > 0 && (
+              <div className="hidden-views" role="group" aria-label="Hidden views">
+                <span aria-hidden>Hidden:</span>
+                {hidden.map((v) => (
+                  <button
+                    type="button"
+                    key={v.id}
+                    className="btn"
+                    onClick={() => dispatch({ type: 'toggleView', id: v.id, shown: onScreen ?? undefined })}
+                    aria-label={`Show ${v.title}`}
+                    title={`Show ${v.title}`}
+                  >
+                    + {v.title}
+                  </button>
+                ))}
+              </div>
+            )
+          )}
         </div>
       )}
       {enlarged ? (
@@ -667,6 +727,7 @@ function subtitle(id: ViewId, s: AppState): string {
 
 function Panel({ def }: { def: ViewMeta }) {
   const enlarged = useStore((s) => s.enlarged === def.id);
+  const onScreen = useDefaultShortViews();
   const frame = useStore((s) => s.frame)!;
   const program = useStore((s) => s.program)!;
   const timeline = useStore((s) => s.timeline)!;
@@ -707,7 +768,7 @@ function Panel({ def }: { def: ViewMeta }) {
             <button
               type="button"
               className="btn icon"
-              onClick={() => dispatch({ type: 'toggleView', id: def.id })}
+              onClick={() => dispatch({ type: 'toggleView', id: def.id, shown: onScreen ?? undefined })}
               aria-label={`Hide ${def.title}`}
               title="Hide"
             >

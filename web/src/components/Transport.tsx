@@ -220,9 +220,16 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
         className="where num"
         aria-live="off"
         data-testid="cursor"
-        style={{ minWidth: `${(big ? 20 : `event ${fmt(n)} / ${fmt(n)}`.length) + 1}ch` }}
+        style={{ '--where-ch': (big ? 20 : `event ${fmt(n)} / ${fmt(n)}`.length) + 1 } as React.CSSProperties}
       >
-        {big ? 'big run: final state' : `event ${fmt(cursor)} / ${fmt(n)}`}
+        {big ? (
+          'big run: final state'
+        ) : (
+          <>
+            <span className="where-word">event </span>
+            {`${fmt(cursor)} / ${fmt(n)}`}
+          </>
+        )}
       </div>
       {thin && counters && (
         <div className="thin-figures num" role="group" aria-label="Key counters">

@@ -408,7 +408,10 @@ export function reducer(state: AppState, action: Action): AppState {
     case 'setSpeed':
       return { ...state, speed: action.speed };
     case 'toggleView': {
-      const views = { ...state.views, [action.id]: !isShown(state.views, action.id, groupOf(state.scenario?.name)) };
+      const chosen = action.shown
+        ? Object.fromEntries(ALL_VIEW_IDS.map((k) => [k, action.shown!.includes(k)]))
+        : state.views;
+      const views = { ...chosen, [action.id]: !isShown(chosen, action.id, groupOf(state.scenario?.name)) };
       return { ...state, views, enlarged: state.enlarged === action.id ? null : state.enlarged };
     }
     case 'enlarge':

@@ -200,7 +200,8 @@ export type Action =
   | { type: 'pause' }
   | { type: 'togglePlay' }
   | { type: 'setSpeed'; speed: number }
-  | { type: 'toggleView'; id: ViewId }
+  /** shown: the views on screen when they were not chosen (a short window shows two): they become the choice */
+  | { type: 'toggleView'; id: ViewId; shown?: ViewId[] }
   | { type: 'enlarge'; id: ViewId | null }
   | { type: 'openDrawer'; drawer: AppState['drawer'] }
   | { type: 'setTheme'; theme: AppState['theme'] }

@@ -18,7 +18,7 @@ export function EventLog({ frame }: ViewProps) {
     () => cur.current,
     [frame.cursor],
     24,
-    () => 48,
+    (row) => row.offsetHeight + 8,
   );
   if (frame.big) {
     return (

@@ -14,12 +14,25 @@ export function useKeepInView(
   below: (row: HTMLElement) => number = (row) => row.offsetHeight,
 ): void {
   useLayoutEffect(() => {
-    const b = box.current,
-      c = b ? current(b) : null;
-    if (!b || !c) return;
-    const top = c.offsetTop - b.offsetTop;
-    if (top < b.scrollTop + above || top > b.scrollTop + b.clientHeight - below(c))
-      b.scrollTop = top - b.clientHeight / 3;
+    const keep = () => {
+      const b = box.current,
+        c = b ? current(b) : null;
+      if (!b || !c) return;
+      const top = c.offsetTop - b.offsetTop;
+      if (top < b.scrollTop + above || top > b.scrollTop + b.clientHeight - below(c))
+        b.scrollTop = top - b.clientHeight / 3;
+    };
+    keep();
+    /* and again when the list's box changes size (a comparison's second run, a panel shown or hidden) */
+    const b = box.current;
+    if (!b || typeof ResizeObserver === 'undefined') return;
+    let first = true;
+    const ro = new ResizeObserver(() => {
+      if (first) first = false;
+      else keep();
+    });
+    ro.observe(b);
+    return () => ro.disconnect();
     // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what moves the current row
   }, deps);
 }
