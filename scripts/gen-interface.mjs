@@ -743,6 +743,8 @@ function genTs(d) {
   L.push(
     "  mechanism: string; status?: 'modelled' | 'later'; quick?: boolean; sweep?: readonly number[]; readsAlone?: boolean;",
   );
+  L.push('  /** the kernel a value stands for, by the value as text: a run with it is labelled by that kernel */');
+  L.push('  versions?: Readonly<Record<string, string>>;');
   L.push('}');
   L.push(
     `export const TUNABLES: readonly TunableInfo[] = ${JSON.stringify(

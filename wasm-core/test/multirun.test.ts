@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../ts/compile.js';
 import { counterDiff, expectCheck, expectNoteIssues, expectNotes, judgeExpects } from '../ts/judge.js';
-import { changedTunables, parseSweepArg, splitValues } from '../ts/multirun.js';
+import { changedTunables, kernelRunLabels, parseSweepArg, splitValues } from '../ts/multirun.js';
 import { planCompare, planSweep } from '../ts/plan.js';
 import { runProgram, type RunResult } from '../ts/runner.js';
 import { applyOverrides } from '../ts/overrides.js';
@@ -27,6 +27,30 @@ function errorsOf(f: () => unknown): string {
   }
   throw new Error('expected ScenarioErrors');
 }
+
+describe('kernelRunLabels', () => {
+  const lf = (): Scenario =>
+    parseScenario(readFileSync(`${repo}scenarios/large-folios/fork.yaml`, 'utf8'), 'scenarios/large-folios/fork.yaml');
+  it.each([
+    [
+      own,
+      { fault_around_bytes: '4KiB' },
+      '3.15 \u00b7 fault_around_bytes 64 KiB',
+      '3.14 \u00b7 fault_around_bytes 4 KiB',
+    ],
+    [lf, { large_mapcount: 'false' }, '6.10 \u00b7 large_mapcount true', '6.9 \u00b7 large_mapcount false'],
+  ])('names the kernel each run stands for, with the key beside it', (base, set, a, b) => {
+    const s = base();
+    expect(kernelRunLabels(s, applyOverrides(s, set))).toEqual({ a, b });
+  });
+  it('keeps the keys alone where a value names no kernel', () => {
+    const s = own();
+    expect(kernelRunLabels(s, applyOverrides(s, { fault_around_bytes: '32KiB' }))).toEqual({
+      a: 'fault_around_bytes 64 KiB',
+      b: 'fault_around_bytes 32 KiB',
+    });
+  });
+});
 
 describe('changedTunables', () => {
   it('is empty for the scenario itself and for an override to its own value', () => {

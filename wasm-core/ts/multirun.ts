@@ -79,6 +79,31 @@ export function runLabels(a: Scenario, b: Scenario): { a: string; b: string } {
   return keys.length ? { a: name(a, b), b: name(b, a) } : { a: 'A', b: 'B (same tunables as A)' };
 }
 
+/**
+ * The kernel a run stands for, where its changed keys' values name one (the tunables' `versions`):
+ * "3.14" for fault_around_bytes 4 KiB, "2.6.38" for fadvise_dontneed invalidate-only; null when a key's
+ * value names none, or two keys name different kernels.
+ */
+export function kernelOfRun(s: Scenario, keys: readonly string[]): string | null {
+  const named = keys
+    .filter((k) => k !== 'without')
+    .map((k) => tunableInfo(k)?.versions?.[String(tunableValue(s, k))] ?? null);
+  return named.length && named.every((v) => v !== null) && new Set(named).size === 1 ? named[0] : null;
+}
+
+/**
+ * Two runs named as a speaker says them: by the kernel each stands for, with the keys beside it
+ * ("3.15 · fault_around_bytes 64 KiB" / "3.14 · fault_around_bytes 4 KiB"); by the keys alone where the
+ * values name no kernel, or the same one.
+ */
+export function kernelRunLabels(a: Scenario, b: Scenario): { a: string; b: string } {
+  const plain = runLabels(a, b);
+  const keys = changedTunables(a, b);
+  const ka = kernelOfRun(a, keys),
+    kb = kernelOfRun(b, keys);
+  return ka && kb && ka !== kb ? { a: `${ka} \u00b7 ${plain.a}`, b: `${kb} \u00b7 ${plain.b}` } : plain;
+}
+
 /** "v1,v2,..." split at the commas outside brackets: "[16KiB, 64KiB],[]" is two values */
 export function splitValues(text: string): string[] {
   const out: string[] = [];

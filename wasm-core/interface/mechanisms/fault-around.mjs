@@ -31,6 +31,7 @@ export default {
       default: 65536,
       unit: 'bytes',
       kernel: '3.15',
+      versions: { 4096: '3.14', 65536: '3.15' },
       quick: true,
       status: 'modelled',
       desc: 'Fault-around window (power of two). 4096 turns fault-around off: the pre-3.15 baseline.',

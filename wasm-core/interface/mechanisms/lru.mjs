@@ -30,6 +30,7 @@ export default {
       cEnum: 'mmsim_fadvise_mode',
       cPrefix: 'MMSIM_FADVISE_',
       kernel: '2.6.39 / 2.6.38',
+      versions: { deactivate: '2.6.39', 'invalidate-only': '2.6.38' },
       status: 'modelled',
       quick: true,
       /* its values name the behaviour by themselves ('mm-wide'): a label may show one alone */
@@ -41,6 +42,7 @@ export default {
       type: 'bool',
       default: false,
       kernel: '3.15 / 2.6.39',
+      versions: { true: '3.15', false: '2.6.39' },
       status: 'modelled',
       desc: '3.15 workingset detection: a refaulting page whose refault distance is at most the active file list is activated (false: 2.6.39, which had none; refaults are counted either way).',
     },

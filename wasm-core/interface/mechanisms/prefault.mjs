@@ -25,6 +25,7 @@ export default {
       cEnum: 'mmsim_prefault_mode',
       cPrefix: 'MMSIM_PREFAULT_',
       kernel: '2.6.10-rc (2004 patch)',
+      versions: { off: '2.6.10', anticipatory: '2004 prefault' },
       status: 'modelled',
       desc: "The 2004 anticipatory prefault for anonymous faults (V1, never merged): a fault where the task's last batch ended maps 2, 4, 8... pages up to the cap.",
     },

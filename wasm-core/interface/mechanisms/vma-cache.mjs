@@ -25,6 +25,7 @@ export default {
       cEnum: 'mmsim_vmacache_mode',
       cPrefix: 'MMSIM_VMACACHE_',
       kernel: '3.15 / 3.14',
+      versions: { 'per-thread': '3.15', 'mm-wide': '3.14' },
       status: 'modelled',
       quick: true,
       /* its values name the behaviour by themselves ('mm-wide'): a label may show one alone */

@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0xa7422264;
+export const INTERFACE_HASH = 0x2ca01980;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -641,6 +641,8 @@ export interface TunableInfo {
   min?: number; max?: number; pow2?: boolean; page?: boolean; choices?: readonly string[];
   default: number | boolean | string | readonly number[]; unit?: string; desc: string; kernel: string;
   mechanism: string; status?: 'modelled' | 'later'; quick?: boolean; sweep?: readonly number[]; readsAlone?: boolean;
+  /** the kernel a value stands for, by the value as text: a run with it is labelled by that kernel */
+  versions?: Readonly<Record<string, string>>;
 }
 export const TUNABLES: readonly TunableInfo[] = [
   {
@@ -652,6 +654,10 @@ export const TUNABLES: readonly TunableInfo[] = [
     "default": 65536,
     "unit": "bytes",
     "kernel": "3.15",
+    "versions": {
+      "4096": "3.14",
+      "65536": "3.15"
+    },
     "quick": true,
     "status": "modelled",
     "desc": "Fault-around window (power of two). 4096 turns fault-around off: the pre-3.15 baseline.",
@@ -697,6 +703,10 @@ export const TUNABLES: readonly TunableInfo[] = [
     ],
     "default": "per-thread",
     "kernel": "3.15 / 3.14",
+    "versions": {
+      "per-thread": "3.15",
+      "mm-wide": "3.14"
+    },
     "status": "modelled",
     "quick": true,
     "readsAlone": true,
@@ -715,6 +725,10 @@ export const TUNABLES: readonly TunableInfo[] = [
     ],
     "default": "deactivate",
     "kernel": "2.6.39 / 2.6.38",
+    "versions": {
+      "deactivate": "2.6.39",
+      "invalidate-only": "2.6.38"
+    },
     "status": "modelled",
     "quick": true,
     "readsAlone": true,
@@ -729,6 +743,10 @@ export const TUNABLES: readonly TunableInfo[] = [
     "type": "bool",
     "default": false,
     "kernel": "3.15 / 2.6.39",
+    "versions": {
+      "true": "3.15",
+      "false": "2.6.39"
+    },
     "status": "modelled",
     "desc": "3.15 workingset detection: a refaulting page whose refault distance is at most the active file list is activated (false: 2.6.39, which had none; refaults are counted either way).",
     "scope": "kernel",
@@ -820,6 +838,10 @@ export const TUNABLES: readonly TunableInfo[] = [
     "type": "bool",
     "default": true,
     "kernel": "6.10 / 6.9",
+    "versions": {
+      "true": "6.10",
+      "false": "6.9"
+    },
     "status": "modelled",
     "quick": true,
     "desc": "6.10 _large_mapcount (O(1) folio_mapcount) or the 6.9 per-page rules.",
@@ -833,6 +855,10 @@ export const TUNABLES: readonly TunableInfo[] = [
     "type": "bool",
     "default": false,
     "kernel": "6.9, 6.10 / 6.12",
+    "versions": {
+      "false": "6.10",
+      "true": "6.12"
+    },
     "status": "modelled",
     "desc": "How a batch of PTEs updates a folio's _nr_pages_mapped: false, one atomic per page whose _mapcount crosses -1/0 (6.9 and 6.10's __folio_add_rmap/__folio_remove_rmap); true, one per batch (6.12: 'minimize folio->_nr_pages_mapped updates when batching PTE (un)mapping').",
     "scope": "kernel",
@@ -850,6 +876,10 @@ export const TUNABLES: readonly TunableInfo[] = [
     "default": "off",
     "quick": true,
     "kernel": "2.6.10-rc (2004 patch)",
+    "versions": {
+      "off": "2.6.10",
+      "anticipatory": "2004 prefault"
+    },
     "status": "modelled",
     "desc": "The 2004 anticipatory prefault for anonymous faults (V1, never merged): a fault where the task's last batch ended maps 2, 4, 8... pages up to the cap.",
     "scope": "kernel",

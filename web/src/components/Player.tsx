@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { COUNTERS, TUNABLES } from '../../../wasm-core/ts/abi.js';
 import { judgeExpects } from '../../../wasm-core/ts/judge.js';
-import { changedTunables, runLabels, withSettings } from '../../../wasm-core/ts/multirun.js';
+import { changedTunables, kernelRunLabels, runLabels, withSettings } from '../../../wasm-core/ts/multirun.js';
 import type { Scenario, SettingValue } from '../../../wasm-core/ts/scenario.js';
 import { formatDuration } from '../../../wasm-core/ts/limits.js';
 import type { WorkerLimit } from '../engine/protocol.js';
@@ -43,7 +43,7 @@ export function useRunLabels(): { a: string; b: string } | null {
           .map(([k, v]) => `${k}=${v}`)
           .join(', ')}`,
       };
-    return runLabels(a, b);
+    return kernelRunLabels(a, b);
   }, [a, b, set]);
 }
 
@@ -642,8 +642,8 @@ function Views({ bar = null }: { bar?: React.ReactNode }) {
       {(hidden.length > 0 || bar) && (
         <div className="viewbar">
           {bar}
-          {hidden.length > 3 ? (
-            /* many: one menu, so that the row never wraps */
+          {hidden.length > (bar ? 1 : 3) ? (
+            /* many (or beside a comparison's run names): one menu, so that the row never wraps */
             <div className="hidden-views">
               <select
                 aria-label={`Show a hidden view (${hidden.length} hidden)`}

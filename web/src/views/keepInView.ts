@@ -20,17 +20,15 @@ export function useKeepInView(
       if (!b || !c) return;
       const top = c.offsetTop - b.offsetTop;
       if (top < b.scrollTop + above || top > b.scrollTop + b.clientHeight - below(c))
-        b.scrollTop = top - b.clientHeight / 3;
+        /* a third of the way down, or less where the box is short: the whole row in view */
+        b.scrollTop = top - Math.max(0, Math.min(b.clientHeight / 3, b.clientHeight - c.offsetHeight - 8));
     };
     keep();
     /* and again when the list's box changes size (a comparison's second run, a panel shown or hidden) */
     const b = box.current;
     if (!b || typeof ResizeObserver === 'undefined') return;
-    let first = true;
-    const ro = new ResizeObserver(() => {
-      if (first) first = false;
-      else keep();
-    });
+    /* its first report comes after layout: by then the box may have its final size */
+    const ro = new ResizeObserver(keep);
     ro.observe(b);
     return () => ro.disconnect();
     // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what moves the current row
