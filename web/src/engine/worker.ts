@@ -127,21 +127,37 @@ function computeFrames() {
   frameScheduled = false;
   const reqs = [...pendingFrames.values()];
   pendingFrames.clear();
+  /*
+   * Every request is answered: a frame, an error, or (a run still recording) later. One dropped here
+   * left its page waiting for a frame for good, the views on "Preparing the machine" (seen on a tour's
+   * beat under load).
+   */
+  let waiting = false;
   for (const req of reqs) {
     const engine = engines.get(req.id);
-    if (!engine?.finished) continue;
+    const from = req.alignFrom !== undefined ? engines.get(req.alignFrom) : undefined;
+    if (!engine || (req.alignFrom !== undefined && !from)) {
+      post({ t: 'frameError', id: req.id, seq: req.seq, message: 'the run is no longer recorded' });
+      continue;
+    }
+    if (!engine.finished || (from && !from.finished)) {
+      /* a newer request for this run, come meanwhile, replaces it */
+      if (!pendingFrames.has(req.id)) pendingFrames.set(req.id, req);
+      waiting = true;
+      continue;
+    }
     try {
       let cursor = req.cursor;
-      if (req.alignFrom !== undefined) {
-        const from = engines.get(req.alignFrom);
-        if (!from?.finished) continue;
-        cursor = engine.isBig || from.isBig ? 0 : alignCursor(from.opIndex(), cursor, engine.opIndex());
-      }
+      if (from) cursor = engine.isBig || from.isBig ? 0 : alignCursor(from.opIndex(), cursor, engine.opIndex());
       const frame = engine.frame(cursor);
       post({ t: 'frame', id: req.id, seq: req.seq, frame }, transferables(frame));
     } catch (e) {
       post({ t: 'frameError', id: req.id, seq: req.seq, message: (e as Error).message });
     }
+  }
+  if (waiting && !frameScheduled) {
+    frameScheduled = true;
+    setTimeout(computeFrames, 20);
   }
 }
 
