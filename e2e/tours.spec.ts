@@ -130,3 +130,33 @@ test("the speaker's notes window follows the presenter and moves it", async ({ p
   /* notes are text, never HTML */
   expect(await notes.locator('.notes-window script, .notes-window img').count()).toBe(0);
 });
+
+test('an embedded part of a talk: its caption, its own beat count, only its beats', async ({ page }) => {
+  await page.setViewportSize({ width: 960, height: 600 });
+  await page.goto('/?tour=fault-around/talk&embed=1&beats=4-6');
+  await expect(page.locator('.app')).toHaveAttribute('data-beat', '4');
+  await expect(page.getByTestId('caption')).toContainText('1 / 3');
+  await expect(page.getByTestId('beat-caption')).toContainText('do_fault_around()');
+  await expect(page.locator('.views-empty')).toHaveCount(0, { timeout: 60_000 });
+  for (let i = 0; i < 3; i++) await page.keyboard.press('PageDown');
+  await expect(page.locator('.app')).toHaveAttribute('data-beat', '6');
+  await expect(page.getByTestId('caption')).toContainText('3 / 3');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('PageUp');
+  await expect(page.locator('.app')).toHaveAttribute('data-beat', '4');
+  await expect.poll(() => new URL(page.url()).searchParams.get('beats')).toBe('4-6');
+  /* a click inside a view does not take the stepping keys */
+  await expect(page.locator('.views-empty')).toHaveCount(0, { timeout: 60_000 });
+  await page
+    .locator('[data-view="address"] canvas')
+    .first()
+    .click({ position: { x: 40, y: 10 } });
+  const at = async () =>
+    Number((await page.getByTestId('cursor').textContent())!.replace(/^\D*([\d,]+) \/.*$/, '$1').replace(/,/g, ''));
+  const before = await at();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(at).toBe(before + 1);
+  /* a range that is not one is said, and the whole tour is walked */
+  await page.goto('/?tour=fault-around/talk&beats=9-2');
+  await expect(page.getByTestId('toast')).toContainText('beats=9-2');
+  await expect(page.locator('.app')).toHaveAttribute('data-beat', '1');
+});

@@ -24,6 +24,7 @@ export function urlFor(s: AppState): string {
     return `${location.pathname}${encodeUrl({
       tour: s.tour.name,
       beat: s.tour.index + 1,
+      beats: s.tour.from > 0 || s.tour.to < s.tour.beats.length - 1 ? [s.tour.from + 1, s.tour.to + 1] : undefined,
       set: {},
       theme: s.theme,
       present: s.present || undefined,
@@ -145,6 +146,7 @@ export class Controller {
         type: 'openTour',
         tour: t,
         index: (u.beat ?? 1) - 1,
+        range: u.beats ? [u.beats[0] - 1, u.beats[1] - 1] : undefined,
         present: u.present,
         theme: u.theme,
         fontScale: extra.fontScale,

@@ -56,6 +56,7 @@ export function Player() {
   const present = useStore((s) => s.present);
   const title = useStore(scenarioTitle);
   const embed = useStore((s) => s.embed);
+  const tour = useStore((s) => s.tour !== null);
   const group = scenario?.name?.split('/')[0] ?? mechanismOf(null).id;
   const compare = useStore((s) => s.compare !== null);
   const sweep = useStore((s) => s.sweep !== null);
@@ -92,7 +93,7 @@ export function Player() {
     return (
       <main className="player stage" aria-label={present ? 'Scenario player, presenter mode' : 'Scenario player'}>
         <h1 className="visually-hidden">{title}</h1>
-        {present && <Caption large />}
+        {(present || tour) && <Caption large={present} bare />}
         <Transport thin group={group} />
         {load.status === 'error' && <Banners errorsOnly />}
         {views}
@@ -119,7 +120,8 @@ export function Player() {
  * full (two lines; the About drawer has all of it), and before step 1 the
  * scenario's story, its first paragraph, with a way to read the rest.
  */
-export function Caption({ large = false }: { large?: boolean }) {
+/** large: presenter mode's; bare: on stage or in an embed, without the drawers' buttons */
+export function Caption({ large = false, bare = large }: { large?: boolean; bare?: boolean }) {
   const frame = useStore((s) => s.frame);
   const program = useStore((s) => s.program);
   const step = frame?.step ?? null;
@@ -131,7 +133,8 @@ export function Caption({ large = false }: { large?: boolean }) {
   let where: string, text: React.ReactNode;
   if (tour) {
     /* a tour's beat: its caption, for the audience, and where the talk is */
-    where = `${tour.index + 1} / ${tour.beats.length}`;
+    /* an embed of beats 3-7 counts its own: 1 / 5 */
+    where = `${tour.index - tour.from + 1} / ${tour.to - tour.from + 1}`;
     text = (
       <span className="say" data-testid="beat-caption">
         {captionText(captionParts(tour.beats[tour.index].caption), frame?.counters ?? null, countersB)}
@@ -165,7 +168,7 @@ export function Caption({ large = false }: { large?: boolean }) {
     <div className={`caption ${large ? 'large' : ''}`} aria-live="polite" data-testid="caption">
       <span className="step-no">{where}</span>
       <p className="text">{text}</p>
-      {!large && hasLetter && (
+      {!bare && hasLetter && (
         <button
           type="button"
           className="btn"
@@ -176,7 +179,7 @@ export function Caption({ large = false }: { large?: boolean }) {
           Seed vs model <span className="kbd">Y</span>
         </button>
       )}
-      {!large && (
+      {!bare && (
         <button
           type="button"
           className="btn"

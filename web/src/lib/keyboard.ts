@@ -106,11 +106,18 @@ function handBack(): () => void {
   };
 }
 
+/* the control or grid a pointer press focused last (until Tab moves the focus) */
+let pointerFocused: Element | null = null;
+
+/**
+ * Whether a widget with keys of its own has the focus from a pointer: a click on the address space's
+ * grid (to inspect a page, or to pan) leaves the arrows to stepping; Tab gives them to the grid.
+ */
+export const focusedByPointer = (el: Element) => el === pointerFocused;
+
 export function installKeyboard(store: Store, onExport?: () => void): () => void {
-  /* the control a pointer press focused last (until Tab moves the focus) */
-  let pointerFocused: Element | null = null;
   const onPointerDown = (e: PointerEvent) => {
-    pointerFocused = (e.target as Element | null)?.closest(CONTROL) ?? null;
+    pointerFocused = (e.target as Element | null)?.closest(`${CONTROL}, [data-grid-keys]`) ?? null;
   };
   /* a Space the player took from a pointer-focused button: a button activates on the key's release (keyup) */
   let spaceTaken = false;
@@ -119,7 +126,10 @@ export function installKeyboard(store: Store, onExport?: () => void): () => void
     const t = e.target as HTMLElement | null;
     if (t?.closest(TEXT)) return;
     const k = e.key;
-    for (const [sel, keys] of OWN_KEYS) if (t?.closest(sel) && keys.includes(k)) return;
+    for (const [sel, keys] of OWN_KEYS) {
+      const own = t?.closest(sel);
+      if (own && keys.includes(k) && !(sel === '[data-grid-keys]' && own === pointerFocused)) return;
+    }
     /*
      * A control the keyboard focused keeps activation: Space and Enter press a button, Space ticks a
      * box. One the pointer focused and that kept the focus (pressed, then released off it: no click

@@ -180,8 +180,8 @@ const sameText = (a: Record<string, string> | null | undefined, b: Record<string
  * its run B, its views, its drawer and highlight, and the cursor at its moment (once the run is
  * recorded). Presenter and embed modes, the theme and the type scale stay as they are.
  */
-function applyBeat(state: AppState, tour: LoadedTour, index: number): AppState {
-  const i = Math.max(0, Math.min(index, tour.beats.length - 1));
+function applyBeat(state: AppState, tour: LoadedTour & { from: number; to: number }, index: number): AppState {
+  const i = Math.max(tour.from, Math.min(index, tour.to));
   const b = tour.beats[i];
   const overrides = settingsText(b.set);
   const compare = b.compare ? settingsText(b.compare) : null;
@@ -216,6 +216,13 @@ function applyBeat(state: AppState, tour: LoadedTour, index: number): AppState {
   return { ...next, views, enlarged: null, drawer: b.drawer, highlight: b.highlight, tour: { ...tour, index: i } };
 }
 
+/** a tour with the beats it may walk: all of them, or a range (clamped to what there is) */
+function tourRange(tour: LoadedTour, range?: [number, number]): LoadedTour & { from: number; to: number } {
+  const last = tour.beats.length - 1;
+  const from = Math.max(0, Math.min(range?.[0] ?? 0, last));
+  return { ...tour, from, to: Math.max(from, Math.min(range?.[1] ?? last, last)) };
+}
+
 export function reducer(state: AppState, action: Action): AppState {
   switch (action.type) {
     case 'openTour':
@@ -228,7 +235,7 @@ export function reducer(state: AppState, action: Action): AppState {
           fontScale: action.fontScale ?? state.fontScale,
           sweep: null,
         },
-        action.tour,
+        tourRange(action.tour, action.range),
         action.index,
       );
     case 'gotoBeat':

@@ -116,8 +116,8 @@ export interface AppState {
   sweep: SweepState | null;
   /** the scenario's letter beside the model (its Seed vs model drawer), for run runId */
   letter: LetterState | null;
-  /** the tour being walked, and the beat on screen (index into beats) */
-  tour: (LoadedTour & { index: number }) | null;
+  /** the tour being walked, the beat on screen (index into beats), and the beats it may walk (&beats=3-7) */
+  tour: (LoadedTour & { index: number; from: number; to: number }) | null;
   /** what the beat highlights */
   highlight: Highlight | null;
   /** the user's choices, view by view (a view without one follows its group's default: views/registry.ts isShown) */
@@ -235,6 +235,8 @@ export type Action =
       type: 'openTour';
       tour: LoadedTour;
       index: number;
+      /** the beats it may walk, as indices (inclusive): an embed of part of a talk */
+      range?: [number, number];
       present?: boolean;
       theme?: AppState['theme'];
       fontScale?: number;

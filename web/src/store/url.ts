@@ -41,6 +41,8 @@ export interface UrlState {
   /** a tour (group/name), and the beat on screen (from 1) */
   tour?: string;
   beat?: number;
+  /** the beats a tour may walk, from 1, inclusive: &beats=3-7 */
+  beats?: [number, number];
 }
 
 /**
@@ -54,6 +56,7 @@ export function encodeUrl(u: UrlState): string {
     /* a tour's beat says everything else: its scenario, runs, views and moment */
     p.set('tour', u.tour);
     if (u.beat && u.beat > 1) p.set('beat', String(u.beat));
+    if (u.beats) p.set('beats', `${u.beats[0]}-${u.beats[1]}`);
     if (u.theme) p.set('theme', u.theme);
     if (u.present) p.set('present', '1');
     if (u.embed) p.set('embed', '1');
@@ -156,6 +159,14 @@ export function decodeUrl(search: string, hash?: string): UrlState {
     out.tour = tour;
     const beat = Number(p.get('beat') ?? 1);
     out.beat = Number.isInteger(beat) && beat >= 1 ? beat : 1;
+    const beats = p.get('beats');
+    if (beats !== null) {
+      const m = /^(\d{1,3})(?:-(\d{1,3}))?$/.exec(beats.trim());
+      if (m && Number(m[1]) >= 1 && Number(m[2] ?? m[1]) >= Number(m[1])) {
+        out.beats = [Number(m[1]), Number(m[2] ?? m[1])];
+        if (p.get('beat') === null) out.beat = out.beats[0];
+      } else ignored.push(`beats=${beats} (a range of beats, such as 3-7)`);
+    }
   }
   if (p.get('embed') === '1') out.embed = true;
   const scale = Number(p.get('scale'));

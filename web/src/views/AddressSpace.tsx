@@ -12,6 +12,7 @@
  * whole VMA down to single pages (with their file page numbers). VMAs too
  * large to draw page by page (big runs) are heat strips.
  */
+import { focusedByPointer } from '../lib/keyboard.js';
 import { select, zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useBoxSize } from './useBoxSize.js';
@@ -356,7 +357,8 @@ function VmaGrid({
     select(el).call(z.scaleBy, f, at);
   };
   const onKey = (e: React.KeyboardEvent) => {
-    if (heat) return;
+    /* clicked, not tabbed to: the keys step the run, as everywhere */
+    if (heat || focusedByPointer(e.currentTarget)) return;
     const start =
       inspect ??
       (frame.fault && frame.fault.addr >= vma.start && frame.fault.addr < vma.end
