@@ -487,6 +487,35 @@ test('a short window shows two views until others are asked for, then keeps the 
   await expect(page.locator('[data-view]')).toHaveCount(5, { timeout: 30_000 });
 });
 
+test('a choice swept is a bar per value, exported with its names; x labels never overlap; log y', async ({ page }) => {
+  await page.goto('/?scenario=vma-cache/ebizzy-arena&sweep=vmacache&y=vmacache_find_hits');
+  await expect(page.getByTestId('sweep-status')).toContainText('Done: 3 runs', { timeout: 60_000 });
+  const bars = page.locator('rect[data-sweep-point]');
+  await expect(bars).toHaveCount(3);
+  const csv = await download(page, 'CSV');
+  expect(csv.split('\n').slice(1, 4).map((l) => l.split(',')[0])).toEqual(['per-thread', 'mm-wide', 'off']);
+  /* the model's own numbers: per-thread hits more than mm-wide, off none */
+  const hits = await bars.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-y'))));
+  expect(hits[0]).toBeGreaterThan(hits[1]);
+  expect(hits[2]).toBe(0);
+  /* values not evenly spaced on a linear axis: labels kept only where they clear each other */
+  await page.goto('/?scenario=fault-around/cold-sequential&sweep=readahead_kb');
+  await expect(page.getByTestId('sweep-status')).toContainText('Done:', { timeout: 60_000 });
+  const boxes = await page
+    .locator('.swc-x-axis .tick text')
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right]));
+  expect(boxes.length).toBeGreaterThanOrEqual(3);
+  for (let i = 1; i < boxes.length; i++) expect(boxes[i][0], `label ${i}`).toBeGreaterThan(boxes[i - 1][1]);
+  /* the y axis switched to log and back */
+  const logy = page.getByRole('button', { name: 'log y' });
+  await expect(logy).toHaveAttribute('aria-pressed', 'false');
+  await logy.click();
+  await expect(logy).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('.swc-axis-label').nth(1)).toContainText('log');
+  await logy.click();
+  await expect(logy).toHaveAttribute('aria-pressed', 'false');
+});
+
 /** click an export button and return the text of the file the app offers */
 async function download(page: Page, label: string): Promise<string> {
   const [dl] = await Promise.all([

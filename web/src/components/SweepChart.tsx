@@ -68,6 +68,8 @@ export interface SweepChartProps {
   source?: string;
   width?: number;
   height?: number;
+  /** a choice or a boolean swept: x is the value's index, drawn as a bar per value and series (xFormat names it) */
+  bars?: boolean;
 }
 
 /** Thousands separators; enough decimals to be exact for what a counter or a benchmark gives. */
@@ -146,7 +148,22 @@ const w12 = (s: string) => s.length * 6.6;
 type Tip = { series: Styled; x: number; y: number; left: number; top: number; align: 'left' | 'center' | 'right' };
 
 export function SweepChart(props: SweepChartProps) {
-  const { title, xKey, yKey, xFormat, log2x, series, progress, onCancel, source, width = 640, height = 360 } = props;
+  const {
+    title,
+    xKey,
+    yKey,
+    xFormat,
+    log2x,
+    series,
+    progress,
+    onCancel,
+    source,
+    width = 640,
+    height = 360,
+    bars = false,
+  } = props;
+  /* the y axis: log10 when the values span more than 1000x (auto), or as the user switched it */
+  const [yScale, setYScale] = useState<'auto' | 'log' | 'linear'>('auto');
   const W = width,
     H = height;
   const svgRef = useRef<SVGSVGElement>(null);
@@ -196,12 +213,17 @@ export function SweepChart(props: SweepChartProps) {
     [series],
   );
   const ys = useMemo(() => series.flatMap((s) => s.points.filter(has).map((p) => p.y)), [series]);
-  const useLog2 = log2x && allX.length > 0 && allX[0] > 0;
+  const useLog2 = !bars && log2x && allX.length > 0 && allX[0] > 0;
 
   const x = useMemo(() => {
     const lo = allX[0] ?? 0,
       hi = allX[allX.length - 1] ?? 1;
     const range = [L + inset, L + plotW - inset];
+    /* bars: one band per value, its centre at the index */
+    if (bars)
+      return scaleLinear()
+        .domain([-0.5, Math.max(0, hi) + 0.5])
+        .range([L, L + plotW]);
     if (useLog2)
       return scaleLog()
         .base(2)
@@ -210,13 +232,14 @@ export function SweepChart(props: SweepChartProps) {
     return scaleLinear()
       .domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi])
       .range(range);
-  }, [allX, useLog2, plotW]);
+  }, [allX, useLog2, plotW, bars]);
 
   const { y, logY } = useMemo(() => {
     const pos = ys.filter((v) => v > 0);
     const min = Math.min(...ys),
       max = Math.max(...ys);
-    const logY = ys.length >= 2 && pos.length === ys.length && max / min > 1000;
+    const canLog = ys.length >= 1 && pos.length === ys.length;
+    const logY = canLog && (yScale === 'log' || (yScale === 'auto' && ys.length >= 2 && max / min > 1000));
     const range = [T + plotH, T];
     if (logY) {
       const lo = 10 ** Math.floor(Math.log10(min)),
@@ -236,7 +259,7 @@ export function SweepChart(props: SweepChartProps) {
         | ScaleLinear<number, number>,
       logY,
     };
-  }, [ys, T, plotH]);
+  }, [ys, T, plotH, yScale]);
 
   const xTicks = useMemo(() => {
     const maxTicks = Math.max(2, Math.floor(plotW / 56));
@@ -248,15 +271,24 @@ export function SweepChart(props: SweepChartProps) {
       for (let e = Math.ceil(Math.log2(lo) - 1e-9); 2 ** e <= hi * (1 + 1e-9); e++) ticks.push(2 ** e);
       if (!ticks.length) ticks = allX.slice();
     } else {
-      ticks = allX.length <= maxTicks ? allX.slice() : (x as ScaleLinear<number, number>).ticks(maxTicks);
+      ticks = bars || allX.length <= maxTicks ? allX.slice() : (x as ScaleLinear<number, number>).ticks(maxTicks);
     }
-    // thin out until the widest label fits between neighbours (ticks are evenly spaced on either axis)
-    const label = Math.max(...ticks.map((t) => xFormat(t).length)) * 6.2 + 8;
-    const span = plotW - 2 * inset;
-    let step = 1;
-    while (step < ticks.length && span / Math.max(1, Math.ceil(ticks.length / step) - 1) < label) step++;
-    return step > 1 ? ticks.filter((_, i) => i % step === 0) : ticks;
-  }, [x, allX, useLog2, plotW, xFormat]);
+    /* keep a label only where it clears the last one kept, by its position: values need not be evenly
+       spaced (0, 16, 32, 64 ... 2048 on a linear axis piled up at its start) */
+    const width = (t: number) => xFormat(t).length * 6.2 + 8;
+    const kept: number[] = [];
+    let last = Number.NEGATIVE_INFINITY,
+      lastW = 0;
+    for (const t of ticks) {
+      const px = x(t);
+      if (px - last >= (lastW + width(t)) / 2) {
+        kept.push(t);
+        last = px;
+        lastW = width(t);
+      }
+    }
+    return kept;
+  }, [x, allX, useLog2, plotW, xFormat, bars]);
 
   const yTicks = useMemo(() => {
     if (logY) return y.ticks().filter((t) => Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9);
@@ -348,7 +380,10 @@ export function SweepChart(props: SweepChartProps) {
   // ---------------------------------------------------------------- exports
   const anyData = ys.length > 0;
   const exportCsv = () =>
-    download(sweepFilename(xKey, yKey, 'csv'), new Blob([sweepCsv(xKey, series)], { type: 'text/csv;charset=utf-8' }));
+    download(
+      sweepFilename(xKey, yKey, 'csv'),
+      new Blob([sweepCsv(xKey, series, bars ? xFormat : undefined)], { type: 'text/csv;charset=utf-8' }),
+    );
   const exportSvg = () => {
     if (!svgRef.current) return;
     download(
@@ -398,6 +433,20 @@ export function SweepChart(props: SweepChartProps) {
             {error}
           </span>
         )}
+        <button
+          type="button"
+          className={`btn swc-logy ${logY ? 'active' : ''}`}
+          aria-pressed={logY}
+          disabled={!anyData || (!logY && ys.some((v) => v <= 0))}
+          onClick={() => setYScale(logY ? 'linear' : 'log')}
+          title={
+            ys.some((v) => v <= 0)
+              ? 'A log scale needs every value above 0'
+              : 'Switch the y axis to a log scale and back'
+          }
+        >
+          log y
+        </button>
         <span className="swc-exports" role="group" aria-label="Export the sweep">
           <button type="button" className="btn" onClick={exportCsv} disabled={!anyData} title="The numbers as CSV">
             CSV
@@ -476,7 +525,40 @@ export function SweepChart(props: SweepChartProps) {
             </text>
           )}
 
+          {bars &&
+            styled.map((s, j) => {
+              const band = plotW / Math.max(1, allX.length);
+              const bw = (band * 0.7) / styled.length;
+              const base = y.domain()[0];
+              return (
+                <g key={s.id} className={`swc-series swc-${s.kind}`} data-series={s.id}>
+                  {s.points.filter(has).map((p) => {
+                    const left = x(p.x) - band * 0.35 + j * bw;
+                    const top = y(Math.max(p.y, base)),
+                      bottom = y(base);
+                    const data = s.kind === 'model' ? { 'data-sweep-point': '' } : { 'data-reference-point': '' };
+                    return (
+                      <rect
+                        key={p.x}
+                        className="swc-bar-rect"
+                        x={left}
+                        y={Math.min(top, bottom)}
+                        width={Math.max(1, bw - 2)}
+                        height={Math.max(1, Math.abs(bottom - top))}
+                        style={{ fill: s.colour, fillOpacity: s.hollow ? 0.35 : 0.85, stroke: s.colour }}
+                        onPointerEnter={onEnter(s, p)}
+                        onPointerLeave={() => setTip(null)}
+                        {...data}
+                        data-x={String(p.x)}
+                        data-y={String(p.y)}
+                      />
+                    );
+                  })}
+                </g>
+              );
+            })}
           {[...styled.filter((s) => !s.hollow), ...styled.filter((s) => s.hollow)].map((s) => {
+            if (bars) return null;
             const done = s.points.filter(has).sort((a, b) => a.x - b.x);
             const d =
               line<{ x: number; y: number }>()

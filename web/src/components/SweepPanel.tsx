@@ -30,7 +30,9 @@ export function SweepPanel() {
   const yIdx = COUNTERS.indexOf(sweep.y as never);
   const t = tunableInfo(sweep.key);
   const numeric = sweep.points.length > 0 && sweep.points.every((p) => Number.isFinite(p.x));
-  const log2x = numeric && !!t?.pow2;
+  /* a choice or a boolean: a bar per value (a line from false to true says nothing) */
+  const bars = sweep.points.length > 0 && (!numeric || t?.type === 'bool' || t?.type === 'choice');
+  const log2x = numeric && !bars && !!t?.pow2;
   /* with a versus, the two series are named by the tunables they differ in: "large_mapcount true" / "... false" */
   const versus = sweep.versus;
   const own = useStore((s) => s.program?.scenario);
@@ -50,7 +52,10 @@ export function SweepPanel() {
         id: 'model',
         label: labelA,
         kind: 'model',
-        points: sweep.points.map((p) => ({ x: p.x, y: p.counters && yIdx >= 0 ? p.counters[yIdx] : null })),
+        points: sweep.points.map((p, i) => ({
+          x: bars ? i : p.x,
+          y: p.counters && yIdx >= 0 ? p.counters[yIdx] : null,
+        })),
       },
     ];
     if (versus)
@@ -59,11 +64,11 @@ export function SweepPanel() {
         label: labelB,
         kind: 'model',
         points: sweep.points.map((p, i) => ({
-          x: p.x,
+          x: bars ? i : p.x,
           y: versus.counters[i] && yIdx >= 0 ? versus.counters[i]![yIdx] : null,
         })),
       });
-    if (reference && reference.x === sweep.key && reference.y === sweep.y)
+    if (!bars && reference && reference.x === sweep.key && reference.y === sweep.y)
       out.push({
         id: 'reference',
         label: 'the seed',
@@ -71,7 +76,7 @@ export function SweepPanel() {
         points: reference.points.map((p) => ({ x: p.x, y: p.y })),
       });
     return out;
-  }, [sweep.points, yIdx, reference, sweep.key, sweep.y, versus, labelA, labelB]);
+  }, [sweep.points, yIdx, reference, sweep.key, sweep.y, versus, labelA, labelB, bars]);
   /* the chart takes the panel's room (at least 300 px tall), so that it is all in the window */
   const [boxRef, box] = useBoxSize<HTMLDivElement>();
   const running = sweep.status === 'running';
@@ -115,32 +120,17 @@ export function SweepPanel() {
           </div>
         ) : (
           <>
-            {!numeric && sweep.points.length > 0 && (
-              <table className="sweep-table" data-testid="sweep-table">
-                <thead>
-                  <tr>
-                    <th>{sweep.key}</th>
-                    <th>{sweep.y}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {sweep.points.map((p) => (
-                    <tr key={p.raw}>
-                      <td>{p.label}</td>
-                      <td>{p.counters ? p.counters[yIdx].toLocaleString('en-US') : '…'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-            {numeric && (
+            {(numeric || bars) && (
               <div className="sweep-chart-box" ref={boxRef}>
                 <SweepChart
                   title={`${sweep.y} against ${sweep.key}`}
                   xKey={sweep.key}
                   yKey={sweep.y}
-                  xFormat={(x) => formatValue(sweep.key, t?.type === 'sizes' ? [x] : x)}
+                  xFormat={(x) =>
+                    bars ? (sweep.points[x]?.label ?? String(x)) : formatValue(sweep.key, t?.type === 'sizes' ? [x] : x)
+                  }
                   log2x={log2x}
+                  bars={bars}
                   series={series}
                   progress={running ? { done: Math.floor(sweep.done), total: sweep.points.length } : null}
                   onCancel={() => dispatch({ type: 'cancelSweep' })}

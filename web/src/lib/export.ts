@@ -34,7 +34,7 @@ function cell(s: string): string {
  * value found in any series (ascending), plain numbers, an empty cell where a
  * series has no value (not run, failed, or not in that series).
  */
-export function sweepCsv(xKey: string, series: CsvSeries[]): string {
+export function sweepCsv(xKey: string, series: CsvSeries[], xLabel?: (x: number) => string): string {
   const xs = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)).filter(Number.isFinite))].sort(
     (a, b) => a - b,
   );
@@ -44,7 +44,7 @@ export function sweepCsv(xKey: string, series: CsvSeries[]): string {
     return m;
   });
   const lines = [[xKey, ...series.map((s) => s.label)].map(cell).join(',')];
-  for (const x of xs) lines.push([plain(x), ...byX.map((m) => plain(m.get(x)))].join(','));
+  for (const x of xs) lines.push([xLabel ? cell(xLabel(x)) : plain(x), ...byX.map((m) => plain(m.get(x)))].join(','));
   return `${lines.join('\n')}\n`;
 }
 
