@@ -493,7 +493,12 @@ test('a choice swept is a bar per value, exported with its names; x labels never
   const bars = page.locator('rect[data-sweep-point]');
   await expect(bars).toHaveCount(3);
   const csv = await download(page, 'CSV');
-  expect(csv.split('\n').slice(1, 4).map((l) => l.split(',')[0])).toEqual(['per-thread', 'mm-wide', 'off']);
+  expect(
+    csv
+      .split('\n')
+      .slice(1, 4)
+      .map((l) => l.split(',')[0]),
+  ).toEqual(['per-thread', 'mm-wide', 'off']);
   /* the model's own numbers: per-thread hits more than mm-wide, off none */
   const hits = await bars.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-y'))));
   expect(hits[0]).toBeGreaterThan(hits[1]);
@@ -608,7 +613,7 @@ test('LRU: the backup deactivates what fadvise cannot drop; 2.6.38 loses the wor
   await expect(page.locator('[data-view="lru"] [data-run-view="b"]').getByTestId('lru-row-active_file')).toBeVisible();
   await expect(page.locator('[data-view="lru-residency"] svg[role="img"]')).toHaveAttribute(
     'aria-label',
-    /fadvise_dontneed deactivate solid against fadvise_dontneed invalidate-only dashed/,
+    /2\.6\.39 \u00b7 fadvise_dontneed deactivate solid against 2\.6\.38 \u00b7 fadvise_dontneed invalidate-only dashed/,
   );
   await shot(page, info, 'lru-compare');
 });
