@@ -78,6 +78,11 @@ export interface TimelineInfo {
   stepEvents: number[];
   /** the program step each of stepEvents executes */
   stepOf: number[];
+  /**
+   * the steps a speaker walks: those written at the top of the scenario (a repeat is one, however many
+   * times its body runs; its faults are jump targets)
+   */
+  beatEvents: number[];
   /** event index of every fault (first attempt) */
   faultEvents: number[];
   /** event index of every major fault (->fault found no page) */
@@ -334,6 +339,11 @@ export class Recorder {
         majorEvents.push(i);
       else if (t === EV.mmsim_say) sayEvents.push(i);
     }
+    /* each step's top-level step: itself, or the repeat it is written in (steps are numbered in the
+       order written, a repeat before its body, which alone emits step events) */
+    const top: number[] = [];
+    for (const [pc, st] of this.program.steps.entries()) top.push(st.depth === 0 || pc === 0 ? pc : top[pc - 1]);
+    const beatEvents = stepEvents.filter((_, k) => k === 0 || top[stepOf[k]] !== top[stepOf[k - 1]]);
     const code = this.sim.lastError().code;
     const error = code ? explainError(this.program, this.sim) : null;
     const expectFailures = this.sim.expectFailures().map((f) => explainFailure(this.program, f));
@@ -346,6 +356,7 @@ export class Recorder {
       expectFailures,
       stepEvents,
       stepOf,
+      beatEvents,
       faultEvents,
       majorEvents,
       sayEvents,

@@ -12,6 +12,18 @@ const comparable = (f: Frame) =>
   JSON.parse(JSON.stringify(f, (_, v) => (v instanceof Uint8Array || v instanceof Uint32Array ? Array.from(v) : v)));
 
 describe('engine: recording', () => {
+  it('walks a scenario by the steps written at its top: a repeat is one beat however often it runs', async () => {
+    const prog = programOf('scenarios/lru/backup.yaml');
+    const eng = new Engine(await loadCore(), prog);
+    const tl = eng.recordAll();
+    const top = prog.steps.filter((st) => st.depth === 0).length;
+    /* thousands of steps run inside repeats; a speaker's beats are the top-level ones, each run once */
+    expect(tl.stepEvents.length).toBeGreaterThan(10 * top);
+    expect(tl.beatEvents.length).toBe(top);
+    expect(tl.beatEvents.every((i) => tl.stepEvents.includes(i))).toBe(true);
+    eng.destroy();
+  });
+
   it('records the sequential scenario with its indexes', async () => {
     const prog = programOf('scenarios/fault-around/sequential.yaml');
     const eng = new Engine(await loadCore(), prog);

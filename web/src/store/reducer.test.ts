@@ -12,6 +12,7 @@ const timeline = (over: Partial<Timeline> = {}): Timeline => ({
   expectFailures: [],
   stepEvents: [0, 10, 500],
   stepOf: [0, 1, 2],
+  beatEvents: [0, 10, 500],
   faultEvents: [20, 100, 700],
   majorEvents: [100],
   sayEvents: [10],

@@ -145,7 +145,7 @@ function rerun(state: AppState, overrides: Record<string, string>): AppState {
 export function jumpList(t: Timeline, kind: string): readonly number[] {
   if (kind === 'step') return t.stepEvents;
   if (kind === 'say') return t.sayEvents;
-  if (kind === 'beat') return mergeSorted(t.stepEvents, t.sayEvents);
+  if (kind === 'beat') return mergeSorted(t.beatEvents, t.sayEvents);
   return t.marks?.[kind] ?? [];
 }
 
