@@ -160,3 +160,28 @@ test('an embedded part of a talk: its caption, its own beat count, only its beat
   await expect(page.getByTestId('toast')).toContainText('beats=9-2');
   await expect(page.locator('.app')).toHaveAttribute('data-beat', '1');
 });
+
+test('presenter mode on a scenario: each press a caption, never an expect clause or an operator hint', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?scenario=lru/backup&present=1');
+  await expect(page.locator('.views-empty')).toHaveCount(0, { timeout: 60_000 });
+  const cursor = () => page.getByTestId('cursor').textContent();
+  let presses = 0;
+  for (;;) {
+    const before = await cursor();
+    await page.keyboard.press('PageDown');
+    presses++;
+    if (presses > 1) await expect.poll(cursor).not.toBe(before);
+    const text = (await page.locator('[data-testid=caption] .text').textContent())!.trim();
+    expect(text, `press ${presses}`).not.toBe('');
+    expect(text, `press ${presses}`).not.toMatch(/^expect|· expect/);
+    if (/^event ([\d,]+) \/ \1$/.test((await cursor())!)) break;
+    expect(presses, 'a scenario of 11 top-level steps walks in a few presses').toBeLessThan(15);
+  }
+  /* the address space's "scroll or pinch to zoom" is there (nothing moves) but not shown */
+  await page.goto('/?scenario=fault-around/sequential&present=1&views=address&cursor=8');
+  await expect(page.locator('.operator-hint')).toHaveCount(1, { timeout: 60_000 });
+  await expect(page.locator('.operator-hint')).toBeHidden();
+});

@@ -80,7 +80,7 @@ export interface TimelineInfo {
   stepOf: number[];
   /**
    * the steps a speaker walks: those written at the top of the scenario (a repeat is one, however many
-   * times its body runs; its faults are jump targets)
+   * times its body runs; its faults are jump targets), says left to their caption events
    */
   beatEvents: number[];
   /** event index of every fault (first attempt) */
@@ -343,7 +343,10 @@ export class Recorder {
        order written, a repeat before its body, which alone emits step events) */
     const top: number[] = [];
     for (const [pc, st] of this.program.steps.entries()) top.push(st.depth === 0 || pc === 0 ? pc : top[pc - 1]);
-    const beatEvents = stepEvents.filter((_, k) => k === 0 || top[stepOf[k]] !== top[stepOf[k - 1]]);
+    /* a say's beat is its caption's event, a moment later: its step event would show the caption before */
+    const beatEvents = stepEvents.filter(
+      (_, k) => (k === 0 || top[stepOf[k]] !== top[stepOf[k - 1]]) && this.program.steps[stepOf[k]]?.kind !== 'say',
+    );
     const code = this.sim.lastError().code;
     const error = code ? explainError(this.program, this.sim) : null;
     const expectFailures = this.sim.expectFailures().map((f) => explainFailure(this.program, f));

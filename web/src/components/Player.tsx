@@ -155,7 +155,8 @@ export function Caption({ large = false, bare = large }: { large?: boolean; bare
             {frame.say}
           </span>
         ) : null}
-        {info && info.kind !== 'say' && (
+        {/* an expect clause is the operator's, not the audience's */}
+        {info && info.kind !== 'say' && !(large && info.kind === 'expect') && (
           <span className="summary">
             {frame?.say ? ' \u00b7 ' : ''}
             {info.summary}

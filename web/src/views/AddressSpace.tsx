@@ -531,7 +531,11 @@ function cacheSummary(vma: VmaView, frame: Frame): string {
 function faultLine(frame: Frame, vma: VmaView) {
   const f = frame.fault;
   if (!f || f.addr < vma.start || f.addr >= vma.end) {
-    return heatNote(vma) ?? <span>Scroll or pinch to zoom, drag to pan; hover a page to see its state.</span>;
+    return (
+      heatNote(vma) ?? (
+        <span className="operator-hint">Scroll or pinch to zoom, drag to pan; hover a page to see its state.</span>
+      )
+    );
   }
   const page = (f.addr - vma.start) / 4096;
   const mapped = f.mapped.length;
