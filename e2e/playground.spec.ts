@@ -471,6 +471,12 @@ test("a comparison at 1280x720: nothing scrolls, and each run's event log shows 
   }
   /* both runs' key figures, labels whole */
   await expect(page.locator('[data-run=b][data-counter=pgfault]').first()).toBeVisible();
+  /* the views stay put from event 0 (no ratio yet) to a ratio on two lines */
+  const top = async () => (await page.getByTestId('views').boundingBox())!.y;
+  const at57 = await top();
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('cursor')).toHaveText(/^event 0 \//);
+  expect(await top()).toBe(at57);
 });
 
 test('a short window shows two views until others are asked for, then keeps the choice', async ({ page }) => {
