@@ -185,3 +185,10 @@ test('presenter mode on a scenario: each press a caption, never an expect clause
   await expect(page.locator('.operator-hint')).toHaveCount(1, { timeout: 60_000 });
   await expect(page.locator('.operator-hint')).toBeHidden();
 });
+
+test("the gallery takes a link's theme", async ({ page }) => {
+  await page.goto('/?theme=dark');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.goto('/?theme=light');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+});

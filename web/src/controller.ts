@@ -194,7 +194,9 @@ export class Controller {
       this.store.dispatch({ type: 'toast', text: `There is no scenario '${u.scenario}'. Pick one from the gallery.` });
       return;
     }
+    /* the gallery: a link's theme holds here too (set last: the controller reacts to the last change) */
     this.store.dispatch({ type: 'openGallery' });
+    if (u.theme) this.store.dispatch({ type: 'setTheme', theme: u.theme });
   }
 
   private react(s: AppState, prev: AppState): void {
