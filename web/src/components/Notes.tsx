@@ -1,5 +1,5 @@
 /**
- * The speaker's notes window (?tour=<group>/<name>&notes=1, or O in the
+ * The speaker's notes window (?tour=<group>/<name>&notes=1, or Z in the
  * presenter): the beat on the projector with its notes, the next beat's
  * caption, and a clock, kept in step with the presenter over a
  * BroadcastChannel. Its clicker keys and buttons move the presenter. It runs
@@ -75,7 +75,7 @@ export function NotesWindow({ name, theme }: { name: string; theme: 'light' | 'd
       {beat === null ? (
         <p className="notes-wait" role="status">
           Waiting for the presenter: open <code>?tour={name}&amp;present=1</code> in another window of this browser, or
-          press <kbd>O</kbd> there.
+          press <kbd>Z</kbd> there.
         </p>
       ) : (
         <>

@@ -26,7 +26,8 @@ export function Progress() {
   const reading = load.status === 'compiling';
   const pct = !reading && load.total ? Math.min(100, (100 * load.done) / load.total) : 0;
   return (
-    <div className="overlay" role="dialog" aria-modal="true" aria-labelledby="progress-title" data-testid="progress">
+    /* not modal: the page stays usable while the worker records (keys, theme, the drawers); Cancel is a click or Esc */
+    <div className="run-progress" role="region" aria-labelledby="progress-title" data-testid="progress">
       <div className="dialog">
         <h2 id="progress-title">
           {reading ? 'Reading the scenario' : load.big ? 'Running a big scenario' : 'Recording the run'}
@@ -59,13 +60,7 @@ export function Progress() {
           )}
         </div>
         <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-          <button
-            type="button"
-            className="btn"
-            onClick={() => dispatch({ type: 'cancelRun' })}
-            autoFocus
-            data-testid="cancel"
-          >
+          <button type="button" className="btn" onClick={() => dispatch({ type: 'cancelRun' })} data-testid="cancel">
             Cancel
           </button>
         </div>

@@ -40,7 +40,7 @@ export const KEYS: [string, string][] = [
   ['Home  End', 'start / end'],
   ['P', 'presenter mode'],
   ['B', 'blank the screen (presenter mode)'],
-  ['O', "a tour's speaker notes, the next beat and a clock, in a second window"],
+  ['Z', "a tour's speaker notes, the next beat and a clock, in a second window"],
   ['+  \u2212', 'larger / smaller type (presenter mode)'],
   ['A', 'about this scenario'],
   ['Y', "the seed's letter beside the model (Seed vs model)"],
@@ -51,7 +51,7 @@ export const KEYS: [string, string][] = [
   ['D', 'light / dark theme'],
   ['G', 'back to the gallery'],
   ['?', 'this help'],
-  ['Esc', 'close, leave presenter mode'],
+  ['Esc', 'close, leave presenter mode, cancel a recording'],
 ];
 
 /** a field that takes text: its keys are its own */
@@ -152,6 +152,7 @@ export function installKeyboard(store: Store, onExport?: () => void): () => void
       else if (s.drawer) d({ type: 'openDrawer', drawer: null });
       else if (s.present && !s.embed) d({ type: 'setPresent', on: false });
       else if (s.enlarged) d({ type: 'enlarge', id: null });
+      else if (s.load.status === 'running' || s.load.status === 'compiling') d({ type: 'cancelRun' });
       else handled = false;
     } else if (k === '?') d({ type: 'toggleHelp' });
     else if (k === 'd' || k === 'D') d({ type: 'setTheme', theme: s.theme === 'dark' ? 'light' : 'dark' });
@@ -175,7 +176,10 @@ export function installKeyboard(store: Store, onExport?: () => void): () => void
     else if (k === '+' || k === '=') d({ type: 'stepFontScale', dir: 1 });
     else if (k === '-' || k === '_') d({ type: 'stepFontScale', dir: -1 });
     else if (s.embed) handled = jump(k, e.shiftKey);
-    else if ((k === 'o' || k === 'O') && s.tour)
+    /* Z: the one letter no view takes (O is the folio view's next rmap operation) */ else if (
+      (k === 'z' || k === 'Z') &&
+      s.tour
+    )
       window.open(`${notesUrl(s.tour.name)}&theme=${s.theme}`, 'mmplay-notes', 'width=960,height=720');
     else if (k === 'a' || k === 'A') d({ type: 'openDrawer', drawer: s.drawer === 'about' ? null : 'about' });
     else if (k === 't' || k === 'T') d({ type: 'openDrawer', drawer: s.drawer === 'tunables' ? null : 'tunables' });
