@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { COUNTERS, TUNABLES } from '../../../wasm-core/ts/abi.js';
 import { judgeExpects } from '../../../wasm-core/ts/judge.js';
 import { changedTunables, kernelRunLabels, runLabels, withSettings } from '../../../wasm-core/ts/multirun.js';
+import { applyOverrides } from '../../../wasm-core/ts/overrides.js';
 import type { Scenario, SettingValue } from '../../../wasm-core/ts/scenario.js';
 import { formatDuration } from '../../../wasm-core/ts/limits.js';
 import type { WorkerLimit } from '../engine/protocol.js';
@@ -36,14 +37,20 @@ export function useRunLabels(): { a: string; b: string } | null {
   const set = useStore((s) => s.compare?.set ?? null);
   return useMemo(() => {
     if (!set) return null;
-    if (!a || !b)
-      return {
-        a: 'A',
-        b: `B: ${Object.entries(set)
-          .map(([k, v]) => `${k}=${v}`)
-          .join(', ')}`,
-      };
-    return kernelRunLabels(a, b);
+    const plain = {
+      a: 'A',
+      b: `B: ${Object.entries(set)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')}`,
+    };
+    if (!a) return plain;
+    if (b) return kernelRunLabels(a, b);
+    /* B still recording: named from A and its settings already, not "A" beside "B: key=value" */
+    try {
+      return kernelRunLabels(a, applyOverrides(a, set));
+    } catch {
+      return plain;
+    }
   }, [a, b, set]);
 }
 
