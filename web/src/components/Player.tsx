@@ -703,14 +703,14 @@ function Views({ bar = null }: { bar?: React.ReactNode }) {
           {visible('main').length > 0 && (
             <div className="col">
               {visible('main').map((v) => (
-                <Panel key={v.id} def={v} />
+                <Panel key={v.id} def={v} shown={onScreen} />
               ))}
             </div>
           )}
           {visible('side').length > 0 && (
             <div className="col">
               {visible('side').map((v) => (
-                <Panel key={v.id} def={v} />
+                <Panel key={v.id} def={v} shown={onScreen} />
               ))}
             </div>
           )}
@@ -736,9 +736,9 @@ function subtitle(id: ViewId, s: AppState): string {
   return '';
 }
 
-function Panel({ def }: { def: ViewMeta }) {
+/** shown: the views on screen when nobody chose them (useDefaultShortViews), for the close button */
+function Panel({ def, shown = null }: { def: ViewMeta; shown?: ViewId[] | null }) {
   const enlarged = useStore((s) => s.enlarged === def.id);
-  const onScreen = useDefaultShortViews();
   const frame = useStore((s) => s.frame)!;
   const program = useStore((s) => s.program)!;
   const timeline = useStore((s) => s.timeline)!;
@@ -779,7 +779,7 @@ function Panel({ def }: { def: ViewMeta }) {
             <button
               type="button"
               className="btn icon"
-              onClick={() => dispatch({ type: 'toggleView', id: def.id, shown: onScreen ?? undefined })}
+              onClick={() => dispatch({ type: 'toggleView', id: def.id, shown: shown ?? undefined })}
               aria-label={`Hide ${def.title}`}
               title="Hide"
             >
