@@ -479,6 +479,48 @@ test("a comparison at 1280x720: nothing scrolls, and each run's event log shows 
   expect(await top()).toBe(at57);
 });
 
+test('four runs on one page: off, the 2004 prefault, THP and a 64 KiB mTHP, at 1280x720 and on stage', async ({
+  page,
+}, info) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const q = 'scenario=prefault/sequential&compare=anon_prefault=off&c=thp=always&d=mthp=[65536]&cursor=end';
+  await page.goto(`/?${q}`);
+  const value = async (run: string) => {
+    const el = page.locator(`[data-run=${run}][data-counter=pgfault]`).first();
+    await expect(el).toHaveText(/^[\d,]+$/, { timeout: 90_000 });
+    return Number((await el.textContent())!.replace(/,/g, ''));
+  };
+  const [a, b, c, d] = [await value('a'), await value('b'), await value('c'), await value('d')];
+  /* one trap per page without prefault; fewer with the guess (batches up to 14); fewer still with a 16-page
+     mTHP; fewest with 512-page THPs */
+  expect(b).toBeGreaterThan(a);
+  expect(a).toBeGreaterThan(d);
+  expect(d).toBeGreaterThan(c);
+  expect(b / c).toBe(512);
+  expect(b / d).toBe(16);
+  /* each run named, by the kernel where its key has one */
+  await expect(page.getByTestId('run-label-a')).toContainText('2004 prefault');
+  await expect(page.getByTestId('run-label-b')).toContainText('anon_prefault off');
+  await expect(page.getByTestId('run-label-c')).toContainText('thp always');
+  await expect(page.getByTestId('run-label-d')).toContainText('mthp [64 KiB]');
+  /* the chart draws every run; the counters table has a column each */
+  await expect(page.locator('[data-view="prefault-pages"] .pf-run')).toHaveCount(4);
+  const scroll = () => page.evaluate(() => document.documentElement.scrollHeight - innerHeight);
+  expect(await scroll()).toBeLessThanOrEqual(0);
+  /* the link keeps every run */
+  await expect.poll(() => new URL(page.url()).searchParams.getAll('d')).toEqual(['mthp=[65536]']);
+  await shot(page, info, 'four-runs-1280');
+  /* on stage: every run's figure in the thin transport */
+  await page.goto(`/?${q}&present=1`);
+  for (const run of ['a', 'b', 'c', 'd'])
+    await expect(page.locator(`.transport [data-run=${run}][data-counter=pgfault]`)).toBeVisible({ timeout: 90_000 });
+  expect(await scroll()).toBeLessThanOrEqual(0);
+  /* a run C needs a run B: the link says so */
+  await page.goto('/?scenario=prefault/sequential&c=thp=always');
+  await expect(page.getByTestId('toast')).toContainText('give compare= too');
+});
+
 test('a short window shows two views until others are asked for, then keeps the choice', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/?scenario=fault-around/sequential');

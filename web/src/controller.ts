@@ -13,7 +13,14 @@ import { EngineClient } from './engine/client.js';
 import type { ExportKind, ScenarioInput } from './engine/protocol.js';
 import { findScenario } from './scenarios.js';
 import type { Store } from './store/store.js';
-import { DEFAULT_CHART, FONT_SCALES, type AppState } from './store/state.js';
+import {
+  DEFAULT_CHART,
+  FONT_SCALES,
+  otherRuns,
+  type AppState,
+  type CompareState,
+  type RunSlot,
+} from './store/state.js';
 import { decodeUrl, encodeUrl, UrlError, type UrlState } from './store/url.js';
 import { groupOf, shownViews } from './views/ids.js';
 
@@ -44,6 +51,7 @@ export function urlFor(s: AppState): string {
     views: shownViews(s.views, groupOf(s.scenario.name)).map((v) => v.id),
     enlarged: s.enlarged ?? undefined,
     compare: s.compare?.set,
+    more: s.more.length ? s.more.map((r) => r.set) : undefined,
     sweep: s.sweep
       ? { key: s.sweep.key, values: s.sweep.asked, y: s.sweep.y, versus: s.sweep.versus?.set ?? null }
       : undefined,
@@ -59,12 +67,20 @@ export function urlFor(s: AppState): string {
 
 /* the worker keys runs by id: run A, run B and sweeps each have their own numbering */
 export const workerId = {
-  a: (runId: number) => runId * 2,
-  b: (runId: number) => runId * 2 + 1,
+  a: (runId: number) => runId * 4,
+  /** a run beside A: B, C or D, each with its own run ids */
+  other: (slot: RunSlot, runId: number) => runId * 4 + 1 + ['b', 'c', 'd'].indexOf(slot),
   sweep: (runId: number) => 2 ** 30 + runId,
   letter: (runId: number) => 2 ** 31 + runId,
   versus: (runId: number) => 3 * 2 ** 30 + runId,
 };
+
+/** which runs beside A are recorded ("b3 c1"): a frame is asked again when that changes */
+const readyRuns = (s: AppState) =>
+  otherRuns(s)
+    .filter((r) => r.load.status === 'ready')
+    .map((r) => `${r.slot}${r.runId}`)
+    .join(' ');
 
 let current: Controller | null = null;
 
@@ -166,6 +182,7 @@ export class Controller {
         views: u.views,
         enlarged: u.enlarged,
         compare: u.compare,
+        more: u.more,
         sweep: u.sweep,
         ...extra,
       });
@@ -185,6 +202,7 @@ export class Controller {
           views: u.views,
           enlarged: u.enlarged,
           compare: u.compare,
+          more: u.more,
           sweep: u.sweep,
           ...extra,
         });
@@ -206,10 +224,15 @@ export class Controller {
       this.run(s);
     }
     if (s.load.status === 'cancelled' && prev.load.status !== 'cancelled') this.client.cancel(workerId.a(prev.runId));
-    if (s.compare?.runId !== prev.compare?.runId) {
-      if (prev.compare) this.client.drop(workerId.b(prev.compare.runId));
-      if (s.compare && s.scenario && s.compare.load.status === 'compiling') this.runCompare(s);
-    }
+    /* runs B, C and D: each recorded when it is new, dropped from the worker when it goes */
+    const runs = otherRuns(s),
+      was = otherRuns(prev);
+    for (const r of was)
+      if (!runs.some((x) => x.slot === r.slot && x.runId === r.runId))
+        this.client.drop(workerId.other(r.slot, r.runId));
+    for (const r of runs)
+      if (!was.some((x) => x.slot === r.slot && x.runId === r.runId) && s.scenario && r.load.status === 'compiling')
+        this.runCompare(s, r);
     if (s.sweep?.runId !== prev.sweep?.runId) {
       if (prev.sweep?.status === 'running') {
         this.client.cancel(workerId.sweep(prev.sweep.runId));
@@ -225,13 +248,12 @@ export class Controller {
       if (s.letter?.status === 'running') this.client.cancel(workerId.letter(s.letter.runId));
       this.runLetter(s);
     }
-    const bReady = s.compare?.load.status === 'ready';
     if (
       s.load.status === 'ready' &&
       (s.cursor !== prev.cursor ||
         prev.load.status !== 'ready' ||
         s.timeline !== prev.timeline ||
-        (bReady && (prev.compare?.load.status !== 'ready' || s.compare?.timeline !== prev.compare?.timeline)))
+        readyRuns(s) !== readyRuns(prev))
     )
       this.requestFrame();
     if (s.playing && !prev.playing) this.startPlaying();
@@ -253,6 +275,7 @@ export class Controller {
       s.overrides !== prev.overrides ||
       s.cursor !== prev.cursor ||
       s.compare?.set !== prev.compare?.set ||
+      JSON.stringify(s.more.map((r) => r.set)) !== JSON.stringify(prev.more.map((r) => r.set)) ||
       s.sweep?.key !== prev.sweep?.key ||
       s.sweep?.asked !== prev.sweep?.asked ||
       s.sweep?.y !== prev.sweep?.y ||
@@ -309,29 +332,30 @@ export class Controller {
       });
   }
 
-  /** run B: A's scenario and tunables, plus the compare tunables */
-  private runCompare(s: AppState): void {
-    const c = s.compare!,
-      runId = c.runId;
+  /** run B (or C, D): A's scenario and tunables, plus its own */
+  private runCompare(s: AppState, r: CompareState): void {
+    const { slot, runId } = r;
+    const name = slot.toUpperCase();
     let program: Program | null = null;
     this.client
       .prepare(
-        workerId.b(runId),
-        this.input(s, c.set),
+        workerId.other(slot, runId),
+        this.input(s, r.set),
         (p) => {
           program = p;
-          this.store.dispatch({ type: 'compareCompiled', runId });
+          this.store.dispatch({ type: 'compareCompiled', slot, runId });
         },
-        (done, total, big) => this.store.dispatch({ type: 'compareProgress', runId, done, total, big }),
+        (done, total, big) => this.store.dispatch({ type: 'compareProgress', slot, runId, done, total, big }),
       )
       .then((o) => {
         if (o.kind === 'loaded' && program)
-          this.store.dispatch({ type: 'compareLoaded', runId, program, timeline: o.timeline });
+          this.store.dispatch({ type: 'compareLoaded', slot, runId, program, timeline: o.timeline });
         else if (o.kind === 'error')
           this.store.dispatch({
             type: 'compareFailed',
+            slot,
             runId,
-            issues: o.issues.map((i) => ({ ...i, message: `compare: ${i.message}` })),
+            issues: o.issues.map((i) => ({ ...i, message: `run ${name}: ${i.message}` })),
           });
       });
   }
@@ -406,22 +430,25 @@ export class Controller {
     if (s.load.status !== 'ready') return;
     this.frameInFlight = true;
     const { runId, cursor } = s;
-    const b = s.compare?.load.status === 'ready' ? s.compare.runId : null;
+    /* B, C and D at the same cursor, each as far as it goes (the worker clamps to A's operation) */
+    const others = otherRuns(s).filter((r) => r.load.status === 'ready');
+    const asked = readyRuns(s);
     const fa = this.client.frame(workerId.a(runId), cursor);
-    const fb = b !== null ? this.client.frame(workerId.b(b), cursor, workerId.a(runId)) : Promise.resolve(null);
-    Promise.all([fa, fb])
-      .then(([f, g]) => {
+    const fo = others.map((r) => this.client.frame(workerId.other(r.slot, r.runId), cursor, workerId.a(runId)));
+    Promise.all([fa, ...fo])
+      .then(([f, ...g]) => {
         const now = this.store.get();
         if (f && now.runId === runId) this.store.dispatch({ type: 'frame', frame: f });
-        if (g && b !== null) this.store.dispatch({ type: 'compareFrame', runId: b, frame: g });
+        g.forEach((frame, k) => {
+          if (frame) this.store.dispatch({ type: 'compareFrame', slot: others[k].slot, runId: others[k].runId, frame });
+        });
       })
       .finally(() => {
         this.frameInFlight = false;
-        /* ask again if the cursor moved, run B came or went, or a new run became ready meanwhile (its
-           own request found this one in flight and returned) */
+        /* ask again if the cursor moved, a run beside A came or went, or a new run became ready meanwhile
+           (its own request found this one in flight and returned) */
         const now = this.store.get();
-        const bNow = now.compare?.load.status === 'ready' ? now.compare.runId : null;
-        if (now.runId !== runId || now.cursor !== cursor || bNow !== b) this.requestFrame();
+        if (now.runId !== runId || now.cursor !== cursor || readyRuns(now) !== asked) this.requestFrame();
       });
   }
 

@@ -122,6 +122,21 @@ beats:
       /bad\.tour\.yaml:4:\d+: .*b\.pgfault.*no compare/,
     ],
     [
+      'run C figures without a run C',
+      base('    compare: { fault_around_bytes: 4KiB }\n    caption: "{c.pgfault} faults"\n'),
+      /bad\.tour\.yaml:5:\d+: .*c\.pgfault.*run C's.*no c:/,
+    ],
+    [
+      'a run C without a run B',
+      base('    c: { fault_around_bytes: 4KiB }\n    caption: x\n'),
+      /bad\.tour\.yaml:4:\d+: .*run C stands beside run B: give compare: too/,
+    ],
+    [
+      'a run D without a run C',
+      base('    compare: { fault_around_bytes: 4KiB }\n    d: { fault_around_bytes: 8KiB }\n    caption: x\n'),
+      /bad\.tour\.yaml:5:\d+: .*run D stands beside run C: give c: too/,
+    ],
+    [
       'a moment of two kinds',
       base('    at: { jump: fault, step: 2 }\n    caption: x\n'),
       /bad\.tour\.yaml:4:\d+: .*at.*one of jump:, step: or say:/,
@@ -161,5 +176,10 @@ beats:
     /* before run B is recorded its figures are a dash, never a guess */
     expect(captionText(parts, a, null)).toBe('256 against –: –x; 7.45% hit');
     expect(captionText(captionParts('no figures {here'), a, b)).toBe('no figures {here');
+    /* runs C and D's figures, from their own counters */
+    const c = COUNTERS.map(() => 0);
+    c[COUNTERS.indexOf('pgfault')] = 512;
+    const cd = captionParts('{c.pgfault} and {d.pgfault}; {b.pgfault / c.pgfault}x');
+    expect(captionText(cd, a, b, [c, null])).toBe('512 and –; 8x');
   });
 });

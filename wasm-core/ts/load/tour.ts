@@ -47,6 +47,8 @@ export interface Beat {
   set: Record<string, SettingValue>;
   /** run B's settings on top of A's, or null: no comparison */
   compare: Record<string, SettingValue> | null;
+  /** runs C and D's settings on top of A's, in order (only beside a run B) */
+  more: Record<string, SettingValue>[];
   at: Moment;
   views: string[] | null;
   highlight: Highlight | null;
@@ -132,6 +134,8 @@ const BEAT: SchemaObject = {
       "A's settings on top of the scenario's own (the previous beat's when the scenario stays; set: {} for none)",
     ),
     compare: doc(SETTINGS, "run B: A with these settings too (the previous beat's comparison ends)"),
+    c: doc(SETTINGS, 'run C beside B: A with these settings too (a four-way comparison: c and d)'),
+    d: doc(SETTINGS, 'run D beside B and C: A with these settings too'),
     at: MOMENT,
     views: {
       type: 'array',
@@ -190,16 +194,17 @@ function moment(v: unknown): Moment {
 /**
  * A caption's figures, so that a number the audience reads is the model's,
  * never typed in: {pgfault} is run A's counter at the beat's moment,
- * {b.pgfault} run B's, {x / y} a ratio (16, 1.5) and {x / y %} a percentage
+ * {b.pgfault} run B's (c. and d. for C's and D's), {x / y} a ratio (16, 1.5) and {x / y %} a percentage
  * (7.42%), where x and y are such counters.
  */
 export type CaptionPart = string | { x: Figure; y: Figure | null; percent: boolean };
 export interface Figure {
-  run: 'a' | 'b';
+  run: 'a' | 'b' | 'c' | 'd';
   counter: string;
 }
 
-const FIGURE_RE = /\{\s*(b\.)?([a-z_0-9]+)\s*(?:\/\s*(b\.)?([a-z_0-9]+)\s*(%)?\s*)?\}/g;
+const FIGURE_RE = /\{\s*([bcd]\.)?([a-z_0-9]+)\s*(?:\/\s*([bcd]\.)?([a-z_0-9]+)\s*(%)?\s*)?\}/g;
+const runOf = (prefix: string | undefined): Figure['run'] => (prefix ? (prefix[0] as Figure['run']) : 'a');
 
 export function captionParts(text: string): CaptionPart[] {
   const out: CaptionPart[] = [];
@@ -207,8 +212,8 @@ export function captionParts(text: string): CaptionPart[] {
   for (const m of text.matchAll(FIGURE_RE)) {
     if (m.index > last) out.push(text.slice(last, m.index));
     out.push({
-      x: { run: m[1] ? 'b' : 'a', counter: m[2] },
-      y: m[4] ? { run: m[3] ? 'b' : 'a', counter: m[4] } : null,
+      x: { run: runOf(m[1]), counter: m[2] },
+      y: m[4] ? { run: runOf(m[3]), counter: m[4] } : null,
       percent: m[5] === '%',
     });
     last = m.index + m[0].length;
@@ -217,10 +222,16 @@ export function captionParts(text: string): CaptionPart[] {
   return out;
 }
 
-/** a caption with its figures filled in from A's and B's counters (in COUNTERS order) */
-export function captionText(parts: CaptionPart[], a: ArrayLike<number> | null, b: ArrayLike<number> | null): string {
+/** a caption with its figures filled in from A's and B's counters (and C's and D's), in COUNTERS order */
+export function captionText(
+  parts: CaptionPart[],
+  a: ArrayLike<number> | null,
+  b: ArrayLike<number> | null,
+  more: (ArrayLike<number> | null)[] = [],
+): string {
+  const runs = { a, b, c: more[0] ?? null, d: more[1] ?? null };
   const value = (f: Figure) => {
-    const c = f.run === 'b' ? b : a;
+    const c = runs[f.run];
     return c ? c[COUNTERS.indexOf(f.counter as never)] : undefined;
   };
   return parts
@@ -292,11 +303,27 @@ export function parseTour(source: string, file = '<tour>'): Tour {
             );
             return;
           }
-          if (f.run === 'b' && !o.compare) {
-            c.err(at(['beats', i, 'caption']), `{b.${f.counter}} is run B's, and this beat has no compare:`);
+          const runKey = f.run === 'b' ? 'compare' : f.run;
+          if (f.run !== 'a' && !o[runKey]) {
+            c.err(
+              at(['beats', i, 'caption']),
+              `{${f.run}.${f.counter}} is run ${f.run.toUpperCase()}'s, and this beat has no ${runKey}:`,
+            );
             return;
           }
         }
+      }
+    /* C stands beside B, and D beside C */
+    for (const [k, needs] of [
+      ['c', 'compare'],
+      ['d', 'c'],
+    ] as const)
+      if (o[k] !== undefined && o[needs] === undefined) {
+        c.err(
+          at(['beats', i, k]),
+          `run ${k.toUpperCase()} stands beside run ${needs === 'c' ? 'C' : 'B'}: give ${needs}: too`,
+        );
+        return;
       }
     const h = o.highlight as Obj | undefined;
     if (h?.pages && (h.pages as number[])[0] > (h.pages as number[])[1]) {
@@ -310,6 +337,7 @@ export function parseTour(source: string, file = '<tour>'): Tour {
       scenario,
       set: o.set === undefined && stays ? prev!.set : settings(o.set as Obj | undefined),
       compare: o.compare ? settings(o.compare as Obj) : null,
+      more: (['c', 'd'] as const).filter((k) => o[k]).map((k) => settings(o[k] as Obj)),
       at: moment(o.at),
       views: (o.views as string[] | undefined) ?? (stays ? prev!.views : null),
       highlight: h

@@ -13,12 +13,13 @@ import { formatDuration } from '../../../wasm-core/ts/limits.js';
 import type { WorkerLimit } from '../engine/protocol.js';
 import { fmt, ratioText } from '../lib/format.js';
 import { finalCounters } from '../store/reducer.js';
-import { scenarioTitle, type AppState, type ViewId } from '../store/state.js';
+import { otherRuns, scenarioTitle, type AppState, type CompareState, type ViewId } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
 import { mechanismOf } from '../mechanisms/registry.js';
 import { CompareCounters } from '../views/CompareCounters.js';
 import { groupOf, isShown, shownViews, viewsFor, type ViewMeta } from '../views/ids.js';
 import { componentOf } from '../views/registry.js';
+import type { RunLabels, RunOverlay } from '../views/types.js';
 import { SweepPanel } from './SweepPanel.js';
 import { Transport } from './Transport.js';
 import { QuickTunables } from './Tunables.js';
@@ -30,28 +31,44 @@ function useOwnScenario(): Scenario | null {
   return useStore((s) => s.own);
 }
 
-/** each run named by the tunables that differ between them: "fault_around_bytes 64 KiB" */
-export function useRunLabels(): { a: string; b: string } | null {
+/**
+ * each run named by the tunables that differ from A's, and by the kernel they stand for
+ * ("3.14 · fault_around_bytes 4 KiB"); A by what B changes
+ */
+export function useRunLabels(): RunLabels | null {
   const a = useStore((s) => s.program?.scenario ?? null);
-  const b = useStore((s) => s.compare?.program?.scenario ?? null);
-  const set = useStore((s) => s.compare?.set ?? null);
+  const compare = useStore((s) => s.compare);
+  const more = useStore((s) => s.more);
+  /* named again only when a run comes, goes or is compiled (not at each frame) */
+  const key = otherRuns({ compare, more })
+    .map((r) => `${r.slot}${r.runId}${r.program ? '+' : ''}`)
+    .join(' ');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the runs are read through key
   return useMemo(() => {
-    if (!set) return null;
-    const plain = {
-      a: 'A',
-      b: `B: ${Object.entries(set)
+    const runs = otherRuns({ compare, more });
+    if (!runs.length) return null;
+    const plain = (set: Record<string, string>, slot: string) =>
+      `${slot.toUpperCase()}: ${Object.entries(set)
         .map(([k, v]) => `${k}=${v}`)
-        .join(', ')}`,
+        .join(', ')}`;
+    /* a run still recording is named from A and its settings already, not "B: key=value" */
+    const scenarioOf = (r: CompareState) => {
+      if (r.program) return r.program.scenario;
+      try {
+        return a ? applyOverrides(a, r.set) : null;
+      } catch {
+        return null;
+      }
     };
-    if (!a) return plain;
-    if (b) return kernelRunLabels(a, b);
-    /* B still recording: named from A and its settings already, not "A" beside "B: key=value" */
-    try {
-      return kernelRunLabels(a, applyOverrides(a, set));
-    } catch {
-      return plain;
-    }
-  }, [a, b, set]);
+    const out: RunLabels = { a: 'A', b: '' };
+    runs.forEach((r, i) => {
+      const x = scenarioOf(r);
+      const pair = a && x ? kernelRunLabels(a, x) : null;
+      if (i === 0 && pair) out.a = pair.a;
+      out[r.slot] = pair?.b ?? plain(r.set, r.slot);
+    });
+    return out;
+  }, [a, key]);
 }
 
 export function Player() {
@@ -137,6 +154,7 @@ export function Caption({ large = false, bare = large }: { large?: boolean; bare
   const hasLetter = !!program?.scenario.letter;
   const tour = useStore((s) => s.tour);
   const countersB = useStore((s) => s.compare?.frame?.counters ?? null);
+  const more = useStore((s) => s.more);
   let where: string, text: React.ReactNode;
   if (tour) {
     /* a tour's beat: its caption, for the audience, and where the talk is */
@@ -144,7 +162,12 @@ export function Caption({ large = false, bare = large }: { large?: boolean; bare
     where = `${tour.index - tour.from + 1} / ${tour.to - tour.from + 1}`;
     text = (
       <span className="say" data-testid="beat-caption">
-        {captionText(captionParts(tour.beats[tour.index].caption), frame?.counters ?? null, countersB)}
+        {captionText(
+          captionParts(tour.beats[tour.index].caption),
+          frame?.counters ?? null,
+          countersB,
+          more.map((r) => r.frame?.counters ?? null),
+        )}
       </span>
     );
   } else if (frame?.big) {
@@ -209,17 +232,65 @@ function Figures() {
   const previous = useStore((s) => s.previous);
   const timeline = useStore((s) => s.timeline);
   const compare = useStore((s) => s.compare);
+  const more = useStore((s) => s.more);
   /* selectors must return stable values: derive the final counters here */
   const whole = useMemo(() => finalCounters({ timeline }), [timeline]);
   const wholeB = useMemo(() => finalCounters({ timeline: compare?.timeline ?? null }), [compare?.timeline]);
   const fb = compare?.frame ?? null;
   const spot = useStore((s) => (s.highlight?.kind === 'figure' ? s.highlight.counter : null));
+  const labels = useRunLabels();
+  const runs = otherRuns({ compare, more });
   return (
-    <div className={`figures ${compare ? 'compare' : ''}`} role="group" aria-label="Key counters">
+    <div
+      className={`figures ${compare ? 'compare' : ''} ${runs.length > 1 ? `runs-${runs.length + 1}` : ''}`}
+      role="group"
+      aria-label="Key counters"
+    >
       {FIGURES.map(({ key, label }) => {
         const i = COUNTERS.indexOf(key as never);
         const v = frame?.counters[i];
         const end = whole?.[i];
+        if (compare && runs.length > 1) {
+          /* three or four runs: each run's value, and each beside A as a ratio ("÷16", "−93%") */
+          return (
+            <div className={`figure ${spot === key ? 'spot' : ''}`} key={key} data-testid={`figure-${key}`}>
+              <div className="k" title={`${label} (${key})`}>
+                {label} <code>{key}</code>
+              </div>
+              <div className="ab">
+                <span className="run-a" data-run="a" data-counter={key} data-value={v ?? ''} title={`A: ${labels?.a}`}>
+                  {v !== undefined ? fmt(v) : '–'}
+                </span>
+                {runs.map((r) => {
+                  const w = r.frame?.counters[i];
+                  return (
+                    <span
+                      key={r.slot}
+                      className={`run-${r.slot}`}
+                      data-run={r.slot}
+                      data-counter={key}
+                      data-value={w ?? ''}
+                      title={`${r.slot.toUpperCase()}: ${labels?.[r.slot]}`}
+                    >
+                      {w !== undefined ? fmt(w) : '–'}
+                    </span>
+                  );
+                })}
+              </div>
+              <div className="was" data-testid={`diff-${key}`}>
+                {v !== undefined
+                  ? runs
+                      .map((r) => {
+                        const w = r.frame?.counters[i];
+                        const t = w === undefined ? '…' : w === v ? '=' : v ? ratioText(w / v) : `+${fmt(w)}`;
+                        return `${r.slot.toUpperCase()} ${t}`;
+                      })
+                      .join(' \u00b7 ') + ' vs A'
+                  : ' '}
+              </div>
+            </div>
+          );
+        }
         if (compare) {
           const w = fb?.counters[i];
           const d = v !== undefined && w !== undefined ? w - v : undefined;
@@ -293,6 +364,7 @@ function Figures() {
 /** compare on or off (the scenario's natural comparison in one click), sweep, and the runs' labels */
 function CompareBar() {
   const compare = useStore((s) => s.compare);
+  const more = useStore((s) => s.more);
   const group = useStore((s) => groupOf(s.scenario?.name));
   const scenario = useStore((s) => s.program?.scenario ?? s.running);
   const labels = useRunLabels();
@@ -340,24 +412,27 @@ function CompareBar() {
       ? naturalLabel.slice(quick.length + 1)
       : naturalLabel;
   return (
-    <div className={`comparebar ${compare ? '' : 'actions'}`} data-testid="comparebar">
+    <div className={`comparebar ${compare ? '' : 'actions'} ${more.length ? 'many' : ''}`} data-testid="comparebar">
       {compare ? (
         <>
           <span className="run-label a" data-testid="run-label-a">
             <b>A</b> {labels?.a}
           </span>
-          <span className="run-label b" data-testid="run-label-b">
-            <b>B</b> {labels?.b}
-          </span>
-          {compare.load.status === 'running' && (
-            <span className="muted">
-              recording B&hellip; {Math.round((100 * compare.load.done) / Math.max(1, compare.load.total))}%
+          {otherRuns({ compare, more }).map((r) => (
+            <span key={r.slot} className={`run-label ${r.slot}`} data-testid={`run-label-${r.slot}`}>
+              <b>{r.slot.toUpperCase()}</b> {labels?.[r.slot]}
             </span>
-          )}
-          {compare.load.status === 'error' && (
-            <span className="bad" role="alert">
-              Run B cannot run: {compare.load.issues[0]?.message}
-            </span>
+          ))}
+          {otherRuns({ compare, more }).map((r) =>
+            r.load.status === 'running' ? (
+              <span className="muted" key={`p${r.slot}`}>
+                recording {r.slot.toUpperCase()}&hellip; {Math.round((100 * r.load.done) / Math.max(1, r.load.total))}%
+              </span>
+            ) : r.load.status === 'error' ? (
+              <span className="bad" role="alert" key={`e${r.slot}`}>
+                Run {r.slot.toUpperCase()} cannot run: {r.load.issues[0]?.message}
+              </span>
+            ) : null,
           )}
           <span className="spacer" />
           <button
@@ -665,7 +740,7 @@ function Views({ bar = null }: { bar?: React.ReactNode }) {
                 }
                 data-testid="show-view"
               >
-                <option value="">{`Show a view (${hidden.length} hidden)…`}</option>
+                <option value="">{`Views: ${hidden.length} hidden…`}</option>
                 {hidden.map((v) => (
                   <option key={v.id} value={v.id}>
                     {v.title}
@@ -750,7 +825,14 @@ function Panel({ def, shown = null }: { def: ViewMeta; shown?: ViewId[] | null }
   const stage = useStore((s) => s.present || s.embed);
   const C = componentOf(def.id)!;
   const spot = useStore((s) => s.highlight?.kind === 'view' && s.highlight.view === def.id);
+  const more = useStore((s) => s.more);
   const b = compare?.frame && compare.program && compare.timeline ? compare : null;
+  /* the runs beside A that have a frame, for the views that overlay them (and the counters table) */
+  const others: RunOverlay[] = otherRuns({ compare, more }).flatMap((r) =>
+    r.frame && r.program && r.timeline
+      ? [{ slot: r.slot, frame: r.frame, program: r.program, timeline: r.timeline, label: labels?.[r.slot] ?? r.slot }]
+      : [],
+  );
   return (
     <section
       className={`panel ${spot ? 'spot' : ''}`}
@@ -793,7 +875,12 @@ function Panel({ def, shown = null }: { def: ViewMeta; shown?: ViewId[] | null }
         className={`panel-body ${def.fit ? 'fit' : ''} ${compare && def.id !== 'counters' && !def.overlay ? `ab-grid ${def.column === 'side' ? 'stacked' : ''}` : ''}`}
       >
         {compare && def.id === 'counters' ? (
-          <CompareCounters a={frame} b={b?.frame ?? null} labels={labels} />
+          <CompareCounters
+            a={frame}
+            others={others}
+            slots={otherRuns({ compare, more }).map((r) => r.slot)}
+            labels={labels}
+          />
         ) : compare && def.overlay ? (
           <C
             frame={frame}
@@ -802,7 +889,7 @@ function Panel({ def, shown = null }: { def: ViewMeta; shown?: ViewId[] | null }
             prevCounters={prevCounters}
             theme={theme}
             label={labels?.a ?? 'A'}
-            other={b ? { frame: b.frame!, program: b.program!, timeline: b.timeline!, label: labels?.b ?? 'B' } : null}
+            others={others}
           />
         ) : compare ? (
           <>

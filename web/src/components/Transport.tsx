@@ -6,7 +6,7 @@
  * Thin (presenter mode, embeds): the stepping buttons, the scrubber and the
  * place, plus presenter mode's type size, full screen and exit.
  */
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
 import { COUNTERS } from '../../../wasm-core/ts/abi.js';
 import { urlFor } from '../controller.js';
 import { fmt } from '../lib/format.js';
@@ -38,6 +38,8 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
   const counters = useStore((s) => s.frame?.counters ?? null);
   /* in a comparison the stage shows B's figures beside A's */
   const countersB = useStore((s) => s.compare?.frame?.counters ?? null);
+  /* and C's and D's, in a four-way comparison */
+  const more = useStore((s) => s.more);
   const spot = useStore((s) => (s.highlight?.kind === 'figure' ? s.highlight.counter : null));
   const cursor = useStore((s) => s.cursor);
   const playing = useStore((s) => s.playing);
@@ -232,7 +234,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
         )}
       </div>
       {thin && counters && (
-        <div className="thin-figures num" role="group" aria-label="Key counters">
+        <div className={`thin-figures num ${more.length ? 'many' : ''}`} role="group" aria-label="Key counters">
           {mechanismOf(group)
             .figures.slice(0, 3)
             .map(({ key, label }) => (
@@ -249,6 +251,17 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
                     </b>
                   </>
                 )}
+                {countersB &&
+                  more.map((r) =>
+                    r.frame ? (
+                      <Fragment key={r.slot}>
+                        {' / '}
+                        <b className={`run-${r.slot}`} data-run={r.slot} data-counter={key}>
+                          {fmt(r.frame.counters[COUNTERS.indexOf(key as never)])}
+                        </b>
+                      </Fragment>
+                    ) : null,
+                  )}
               </span>
             ))}
         </div>

@@ -172,8 +172,8 @@ describe('reducer: two runs (compare)', () => {
     const t = run(
       s,
       { type: 'runLoaded', runId: s.runId, program: {} as never, timeline: timeline() },
-      { type: 'compareCompiled', runId: b },
-      { type: 'compareLoaded', runId: b, program: {} as never, timeline: timeline({ nEvents: 4000 }) },
+      { type: 'compareCompiled', slot: 'b', runId: b },
+      { type: 'compareLoaded', slot: 'b', runId: b, program: {} as never, timeline: timeline({ nEvents: 4000 }) },
     );
     expect(t.load.status).toBe('ready');
     expect(t.compare?.load.status).toBe('ready');
@@ -185,7 +185,7 @@ describe('reducer: two runs (compare)', () => {
     const old = s.compare!.runId;
     const t = run(s, { type: 'setCompare', set: { fault_around_bytes: '8192' } });
     expect(t.compare!.runId).toBe(old + 1);
-    const u = run(t, { type: 'compareLoaded', runId: old, program: {} as never, timeline: timeline() });
+    const u = run(t, { type: 'compareLoaded', slot: 'b', runId: old, program: {} as never, timeline: timeline() });
     expect(u.compare?.load.status).toBe('compiling');
   });
   it('a tunable change re-runs both runs; stop comparing drops B', () => {
@@ -201,7 +201,48 @@ describe('reducer: two runs (compare)', () => {
     const t = run(s, { type: 'step', delta: 5 }, { type: 'step', delta: -1 });
     expect(t.cursor).toBe(4);
     const f = { cursor: 17 } as never;
-    expect(run(t, { type: 'compareFrame', runId: t.compare!.runId, frame: f }).compare?.frame).toBe(f);
+    expect(run(t, { type: 'compareFrame', slot: 'b', runId: t.compare!.runId, frame: f }).compare?.frame).toBe(f);
+  });
+});
+
+describe('reducer: four runs (compare, c, d)', () => {
+  const four = () =>
+    run(initialState(), {
+      ...open,
+      compare: { anon_prefault: 'off' },
+      more: [{ thp: 'always' }, { mthp: '[65536]' }],
+    });
+  it('opens C and D beside B, each its own slot, id and state', () => {
+    const s = four();
+    expect(s.more.map((r) => [r.slot, r.set, r.load.status])).toEqual([
+      ['c', { thp: 'always' }, 'compiling'],
+      ['d', { mthp: '[65536]' }, 'compiling'],
+    ]);
+    const c = s.more[0].runId;
+    const t = run(
+      s,
+      { type: 'compareLoaded', slot: 'c', runId: c, program: {} as never, timeline: timeline({ nEvents: 7 }) },
+      /* a result for D under C's id is not C's */
+      { type: 'compareFailed', slot: 'd', runId: c + 99, issues: [] },
+    );
+    expect(t.more[0].load.status).toBe('ready');
+    expect(t.more[0].timeline?.nEvents).toBe(7);
+    expect(t.more[1].load.status).toBe('compiling');
+    expect(t.compare?.load.status).toBe('compiling');
+  });
+  it('C and D stand only beside B: without a run B there are none', () => {
+    const s = run(initialState(), { ...open, more: [{ thp: 'always' }] });
+    expect(s.compare).toBeNull();
+    expect(s.more).toEqual([]);
+    expect(run(four(), { type: 'setCompare', set: null }).more).toEqual([]);
+  });
+  it('a tunable change records all four again; a new B keeps C and D', () => {
+    const s = four();
+    const t = run(s, { type: 'setTunable', key: 'anon_prefault_cap', value: '8' });
+    expect(t.more.map((r) => r.runId)).toEqual(s.more.map((r) => r.runId + 1));
+    expect(t.more.map((r) => r.set)).toEqual(s.more.map((r) => r.set));
+    const u = run(t, { type: 'setCompare', set: { anon_prefault: 'anticipatory' } });
+    expect(u.more.map((r) => r.slot)).toEqual(['c', 'd']);
   });
 });
 

@@ -5,7 +5,16 @@
 import { DEFAULT_LIMITS } from '../../../wasm-core/ts/limits.js';
 import { findInIndex, type TimelineInfo } from '../../../wasm-core/ts/recorder.js';
 import type { Timeline } from '../engine/protocol.js';
-import { FONT_SCALES, type Action, type AppState, type CursorTarget } from './state.js';
+import {
+  FONT_SCALES,
+  MORE_SLOTS,
+  otherRuns,
+  type Action,
+  type AppState,
+  type CompareState,
+  type CursorTarget,
+  type RunSlot,
+} from './state.js';
 import type { Moment } from '../../../wasm-core/ts/load/tour.js';
 import type { SettingValue } from '../../../wasm-core/ts/scenario.js';
 import type { LoadedTour } from '../tours.js';
@@ -87,17 +96,45 @@ function overridesLabel(o: Record<string, string>): string {
   return e.length ? e.map(([k, v]) => `${k}=${v}`).join(', ') : "the scenario's tunables";
 }
 
-/** a fresh run B for these compare tunables (null: no comparison) */
-function compareRun(state: AppState, set: Record<string, string> | null): AppState['compare'] {
+/** a fresh run B (or C, D) for these tunables (null: none) */
+function compareRun(state: AppState, set: Record<string, string> | null, slot: RunSlot = 'b'): CompareState | null {
   if (!set) return null;
+  const was = otherRuns(state).find((r) => r.slot === slot);
   return {
+    slot,
     set,
-    runId: (state.compare?.runId ?? 0) + 1,
+    runId: (was?.runId ?? 0) + 1,
     load: { status: 'compiling' },
     program: null,
     timeline: null,
     frame: null,
   };
+}
+
+/** runs C and D for these settings, in order (none without a run B) */
+function moreRuns(state: AppState, b: CompareState | null, sets: Record<string, string>[]): CompareState[] {
+  if (!b) return [];
+  return sets.slice(0, MORE_SLOTS.length).map((set, i) => compareRun(state, set, MORE_SLOTS[i])!);
+}
+
+/** the comparison's runs recorded again (A's scenario or tunables changed) */
+function recompare(state: AppState): Pick<AppState, 'compare' | 'more'> {
+  const compare = state.compare ? compareRun(state, state.compare.set) : null;
+  return {
+    compare,
+    more: moreRuns(
+      state,
+      compare,
+      state.more.map((r) => r.set),
+    ),
+  };
+}
+
+/** one run beside A changed by `f`, if it is still the run `runId` */
+function withRun(state: AppState, slot: RunSlot, runId: number, f: (r: CompareState) => CompareState): AppState {
+  if (slot === 'b') return state.compare?.runId === runId ? { ...state, compare: f(state.compare) } : state;
+  const i = state.more.findIndex((r) => r.slot === slot && r.runId === runId);
+  return i < 0 ? state : { ...state, more: state.more.map((r, j) => (j === i ? f(r) : r)) };
 }
 
 /** a fresh sweep (it runs again when the scenario or A's tunables change) */
@@ -123,7 +160,7 @@ function rerun(state: AppState, overrides: Record<string, string>): AppState {
   const fin = state.load.status === 'ready' ? finalCounters(state) : null;
   return {
     ...state,
-    compare: state.compare ? compareRun(state, state.compare.set) : null,
+    ...recompare(state),
     sweep: state.sweep
       ? sweepRun(state, {
           key: state.sweep.key,
@@ -185,6 +222,7 @@ function applyBeat(state: AppState, tour: LoadedTour & { from: number; to: numbe
   const b = tour.beats[i];
   const overrides = settingsText(b.set);
   const compare = b.compare ? settingsText(b.compare) : null;
+  const more = b.more.map(settingsText);
   const target: CursorTarget = { moment: b.at };
   const views = b.views ? Object.fromEntries(ALL_VIEW_IDS.map((k) => [k, b.views!.includes(k)])) : {};
   let next: AppState;
@@ -197,6 +235,7 @@ function applyBeat(state: AppState, tour: LoadedTour & { from: number; to: numbe
       edited: false,
       overrides,
       compare: compare ?? undefined,
+      more,
       cursor: target,
       present: state.present,
       embed: state.embed,
@@ -205,9 +244,19 @@ function applyBeat(state: AppState, tour: LoadedTour & { from: number; to: numbe
     });
   else {
     const ready = state.load.status === 'ready' && state.timeline;
+    /* a run whose settings stay is not recorded again */
+    const keepB = sameText(state.compare?.set, compare);
+    const nextB = keepB ? state.compare : compareRun(state, compare);
     next = {
       ...state,
-      compare: sameText(state.compare?.set, compare) ? state.compare : compareRun(state, compare),
+      compare: nextB,
+      more: nextB
+        ? more.map((set, j) =>
+            keepB && state.more[j] && sameText(state.more[j].set, set)
+              ? state.more[j]
+              : compareRun(state, set, MORE_SLOTS[j])!,
+          )
+        : [],
       cursor: ready ? resolveCursor(state.timeline!, target) : state.cursor,
       pendingCursor: ready ? null : target,
       playing: false,
@@ -281,7 +330,10 @@ export function reducer(state: AppState, action: Action): AppState {
         fontScale: action.fontScale ?? state.fontScale,
         blank: false,
         drawer: null,
-        compare: compareRun(state, action.compare ?? null),
+        ...(() => {
+          const compare = compareRun(state, action.compare ?? null);
+          return { compare, more: moreRuns(state, compare, action.more ?? []) };
+        })(),
         sweep: sweepRun(state, action.sweep ?? null),
         /* a scenario opened on its own ends a tour (a beat sets the tour again after this) */
         tour: null,
@@ -333,10 +385,14 @@ export function reducer(state: AppState, action: Action): AppState {
           : state;
       return {
         ...base,
-        compare:
-          state.compare && state.compare.load.status !== 'error' && base === state
-            ? { ...state.compare, load: { status: 'cancelled' } }
-            : base.compare,
+        /* B, C and D end as cancelled */
+        ...(base === state
+          ? (() => {
+              const stop = (r: CompareState): CompareState =>
+                r.load.status === 'error' ? r : { ...r, load: { status: 'cancelled' } };
+              return { compare: state.compare && stop(state.compare), more: state.more.map(stop) };
+            })()
+          : {}),
         sweep:
           state.sweep && state.sweep.status === 'running' && base === state
             ? { ...state.sweep, status: 'cancelled' }
@@ -433,39 +489,34 @@ export function reducer(state: AppState, action: Action): AppState {
       return { ...state, theme: action.theme };
     case 'toggleHelp':
       return { ...state, help: !state.help };
-    case 'setCompare':
-      return { ...state, compare: compareRun(state, action.set) };
-    case 'compareCompiled': {
-      const c = state.compare;
-      if (!c || c.runId !== action.runId) return state;
-      return { ...state, compare: { ...c, load: { status: 'running', done: 0, total: 1, big: false } } };
+    case 'setCompare': {
+      const compare = compareRun(state, action.set);
+      return { ...state, compare, more: moreRuns(state, compare, action.more ?? state.more.map((r) => r.set)) };
     }
-    case 'compareProgress': {
-      const c = state.compare;
-      if (!c || c.runId !== action.runId) return state;
-      return {
-        ...state,
-        compare: { ...c, load: { status: 'running', done: action.done, total: action.total, big: action.big } },
-      };
-    }
-    case 'compareLoaded': {
-      const c = state.compare;
-      if (!c || c.runId !== action.runId) return state;
-      return {
-        ...state,
-        compare: { ...c, load: { status: 'ready' }, program: action.program, timeline: action.timeline },
-      };
-    }
-    case 'compareFailed': {
-      const c = state.compare;
-      if (!c || c.runId !== action.runId) return state;
-      return { ...state, compare: { ...c, load: { status: 'error', issues: action.issues } } };
-    }
-    case 'compareFrame': {
-      const c = state.compare;
-      if (!c || c.runId !== action.runId) return state;
-      return { ...state, compare: { ...c, frame: action.frame } };
-    }
+    case 'compareCompiled':
+      return withRun(state, action.slot, action.runId, (r) => ({
+        ...r,
+        load: { status: 'running', done: 0, total: 1, big: false },
+      }));
+    case 'compareProgress':
+      return withRun(state, action.slot, action.runId, (r) => ({
+        ...r,
+        load: { status: 'running', done: action.done, total: action.total, big: action.big },
+      }));
+    case 'compareLoaded':
+      return withRun(state, action.slot, action.runId, (r) => ({
+        ...r,
+        load: { status: 'ready' },
+        program: action.program,
+        timeline: action.timeline,
+      }));
+    case 'compareFailed':
+      return withRun(state, action.slot, action.runId, (r) => ({
+        ...r,
+        load: { status: 'error', issues: action.issues },
+      }));
+    case 'compareFrame':
+      return withRun(state, action.slot, action.runId, (r) => ({ ...r, frame: action.frame }));
     case 'openSweep':
       return { ...state, sweep: sweepRun(state, action), playing: false };
     case 'sweepPlanned':

@@ -42,8 +42,13 @@ export interface ScenarioState {
   edited: boolean;
 }
 
-/** run B of a comparison: the scenario with A's tunables plus `set` (`?compare=key=value`) */
+/** the runs beside A: B (`?compare=key=value`), and C and D (`&c=`, `&d=`), each A's scenario and tunables plus its own */
+export type RunSlot = 'b' | 'c' | 'd';
+export const MORE_SLOTS = ['c', 'd'] as const;
+
+/** a run beside run A: the scenario with A's tunables plus `set` */
 export interface CompareState {
+  slot: RunSlot;
   set: Record<string, string>;
   runId: number;
   load: LoadState;
@@ -113,6 +118,8 @@ export interface AppState {
   previous: { label: string; counters: number[] } | null;
   /** run B, when comparing */
   compare: CompareState | null;
+  /** runs C and D (only beside a run B), in order */
+  more: CompareState[];
   sweep: SweepState | null;
   /** the scenario's letter beside the model (its Seed vs model drawer), for run runId */
   letter: LetterState | null;
@@ -162,6 +169,8 @@ export type Action =
       views?: ViewId[];
       enlarged?: ViewId | null;
       compare?: Record<string, string> | null;
+      /** runs C and D's settings, in order (`&c=`, `&d=`) */
+      more?: Record<string, string>[];
       sweep?: {
         key: string;
         values: string[] | null;
@@ -206,12 +215,13 @@ export type Action =
   | { type: 'openDrawer'; drawer: AppState['drawer'] }
   | { type: 'setTheme'; theme: AppState['theme'] }
   | { type: 'toggleHelp' }
-  | { type: 'setCompare'; set: Record<string, string> | null }
-  | { type: 'compareCompiled'; runId: number }
-  | { type: 'compareProgress'; runId: number; done: number; total: number; big: boolean }
-  | { type: 'compareLoaded'; runId: number; program: Program; timeline: Timeline }
-  | { type: 'compareFailed'; runId: number; issues: Issue[] }
-  | { type: 'compareFrame'; runId: number; frame: Frame }
+  /** run B's settings (null: stop comparing, C and D too); more: C and D's (left as they are when absent) */
+  | { type: 'setCompare'; set: Record<string, string> | null; more?: Record<string, string>[] }
+  | { type: 'compareCompiled'; slot: RunSlot; runId: number }
+  | { type: 'compareProgress'; slot: RunSlot; runId: number; done: number; total: number; big: boolean }
+  | { type: 'compareLoaded'; slot: RunSlot; runId: number; program: Program; timeline: Timeline }
+  | { type: 'compareFailed'; slot: RunSlot; runId: number; issues: Issue[] }
+  | { type: 'compareFrame'; slot: RunSlot; runId: number; frame: Frame }
   | {
       type: 'openSweep';
       key: string;
@@ -293,6 +303,7 @@ export function initialState(theme: AppState['theme'] = 'light'): AppState {
     prevCounters: null,
     previous: null,
     compare: null,
+    more: [],
     sweep: null,
     letter: null,
     tour: null,
@@ -311,3 +322,7 @@ export function initialState(theme: AppState['theme'] = 'light'): AppState {
     blank: false,
   };
 }
+
+/** every run beside A, in order: B, then C and D */
+export const otherRuns = (s: Pick<AppState, 'compare' | 'more'>): CompareState[] =>
+  s.compare ? [s.compare, ...s.more] : [];

@@ -100,6 +100,16 @@ describe('compare and sweep in the URL', () => {
     expect(decodeUrl('?scenario=x&compare=fault_around_bytes=4096').compare).toEqual({ fault_around_bytes: '4096' });
     expect(() => decodeUrl('?scenario=x&compare=oops')).toThrow(/key=value/);
   });
+  it('runs C and D (c=, d=) beside B: round-trip, and each needs the run before it', () => {
+    const q =
+      '?scenario=prefault/sequential&compare=anon_prefault=off&c=thp=always&d=mthp=[65536]&d=anon_prefault_cap=8';
+    const u = decodeUrl(q);
+    expect(u.more).toEqual([{ thp: 'always' }, { mthp: '[65536]', anon_prefault_cap: '8' }]);
+    expect(decodeUrl(encodeUrl(u)).more).toEqual(u.more);
+    expect(() => decodeUrl('?scenario=x&c=thp=always')).toThrow(/give compare= too/);
+    expect(() => decodeUrl('?scenario=x&compare=thp=always&d=thp=never')).toThrow(/give c= too/);
+    expect(() => decodeUrl('?scenario=x&compare=thp=always&c=oops')).toThrow(/c=oops: expected key=value/);
+  });
 
   it('a link from before a group was renamed opens the scenario under its new name', () => {
     expect(decodeUrl('?scenario=vmacache/ebizzy&cursor=5').scenario).toBe('vma-cache/ebizzy');

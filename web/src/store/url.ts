@@ -6,6 +6,7 @@
  *   ?scenario=fault-around/sequential&set=fault_around_bytes=4096&cursor=812
  *   ?src=<deflate + base64url of the YAML>&set=...&cursor=end&views=address,counters
  *   ?scenario=fault-around/sequential&compare=fault_around_bytes=4096     run B beside run A
+ *   ?scenario=prefault/sequential&compare=anon_prefault=off&c=thp=always&d=mthp=[65536]   runs C and D too
  *   ?scenario=fault-around/sequential&sweep=fault_around_bytes&y=pgfault  one run per value
  *   ?scenario=...&sweep=readahead_kb:0,64,128                            the values given
  */
@@ -26,6 +27,8 @@ export interface UrlState {
   enlarged?: ViewId;
   /** run B's tunables on top of `set` */
   compare?: Record<string, string>;
+  /** runs C and D's tunables on top of `set`, in order (only beside run B) */
+  more?: Record<string, string>[];
   sweep?: { key: string; values: string[] | null; y: string | null; versus?: Record<string, string> | null };
   theme?: 'light' | 'dark';
   /** the process the address space shows */
@@ -80,6 +83,9 @@ export function encodeUrl(u: UrlState): string {
     p.set('views', u.views.join(','));
   if (u.enlarged) p.set('enlarged', u.enlarged);
   for (const [k, v] of Object.entries(u.compare ?? {})) p.append('compare', `${k}=${v}`);
+  (u.more ?? []).forEach((set, i) => {
+    for (const [k, v] of Object.entries(set)) p.append('cd'[i], `${k}=${v}`);
+  });
   if (u.sweep) {
     p.set('sweep', u.sweep.values ? `${u.sweep.key}:${u.sweep.values.join(',')}` : u.sweep.key);
     if (u.sweep.y && u.sweep.y !== 'pgfault') p.set('y', u.sweep.y);
@@ -172,15 +178,25 @@ export function decodeUrl(search: string, hash?: string): UrlState {
   const scale = Number(p.get('scale'));
   if (p.get('scale') !== null && Number.isFinite(scale) && scale > 0) out.scale = scale;
   if (ignored.length) out.ignored = ignored;
-  const cmp = p.getAll('compare');
-  if (cmp.length) {
-    out.compare = Object.create(null) as Record<string, string>;
-    for (const kv of cmp) {
+  /* run B (compare=), and C and D beside it (c=, d=): each key=value, repeatable */
+  const settingsOf = (name: string, example: string) => {
+    const kvs = p.getAll(name);
+    if (!kvs.length) return null;
+    const set = Object.create(null) as Record<string, string>;
+    for (const kv of kvs) {
       const eq = kv.indexOf('=');
-      if (eq <= 0) throw new UrlError(`compare=${kv}: expected key=value, like compare=fault_around_bytes=4096`);
-      out.compare[kv.slice(0, eq)] = kv.slice(eq + 1);
+      if (eq <= 0) throw new UrlError(`${name}=${kv}: expected key=value, like ${name}=${example}`);
+      set[kv.slice(0, eq)] = kv.slice(eq + 1);
     }
-  }
+    return set;
+  };
+  const cmp = settingsOf('compare', 'fault_around_bytes=4096');
+  if (cmp) out.compare = cmp;
+  const runC = settingsOf('c', 'thp=always'),
+    runD = settingsOf('d', 'mthp=[65536]');
+  if (runC && !cmp) throw new UrlError('c= adds run C beside run B: give compare= too (compare=key=value&c=key=value)');
+  if (runD && !runC) throw new UrlError('d= adds run D beside run C: give c= too (compare=…&c=…&d=…)');
+  if (runC) out.more = runD ? [runC, runD] : [runC];
   const sw = p.get('sweep');
   if (sw) {
     /* sweep=key, sweep=key:v1,v2 or sweep=key=v1,v2 */

@@ -15,6 +15,6 @@ export interface ViewMeta {
   svg?: boolean;
   /** its place in its column (the shared views are 10, 20, 30...; a mechanism's go between) */
   order?: number;
-  /** comparing, draw once with both runs (ViewProps.other) instead of A and B side by side */
+  /** comparing, draw once with every run (ViewProps.others) instead of A and B side by side */
   overlay?: boolean;
 }

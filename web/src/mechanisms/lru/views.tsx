@@ -16,7 +16,7 @@ import { Fragment, useMemo, useState } from 'react';
 import { COUNTERS, LRU_LISTS, Pagevec, PG, ShrinkVerdict, WbReason } from '../../../../wasm-core/ts/abi.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { fmt } from '../../lib/format.js';
-import type { ViewComponents, ViewProps } from '../../views/types.js';
+import { RUN_DASH, RUN_STROKE_NAME, runsAgainst, type ViewComponents, type ViewProps } from '../../views/types.js';
 import { useBoxSize } from '../../views/useBoxSize.js';
 import { lruOf, type LruBand, type LruListView, type LruPage, type LruSeries } from './frame.js';
 import { LRU } from './index.js';
@@ -752,7 +752,8 @@ const LRU_CHART: { key: string; label: string; colour: string; glyph: string }[]
 interface ChartLine {
   key: string;
   colour: string;
-  dashed: boolean;
+  /** the run's stroke pattern (RUN_DASH): A solid */
+  dash: string | undefined;
   glyph?: string;
   x: number[];
   y: number[];
@@ -765,7 +766,7 @@ interface ChartLine {
  * counters (from the recorder's samples); with a comparison, run B dashed on
  * the same axes.
  */
-export function LruResidency({ frame, timeline, other, label }: ViewProps) {
+export function LruResidency({ frame, timeline, others = [], label }: ViewProps) {
   const [ref, box] = useBoxSize<HTMLDivElement>();
   const [mode, setMode] = useState<'cache' | 'counters'>('cache');
   const runs = [
@@ -776,29 +777,25 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
       label: label ?? 'A',
       cursor: frame.cursor,
     },
-    ...(other
-      ? [
-          {
-            key: 'b',
-            series: other.timeline.series?.[LRU] as LruSeries | undefined,
-            timeline: other.timeline,
-            label: other.label,
-            cursor: other.frame.cursor,
-          },
-        ]
-      : []),
+    ...others.map((o) => ({
+      key: o.slot,
+      series: o.timeline.series?.[LRU] as LruSeries | undefined,
+      timeline: o.timeline,
+      label: o.label,
+      cursor: o.frame.cursor,
+    })),
   ];
   const a = runs[0].series;
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs is built from these on every render
   const lines = useMemo<ChartLine[]>(
     () =>
-      runs.flatMap((r, ri) => {
+      runs.flatMap((r) => {
         const xmax = Math.max(1, r.timeline.nEvents);
         if (mode === 'cache') {
           return (r.series?.files ?? []).map((f) => ({
             key: `${r.key}-f${f.file}`,
             colour: fileColour(f.file),
-            dashed: ri > 0,
+            dash: RUN_DASH[r.key as 'a'],
             x: f.x,
             y: f.y,
             xmax,
@@ -808,13 +805,13 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
           key: `${r.key}-${c.key}`,
           colour: c.colour,
           glyph: c.glyph,
-          dashed: ri > 0,
+          dash: RUN_DASH[r.key as 'a'],
           xmax,
           x: r.timeline.samples.x,
           y: r.timeline.samples.values[COUNTERS.indexOf(c.key as never)] ?? [],
         }));
       }),
-    [timeline, other?.timeline, mode],
+    [timeline, others.map((o) => o.timeline).join(), mode],
   );
   const W = box?.w ?? 0,
     H = box?.h ?? 0;
@@ -840,13 +837,7 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
     <div className="lru-res">
       <div className="lru-res-box" ref={ref}>
         {box && (
-          <svg
-            width={W}
-            height={H}
-            role="img"
-            data-export
-            aria-label={`${what} over the run${other ? `, ${runs[0].label} solid against ${runs[1].label} dashed` : ''}`}
-          >
+          <svg width={W} height={H} role="img" data-export aria-label={`${what} over the run${runsAgainst(runs)}`}>
             {a.kswapd.map(([s, e], i) => (
               <rect
                 key={i}
@@ -878,7 +869,7 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
                   <path
                     d={path(l.y) ?? ''}
                     className="lru-res-line"
-                    style={{ stroke: l.colour, strokeDasharray: l.dashed ? '7 4' : undefined }}
+                    style={{ stroke: l.colour, strokeDasharray: l.dash }}
                   />
                   {l.glyph && l.y.length > 0 && (
                     <text
@@ -955,16 +946,23 @@ export function LruResidency({ frame, timeline, other, label }: ViewProps) {
             refaults <b className="num">{fmt(a.refaults.length)}</b>
           </span>
         )}
-        {other && (
-          <span title={`solid: ${runs[0].label}; dashed: ${runs[1].label}`}>
-            <svg width="22" height="8" aria-hidden>
-              <line x1="0" x2="22" y1="4" y2="4" className="lru-key-line" />
-            </svg>
-            A{' '}
-            <svg width="22" height="8" aria-hidden>
-              <line x1="0" x2="22" y1="4" y2="4" className="lru-key-line" strokeDasharray="5 3" />
-            </svg>
-            B
+        {runs.length > 1 && (
+          <span title={runs.map((r) => `${RUN_STROKE_NAME[r.key as 'a']}: ${r.label}`).join('; ')}>
+            {runs.map((r) => (
+              <span key={r.key} className="lru-run-key">
+                <svg width="22" height="8" aria-hidden>
+                  <line
+                    x1="0"
+                    x2="22"
+                    y1="4"
+                    y2="4"
+                    className="lru-key-line"
+                    strokeDasharray={RUN_DASH[r.key as 'a']}
+                  />
+                </svg>
+                {r.key.toUpperCase()}{' '}
+              </span>
+            ))}
           </span>
         )}
         <span className="muted">{mode === 'cache' ? 'pages cached per file, at the end' : 'at the cursor'}</span>

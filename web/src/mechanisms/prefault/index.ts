@@ -57,7 +57,7 @@ export const mechanism: MechanismDef = {
     {
       id: 'prefault-pages',
       title: 'Pages per fault',
-      description: 'the pages each fault mapped, over the run (both runs when comparing)',
+      description: 'the pages each fault mapped, over the run (every run when comparing)',
       column: 'side',
       grow: 1.1,
       fit: true,

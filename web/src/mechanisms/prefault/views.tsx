@@ -12,7 +12,7 @@ import { PrefaultEnd } from '../../../../wasm-core/ts/abi.js';
 import type { Frame } from '../../frames/types.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { fmt } from '../../lib/format.js';
-import type { ViewComponents, ViewProps } from '../../views/types.js';
+import { runsAgainst, type ViewComponents, type ViewProps } from '../../views/types.js';
 import { useBoxSize } from '../../views/useBoxSize.js';
 import { prefaultOf, type PagesSeries, type ThreadPrediction } from './frame.js';
 import { PREFAULT } from './index.js';
@@ -139,20 +139,16 @@ export function Predictions({ frame, program }: ViewProps) {
   );
 }
 
-export function PagesPerFault({ frame, timeline, other, label }: ViewProps) {
+export function PagesPerFault({ frame, timeline, others = [], label }: ViewProps) {
   const [ref, box] = useBoxSize<HTMLDivElement>();
   const runs = [
     { key: 'a', s: timeline.series?.[PREFAULT] as PagesSeries | undefined, frame, label: label ?? 'this run' },
-    ...(other
-      ? [
-          {
-            key: 'b',
-            s: other.timeline.series?.[PREFAULT] as PagesSeries | undefined,
-            frame: other.frame,
-            label: other.label,
-          },
-        ]
-      : []),
+    ...others.map((o) => ({
+      key: o.slot,
+      s: o.timeline.series?.[PREFAULT] as PagesSeries | undefined,
+      frame: o.frame,
+      label: o.label,
+    })),
   ];
   if (!runs[0].s) return <div className="placeholder">A big run records no faults to chart.</div>;
   if (!runs.some((r) => r.s?.faults)) return <div className="placeholder">No page fault in this run yet.</div>;
@@ -168,7 +164,10 @@ export function PagesPerFault({ frame, timeline, other, label }: ViewProps) {
     .base(2)
     .domain([1, most])
     .range([Math.max(m.t + 1, H - m.b), m.t]);
-  const ticks = [1, 2, 4, 8, 14, 16, 64, 512].filter((v) => v <= most);
+  /* the labels at least 14 px apart: from the bottom, a tick that would crowd the last one kept is left out */
+  const ticks: number[] = [];
+  for (const v of [1, 2, 4, 8, 14, 16, 64, 512].filter((t) => t <= most))
+    if (!ticks.length || sy(ticks[ticks.length - 1]) - sy(v) >= 14) ticks.push(v);
   const path = line<[number, number]>()
     .x((d) => sx(d[0]))
     .y((d) => sy(Math.max(1, d[1])));
@@ -182,7 +181,7 @@ export function PagesPerFault({ frame, timeline, other, label }: ViewProps) {
             height={H}
             role="img"
             data-export
-            aria-label={`Pages mapped per fault over ${fmt(faults)} faults${other ? `, ${runs[0].label} solid against ${runs[1].label} dashed` : ''}`}
+            aria-label={`Pages mapped per fault over ${fmt(faults)} faults${runsAgainst(runs)}`}
           >
             {ticks.map((v) => (
               <g key={v}>
@@ -195,9 +194,9 @@ export function PagesPerFault({ frame, timeline, other, label }: ViewProps) {
             <text x={W - m.r} y={H - 6} textAnchor="end" className="pf-axis">
               faults in the run →
             </text>
-            {runs.map((r, ri) =>
+            {runs.map((r) =>
               r.s?.x.length ? (
-                <g key={r.key} className={`pf-run ${ri ? 'b' : 'a'}`}>
+                <g key={r.key} className={`pf-run ${r.key}`}>
                   <path d={path(r.s.x.map((x, k) => [x, r.s!.max[k]] as [number, number])) ?? ''} className="pf-max" />
                   <path
                     d={path(r.s.x.map((x, k) => [x, r.s!.mean[k]] as [number, number])) ?? ''}
@@ -211,14 +210,15 @@ export function PagesPerFault({ frame, timeline, other, label }: ViewProps) {
         )}
       </div>
       <div className="legend pf-legend">
-        {runs.map((r, ri) =>
+        {runs.map((r) =>
           r.s ? (
             <span key={r.key}>
               <svg width="22" height="10" aria-hidden>
-                <line x1="0" x2="22" y1="5" y2="5" className={`pf-key ${ri ? 'b' : 'a'}`} />
+                <line x1="0" x2="22" y1="5" y2="5" className={`pf-key ${r.key}`} />
               </svg>
-              {r.label}: <b className="num">{fmt(r.s.faults)}</b> faults, up to <b className="num">{fmt(r.s.most)}</b>{' '}
-              pages each
+              {/* three or four runs: by letter (the compare bar names them), one short line each */}
+              {runs.length > 2 ? <b title={r.label}>{r.key.toUpperCase()}:</b> : `${r.label}:`}{' '}
+              <b className="num">{fmt(r.s.faults)}</b> faults, up to <b className="num">{fmt(r.s.most)}</b> pages each
             </span>
           ) : null,
         )}

@@ -9,7 +9,7 @@ import { useMemo } from 'react';
 import type { Frame, VmaView } from '../../frames/types.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { fmt } from '../../lib/format.js';
-import type { ViewComponents, ViewProps } from '../../views/types.js';
+import { RUN_DASH, RUN_STROKE_NAME, runsAgainst, type ViewComponents, type ViewProps } from '../../views/types.js';
 import { useBoxSize } from '../../views/useBoxSize.js';
 import {
   lookupsAt,
@@ -321,7 +321,9 @@ function treeCaption(l: Lookup | null, frame: Frame, program: Program, mm: numbe
  * mapping), so one tree is drawn with both runs' walks: A's numbered in
  * solid blue, B's dashed with a B badge.
  */
-export function VmaTree({ frame, program, other, label }: ViewProps) {
+export function VmaTree({ frame, program, others = [], label }: ViewProps) {
+  /* one tree holds two walks at most: A's and B's (C and D are in the key figures and the hit rate) */
+  const other = others[0] ?? null;
   const vc = vmaCacheOf(frame);
   const vb = other ? vmaCacheOf(other.frame) : null;
   const [ref, box] = useBoxSize<HTMLDivElement>();
@@ -474,20 +476,16 @@ export function VmaTree({ frame, program, other, label }: ViewProps) {
 
 const DASH = ['', '6 3', '2 3', '8 3 2 3', '1 2'];
 
-export function HitRate({ frame, timeline, other, label }: ViewProps) {
+export function HitRate({ frame, timeline, others = [], label }: ViewProps) {
   const [ref, box] = useBoxSize<HTMLDivElement>();
   const runs = [
     { key: 'a', series: timeline.series?.[VMA_CACHE] as VmaCacheSeries | undefined, frame, label: label ?? 'A' },
-    ...(other
-      ? [
-          {
-            key: 'b',
-            series: other.timeline.series?.[VMA_CACHE] as VmaCacheSeries | undefined,
-            frame: other.frame,
-            label: other.label,
-          },
-        ]
-      : []),
+    ...others.map((o) => ({
+      key: o.slot,
+      series: o.timeline.series?.[VMA_CACHE] as VmaCacheSeries | undefined,
+      frame: o.frame,
+      label: o.label,
+    })),
   ];
   const lookups = Math.max(1, ...runs.map((r) => r.series?.lookups ?? 0));
   const W = box?.w ?? 0,
@@ -516,7 +514,7 @@ export function HitRate({ frame, timeline, other, label }: ViewProps) {
             height={H}
             role="img"
             data-export
-            aria-label={`Hit rate per thread over ${fmt(lookups)} lookups${other ? `, ${runs[0].label} solid against ${runs[1].label} dashed` : ''}`}
+            aria-label={`Hit rate per thread over ${fmt(lookups)} lookups${runsAgainst(runs)}`}
           >
             {[0, 0.25, 0.5, 0.75, 1].map((v) => (
               <g key={v}>
@@ -535,7 +533,10 @@ export function HitRate({ frame, timeline, other, label }: ViewProps) {
                   key={`${r.key}-${t.task}`}
                   d={path(t.x.map((xx, k) => [xx, t.rate[k]] as [number, number])) ?? ''}
                   className="vc-line"
-                  style={{ stroke: colour(i), strokeDasharray: ri ? '7 4' : DASH[i % DASH.length] || undefined }}
+                  style={{
+                    stroke: colour(i),
+                    strokeDasharray: ri ? RUN_DASH[r.key as 'b'] : DASH[i % DASH.length] || undefined,
+                  }}
                 />
               )),
             )}
@@ -545,8 +546,10 @@ export function HitRate({ frame, timeline, other, label }: ViewProps) {
       </div>
       <div className="legend vc-rate-legend">
         {threads.slice(0, 8).map((t, i) => {
-          const ta = runs[0].frame.tasks[t.task]?.counters,
-            tb = runs[1]?.frame.tasks[t.task]?.counters;
+          const rate = (f: (typeof runs)[number]['frame']) => {
+            const c = f.tasks[t.task]?.counters;
+            return c ? pct(c.vmacache_find_hits ?? 0, c.vmacache_find_calls ?? 0) : '–';
+          };
           return (
             <span key={t.task}>
               <svg width="22" height="10" aria-hidden>
@@ -558,20 +561,22 @@ export function HitRate({ frame, timeline, other, label }: ViewProps) {
                   style={{ stroke: colour(i), strokeWidth: 3, strokeDasharray: DASH[i % DASH.length] || undefined }}
                 />
               </svg>
-              {t.name} <b className="num">{ta ? pct(ta.vmacache_find_hits ?? 0, ta.vmacache_find_calls ?? 0) : '–'}</b>
-              {tb && (
-                <>
-                  {' '}
-                  / <b className="num">{pct(tb.vmacache_find_hits ?? 0, tb.vmacache_find_calls ?? 0)}</b>
-                </>
-              )}
+              {t.name}{' '}
+              {runs.map((r, ri) => (
+                <span key={r.key}>
+                  {ri ? ' / ' : ''}
+                  <b className="num">{rate(r.frame)}</b>
+                </span>
+              ))}
             </span>
           );
         })}
         {threads.length > 8 && <span>and {threads.length - 8} more</span>}
-        {other && (
+        {runs.length > 1 && (
           <span>
-            solid: {runs[0].label}; dashed: {runs[1].label}
+            {runs
+              .map((r, ri) => `${ri ? `${RUN_STROKE_NAME[r.key as 'b']}` : 'as drawn per thread'}: ${r.label}`)
+              .join('; ')}
           </span>
         )}
       </div>
