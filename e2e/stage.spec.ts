@@ -8,7 +8,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { failOnPageProblems } from './problems.js';
+import { failOnPageProblems, smallText } from './problems.js';
 
 const SHOTS = 'test-results/screenshots';
 mkdirSync(SHOTS, { recursive: true });
@@ -423,7 +423,8 @@ for (const size of SIZES)
     expect(views.height).toBeGreaterThan(size.height * 0.6);
     expect(views.width).toBeGreaterThan(size.width * 0.95);
     const grid = (await page.locator('.as-canvas-wrap').boundingBox())!;
-    expect(grid.y + grid.height).toBeGreaterThan(size.height * 0.8);
+    /* (0.78: the legend under it is 18 px type on stage, two lines at 1280 px) */
+    expect(grid.y + grid.height).toBeGreaterThan(size.height * 0.78);
     expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= innerWidth)).toBe(true);
     /* nothing cut at the edges: the legend under the grid and the transport's last button are on screen */
     const legend = (await page.locator('[data-view="address"] .legend').boundingBox())!;
@@ -440,6 +441,16 @@ for (const size of SIZES)
     await page.keyboard.press('f');
     for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
     await shot(page, info, `presenter-${size.width}x${size.height}`);
+    /* a room reads it: no text under 18 px; A+ makes everything larger, the smallest text included */
+    expect(await smallText(page), 'text under 18 px on stage').toEqual([]);
+    const h2 = () =>
+      page.locator('[data-view="walk"] h2').evaluate((e) => Number.parseFloat(getComputedStyle(e).fontSize));
+    const before = await h2();
+    await page.keyboard.press('+');
+    await expect.poll(h2).toBeCloseTo(before * 1.15, 0);
+    expect(await smallText(page, 18 * 1.15), 'text under 18 px x 1.15 after A+').toEqual([]);
+    await page.keyboard.press('-');
+    await expect.poll(h2).toBeCloseTo(before, 0);
     await page.keyboard.press('b');
     await expect(page.getByTestId('blank')).toBeVisible();
     await page.keyboard.press('b');

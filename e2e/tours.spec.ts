@@ -8,7 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { failOnPageProblems } from './problems.js';
+import { failOnPageProblems, smallText } from './problems.js';
 
 const SHOTS = 'test-results/screenshots';
 mkdirSync(SHOTS, { recursive: true });
@@ -16,10 +16,10 @@ failOnPageProblems();
 
 const GROUPS = readdirSync('scenarios').filter((g) => readdirSync(`scenarios/${g}`).includes('talk.tour.yaml'));
 const LAYOUTS = [
-  { width: 1920, height: 1080, theme: 'light' },
-  { width: 1280, height: 720, theme: 'dark' },
   { width: 1280, height: 720, theme: 'light' },
   { width: 1920, height: 1080, theme: 'dark' },
+  { width: 1280, height: 720, theme: 'dark' },
+  { width: 1920, height: 1080, theme: 'light' },
 ] as const;
 
 /** a caption as a pattern: its {figures} are numbers the page fills in */
@@ -41,6 +41,7 @@ async function beatOnScreen(page: Page, n: number, caption: string) {
   await expect(page.getByTestId('beat-caption')).not.toContainText('\u2013');
   const scroll = await page.evaluate(() => document.documentElement.scrollHeight - innerHeight);
   expect(scroll, `beat ${n}: the page scrolls`).toBeLessThanOrEqual(0);
+  expect(await smallText(page), `beat ${n}: text under 18 px on stage`).toEqual([]);
   return (await page.getByTestId('cursor').textContent())!;
 }
 

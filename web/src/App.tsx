@@ -7,7 +7,7 @@ import { Player } from './components/Player.js';
 import { TunablesPanel } from './components/Tunables.js';
 import { copyLink, installKeyboard } from './lib/keyboard.js';
 import { Markdown } from './lib/markdown.js';
-import { scenarioTitle } from './store/state.js';
+import { scenarioTitle, STAGE_TEXT } from './store/state.js';
 import { dispatch, store, useStore } from './store/store.js';
 
 /* CodeMirror is a third of the bundle: load it when the editor opens */
@@ -220,9 +220,16 @@ export function App() {
   const beat = useStore((s) => (s.tour ? s.tour.index + 1 : undefined));
   const [exporting, setExporting] = useState(false);
   useEffect(() => installKeyboard(store, () => setExporting((x) => !x)), []);
-  /* presenter mode's type scale: every size is in rem */
+  /*
+   * presenter mode's type: 1rem is 18 px times the scale (A+, A−, &scale=), and no text is smaller than
+   * that (every font-size is max(var(--text-min), …), the canvas's and SVG's labels included): a room reads
+   * 18 px on a 1280x720 projector
+   */
   useEffect(() => {
-    document.documentElement.style.fontSize = present && fontScale !== 1 ? `${16 * fontScale}px` : '';
+    const root = document.documentElement.style;
+    root.fontSize = present ? `${STAGE_TEXT * fontScale}px` : '';
+    if (present) root.setProperty('--text-min', `${STAGE_TEXT * fontScale}px`);
+    else root.removeProperty('--text-min');
   }, [present, fontScale]);
   useEffect(() => {
     document.title = page === 'gallery' ? 'mmplay' : `${store.get().scenario?.name ?? 'edited scenario'} · mmplay`;

@@ -24,6 +24,7 @@ const ICONS = {
   nextStep: 'M3 5v14l9-7zM12 5v14l9-7z',
   end: 'M4 5v14l11-7zM16 5h2v14h-2z',
 };
+const FULLSCREEN = 'M7 14H5v5h5v-2H7v-3zm-2-4h2V7h3V5H5v5zm12 7h-3v2h5v-5h-2v3zM14 5v2h3v3h2V5h-5z';
 const Icon = ({ d }: { d: string }) => (
   <svg viewBox="0 0 24 24" aria-hidden="true">
     <path d={d} />
@@ -234,7 +235,11 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
         )}
       </div>
       {thin && counters && (
-        <div className={`thin-figures num ${more.length ? 'many' : ''}`} role="group" aria-label="Key counters">
+        <div
+          className={`thin-figures num ${countersB ? 'runs' : ''} ${more.length ? 'many' : ''}`}
+          role="group"
+          aria-label="Key counters"
+        >
           {mechanismOf(group)
             .figures.slice(0, 3)
             .map(({ key, label }) => (
@@ -291,7 +296,8 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
           {document.fullscreenEnabled && (
             <button
               type="button"
-              className="btn"
+              className="btn icon"
+              aria-label="Full screen"
               title="Full screen (the browser's own: Esc leaves it)"
               onClick={() =>
                 (document.fullscreenElement
@@ -300,7 +306,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
                 ).catch(() => undefined)
               }
             >
-              Full screen
+              <Icon d={FULLSCREEN} />
             </button>
           )}
           <button

@@ -278,6 +278,9 @@ export const scenarioTitle = (s: AppState): string => currentScenario(s)?.name ?
 export const DEFAULT_CHART = ['pgfault', 'pgmajfault', 'nr_mapped'];
 
 /** presenter mode's type scales */
+/** the smallest text on stage (presenter mode), in CSS px, at type scale 1: what a room reads at 1280x720 */
+export const STAGE_TEXT = 18;
+
 export const FONT_SCALES = [0.85, 1, 1.15, 1.3, 1.5, 1.75];
 
 export const SPEEDS = [1, 3, 10, 30, 100, 300, 1000, 10000];

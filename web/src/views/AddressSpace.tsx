@@ -24,15 +24,21 @@ import { fmt, hex, size } from '../lib/format.js';
 import { CAUSE_LEGEND, readPalette, type Palette } from '../lib/palette.js';
 import type { ViewProps } from './types.js';
 import { dispatch, useStore } from '../store/store.js';
+import { STAGE_TEXT } from '../store/state.js';
 
+/** the row addresses' gutter at 14 px labels; wider with the stage's larger labels (labelPx) */
 const GUTTER = 136;
+const LABEL_PX = 14;
+/** the canvas's label size: 14 px, or the stage's smallest text (presenter mode) */
+const labelPxFor = (stageText: number) => Math.max(LABEL_PX, stageText);
+const gutterFor = (labelPx: number) => Math.round((GUTTER * labelPx) / LABEL_PX);
 /**
  * Pages per row: 64, 32 or 16, the most that fit at >= 14 px. A power of two
  * divides a 512-page table into whole rows and keeps an aligned window of up
  * to 16 pages inside one row.
  */
-function columnsFor(width: number): number {
-  const fit = (width - GUTTER - 8) / 14;
+function columnsFor(width: number, gutter: number): number {
+  const fit = (width - gutter - 8) / 14;
   return fit >= 64 ? 64 : fit >= 32 ? 32 : 16;
 }
 
@@ -287,9 +293,11 @@ function VmaGrid({
 
   const n = (vma.end - vma.start) / 4096;
   const heat = !vma.pages;
-  const COLS = columnsFor(width);
+  const labelPx = labelPxFor(useStore((s) => (s.present ? STAGE_TEXT * s.fontScale : 0)));
+  const gutter = gutterFor(labelPx);
+  const COLS = columnsFor(width, gutter);
   const rows = Math.ceil(n / COLS);
-  const cell = Math.max(4, Math.floor((width - GUTTER - 8) / COLS));
+  const cell = Math.max(4, Math.floor((width - gutter - 8) / COLS));
   const gridH = heat ? 96 : rows * cell;
   /* the zoom that shows the whole mapping */
   const fitK = Math.min(1, (height - 8) / (gridH + 8));
@@ -326,11 +334,11 @@ function VmaGrid({
     if (!el || !z || heat || p < 0 || p >= n) return;
     const k = t.k,
       cs = cell * k;
-    const x = (GUTTER + (p % COLS) * cell) * k + t.x,
+    const x = (gutter + (p % COLS) * cell) * k + t.x,
       y = (4 + Math.floor(p / COLS) * cell) * k + t.y;
     let tx = t.x,
       ty = t.y;
-    if (x < GUTTER || x + cs > width - 4) tx = -((GUTTER + (p % COLS) * cell) * k) + width / 2;
+    if (x < gutter || x + cs > width - 4) tx = -((gutter + (p % COLS) * cell) * k) + width / 2;
     if (y < 0 || y + cs > height - 4) ty = -((4 + Math.floor(p / COLS) * cell) * k) + height / 3;
     if (tx !== t.x || ty !== t.y || t.k !== transform.k)
       select(el).call(z.transform, zoomIdentity.translate(Math.min(0, tx), Math.min(0, ty)).scale(k));
@@ -351,7 +359,7 @@ function VmaGrid({
       p === null
         ? [width / 2, height / 2]
         : [
-            (GUTTER + ((p % COLS) + 0.5) * cell) * transform.k + transform.x,
+            (gutter + ((p % COLS) + 0.5) * cell) * transform.k + transform.x,
             (4 + (Math.floor(p / COLS) + 0.5) * cell) * transform.k + transform.y,
           ];
     select(el).call(z.scaleBy, f, at);
@@ -386,7 +394,7 @@ function VmaGrid({
     inspect !== null && !heat
       ? {
           page: inspect,
-          x: (GUTTER + ((inspect % COLS) + 1) * cell) * transform.k + transform.x,
+          x: (gutter + ((inspect % COLS) + 1) * cell) * transform.k + transform.x,
           y: (4 + (Math.floor(inspect / COLS) + 1) * cell) * transform.k + transform.y,
         }
       : hover;
@@ -406,14 +414,14 @@ function VmaGrid({
     const g = el.getContext('2d')!;
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, width, height);
-    if (heat) drawHeat(g, vma, width, palette);
-    else drawGrid(g, vma, frame, transform, cell, COLS, width, height, palette, inspect, [spotFrom, spotTo]);
-  }, [vma, frame, transform, cell, COLS, width, height, palette, heat, inspect, spotFrom, spotTo]);
+    if (heat) drawHeat(g, vma, width, palette, labelPx);
+    else drawGrid(g, vma, frame, transform, cell, COLS, width, height, palette, inspect, [spotFrom, spotTo], labelPx);
+  }, [vma, frame, transform, cell, COLS, width, height, palette, heat, inspect, spotFrom, spotTo, labelPx]);
 
   const pageAt = (x: number, y: number): number | null => {
     if (heat) return null;
     const k = transform.k;
-    const gx = (x - transform.x) / k - GUTTER,
+    const gx = (x - transform.x) / k - gutter,
       gy = (y - transform.y) / k - 4;
     if (gx < 0 || gy < 0) return null;
     const c = Math.floor(gx / cell),
@@ -679,12 +687,13 @@ function drawGrid(
   pal: Palette,
   inspect: number | null,
   spot: [number, number],
+  labelPx: number,
 ) {
   const pages = vma.pages!;
   const n = pages.length;
   const k = t.k;
   const cs = cell * k;
-  const x0 = t.x + GUTTER * k,
+  const x0 = t.x + gutterFor(labelPx) * k,
     y0 = t.y + 4 * k;
   const gap = cs >= 6 ? Math.max(1, Math.min(2, cs / 10)) : 0;
   const r0 = Math.max(0, Math.floor(-y0 / cs)),
@@ -712,7 +721,7 @@ function drawGrid(
       }
       if (cs >= 30) {
         g.fillStyle = st & 1 ? '#fff' : pal.muted;
-        g.font = `${Math.min(14, cs / 3)}px ui-monospace, monospace`;
+        g.font = `${Math.min(labelPx, cs / 3)}px ui-monospace, monospace`;
         g.textAlign = 'center';
         g.textBaseline = 'middle';
         g.fillText(
@@ -727,7 +736,7 @@ function drawGrid(
   g.strokeStyle = pal.emptyLine;
   g.lineWidth = 1;
   g.fillStyle = pal.muted;
-  g.font = '14px ui-monospace, monospace';
+  g.font = `${labelPx}px ui-monospace, monospace`;
   g.textAlign = 'right';
   g.textBaseline = 'middle';
   const first = Math.floor((vma.start % 2 ** 21) / 4096);
@@ -893,7 +902,7 @@ function drawCache(g: CanvasRenderingContext2D, pc: number, x: number, y: number
   }
 }
 
-function drawHeat(g: CanvasRenderingContext2D, vma: VmaView, width: number, pal: Palette) {
+function drawHeat(g: CanvasRenderingContext2D, vma: VmaView, width: number, pal: Palette, labelPx: number) {
   const heat = vma.heat!;
   const perBucket = (vma.end - vma.start) / 4096 / heat.length;
   const x0 = 8,
@@ -911,7 +920,7 @@ function drawHeat(g: CanvasRenderingContext2D, vma: VmaView, width: number, pal:
   }
   g.globalAlpha = 1;
   g.fillStyle = pal.muted;
-  g.font = '14px ui-monospace, monospace';
+  g.font = `${labelPx}px ui-monospace, monospace`;
   g.textBaseline = 'top';
   g.textAlign = 'left';
   g.fillText(hex(vma.start), x0, y0 + h + 6);

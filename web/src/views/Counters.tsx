@@ -8,7 +8,7 @@
  */
 import { line, scaleLinear } from 'd3';
 import { useMemo, useState } from 'react';
-import { useBoxSize } from './useBoxSize.js';
+import { useStageBox } from './useBoxSize.js';
 import { COUNTERS, FIRST_MODEL_COUNTER, REQUIRED_COUNTERS } from '../../../wasm-core/ts/abi.js';
 import { fmt } from '../lib/format.js';
 import { dispatch, useStore } from '../store/store.js';
@@ -127,8 +127,10 @@ function Charts({
   timeline: ViewProps['timeline'];
 }) {
   /* null until measured: the lines are drawn once, at the size they are shown */
-  const [box, size] = useBoxSize<HTMLDivElement>();
+  const [box, size, svg] = useStageBox<HTMLDivElement>();
   const W = size ? Math.max(200, size.w) : null;
+  /* on stage the drawing is scaled up (useStageBox): k screen px per user unit */
+  const k = svg && size ? svg.width / size.w : 1;
   /* the lines depend on the run and the size, not on the cursor: stepping redraws only the cursor */
   const xs = timeline.samples.x;
   const xmax = Math.max(1, xs[xs.length - 1] ?? 1);
@@ -168,9 +170,10 @@ function Charts({
   return (
     <div className="chart" ref={box}>
       <svg
-        width={W}
-        height={H * chart.length}
+        width={W * k}
+        height={H * chart.length * k}
         viewBox={`0 0 ${W} ${H * chart.length}`}
+        style={svg?.style}
         role="img"
         data-export
         aria-label={`Counters over the run: ${chart.map((n) => `${n} ${fmt(frame.counters[COUNTERS.indexOf(n as never)])}`).join(', ')} at the cursor`}

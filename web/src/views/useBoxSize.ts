@@ -8,6 +8,8 @@
  * placeholder, is observed too) and the size.
  */
 import { useCallback, useLayoutEffect, useState } from 'react';
+import { STAGE_TEXT } from '../store/state.js';
+import { useStore } from '../store/store.js';
 
 export interface BoxSize {
   w: number;
@@ -29,4 +31,40 @@ export function useBoxSize<T extends HTMLElement>(): [(el: T | null) => void, Bo
     return () => ro.disconnect();
   }, [el]);
   return [ref, size];
+}
+
+/** the size the views' SVG text is drawn at (CSS px in user units): about 12 px */
+export const SVG_TEXT = 12;
+
+/** what an SVG view spreads on its `<svg>`: its size on screen, and the user units it draws in */
+export interface SvgBox {
+  width: number;
+  height: number;
+  viewBox: string;
+  style?: React.CSSProperties;
+}
+
+/**
+ * A box for an SVG view that reads on stage: in presenter mode the drawing is made in user units k times
+ * smaller than the box (k = the stage's smallest text / SVG_TEXT, 1.5 at 18 px) and scaled up by its
+ * viewBox, so its 12 px labels and everything laid out around them read at 18 px, with the room to do so;
+ * inside, no text is under SVG_TEXT user units. Off the stage, k is 1 and the box is the box.
+ * Returns the ref, the size to draw in (user units) and the `<svg>`'s attributes.
+ */
+export function useStageBox<T extends HTMLElement>(): [(el: T | null) => void, BoxSize | null, SvgBox | null] {
+  const [ref, box] = useBoxSize<T>();
+  const stage = useStore((s) => (s.present ? STAGE_TEXT * s.fontScale : 0));
+  const k = Math.max(1, stage / SVG_TEXT);
+  if (!box) return [ref, null, null];
+  const draw = k === 1 ? box : { w: Math.round(box.w / k), h: Math.round(box.h / k) };
+  return [
+    ref,
+    draw,
+    {
+      width: box.w,
+      height: box.h,
+      viewBox: `0 0 ${draw.w} ${draw.h}`,
+      style: k === 1 ? undefined : ({ '--text-min': `${SVG_TEXT}px` } as React.CSSProperties),
+    },
+  ];
 }

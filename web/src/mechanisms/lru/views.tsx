@@ -17,7 +17,7 @@ import { COUNTERS, LRU_LISTS, Pagevec, PG, ShrinkVerdict, WbReason } from '../..
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { fmt } from '../../lib/format.js';
 import { RUN_DASH, RUN_STROKE_NAME, runsAgainst, type ViewComponents, type ViewProps } from '../../views/types.js';
-import { useBoxSize } from '../../views/useBoxSize.js';
+import { useStageBox } from '../../views/useBoxSize.js';
 import { lruOf, type LruBand, type LruListView, type LruPage, type LruSeries } from './frame.js';
 import { LRU } from './index.js';
 import './lru.css';
@@ -256,7 +256,12 @@ function Tray({
     <g transform={`translate(${x},${y})`} className="lru-tray-g" data-testid={`lru-tray-${name}`}>
       <title>{title}</title>
       <rect width={TRAY_W} height={TRAY_H} rx={4} className={`lru-tray ${pages.length ? 'full' : ''}`} />
-      <text x={4} y={11} className="lru-tray-label" style={{ fontSize: narrow ? 9.5 : undefined }}>
+      <text
+        x={4}
+        y={11}
+        className="lru-tray-label"
+        style={{ fontSize: narrow ? 'max(var(--text-min), 9.5px)' : undefined }}
+      >
         {name} <tspan className="num">{pages.length}</tspan>
       </text>
       {pages.map((p, i) => (
@@ -276,7 +281,7 @@ function Tray({
 
 export function LruLists({ frame, program }: ViewProps) {
   const lru = lruOf(frame);
-  const [ref, box] = useBoxSize<HTMLDivElement>();
+  const [ref, box, svg] = useStageBox<HTMLDivElement>();
   if (!lru) return <Empty>No LRU state in this frame.</Empty>;
   const W = box?.w ?? 0,
     H = box?.h ?? 0;
@@ -295,11 +300,25 @@ export function LruLists({ frame, program }: ViewProps) {
   /* pages a scan took and put back are not moves: only where they went */
   const moved = new Set(lru.moves.filter((g) => g.why !== 'added').flatMap((g) => g.pfns));
   const top = (i: number) => 4 + i * rowH;
+  /*
+   * narrow and too narrow for the name and three trays side by side (a run of a comparison on stage): the
+   * name and count on one line, the trays on the next, then the lane, where the height allows; where it does
+   * not, the trays beside the name and the deactivate and rotate trays only when they hold pages
+   */
+  const trayTop = 17;
+  const sideBySide = labelW + 3 * (TRAY_W + 6) + 4 <= W;
+  const stack = narrow && !sideBySide && rowH >= trayTop + TRAY_H + 40;
+  const cramped = narrow && !sideBySide && !stack;
   const geoms = rows.map((l, i) =>
-    narrow
-      ? layoutRow(lru.lists[l], x0, x1, top(i) + TRAY_H + 16, Math.max(0, rowH - TRAY_H - 20))
-      : layoutRow(lru.lists[l], x0, x1, top(i) + 14, Math.max(0, rowH - 18)),
+    stack
+      ? layoutRow(lru.lists[l], x0, x1, top(i) + trayTop + TRAY_H + 16, Math.max(0, rowH - trayTop - TRAY_H - 20))
+      : narrow
+        ? layoutRow(lru.lists[l], x0, x1, top(i) + TRAY_H + 16, Math.max(0, rowH - TRAY_H - 20))
+        : layoutRow(lru.lists[l], x0, x1, top(i) + 14, Math.max(0, rowH - 18)),
   );
+  /* where the nth tray shown goes: right of the name, or in a line under it */
+  const trayX = (n: number) => (stack ? 4 : labelW) + n * (TRAY_W + 6);
+  const showTray = (pages: LruPage[]) => !cramped || pages.length > 0;
   const rowOf = (l: number | null) => geoms.find((g) => g.list === l) ?? null;
   /* arrows: at most one per (from, to, why), from the source row to the destination row */
   const arrows = lru.moves.filter((g) => g.why !== 'added' && g.from !== null && g.to !== null && g.to !== 'freed');
@@ -309,8 +328,7 @@ export function LruLists({ frame, program }: ViewProps) {
       <div className="lru-box" ref={ref}>
         {box && (
           <svg
-            width={W}
-            height={H}
+            {...svg}
             role="img"
             data-export
             aria-label={`LRU lists: ${rows.map((l) => `${listName(l)} ${lru.lists[l].nr}`).join(', ')}${lru.moves.length ? `; this step: ${lru.moves.map((g) => `${g.pfns.length} ${WHY[g.why] ?? g.why}`).join(', ')}` : ''}`}
@@ -330,7 +348,7 @@ export function LruLists({ frame, program }: ViewProps) {
             </defs>
             {geoms.map((g, gi) => {
               const l = lru.lists[g.list];
-              const ty = narrow ? top(gi) : g.y - 8,
+              const ty = stack ? top(gi) + trayTop : narrow ? top(gi) : g.y - 8,
                 ly = narrow ? top(gi) + 12 : g.y + 4;
               const out = freed ? `→ ${fmt(freed)} freed` : '→ reclaim';
               const tray = lru.pvecs[g.list] ?? [];
@@ -338,13 +356,20 @@ export function LruLists({ frame, program }: ViewProps) {
                 <g key={g.list} data-testid={`lru-row-${LRU_LISTS[g.list]}`}>
                   <text x={4} y={ly} className="lru-label">
                     {listName(g.list)}
+                    {stack && (
+                      <tspan className="lru-count num" dx={8}>
+                        {fmt(l.nr)} {l.nr === 1 ? 'page' : 'pages'}
+                      </tspan>
+                    )}
                   </text>
-                  <text x={4} y={ly + 16} className="lru-count num">
-                    {fmt(l.nr)} {l.nr === 1 ? 'page' : 'pages'}
-                  </text>
+                  {!stack && (
+                    <text x={4} y={ly + 16} className="lru-count num">
+                      {fmt(l.nr)} {l.nr === 1 ? 'page' : 'pages'}
+                    </text>
+                  )}
                   {/* the lru_add pagevec for this list: pages on their way in; fadvise's deactivations wait beside it */}
                   <Tray
-                    x={labelW}
+                    x={trayX(0)}
                     y={ty}
                     name="add"
                     pages={tray}
@@ -352,9 +377,9 @@ export function LruLists({ frame, program }: ViewProps) {
                     narrow={narrow}
                     title={`the lru_add pagevec: pages on their way to the ${listName(g.list)} list (${tray.length} of 14; drained when full or by lru_add_drain)`}
                   />
-                  {g.list === 2 && (
+                  {g.list === 2 && showTray(lru.pvecs[PVEC_DEACTIVATE]) && (
                     <Tray
-                      x={labelW + TRAY_W + 6}
+                      x={trayX(1)}
                       y={ty}
                       name="deactivate"
                       pages={lru.pvecs[PVEC_DEACTIVATE]}
@@ -363,9 +388,9 @@ export function LruLists({ frame, program }: ViewProps) {
                       title={`the lru_deactivate pagevec: pages fadvise could not drop, still on their lists, to be moved to the inactive list when it drains (${lru.pvecs[PVEC_DEACTIVATE].length} of 14)`}
                     />
                   )}
-                  {g.list === 2 && (
+                  {g.list === 2 && showTray(lru.pvecs[PVEC_ROTATE]) && (
                     <Tray
-                      x={narrow ? labelW + 2 * (TRAY_W + 6) : x1 + 6}
+                      x={narrow ? trayX(showTray(lru.pvecs[PVEC_DEACTIVATE]) ? 2 : 1) : x1 + 6}
                       y={ty}
                       name="rotate"
                       pages={lru.pvecs[PVEC_ROTATE]}
@@ -767,7 +792,7 @@ interface ChartLine {
  * the same axes.
  */
 export function LruResidency({ frame, timeline, others = [], label }: ViewProps) {
-  const [ref, box] = useBoxSize<HTMLDivElement>();
+  const [ref, box, svg] = useStageBox<HTMLDivElement>();
   const [mode, setMode] = useState<'cache' | 'counters'>('cache');
   const runs = [
     {
@@ -837,7 +862,7 @@ export function LruResidency({ frame, timeline, others = [], label }: ViewProps)
     <div className="lru-res">
       <div className="lru-res-box" ref={ref}>
         {box && (
-          <svg width={W} height={H} role="img" data-export aria-label={`${what} over the run${runsAgainst(runs)}`}>
+          <svg {...svg} role="img" data-export aria-label={`${what} over the run${runsAgainst(runs)}`}>
             {a.kswapd.map(([s, e], i) => (
               <rect
                 key={i}

@@ -13,7 +13,7 @@ import type { Frame } from '../../frames/types.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { fmt } from '../../lib/format.js';
 import { runsAgainst, type ViewComponents, type ViewProps } from '../../views/types.js';
-import { useBoxSize } from '../../views/useBoxSize.js';
+import { useStageBox } from '../../views/useBoxSize.js';
 import { prefaultOf, type PagesSeries, type ThreadPrediction } from './frame.js';
 import { PREFAULT } from './index.js';
 import './prefault.css';
@@ -140,7 +140,7 @@ export function Predictions({ frame, program }: ViewProps) {
 }
 
 export function PagesPerFault({ frame, timeline, others = [], label }: ViewProps) {
-  const [ref, box] = useBoxSize<HTMLDivElement>();
+  const [ref, box, svg] = useStageBox<HTMLDivElement>();
   const runs = [
     { key: 'a', s: timeline.series?.[PREFAULT] as PagesSeries | undefined, frame, label: label ?? 'this run' },
     ...others.map((o) => ({
@@ -177,8 +177,7 @@ export function PagesPerFault({ frame, timeline, others = [], label }: ViewProps
       <div className="pf-chart-box" ref={ref}>
         {box && (
           <svg
-            width={W}
-            height={H}
+            {...svg}
             role="img"
             data-export
             aria-label={`Pages mapped per fault over ${fmt(faults)} faults${runsAgainst(runs)}`}

@@ -10,7 +10,7 @@ import type { Frame, VmaView } from '../../frames/types.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { fmt } from '../../lib/format.js';
 import { RUN_DASH, RUN_STROKE_NAME, runsAgainst, type ViewComponents, type ViewProps } from '../../views/types.js';
-import { useBoxSize } from '../../views/useBoxSize.js';
+import { useStageBox } from '../../views/useBoxSize.js';
 import {
   lookupsAt,
   TREE_DEPTH,
@@ -326,7 +326,7 @@ export function VmaTree({ frame, program, others = [], label }: ViewProps) {
   const other = others[0] ?? null;
   const vc = vmaCacheOf(frame);
   const vb = other ? vmaCacheOf(other.frame) : null;
-  const [ref, box] = useBoxSize<HTMLDivElement>();
+  const [ref, box, svg] = useStageBox<HTMLDivElement>();
   const mm = vc?.lookup?.mm ?? frame.focusMm;
   const m = vc?.mms.find((x) => x.mm === mm) ?? vc?.mms[0] ?? null;
   const { nodes, levels } = useMemo(
@@ -369,8 +369,7 @@ export function VmaTree({ frame, program, others = [], label }: ViewProps) {
       <div className="vc-tree-box" ref={ref}>
         {box && m && nodes.length > 0 && (
           <svg
-            width={W}
-            height={H}
+            {...svg}
             role="img"
             aria-label={`VMA rb-tree of ${frame.mms.find((z) => z.id === m.mm)?.name ?? 'the process'}: ${nodes.length} nodes${l?.walk.length ? `, walk ${l.walk.map((w) => pos.get(w.vma)?.name ?? w.vma).join(' → ')}` : ''}`}
             data-export
@@ -412,7 +411,7 @@ export function VmaTree({ frame, program, others = [], label }: ViewProps) {
                     y={nodeH >= 26 ? 14 : nodeH / 2 + Math.min(12, nodeH - 1) / 3}
                     textAnchor="middle"
                     className="vc-node-name"
-                    style={{ fontSize: Math.min(12, nodeH - 1) }}
+                    style={{ fontSize: `max(var(--text-min), ${Math.min(12, nodeH - 1)}px)` }}
                   >
                     {n.name.length * 7 > nodeW ? `${n.name.slice(0, Math.max(1, Math.floor(nodeW / 7) - 1))}…` : n.name}
                   </text>
@@ -477,7 +476,7 @@ export function VmaTree({ frame, program, others = [], label }: ViewProps) {
 const DASH = ['', '6 3', '2 3', '8 3 2 3', '1 2'];
 
 export function HitRate({ frame, timeline, others = [], label }: ViewProps) {
-  const [ref, box] = useBoxSize<HTMLDivElement>();
+  const [ref, box, svg] = useStageBox<HTMLDivElement>();
   const runs = [
     { key: 'a', series: timeline.series?.[VMA_CACHE] as VmaCacheSeries | undefined, frame, label: label ?? 'A' },
     ...others.map((o) => ({
@@ -510,8 +509,7 @@ export function HitRate({ frame, timeline, others = [], label }: ViewProps) {
       <div className="vc-rate-box" ref={ref}>
         {box && (
           <svg
-            width={W}
-            height={H}
+            {...svg}
             role="img"
             data-export
             aria-label={`Hit rate per thread over ${fmt(lookups)} lookups${runsAgainst(runs)}`}
