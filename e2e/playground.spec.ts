@@ -486,6 +486,8 @@ test('four runs on one page: off, the 2004 prefault, THP and a 64 KiB mTHP, at 1
   await page.setViewportSize({ width: 1280, height: 720 });
   const q = 'scenario=prefault/sequential&compare=anon_prefault=off&c=thp=always&d=mthp=[65536]&cursor=end';
   await page.goto(`/?${q}`);
+  /* its first frame shows while it records (a big run): the figures are the run's once it is recorded */
+  await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 90_000 });
   const value = async (run: string) => {
     const el = page.locator(`[data-run=${run}][data-counter=pgfault]`).first();
     await expect(el).toHaveText(/^[\d,]+$/, { timeout: 90_000 });
@@ -519,6 +521,45 @@ test('four runs on one page: off, the 2004 prefault, THP and a 64 KiB mTHP, at 1
   /* a run C needs a run B: the link says so */
   await page.goto('/?scenario=prefault/sequential&c=thp=always');
   await expect(page.getByTestId('toast')).toContainText('give compare= too');
+});
+
+test('a big run draws its first frame while it records; a tunable change keeps the frame on screen', async ({
+  page,
+}, info) => {
+  test.setTimeout(120_000);
+  /* what the page showed, frame by frame: the views (recording or ready), the transport, pgfault */
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { seen: string[] }).seen = seen;
+    const t0 = performance.now();
+    const look = () => {
+      const v = document.querySelector<HTMLElement>('[data-testid=views]');
+      const state = v ? (v.dataset.ready !== undefined ? 'ready' : 'recording') : 'none';
+      const line = `${state} | ${document.querySelector('[data-testid=cursor]')?.textContent} | ${document.querySelector('[data-testid=value-pgfault]')?.textContent}`;
+      if (seen[seen.length - 1]?.split(' @ ')[0] !== line) seen.push(`${line} @ ${Math.round(performance.now() - t0)}`);
+      if (state !== 'ready') requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  await page.goto('/?scenario=prefault/sequential');
+  await expect(page.locator('[data-testid=views][data-ready]')).toBeVisible({ timeout: 60_000 });
+  const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+  /* before the run: the machine at event 0, with the recording's progress in the transport */
+  const first = seen.find((l) => l.startsWith('recording'));
+  expect(first, seen.join('\n')).toMatch(/^recording \| recording\u2026 \d+% \| 0 @ \d+$/);
+  expect(seen.findIndex((l) => l.startsWith('recording'))).toBeLessThan(seen.findIndex((l) => l.startsWith('ready')));
+  info.annotations.push({ type: 'timing', description: seen.join('; ') });
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('cursor')).toHaveText(/^event ([\d,]+) \/ \1$/);
+  const end = await page.getByTestId('value-pgfault').textContent();
+  /* a tunable change: the frame stays (never "Preparing the machine"), dimmed, until the new run's comes */
+  await page.getByRole('group', { name: 'Kernel tunables' }).getByRole('combobox').first().selectOption('off');
+  await expect(page.locator('[data-testid=views][data-recording]')).toBeVisible();
+  await expect(page.locator('.views-empty')).toHaveCount(0);
+  await expect(page.getByTestId('value-pgfault')).toHaveText(end!);
+  await expect(page.locator('[data-testid=views][data-ready]')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('value-pgfault')).not.toHaveText(end!);
+  await expect(page.getByTestId('cursor')).toHaveText(/^event ([\d,]+) \/ \1$/);
 });
 
 test('a short window shows two views until others are asked for, then keeps the choice', async ({ page }) => {
@@ -774,6 +815,8 @@ test('anticipatory prefault: turn it on, step, and watch the batch grow 1, 2, 4,
   await expect(page.getByTestId('pf')).toContainText('Prefault off');
   await page.getByRole('group', { name: 'Kernel tunables' }).getByRole('combobox').first().selectOption('anticipatory');
   await expect(page.getByTestId('pf')).toContainText('Prefault on', { timeout: 30_000 });
+  /* the last run's frame stays on screen, dimmed and still, while the new one records */
+  await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 30_000 });
   /* the first fault is a miss (I), then each hit (K) maps a bigger batch */
   await page.keyboard.press('i');
   await expect(page.getByTestId('pf-batch-app.0')).toContainText('missed');

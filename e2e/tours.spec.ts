@@ -35,7 +35,9 @@ const captionPattern = (c: string) =>
 async function beatOnScreen(page: Page, n: number, caption: string) {
   await expect(page.locator('.app')).toHaveAttribute('data-beat', String(n));
   await expect(page.getByTestId('beat-caption')).toHaveText(captionPattern(caption));
-  await expect(page.locator('.views-empty'), `beat ${n}: its runs are recorded`).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.locator('[data-testid=views][data-ready]'), `beat ${n}: its runs are recorded`).toHaveCount(1, {
+    timeout: 60_000,
+  });
   await expect(page.getByTestId('cursor')).toHaveText(/^(event [\d,]+ \/ [\d,]+|big run: final state)$/);
   /* a figure of run B is filled in once B is recorded */
   await expect(page.getByTestId('beat-caption')).not.toContainText('\u2013');
@@ -87,7 +89,9 @@ GROUPS.forEach((group, i) => {
 test("a comparison beat shows both runs' key figures on stage, 1280x720", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/?tour=fault-around/talk&beat=6&present=1');
-  await expect(page.locator('.views-empty'), "the beat's runs are recorded").toHaveCount(0, { timeout: 60_000 });
+  await expect(page.locator('[data-testid=views][data-ready]'), "the beat's runs are recorded").toHaveCount(1, {
+    timeout: 60_000,
+  });
   for (const run of ['a', 'b'])
     await expect(page.locator(`[data-run=${run}][data-counter=pgfault]`).first()).toBeVisible();
   /* the caption's figures are the runs' own */
@@ -138,7 +142,7 @@ test('an embedded part of a talk: its caption, its own beat count, only its beat
   await expect(page.locator('.app')).toHaveAttribute('data-beat', '4');
   await expect(page.getByTestId('caption')).toContainText('1 / 3');
   await expect(page.getByTestId('beat-caption')).toContainText('do_fault_around()');
-  await expect(page.locator('.views-empty')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 60_000 });
   for (let i = 0; i < 3; i++) await page.keyboard.press('PageDown');
   await expect(page.locator('.app')).toHaveAttribute('data-beat', '6');
   await expect(page.getByTestId('caption')).toContainText('3 / 3');
@@ -146,7 +150,7 @@ test('an embedded part of a talk: its caption, its own beat count, only its beat
   await expect(page.locator('.app')).toHaveAttribute('data-beat', '4');
   await expect.poll(() => new URL(page.url()).searchParams.get('beats')).toBe('4-6');
   /* a click inside a view does not take the stepping keys */
-  await expect(page.locator('.views-empty')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 60_000 });
   await page
     .locator('[data-view="address"] canvas')
     .first()
@@ -167,7 +171,7 @@ test('presenter mode on a scenario: each press a caption, never an expect clause
 }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/?scenario=lru/backup&present=1');
-  await expect(page.locator('.views-empty')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 60_000 });
   const cursor = () => page.getByTestId('cursor').textContent();
   let presses = 0;
   for (;;) {

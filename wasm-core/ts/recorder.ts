@@ -394,6 +394,27 @@ export class Recorder {
     return decodeEvent(new DataView(this.events.buffer, this.events.byteOffset, this.events.byteLength), i * 32, i);
   }
 
+  /**
+   * The indexes of the events of these types, in order, without decoding an event: a pass over the
+   * recorded type fields builds an index of every type once (a counting sort), and a list for a set of
+   * types merges theirs. A chart over the run that reads one kind of event out of a million reads only
+   * those (the worker's series and jump marks: 0.6 s of decoding every event, four times, before).
+   */
+  ofTypes(types: readonly number[]): Int32Array {
+    if (!this.byType || this.byType.n !== this.nEvents) this.byType = indexByType(this.events, this.nEvents);
+    const { start, index } = this.byType;
+    const lists = [...new Set(types)].map((t) => index.subarray(start[t], start[t + 1]));
+    if (lists.length === 1) return lists[0];
+    const out = new Int32Array(lists.reduce((a, l) => a + l.length, 0));
+    let at = 0;
+    for (const l of lists) {
+      out.set(l, at);
+      at += l.length;
+    }
+    return out.sort();
+  }
+  private byType: { n: number; start: Int32Array; index: Int32Array } | null = null;
+
   /** event i, which the caller knows is of this kind (an index from its own list of them): its fields by name */
   eventOf<N extends EventName>(i: number, name: N): SimEventOf<N> {
     const e = this.event(i);
@@ -512,4 +533,16 @@ export class Recorder {
     this.frozenAt = c;
     return true;
   }
+}
+
+/** every event's index grouped by type (events of type t are index[start[t] .. start[t+1]), in order) */
+function indexByType(events: Uint8Array, n: number): { n: number; start: Int32Array; index: Int32Array } {
+  const types = EV_TYPE_MASK + 1;
+  const start = new Int32Array(types + 1);
+  for (let i = 0; i < n; i++) start[((events[i * 32] | (events[i * 32 + 1] << 8)) & EV_TYPE_MASK) + 1]++;
+  for (let t = 0; t < types; t++) start[t + 1] += start[t];
+  const fill = start.slice(0, types);
+  const index = new Int32Array(n);
+  for (let i = 0; i < n; i++) index[fill[(events[i * 32] | (events[i * 32 + 1] << 8)) & EV_TYPE_MASK]++] = i;
+  return { n, start, index };
 }

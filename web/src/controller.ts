@@ -322,6 +322,13 @@ export class Controller {
           this.store.dispatch({ type: 'compiled', runId, scenario: p.scenario, own });
         },
         (done, total, big) => this.store.dispatch({ type: 'runProgress', runId, done, total, big }),
+        undefined,
+        /* the first frame while it records, where the page has none to keep */
+        s.frame
+          ? undefined
+          : (timeline, frame) => {
+              if (program) this.store.dispatch({ type: 'runPreview', runId, program, timeline, frame });
+            },
       )
       .then((o) => {
         if (o.kind === 'loaded' && program)

@@ -92,8 +92,11 @@ export function Player() {
       </main>
     );
   }
+  /* while a run records: its first frame (a big run), or the frame of the run it replaces (a tunable
+     changed), drawn dimmed, never "Preparing the machine" over nothing */
+  const recording = load.status === 'running' || load.status === 'compiling';
   const views =
-    frame && program && timeline && load.status === 'ready' ? (
+    frame && program && timeline && (load.status === 'ready' || recording) ? (
       <Views bar={compare && !present && !embed ? <CompareBar /> : null} />
     ) : load.status === 'error' ? (
       <div className="views-empty">
@@ -233,8 +236,10 @@ function Figures() {
   const timeline = useStore((s) => s.timeline);
   const compare = useStore((s) => s.compare);
   const more = useStore((s) => s.more);
-  /* selectors must return stable values: derive the final counters here */
-  const whole = useMemo(() => finalCounters({ timeline }), [timeline]);
+  /* selectors must return stable values: derive the final counters here (none while a run records: the
+     timeline on screen is its first frame's, or the last run's) */
+  const ready = useStore((s) => s.load.status === 'ready');
+  const whole = useMemo(() => (ready ? finalCounters({ timeline }) : undefined), [timeline, ready]);
   const wholeB = useMemo(() => finalCounters({ timeline: compare?.timeline ?? null }), [compare?.timeline]);
   const fb = compare?.frame ?? null;
   const spot = useStore((s) => (s.highlight?.kind === 'figure' ? s.highlight.counter : null));
@@ -245,6 +250,7 @@ function Figures() {
       className={`figures ${compare ? 'compare' : ''} ${runs.length > 1 ? `runs-${runs.length + 1}` : ''}`}
       role="group"
       aria-label="Key counters"
+      data-recording={!ready || undefined}
     >
       {FIGURES.map(({ key, label }) => {
         const i = COUNTERS.indexOf(key as never);
@@ -341,10 +347,17 @@ function Figures() {
               {v !== undefined ? fmt(v) : '–'}
             </div>
             <div className="was">
-              {end !== undefined && (
+              {end !== undefined ? (
                 <>
                   whole run <b>{fmt(end)}</b>
                 </>
+              ) : (
+                /* recording: the line keeps its place (nothing moves when the run arrives) */
+                !ready && (
+                  <>
+                    whole run <b>&hellip;</b>
+                  </>
+                )
               )}
               {before !== undefined && before !== end && (
                 <span title={`with ${previous!.label}`}>
@@ -710,10 +723,17 @@ function Views({ bar = null }: { bar?: React.ReactNode }) {
   const group = useStore((s) => groupOf(s.scenario?.name));
   const onScreen = useDefaultShortViews();
   const all = viewsFor(group);
+  /* recorded: the views are the run's; recording, they are its first frame or the last run's, dimmed */
+  const ready = useStore((s) => s.load.status === 'ready' && s.fresh);
   if (stage) {
     const chosen = stageViews(views, enlarged, group);
     return (
-      <div className={`views stage-views n${chosen.length}`} data-testid="views">
+      <div
+        className={`views stage-views n${chosen.length}`}
+        data-testid="views"
+        data-ready={ready || undefined}
+        data-recording={!ready || undefined}
+      >
         {chosen.map((v) => (
           <Panel key={v.id} def={v} />
         ))}
@@ -770,11 +790,21 @@ function Views({ bar = null }: { bar?: React.ReactNode }) {
         </div>
       )}
       {enlarged ? (
-        <div className="views one" data-testid="views">
+        <div
+          className="views one"
+          data-testid="views"
+          data-ready={ready || undefined}
+          data-recording={!ready || undefined}
+        >
           <Panel def={all.find((v) => v.id === enlarged) ?? all[0]} />
         </div>
       ) : (
-        <div className={`views ${!visible('main').length || !visible('side').length ? 'one' : ''}`} data-testid="views">
+        <div
+          className={`views ${!visible('main').length || !visible('side').length ? 'one' : ''}`}
+          data-testid="views"
+          data-ready={ready || undefined}
+          data-recording={!ready || undefined}
+        >
           {visible('main').length > 0 && (
             <div className="col">
               {visible('main').map((v) => (

@@ -46,6 +46,14 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
   const playing = useStore((s) => s.playing);
   const speed = useStore((s) => s.speed);
   const ready = useStore((s) => s.load.status === 'ready');
+  /* a run recording: how far, in the transport (the views show its first frame, or the last run's) */
+  const recordingPct = useStore((s) =>
+    s.load.status === 'running'
+      ? Math.floor((100 * s.load.done) / Math.max(1, s.load.total))
+      : s.load.status === 'compiling'
+        ? 0
+        : null,
+  );
   const n = timeline?.nEvents ?? 0;
   const big = !!timeline?.big;
   const off = !ready || big || !n;
@@ -225,7 +233,9 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
         data-testid="cursor"
         style={{ '--where-ch': (big ? 20 : `event ${fmt(n)} / ${fmt(n)}`.length) + 1 } as React.CSSProperties}
       >
-        {big ? (
+        {recordingPct !== null && timeline ? (
+          `recording\u2026 ${recordingPct}%`
+        ) : big ? (
           'big run: final state'
         ) : (
           <>

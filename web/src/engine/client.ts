@@ -63,6 +63,8 @@ interface LoadHandlers {
   resolve: (o: LoadOutcome) => void;
   progress: (done: number, total: number, big: boolean) => void;
   prepared: (program: Program, own: Scenario) => void;
+  /** the first frame, before the run is recorded */
+  preview?: (timeline: Timeline, frame: Frame) => void;
 }
 
 export class EngineClient {
@@ -155,6 +157,9 @@ export class EngineClient {
       case 'fatal':
         this.onFatal(m.message);
         break;
+      case 'preview':
+        this.loads.get(m.id)?.preview?.(m.timeline, m.frame);
+        break;
       case 'progress':
         this.loads.get(m.id)?.progress(m.done, m.total, m.big);
         break;
@@ -212,10 +217,11 @@ export class EngineClient {
     prepared: LoadHandlers['prepared'],
     progress: LoadHandlers['progress'],
     opts?: EngineOptions,
+    preview?: LoadHandlers['preview'],
   ): Promise<LoadOutcome> {
     return new Promise((resolve) => {
-      this.loads.set(id, { resolve, progress, prepared });
-      this.send({ t: 'prepare', id, input, opts });
+      this.loads.set(id, { resolve, progress, prepared, preview });
+      this.send({ t: 'prepare', id, input, opts, preview: !!preview });
     });
   }
 

@@ -38,7 +38,8 @@ export interface ScenarioInput {
 
 export type ToWorker =
   /** parse, check and compile in the worker (never on the page), then record the run */
-  | { t: 'prepare'; id: number; input: ScenarioInput; opts?: EngineOptions }
+  /** preview: send the first frame before recording (run A of a scenario just opened) */
+  | { t: 'prepare'; id: number; input: ScenarioInput; opts?: EngineOptions; preview?: boolean }
   /** the editor's check as you type: issues only */
   | { t: 'check'; seq: number; source: string; file: string }
   /** forget a run and free its engine */
@@ -93,6 +94,8 @@ export type FromWorker =
   | { t: 'fatal'; message: string }
   | { t: 'progress'; id: number; done: number; total: number; big: boolean }
   | { t: 'loaded'; id: number; timeline: Timeline }
+  /** the run's first frame (event 0), drawn while the rest records: a timeline of no events so far */
+  | { t: 'preview'; id: number; timeline: Timeline; frame: Frame }
   | { t: 'cancelled'; id: number }
   | { t: 'loadError'; id: number; issues: WorkerIssue[] }
   | { t: 'frame'; id: number; seq: number; frame: Frame }

@@ -55,6 +55,11 @@ function transferables(x: unknown, out: Transferable[] = []): Transferable[] {
   return out;
 }
 
+/** a run still recording after this long shows its first frame meanwhile */
+const PREVIEW_MS = 250;
+/** ... or at once, for a run of at least this many operations (the 1 GiB prefault run has 262,149) */
+const PREVIEW_AT_ONCE = 100_000;
+
 function drop(id: number) {
   engines.get(id)?.destroy();
   engines.delete(id);
@@ -77,10 +82,12 @@ function pump(id: number) {
   }
   const timeline = engine.timeline();
   const event = (i: number) => engine.event(i);
+  const ofTypes = (types: readonly number[]) => engine.ofTypes(types);
   const series: Record<string, unknown> = {};
   if (!timeline.big)
-    for (const p of FRAME_PROVIDERS) if (p.series) series[p.id] = p.series(timeline.nEvents, event, engine.program);
-  post({ t: 'loaded', id, timeline: { ...timeline, marks: computeMarks(timeline.nEvents, event), series } });
+    for (const p of FRAME_PROVIDERS)
+      if (p.series) series[p.id] = p.series(timeline.nEvents, event, engine.program, ofTypes);
+  post({ t: 'loaded', id, timeline: { ...timeline, marks: computeMarks(timeline.nEvents, event, ofTypes), series } });
 }
 
 /** the event log as JSON lines: one object per event, with the sentence the log shows */
@@ -409,6 +416,26 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
         return;
       }
       engines.set(m.id, engine);
+      /*
+       * the first frame (a few ms, taken before anything runs), sent if the run is still recording after
+       * PREVIEW_MS: the page draws the machine while a big run records; a short run just arrives
+       */
+      if (m.preview)
+        try {
+          const frame = engine.frame(0);
+          /* the timeline as it stands before anything ran: no events, no samples (the recorder's own
+             arrays grow while it records) */
+          const t = { ...engine.timeline(), samples: { x: [], values: COUNTERS.map(() => []) } };
+          const id = m.id;
+          /* a run of many operations will take a while: at once */
+          const wait = engine.progress.total >= PREVIEW_AT_ONCE ? 0 : PREVIEW_MS;
+          setTimeout(() => {
+            if (engines.get(id) === engine && !engine.finished)
+              post({ t: 'preview', id, timeline: { ...t, marks: {}, series: {} }, frame }, transferables(frame));
+          }, wait);
+        } catch {
+          /* no preview: the page waits for the run, as before */
+        }
       pump(m.id);
       break;
     }

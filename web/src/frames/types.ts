@@ -7,7 +7,8 @@
  */
 import type { MmInfo, Sim } from '../../../wasm-core/ts/core.js';
 import type { Program } from '../../../wasm-core/ts/compile.js';
-import type { SimEvent } from '../../../wasm-core/ts/events.js';
+import type { SimEvent, SimEventOf } from '../../../wasm-core/ts/events.js';
+import type { EventName } from '../../../wasm-core/ts/abi.js';
 
 export type { MmInfo };
 
@@ -198,11 +199,18 @@ export interface FrameProvider {
   fault?(ops: SimEvent[], at: { addr: number; vma: VmaView | null }): { marks?: FaultMark[]; notes?: FaultNote[] };
   /** per drawn VMA: page blocks to draw as one (large folios) */
   pages?(ctx: { sim: Sim; mm: number; vma: VmaView }): { joins?: Uint32Array };
-  /** page-table changes an event makes beyond mm_set_pte (the address space's colours, the walk) */
-  tableChange?(e: SimEvent): TableChange | null;
   /**
-   * Once per recorded run, in one pass over its events: data for charts over
+   * page-table changes events make beyond mm_set_pte (the address space's colours, the walk), by the event
+   * that makes them: the keys are the only events read for it
+   */
+  tableChanges?: { readonly [N in EventName]?: (e: SimEventOf<N>) => TableChange | null };
+  /**
+   * Once per recorded run, over the events of the types it reads (`ofTypes([EV.x, EV.y])`: their indexes, in
+   * order, without decoding the others): data for charts over
    * the whole run (the worker sends it with the timeline, as timeline.series[id]).
    */
-  series?(nEvents: number, event: (i: number) => SimEvent, program: Program): unknown;
+  series?(nEvents: number, event: (i: number) => SimEvent, program: Program, ofTypes: OfTypes): unknown;
 }
+
+/** the indexes of a recorded run's events of these types, in order (Recorder.ofTypes) */
+export type OfTypes = (types: readonly number[]) => ArrayLike<number>;

@@ -6,6 +6,7 @@
  */
 import { EV, FaultKind } from '../../../wasm-core/ts/abi.js';
 import type { SimEvent } from '../../../wasm-core/ts/events.js';
+import type { OfTypes } from '../frames/types.js';
 import { MECHANISM_DEFS } from '../gen/mechanisms.js';
 import { jump, type JumpDef, type MechanismDef } from './types.js';
 
@@ -60,9 +61,13 @@ export function jumpsOf(group: string | null | undefined): JumpDef[] {
 
 /**
  * Per jump target, the events it stops after (sorted), in one pass over a
- * recorded run: the worker sends them with the timeline.
+ * recorded run's events of the jumps' types: the worker sends them with the timeline.
  */
-export function computeMarks(nEvents: number, event: (i: number) => SimEvent): Record<string, number[]> {
+export function computeMarks(
+  nEvents: number,
+  event: (i: number) => SimEvent,
+  ofTypes?: OfTypes,
+): Record<string, number[]> {
   const defs = jumpKeys();
   const byType = new Map<number, JumpDef[]>();
   for (const j of defs) {
@@ -71,7 +76,10 @@ export function computeMarks(nEvents: number, event: (i: number) => SimEvent): R
     byType.set(type, [...(byType.get(type) ?? []), j]);
   }
   const marks: Record<string, number[]> = Object.fromEntries(defs.map((j) => [j.id, []]));
-  for (let i = 0; i < nEvents; i++) {
+  /* only the events of the jumps' types, where the run has an index of them */
+  const read = ofTypes ? ofTypes([...byType.keys()]) : null;
+  for (let k = 0, n = read ? read.length : nEvents; k < n; k++) {
+    const i = read ? read[k] : k;
     const e = event(i);
     const js = byType.get(e.type);
     if (js) for (const j of js) if (!j.where || j.where(e)) marks[j.id].push(i);

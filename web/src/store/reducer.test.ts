@@ -205,6 +205,40 @@ describe('reducer: two runs (compare)', () => {
   });
 });
 
+describe('reducer: a run recording keeps something on screen', () => {
+  const f = (cursor: number) => ({ cursor, counters: [] }) as never;
+  it("shows a big run's first frame while it records, still, and the run's own once asked", () => {
+    const s = run(initialState(), { ...open, cursor: 'end' });
+    const p = run(s, {
+      type: 'runPreview',
+      runId: s.runId,
+      program: {} as never,
+      timeline: timeline({ nEvents: 0 }),
+      frame: f(0),
+    });
+    expect(p.frame).toEqual(f(0));
+    expect(p.fresh).toBe(false);
+    /* nothing moves while it records: the cursor asked for waits for the run */
+    expect(run(p, { type: 'step', delta: 5 }).cursor).toBe(0);
+    const r = run(p, { type: 'runLoaded', runId: p.runId, program: {} as never, timeline: timeline() });
+    expect(r.cursor).toBe(1000);
+    expect(run(r, { type: 'frame', frame: f(1000) }).fresh).toBe(true);
+  });
+  it('a re-recorded run keeps the frame on screen (no preview over it), and where the user stood', () => {
+    const s = run(initialState(), open, { type: 'runLoaded', runId: 1, program: {} as never, timeline: timeline() });
+    const t = run(s, { type: 'seek', cursor: 400 }, { type: 'frame', frame: f(400) });
+    const u = run(t, { type: 'setTunable', key: 'fault_around_bytes', value: '4096' });
+    expect(u.frame).toEqual(f(400));
+    expect(u.fresh).toBe(false);
+    expect(
+      run(u, { type: 'runPreview', runId: u.runId, program: {} as never, timeline: timeline(), frame: f(0) }).frame,
+    ).toEqual(f(400));
+    /* a second change before the run arrives keeps the cursor the first one asked for */
+    const v = run(u, { type: 'setTunable', key: 'fault_around_bytes', value: '8192' });
+    expect(v.pendingCursor).toEqual(u.pendingCursor);
+  });
+});
+
 describe('reducer: four runs (compare, c, d)', () => {
   const four = () =>
     run(initialState(), {

@@ -171,10 +171,14 @@ function rerun(state: AppState, overrides: Record<string, string>): AppState {
       : null,
     overrides,
     runId: state.runId + 1,
-    pendingCursor: relativeCursor(state.timeline, state.cursor),
+    /* where the user stands, carried to the new run; a run not recorded yet has the cursor it was asked
+       for still pending (its timeline on screen is its first frame's, of no events) */
+    pendingCursor:
+      state.load.status === 'ready' ? relativeCursor(state.timeline, state.cursor) : (state.pendingCursor ?? 0),
     previous: fin ? { label: overridesLabel(state.overrides), counters: fin } : state.previous,
     load: { status: 'compiling' },
     playing: false,
+    fresh: false,
   };
 }
 
@@ -315,6 +319,7 @@ export function reducer(state: AppState, action: Action): AppState {
         running: null,
         timeline: null,
         frame: null,
+        fresh: false,
         prevCounters: null,
         previous: null,
         cursor: 0,
@@ -422,6 +427,17 @@ export function reducer(state: AppState, action: Action): AppState {
         pendingCursor: null,
       };
     }
+    case 'runPreview':
+      /* only where nothing is on screen: a re-recorded run keeps the frame the user was looking at */
+      if (action.runId !== state.runId || state.load.status === 'ready' || state.frame) return state;
+      return {
+        ...state,
+        program: action.program,
+        timeline: action.timeline,
+        frame: action.frame,
+        fresh: false,
+        cursor: 0,
+      };
     case 'runCancelled':
       if (action.runId !== state.runId) return state;
       return { ...state, load: { status: 'cancelled' }, playing: false };
@@ -430,6 +446,8 @@ export function reducer(state: AppState, action: Action): AppState {
         ? { ...state, load: { status: 'cancelled' }, runId: state.runId + 1, playing: false }
         : state;
     case 'seek': {
+      /* while a run records, the views show its first frame or the last run's: nothing to move */
+      if (state.load.status !== 'ready') return state;
       const n = state.timeline?.nEvents ?? 0;
       const cursor = clamp(Math.round(action.cursor), 0, n);
       return { ...state, cursor, playing: state.playing && cursor < n };
@@ -458,6 +476,7 @@ export function reducer(state: AppState, action: Action): AppState {
         prevCounters:
           state.frame && state.frame.cursor !== action.frame.cursor ? state.frame.counters : state.prevCounters,
         frame: action.frame,
+        fresh: true,
       };
     case 'play': {
       const t = state.timeline;

@@ -113,6 +113,11 @@ export interface AppState {
   /** events per second while playing */
   speed: number;
   frame: Frame | null;
+  /**
+   * the frame is the current run's, at a cursor asked for since it was recorded (false: its first frame,
+   * drawn while it records, or the run it replaces): the views draw it dimmed and still until then
+   */
+  fresh: boolean;
   prevCounters: number[] | null;
   /** the run before the last tunable change, to compare */
   previous: { label: string; counters: number[] } | null;
@@ -217,6 +222,8 @@ export type Action =
   | { type: 'toggleHelp' }
   /** run B's settings (null: stop comparing, C and D too); more: C and D's (left as they are when absent) */
   | { type: 'setCompare'; set: Record<string, string> | null; more?: Record<string, string>[] }
+  /** run A's first frame while it records (a scenario just opened: nothing else to show yet) */
+  | { type: 'runPreview'; runId: number; program: Program; timeline: Timeline; frame: Frame }
   | { type: 'compareCompiled'; slot: RunSlot; runId: number }
   | { type: 'compareProgress'; slot: RunSlot; runId: number; done: number; total: number; big: boolean }
   | { type: 'compareLoaded'; slot: RunSlot; runId: number; program: Program; timeline: Timeline }
@@ -303,6 +310,7 @@ export function initialState(theme: AppState['theme'] = 'light'): AppState {
     playing: false,
     speed: 30,
     frame: null,
+    fresh: false,
     prevCounters: null,
     previous: null,
     compare: null,

@@ -228,8 +228,13 @@ export const frames: FrameProvider = {
     ),
   }),
   /* __split_huge_pmd: a PMD remapped by 512 PTEs, each page now a PTE of the THP (or of the huge zero page) */
-  tableChange: (e) =>
-    e.type === EV.mmsim_split_huge_pmd
-      ? { mm: e.mm, address: e.address, pages: 512, cause: e.head ? CAUSE.anon : CAUSE.zero, remap: true }
-      : null,
+  tableChanges: {
+    mmsim_split_huge_pmd: (e) => ({
+      mm: e.mm,
+      address: e.address,
+      pages: 512,
+      cause: e.head ? CAUSE.anon : CAUSE.zero,
+      remap: true,
+    }),
+  },
 };

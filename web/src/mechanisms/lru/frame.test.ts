@@ -93,7 +93,12 @@ describe('lru frame provider', () => {
       ['invalidate-only', 0],
     ] as const) {
       const { eng, tl, events } = await engineOf(BACKUP, { fadvise_dontneed: mode });
-      const s = lruFrames.series!(tl.nEvents, (i) => events[i], eng.program) as LruSeries;
+      const s = lruFrames.series!(
+        tl.nEvents,
+        (i) => events[i],
+        eng.program,
+        (t) => eng.ofTypes(t),
+      ) as LruSeries;
       const db = s.files.find((f) => f.name === 'db')!;
       expect(db.y.at(-1)).toBe(1536);
       if (mode === 'deactivate') expect(Math.min(...db.y.slice(db.y.indexOf(1536)))).toBe(dbMin);

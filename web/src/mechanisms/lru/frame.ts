@@ -13,7 +13,7 @@
 import { EV, LRU_TAIL, LruMove, PG, ShrinkVerdict, InvalResult } from '../../../../wasm-core/ts/abi.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
 import type { Sim } from '../../../../wasm-core/ts/core.js';
-import type { Frame, FrameContext, FrameProvider } from '../../frames/types.js';
+import type { Frame, FrameContext, FrameProvider, OfTypes } from '../../frames/types.js';
 import type { SimEvent } from '../../../../wasm-core/ts/events.js';
 import { LRU } from './index.js';
 
@@ -247,7 +247,7 @@ export interface LruSeries {
 
 const MAX_POINTS = 500;
 
-function series(nEvents: number, event: (i: number) => SimEvent, program: Program): LruSeries {
+function series(nEvents: number, event: (i: number) => SimEvent, program: Program, ofTypes: OfTypes): LruSeries {
   const n = program.scenario.files.length;
   const count = new Array<number>(n).fill(0);
   const out: ResidencySeries[] = program.scenario.files.map((f, i) => ({ file: i, name: f.name, x: [0], y: [0] }));
@@ -255,7 +255,16 @@ function series(nEvents: number, event: (i: number) => SimEvent, program: Progra
   const kswapd: [number, number][] = [];
   const refaults: number[] = [];
   let woke = -1;
-  for (let i = 0; i < nEvents; i++) {
+  const read = ofTypes([
+    EV.mm_filemap_add_to_page_cache,
+    EV.mm_filemap_delete_from_page_cache,
+    EV.mmsim_file_preload,
+    EV.mm_vmscan_kswapd_wake,
+    EV.mm_vmscan_kswapd_sleep,
+    EV.mmsim_workingset_refault,
+  ]);
+  for (let k = 0; k < read.length; k++) {
+    const i = read[k];
     const e = event(i);
     let f = -1;
     if (e.type === EV.mm_filemap_add_to_page_cache) {

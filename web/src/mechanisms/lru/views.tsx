@@ -841,7 +841,7 @@ export function LruResidency({ frame, timeline, others = [], label }: ViewProps)
   const W = box?.w ?? 0,
     H = box?.h ?? 0;
   const m = { l: 56, r: mode === 'counters' ? 22 : 12, t: 10, b: 24 };
-  if (!a) return <Empty>A big run records no events to chart.</Empty>;
+  if (!a) return <Empty>{timeline.big ? 'A big run records no events to chart.' : 'Recording the run\u2026'}</Empty>;
   const ymax = Math.max(1, ...lines.flatMap((l) => l.y));
   const sx = (xmax: number) =>
     scaleLinear()

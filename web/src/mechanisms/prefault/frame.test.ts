@@ -48,7 +48,12 @@ describe('prefault frame provider', () => {
         prefaultFrames,
         sets as Record<string, string>,
       );
-      const s = prefaultFrames.series!(tl.nEvents, (i) => events[i], eng.program) as PagesSeries;
+      const s = prefaultFrames.series!(
+        tl.nEvents,
+        (i) => events[i],
+        eng.program,
+        (t) => eng.ofTypes(t),
+      ) as PagesSeries;
       expect(s.faults).toBe(faults);
       expect(eng.frame(tl.nEvents).counters[0]).toBe(faults); /* pgfault */
       expect(s.most).toBe(most);

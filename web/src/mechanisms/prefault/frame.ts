@@ -9,7 +9,7 @@
  */
 import { EV, FaultKind } from '../../../../wasm-core/ts/abi.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
-import type { FaultMark, FaultNote, Frame, FrameContext, FrameProvider } from '../../frames/types.js';
+import type { FaultMark, FaultNote, Frame, FrameContext, FrameProvider, OfTypes } from '../../frames/types.js';
 import { fmt, hex } from '../../lib/format.js';
 import type { SimEvent, SimEventOf } from '../../../../wasm-core/ts/events.js';
 import { PREFAULT } from './index.js';
@@ -91,10 +91,11 @@ function frame(ctx: FrameContext): PrefaultFrame {
   };
 }
 
-function series(nEvents: number, event: (i: number) => SimEvent, _program: Program): PagesSeries {
+function series(_n: number, event: (i: number) => SimEvent, _program: Program, ofTypes: OfTypes): PagesSeries {
   const pages: number[] = [];
-  for (let i = 0; i < nEvents; i++) {
-    const e = event(i);
+  const done = ofTypes([EV.mm_fault_done]);
+  for (let k = 0; k < done.length; k++) {
+    const e = event(done[k]);
     if (e.type === EV.mm_fault_done && e.kind !== FaultKind.Retry && e.kind !== FaultKind.Error) pages.push(e.mapped);
   }
   const per = Math.max(1, Math.ceil(pages.length / MAX_POINTS));

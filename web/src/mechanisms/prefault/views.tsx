@@ -150,7 +150,12 @@ export function PagesPerFault({ frame, timeline, others = [], label }: ViewProps
       label: o.label,
     })),
   ];
-  if (!runs[0].s) return <div className="placeholder">A big run records no faults to chart.</div>;
+  if (!runs[0].s)
+    return (
+      <div className="placeholder">
+        {timeline.big ? 'A big run records no faults to chart.' : 'Recording the run\u2026'}
+      </div>
+    );
   if (!runs.some((r) => r.s?.faults)) return <div className="placeholder">No page fault in this run yet.</div>;
   const W = box?.w ?? 0,
     H = box?.h ?? 0;

@@ -72,7 +72,12 @@ describe('vma-cache frame provider', () => {
 
   it("the series: each thread's hit rate over the run, ending at the counters' rate", async () => {
     const { eng, tl, events } = await engineOf('scenarios/vma-cache/ebizzy.yaml');
-    const s = vmaCacheFrames.series!(tl.nEvents, (i) => events[i], eng.program) as VmaCacheSeries;
+    const s = vmaCacheFrames.series!(
+      tl.nEvents,
+      (i) => events[i],
+      eng.program,
+      (t) => eng.ofTypes(t),
+    ) as VmaCacheSeries;
     expect(s.lookups).toBe(28736);
     expect(s.threads.map((t) => t.name)).toEqual(['ebizzy.0', 'ebizzy.1', 'ebizzy.2', 'ebizzy.3']);
     for (const t of s.threads) {

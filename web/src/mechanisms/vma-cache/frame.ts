@@ -9,7 +9,7 @@
  */
 import { COUNTERS, EV } from '../../../../wasm-core/ts/abi.js';
 import type { Program } from '../../../../wasm-core/ts/compile.js';
-import type { Frame, FrameContext, FrameProvider } from '../../frames/types.js';
+import type { Frame, FrameContext, FrameProvider, OfTypes } from '../../frames/types.js';
 import type { SimEvent, SimEventOf } from '../../../../wasm-core/ts/events.js';
 import { VMA_CACHE } from './index.js';
 
@@ -164,10 +164,12 @@ function frame(ctx: FrameContext): VmaCacheFrame {
 }
 
 /** each thread's cumulative hit rate, sampled to at most MAX_POINTS points per thread */
-function series(nEvents: number, event: (i: number) => SimEvent, program: Program): VmaCacheSeries {
+function series(_n: number, event: (i: number) => SimEvent, program: Program, ofTypes: OfTypes): VmaCacheSeries {
   const total = new Map<number, number>();
   const finds: number[] = [];
-  for (let i = 0; i < nEvents; i++) {
+  const all = ofTypes([EV.mmsim_vmacache_find]);
+  for (let k = 0; k < all.length; k++) {
+    const i = all[k];
     const e = event(i);
     if (e.type !== EV.mmsim_vmacache_find || e.task === null) continue;
     finds.push(i);

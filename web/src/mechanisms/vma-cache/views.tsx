@@ -498,7 +498,8 @@ export function HitRate({ frame, timeline, others = [], label }: ViewProps) {
     .range([Math.max(m.t + 1, H - m.b), m.t]);
   const at = lookupsAt(frame.counters);
   const threads = runs[0].series?.threads ?? [];
-  if (!runs[0].series) return <Empty>A big run records no lookups to chart.</Empty>;
+  if (!runs[0].series)
+    return <Empty>{timeline.big ? 'A big run records no lookups to chart.' : 'Recording the run\u2026'}</Empty>;
   if (!threads.length) return <Empty>No find_vma() calls in this run.</Empty>;
   const colour = (i: number) => `var(--vc-line-${i % 6})`;
   const path = line<[number, number]>()

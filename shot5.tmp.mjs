@@ -1,0 +1,14 @@
+import { chromium } from 'playwright';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+const p = await b.newPage({ viewport: { width: 1280, height: 720 } });
+await p.goto('http://localhost:4180/?scenario=prefault/sequential&cursor=s4:0.5');
+await p.waitForSelector('[data-testid=views][data-recording]', { timeout: 60000 });
+await p.screenshot({ path: '/tmp/prev1.png' });
+await p.waitForSelector('[data-testid=views][data-ready]', { timeout: 60000 });
+await p.waitForTimeout(500);
+await p.screenshot({ path: '/tmp/prev2.png' });
+await p.locator('.quick select').first().selectOption('off');
+await p.waitForSelector('[data-testid=views][data-recording]', { timeout: 60000 });
+await p.waitForTimeout(300);
+await p.screenshot({ path: '/tmp/prev3.png' });
+await b.close();
