@@ -591,6 +591,43 @@ test('the exports download what they say', async ({ page }) => {
   expect(svg).toContain('<svg');
   expect(svg).toContain('pgfault');
   expect(svg).not.toContain('var(--');
+  /* its caption line: the scenario and the cursor */
+  expect(svg).toMatch(/mmplay · [^<]+ · event 40 \/ [\d,]+</);
+});
+
+test('exports of a comparison carry every run; a view exports whole, with its caption line', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open(page, 'scenario=fault-around/sequential&cursor=300&compare=fault_around_bytes=4096&views=address,log');
+  await expect(page.locator('[data-run-view="b"] .log')).toBeVisible();
+  const onScreen = (await page.locator('[data-view="log"] .panel-body').boundingBox())!;
+  await page.keyboard.press('x');
+  const get = async (testid: string) => {
+    const [d] = await Promise.all([
+      page.waitForEvent('download', { timeout: 30_000 }),
+      page.getByTestId(testid).click(),
+    ]);
+    return readFileSync((await d.path())!);
+  };
+  const csv = (await get('export-counters-csv')).toString().trim().split('\n');
+  expect(csv[0]).toBe('counter,A,B');
+  const steps = JSON.parse((await get('export-steps-json')).toString()) as {
+    run: string;
+    counters: { pgfault: number };
+  }[];
+  const last = (run: string) => steps.filter((x) => x.run === run).at(-1)!.counters.pgfault;
+  expect(last('b') / last('a')).toBe(16);
+  expect((await get('export-steps-csv')).toString().split('\n')[0].startsWith('run,step,line')).toBe(true);
+  const log = (await get('export-log'))
+    .toString()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { run: string; event: string });
+  const faults = (run: string) => log.filter((e) => e.run === run && e.event === 'page_fault_user').length;
+  expect([faults('a'), faults('b')]).toEqual([last('a'), last('b')]);
+  /* the event log's PNG: both runs' rows around the cursor at full height, taller than the box on screen */
+  const png = await get('export-png-log');
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  expect(png.readUInt32BE(20) / 2).toBeGreaterThan(onScreen.height + 20);
 });
 
 test('a reload while playing comes back to the same event', async ({ page }) => {

@@ -1,19 +1,23 @@
 /**
  * Export (X): what is on screen as files for slides, notes and scripts.
  * The counters at the cursor and at the end of every step (CSV, JSON), the
- * run's event log (JSON lines, one event per line with its sentence), each
- * view as PNG at 2x (and as SVG where the view is drawn in SVG), and the
- * <iframe> snippet that embeds this view in a page.
+ * event log (JSON lines, one event per line with its sentence), each of
+ * every run on screen (A, and B, C, D when comparing: a `run` field, a run
+ * column); each view as PNG at 2x, whole (its scroll boxes at full height,
+ * the event log as the rows around the cursor), with a caption line naming
+ * the scenario, the cursor and the runs (and as SVG where the view is drawn
+ * in SVG); and the <iframe> snippet that embeds this view in a page.
  */
 import { useState } from 'react';
 import { COUNTERS } from '../../../wasm-core/ts/abi.js';
 import { exportRun, urlFor, workerId } from '../controller.js';
 import { download, elementToPng, plainCsv, svgText } from '../lib/export.js';
 import { copyText } from '../lib/keyboard.js';
-import { stageViews } from './Player.js';
+import { stageViews, useRunLabels } from './Player.js';
 import { ALL_VIEW_IDS, groupOf, shownViews } from '../views/ids.js';
 import { store, useStore } from '../store/store.js';
-import type { AppState } from '../store/state.js';
+import { otherRuns, type AppState } from '../store/state.js';
+import type { RunLabels } from '../views/types.js';
 
 /** mmplay-fault-around-sequential-event-812 */
 function base(s: AppState): string {
@@ -46,9 +50,42 @@ export function copyEmbed(): void {
 /** counters as a JSON object, by name */
 const byName = (c: number[]) => Object.fromEntries(COUNTERS.map((k, i) => [k, c[i]]));
 
-function countersAtCursor(s: AppState, fmt: 'csv' | 'json'): Blob {
-  const a = s.frame!.counters,
-    b = s.compare?.frame?.counters;
+/** every run on screen: A, and B, C, D where they are recorded, each with its label and worker id */
+function runsOf(s: AppState, labels: RunLabels | null) {
+  return [
+    {
+      run: 'a',
+      label: labels?.a ?? 'A',
+      set: s.overrides,
+      id: workerId.a(s.runId),
+      counters: s.frame?.counters ?? null,
+    },
+    ...otherRuns(s)
+      .filter((r) => r.load.status === 'ready')
+      .map((r) => ({
+        run: r.slot,
+        label: labels?.[r.slot] ?? r.slot.toUpperCase(),
+        set: { ...s.overrides, ...r.set },
+        id: workerId.other(r.slot, r.runId),
+        counters: r.frame?.counters ?? null,
+      })),
+  ];
+}
+
+/** the line over an exported view: the scenario, the cursor, and each run by name */
+export function exportCaption(s: AppState, labels: RunLabels | null): string {
+  const name = s.program?.scenario.name ?? s.scenario?.file ?? 'a scenario';
+  const at = s.timeline
+    ? `event ${s.cursor.toLocaleString('en-US')} / ${s.timeline.nEvents.toLocaleString('en-US')}`
+    : '';
+  const runs = runsOf(s, labels);
+  const named = runs.length > 1 ? runs.map((r) => `${r.run.toUpperCase()}: ${r.label}`).join(' \u00b7 ') : '';
+  return [`mmplay \u00b7 ${name}`, at, named].filter(Boolean).join(' \u00b7 ');
+}
+
+function countersAtCursor(s: AppState, labels: RunLabels | null, fmt: 'csv' | 'json'): Blob {
+  const runs = runsOf(s, labels).filter((r) => r.counters);
+  const a = runs[0].counters!;
   if (fmt === 'json') {
     return new Blob(
       [
@@ -58,7 +95,19 @@ function countersAtCursor(s: AppState, fmt: 'csv' | 'json'): Blob {
             tunables: s.overrides,
             event: s.cursor,
             counters: byName(a),
-            ...(b ? { compare: s.compare!.set, countersB: byName(b) } : {}),
+            /* comparing: every run, by its letter, with its tunables and name */
+            ...(runs.length > 1
+              ? {
+                  compare: s.compare!.set,
+                  countersB: runs[1].counters ? byName(runs[1].counters) : null,
+                  runs: runs.map((r) => ({
+                    run: r.run,
+                    label: r.label,
+                    tunables: r.set,
+                    counters: byName(r.counters!),
+                  })),
+                }
+              : {}),
           },
           null,
           2,
@@ -67,12 +116,17 @@ function countersAtCursor(s: AppState, fmt: 'csv' | 'json'): Blob {
       { type: 'application/json' },
     );
   }
-  const rows = COUNTERS.map((k, i) => [k, a[i], ...(b ? [b[i]] : [])]);
-  return new Blob([plainCsv([['counter', b ? 'A' : 'value', ...(b ? ['B'] : [])], ...rows])], { type: 'text/csv' });
+  const many = runs.length > 1;
+  const rows = COUNTERS.map((k, i) => [k, ...runs.map((r) => r.counters![i])]);
+  return new Blob([plainCsv([['counter', ...(many ? runs.map((r) => r.run.toUpperCase()) : ['value'])], ...rows])], {
+    type: 'text/csv',
+  });
 }
 
 export function ExportDialog({ onClose }: { onClose: () => void }) {
   const s = useStore((x) => x);
+  const labels = useRunLabels();
+  const runs = runsOf(s, labels);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const ready = s.load.status === 'ready' && !!s.frame && !s.frame.big;
@@ -88,22 +142,32 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
       setBusy(null);
     }
   };
+  /* every run's counters at the end of each step: a run column where there are several */
   const perStep = (fmt: 'csv' | 'json') =>
     run(`counters per step (${fmt})`, async () => {
-      const r = await exportRun(workerId.a(s.runId), 'steps');
-      if (!r || r.error || !r.steps) throw new Error(r?.error ?? 'the run was replaced');
+      const all = await Promise.all(
+        runs.map(async (x) => {
+          const r = await exportRun(x.id, 'steps');
+          if (!r || r.error || !r.steps) throw new Error(r?.error ?? 'the run was replaced');
+          return r.steps.map((step) => ({ run: x.run, label: x.label, ...step }));
+        }),
+      );
+      const steps = all.flat();
+      const many = runs.length > 1;
       if (fmt === 'json')
         download(
           `${name}-steps.json`,
           new Blob(
             [
               `${JSON.stringify(
-                r.steps.map((x) => ({ ...x, counters: byName(x.counters) })),
+                steps.map((x) => ({ ...x, counters: byName(x.counters) })),
                 null,
                 2,
               )}\n`,
             ],
-            { type: 'application/json' },
+            {
+              type: 'application/json',
+            },
           ),
         );
       else
@@ -112,20 +176,42 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
           new Blob(
             [
               plainCsv([
-                ['step', 'line', 'kind', 'summary', 'event', ...COUNTERS],
-                ...r.steps.map((x) => [x.step + 1, x.line ?? '', x.kind, x.summary, x.event, ...x.counters]),
+                [...(many ? ['run'] : []), 'step', 'line', 'kind', 'summary', 'event', ...COUNTERS],
+                ...steps.map((x) => [
+                  ...(many ? [x.run.toUpperCase()] : []),
+                  x.step + 1,
+                  x.line ?? '',
+                  x.kind,
+                  x.summary,
+                  x.event,
+                  ...x.counters,
+                ]),
               ]),
             ],
             { type: 'text/csv' },
           ),
         );
     });
+  /* every run's events, run by run, each line saying its run */
   const log = () =>
     run('event log', async () => {
-      const r = await exportRun(workerId.a(s.runId), 'log');
-      if (!r || r.error || r.log === undefined) throw new Error(r?.error ?? 'the run was replaced');
-      download(`${name}-events.jsonl`, new Blob([r.log], { type: 'application/x-ndjson' }));
+      const parts = await Promise.all(
+        runs.map(async (x) => {
+          const r = await exportRun(x.id, 'log');
+          if (!r || r.error || r.log === undefined) throw new Error(r?.error ?? 'the run was replaced');
+          return r.log
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => `{"run":${JSON.stringify(x.run)},${l.slice(1)}`)
+            .join('\n');
+        }),
+      );
+      download(
+        `${name}-events.jsonl`,
+        new Blob([`${parts.filter(Boolean).join('\n')}\n`], { type: 'application/x-ndjson' }),
+      );
     });
+  const caption = exportCaption(s, labels);
   const visible = shownViews(s.views, groupOf(s.scenario?.name));
   return (
     <div
@@ -155,7 +241,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
                   className="btn"
                   disabled={!s.frame}
                   onClick={() =>
-                    run('counters', () => download(`${name}-event-${s.cursor}.csv`, countersAtCursor(s, 'csv')))
+                    run('counters', () => download(`${name}-event-${s.cursor}.csv`, countersAtCursor(s, labels, 'csv')))
                   }
                   data-testid="export-counters-csv"
                 >
@@ -166,7 +252,9 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
                   className="btn"
                   disabled={!s.frame}
                   onClick={() =>
-                    run('counters', () => download(`${name}-event-${s.cursor}.json`, countersAtCursor(s, 'json')))
+                    run('counters', () =>
+                      download(`${name}-event-${s.cursor}.json`, countersAtCursor(s, labels, 'json')),
+                    )
                   }
                   data-testid="export-counters-json"
                 >
@@ -227,7 +315,10 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
                         run(`${v.title} as PNG`, async () => {
                           const e = el();
                           if (!e) throw new Error('the view is not on screen');
-                          download(`${name}-${v.id}-event-${s.cursor}@2x.png`, await elementToPng(e, 2));
+                          download(
+                            `${name}-${v.id}-event-${s.cursor}@2x.png`,
+                            await elementToPng(e, 2, { caption, whole: true }),
+                          );
                         })
                       }
                     >
@@ -245,7 +336,7 @@ export function ExportDialog({ onClose }: { onClose: () => void }) {
                             if (!g) throw new Error('the view has no chart on screen');
                             download(
                               `${name}-${v.id}-event-${s.cursor}.svg`,
-                              new Blob([svgText(g)], { type: 'image/svg+xml' }),
+                              new Blob([svgText(g, caption)], { type: 'image/svg+xml' }),
                             );
                           })
                         }

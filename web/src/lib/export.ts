@@ -189,7 +189,7 @@ function deepClone<T extends Element>(el: T): { clone: T; src: Element[]; dst: E
  * light text stays readable), explicit width/height, and no `var(--` left.
  * Elements marked `data-export-skip` (hover hit areas) are left out.
  */
-export function svgText(svg: SVGSVGElement): string {
+export function svgText(svg: SVGSVGElement, caption?: string): string {
   const { clone, src, dst } = deepClone(svg);
   src.forEach((el, i) => {
     const out = dst[i] as SVGElement;
@@ -239,7 +239,31 @@ export function svgText(svg: SVGSVGElement): string {
   bg.setAttribute('fill', backgroundOf(svg));
   clone.insertBefore(bg, clone.firstChild);
 
-  let text = new XMLSerializer().serializeToString(clone);
+  /* the caption line above the drawing: the scenario, the cursor and the runs (the drawing nested below) */
+  let root: Element = clone;
+  if (caption) {
+    const doc = svg.ownerDocument;
+    const outer = doc.createElementNS(SVG_NS, 'svg');
+    outer.setAttributeNS('http://www.w3.org/2000/xmlns/', 'xmlns', SVG_NS);
+    outer.setAttribute('width', String(w));
+    outer.setAttribute('height', String(h + CAPTION_H));
+    outer.setAttribute('viewBox', `0 0 ${w} ${h + CAPTION_H}`);
+    outer.setAttribute('font-family', font);
+    const back = doc.createElementNS(SVG_NS, 'rect');
+    back.setAttribute('width', '100%');
+    back.setAttribute('height', '100%');
+    back.setAttribute('fill', backgroundOf(svg));
+    const t = doc.createElementNS(SVG_NS, 'text');
+    t.setAttribute('x', '8');
+    t.setAttribute('y', String(CAPTION_H - 9));
+    t.setAttribute('font-size', '13');
+    t.setAttribute('fill', resolveVars(getComputedStyle(svg).color, rootLookup) || '#555');
+    t.textContent = caption;
+    clone.setAttribute('y', String(CAPTION_H));
+    outer.append(back, t, clone);
+    root = outer;
+  }
+  let text = new XMLSerializer().serializeToString(root);
   if (text.includes('var(--')) text = resolveVars(text, (n) => VAR_DEFAULTS[n] ?? ''); // belt and braces
   return `<?xml version="1.0" encoding="UTF-8"?>\n${text}\n`;
 }
@@ -341,16 +365,28 @@ const HTML_PROPS = [
   'border-collapse',
 ] as const;
 
+/** the caption line's height over an exported view, in CSS px */
+const CAPTION_H = 26;
+
+/** how a view is exported: a caption line above it; whole, its scroll boxes drawn at their full height */
+export interface PngOptions {
+  caption?: string;
+  whole?: boolean;
+}
+
 /**
  * A view as a PNG `scale` times its size on screen: its DOM cloned with the
  * computed look inlined (variables resolved), canvases replaced by their
  * pixels, drawn through an SVG foreignObject (a data: URL, so the canvas is
- * not tainted). What is scrolled out of the view stays out, as on screen.
+ * not tainted). `whole`: every scroll box drawn at its full height (no
+ * scrollbar; a list marked `data-export-around="12"` keeps its 12 items either
+ * side of the current one), the image as tall as that takes; otherwise what is
+ * scrolled out stays out, as on screen. `caption`: a line of text above it.
  */
-export async function elementToPng(el: HTMLElement, scale = 2): Promise<Blob> {
+export async function elementToPng(el: HTMLElement, scale = 2, opts: PngOptions = {}): Promise<Blob> {
   const r = el.getBoundingClientRect();
-  const w = Math.ceil(r.width),
-    h = Math.ceil(r.height);
+  const w = Math.ceil(r.width);
+  let h = Math.ceil(r.height);
   const { clone, src, dst } = deepClone(el);
   src.forEach((s, i) => {
     const d = dst[i] as HTMLElement;
@@ -369,17 +405,67 @@ export async function elementToPng(el: HTMLElement, scale = 2): Promise<Blob> {
       d.replaceWith(img);
     }
   });
-  /* scrolled lists: show what is on screen */
-  src.forEach((s, i) => {
-    if (s instanceof HTMLElement && (s.scrollTop || s.scrollLeft) && dst[i].firstElementChild)
-      (dst[i].firstElementChild as HTMLElement).style.transform = `translate(${-s.scrollLeft}px, ${-s.scrollTop}px)`;
-  });
+  if (opts.whole)
+    src.forEach((s, i) => {
+      if (!(s instanceof HTMLElement)) return;
+      const d = dst[i] as HTMLElement;
+      /* a long list: the items around the current one */
+      const around = Number(s.dataset.exportAround);
+      if (around > 0) {
+        const list = d.querySelector('ol, ul, tbody') ?? d;
+        const items = Array.from(list.children);
+        const cur = Math.max(
+          0,
+          items.findIndex((x) => x.hasAttribute('aria-current')),
+        );
+        items.forEach((x, k) => {
+          if (Math.abs(k - cur) > around) x.remove();
+        });
+        /* its height was the whole list's */
+        (list as HTMLElement).style.height = 'auto';
+      }
+      /* a scroll box at its full height, and the boxes around it grow with it */
+      if (s.scrollHeight > s.clientHeight + 1 || around > 0)
+        for (let p: HTMLElement | null = d; p && p !== clone.parentElement; p = p.parentElement) {
+          p.style.height = 'auto';
+          p.style.maxHeight = 'none';
+          p.style.overflow = 'visible';
+          p.style.flex = 'none';
+        }
+    });
+  /* scrolled lists: show what is on screen */ else
+    src.forEach((s, i) => {
+      if (s instanceof HTMLElement && (s.scrollTop || s.scrollLeft) && dst[i].firstElementChild)
+        (dst[i].firstElementChild as HTMLElement).style.transform = `translate(${-s.scrollLeft}px, ${-s.scrollTop}px)`;
+    });
   clone.style.width = `${w}px`;
-  clone.style.height = `${h}px`;
+  clone.style.height = opts.whole ? 'auto' : `${h}px`;
   clone.style.margin = '0';
-  clone.style.backgroundColor = getComputedStyle(el.closest('.panel') ?? el).backgroundColor;
-  clone.setAttribute('xmlns', 'http://www.w3.org/1999/xhtml');
-  const html = new XMLSerializer().serializeToString(clone);
+  const background = getComputedStyle(el.closest('.panel') ?? el).backgroundColor;
+  clone.style.backgroundColor = background;
+  /* the image: the caption line, then the view */
+  const page = document.createElement('div');
+  page.setAttribute('style', `width: ${w}px; background-color: ${background}; margin: 0`);
+  if (opts.caption) {
+    const c = document.createElement('div');
+    c.textContent = opts.caption;
+    const cs = getComputedStyle(el);
+    c.setAttribute(
+      'style',
+      `min-height: ${CAPTION_H}px; line-height: 18px; padding: 4px 8px; box-sizing: border-box; font-size: 13px; font-family: ${cs.fontFamily}; color: ${cs.color}; white-space: normal`,
+    );
+    page.append(c);
+  }
+  page.append(clone);
+  /* its height, laid out off screen with the same inlined look */
+  const holder = document.createElement('div');
+  holder.setAttribute('style', 'position: fixed; left: -100000px; top: 0');
+  holder.append(page);
+  document.body.append(holder);
+  h = Math.ceil(page.getBoundingClientRect().height);
+  holder.remove();
+  page.setAttribute('xmlns', 'http://www.w3.org/1999/xhtml');
+  const html = new XMLSerializer().serializeToString(page);
   const svg = `<svg xmlns="${SVG_NS}" width="${w}" height="${h}"><foreignObject x="0" y="0" width="100%" height="100%">${html}</foreignObject></svg>`;
   return svgToPng(svg, w, h, scale);
 }

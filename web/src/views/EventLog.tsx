@@ -44,6 +44,7 @@ export function EventLog({ frame }: ViewProps) {
       role="region"
       tabIndex={0}
       data-rows
+      data-export-around={8}
       onKeyDown={onKey}
       aria-label="Event log: ↑ ↓ to step, Enter opens the current event's kernel source"
     >
