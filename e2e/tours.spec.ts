@@ -191,6 +191,41 @@ test('presenter mode on a scenario: each press a caption, never an expect clause
   await expect(page.locator('.operator-hint')).toBeHidden();
 });
 
+test('the editor edits a tour: checked at its line, run at the same beat, shared by its link', async ({ page }) => {
+  const source = readFileSync('scenarios/fault-around/talk.tour.yaml', 'utf8');
+  await page.goto('/?tour=fault-around/talk&beat=2');
+  await expect(page.locator('.app')).toHaveAttribute('data-beat', '2');
+  await page.keyboard.press('e');
+  const editor = page.getByRole('textbox', { name: 'Tour YAML' });
+  await expect(editor).toBeVisible();
+  await expect(page.getByTestId('drawer-editor')).toContainText('Tour (YAML)');
+  /* a moment that names no jump: refused at its line, with the jumps there are */
+  await editor.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(source.replace('at: { jump: fault, nth: 3 }', 'at: { jump: faults, nth: 3 }'));
+  const line = source.split('\n').findIndex((l) => l.includes('at: { jump: fault, nth: 3 }')) + 1;
+  const errs = page.getByTestId('editor-errors');
+  await expect(errs).toContainText(`line ${line}`);
+  await expect(errs).toContainText("there is no jump 'faults'");
+  await expect(page.getByTestId('run-edited')).toBeDisabled();
+  /* a caption rewritten: run, and the beat on screen says it */
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(
+    source.replace(
+      'Each read of a new page traps. The kernel finds the page in the page cache and maps that one page.',
+      'Every new page read is a trap.',
+    ),
+  );
+  await expect(page.getByTestId('run-edited')).toBeEnabled();
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('beat-caption')).toHaveText('Every new page read is a trap.');
+  await expect(page.locator('.app')).toHaveAttribute('data-beat', '2');
+  /* the link carries the edited text: a reload (or a colleague) gets the same tour */
+  await expect.poll(() => new URL(page.url()).hash).toMatch(/^#tour-src=/);
+  await page.reload();
+  await expect(page.getByTestId('beat-caption')).toHaveText('Every new page read is a trap.');
+});
+
 test("the gallery takes a link's theme", async ({ page }) => {
   await page.goto('/?theme=dark');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');

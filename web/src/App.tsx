@@ -41,6 +41,7 @@ function TopBar({ onExport }: { onExport: () => void }) {
   const edited = useStore((s) => s.scenario?.edited ?? false);
   const theme = useStore((s) => s.theme);
   const drawer = useStore((s) => s.drawer);
+  const tour = useStore((s) => s.tour !== null);
   return (
     <header className="topbar">
       <Brand />
@@ -78,7 +79,7 @@ function TopBar({ onExport }: { onExport: () => void }) {
               className={`btn ${drawer === 'editor' ? 'active' : ''}`}
               onClick={() => dispatch({ type: 'openDrawer', drawer: drawer === 'editor' ? null : 'editor' })}
               aria-pressed={drawer === 'editor'}
-              title="Edit the scenario (E)"
+              title={tour ? 'Edit the tour (E)' : 'Edit the scenario (E)'}
               data-testid="open-editor"
             >
               Edit
@@ -137,6 +138,7 @@ function TopBar({ onExport }: { onExport: () => void }) {
 
 function Drawer() {
   const drawer = useStore((s) => s.drawer);
+  const tour = useStore((s) => s.tour !== null);
   if (!drawer) return null;
   const title =
     drawer === 'tunables'
@@ -145,7 +147,9 @@ function Drawer() {
         ? 'About this scenario'
         : drawer === 'letter'
           ? 'Seed vs model: the letter beside the model'
-          : 'Scenario (YAML)';
+          : tour
+            ? 'Tour (YAML)'
+            : 'Scenario (YAML)';
   return (
     <aside
       className={`drawer ${drawer === 'editor' || drawer === 'letter' ? 'wide' : ''}`}

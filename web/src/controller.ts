@@ -6,7 +6,7 @@
  * the state, and follows the browser's back and forward buttons.
  */
 import { tourChannel } from './tourChannel.js';
-import { findTour } from './tours.js';
+import { findTour, loadTour, type LoadedTour } from './tours.js';
 import { COUNTERS } from '../../wasm-core/ts/abi.js';
 import type { Program } from '../../wasm-core/ts/compile.js';
 import { EngineClient } from './engine/client.js';
@@ -30,6 +30,7 @@ export function urlFor(s: AppState): string {
   if (s.tour)
     return `${location.pathname}${encodeUrl({
       tour: s.tour.name,
+      tourSrc: s.tour.edited ? s.tour.source : undefined,
       beat: s.tour.index + 1,
       beats: s.tour.from > 0 || s.tour.to < s.tour.beats.length - 1 ? [s.tour.from + 1, s.tour.to + 1] : undefined,
       set: {},
@@ -82,6 +83,15 @@ const readyRuns = (s: AppState) =>
     .map((r) => `${r.slot}${r.runId}`)
     .join(' ');
 
+/** a tour's text from a link (edited on the page), loaded as a shipped one is, or why not */
+function editedTour(source: string, name: string): LoadedTour | { error: string } {
+  try {
+    return { ...loadTour(source, 'edited.tour.yaml', name), edited: true };
+  } catch (x) {
+    return { error: `The link's edited tour cannot be shown: ${(x as Error).message}` };
+  }
+}
+
 let current: Controller | null = null;
 
 /** the editor's check: the worker compiles the text; null if it was replaced meanwhile */
@@ -113,7 +123,21 @@ export class Controller {
       });
     this.client.onRestart = () => store.dispatch({ type: 'workerRestarted' });
     current = this;
-    store.subscribe((s, prev) => queueMicrotask(() => this.react(s, prev)));
+    /*
+     * the side effects of every change, once per burst of changes: against the state last reacted to, not
+     * the one just before (three dispatches in a row were three pairs, and the first two were skipped as
+     * stale: a tour's new text never reached the link)
+     */
+    let reacted = store.get();
+    store.subscribe(() =>
+      queueMicrotask(() => {
+        const s = store.get();
+        if (s === reacted) return;
+        const prev = reacted;
+        reacted = s;
+        this.react(s, prev);
+      }),
+    );
     /* the speaker's notes window: tell it the beat on screen, take its clicks */
     const notes = tourChannel((m) => {
       const t = store.get().tour;
@@ -152,7 +176,7 @@ export class Controller {
         text: `This link asked for what there is not, and it was left out: ${u.ignored.join('; ')}.`,
       });
     if (u.tour) {
-      const t = findTour(u.tour);
+      const t = u.tourSrc !== undefined ? editedTour(u.tourSrc, u.tour) : findTour(u.tour);
       if ('error' in t) {
         this.store.dispatch({ type: 'openGallery' });
         this.store.dispatch({ type: 'toast', text: t.error });
@@ -271,6 +295,7 @@ export class Controller {
     }
     if (
       s.page !== prev.page ||
+      s.tour?.source !== prev.tour?.source ||
       s.scenario !== prev.scenario ||
       s.overrides !== prev.overrides ||
       s.cursor !== prev.cursor ||

@@ -17,7 +17,7 @@ import type { Timeline } from './engine/protocol.js';
 import { Engine } from './frames/engine.js';
 import { computeMarks } from './mechanisms/registry.js';
 import { momentCursor, momentReached, settingsText } from './store/reducer.js';
-import { loadTour, TOURS, type TourBeat } from './tours.js';
+import { loadTour, TOURS, tourIssues, type TourBeat } from './tours.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -160,6 +160,15 @@ beats:
     ],
   ])('refuse %s with the file, line and key', (_, source, message) => {
     expect(refusal(source)).toMatch(message);
+  });
+
+  it("list a tour's problems for the editor: line, column, key and what", () => {
+    const bad = 'title: t\nbeats:\n  - scenario: fault-around/sequential\n    at: { jump: faults }\n    caption: x\n';
+    const issues = tourIssues(bad, 'my.tour.yaml');
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ line: 4 });
+    expect(issues[0].message).toMatch(/no jump 'faults'/);
+    expect(tourIssues(bad.replace('faults', 'fault'), 'my.tour.yaml')).toEqual([]);
   });
 
   it('fill a caption with A and B counters, ratios and percentages', () => {

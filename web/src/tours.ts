@@ -39,6 +39,9 @@ export type TourBeat = Beat & { file: string; source: string };
 export interface LoadedTour {
   name: string;
   file: string;
+  /** its text, and whether it was edited on the page (shared by link as #tour-src=) */
+  source: string;
+  edited: boolean;
   title: string;
   about: string;
   beats: TourBeat[];
@@ -68,7 +71,27 @@ export function loadTour(source: string, file: string, name: string): LoadedTour
     beats.push({ ...b, file: entry.file, source: entry.source });
   }
   if (errors.length) throw new Error(errors.join('\n'));
-  return { name, file, title: t.title, about: t.about, beats };
+  return { name, file, source, edited: false, title: t.title, about: t.about, beats };
+}
+
+/** a tour's problems as the editor lists them (line, column, key, what): [] when it loads */
+export function tourIssues(
+  source: string,
+  file: string,
+): { line: number | null; col: number | null; path: string; message: string }[] {
+  try {
+    loadTour(source, file, 'edited');
+    return [];
+  } catch (x) {
+    const messages = x instanceof ScenarioErrors ? x.errors.map((e) => e.message) : (x as Error).message.split('\n');
+    return messages.map((m) => {
+      /* file:line:col: path: detail */
+      const r = /^[^:]*:(\d+):(\d+): (?:([^:]+): )?(.*)$/s.exec(m);
+      return r
+        ? { line: Number(r[1]), col: Number(r[2]), path: r[3] ?? '', message: r[4] }
+        : { line: null, col: null, path: '', message: m };
+    });
+  }
 }
 
 /** a shipped tour by its route name, or why not */

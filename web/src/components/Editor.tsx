@@ -1,6 +1,10 @@
 /**
  * The scenario editor: YAML in CodeMirror 6, checked as you type by the same
  * loader the CLI uses, errors shown at their line; Run (Ctrl+Enter) applies.
+ * With a tour on screen it edits the tour instead: checked by the tour
+ * loader (parseTour, then the playground's names), completed from its
+ * schema, and Run shows the edited tour at the same beat (its link carries
+ * the text, #tour-src=).
  * Completion (keys at every level, step kinds, tunables, enum values) and
  * hover documentation come from the loader's own JSON Schema
  * (scenarioJsonSchema(), via wasm-core/ts/schema/assist.ts). Scenario text
@@ -17,6 +21,8 @@ import { basicSetup } from 'codemirror';
 import { useEffect, useRef, useState } from 'react';
 import { completionsAt, docAt, type Doc } from '../../../wasm-core/ts/schema/assist.js';
 import { scenarioJsonSchema } from '../../../wasm-core/ts/load/schema.js';
+import { tourJsonSchema } from '../../../wasm-core/ts/load/tour.js';
+import { loadTour, tourIssues } from '../tours.js';
 import './editor.css';
 import { checkScenario } from '../controller.js';
 import type { Issue } from '../store/state.js';
@@ -48,14 +54,16 @@ function docDom(d: Doc): HTMLElement {
 }
 
 const SCHEMA = scenarioJsonSchema();
+const TOUR_SCHEMA = tourJsonSchema();
 
 /** keys and values from the schema, for the key path at the cursor */
-function complete(ctx: CompletionContext): CompletionResult | null {
+const completeFrom = (schema: typeof SCHEMA) => (ctx: CompletionContext) => complete(schema, ctx);
+function complete(schema: typeof SCHEMA, ctx: CompletionContext): CompletionResult | null {
   const word = ctx.matchBefore(/[\w.*-]*/);
   if (!word || (word.from === word.to && !ctx.explicit) || ctx.state.doc.length > ASSIST_MAX_CHARS) return null;
   let options: ReturnType<typeof completionsAt>;
   try {
-    options = completionsAt(SCHEMA, ctx.state.doc.toString(), ctx.pos);
+    options = completionsAt(schema, ctx.state.doc.toString(), ctx.pos);
   } catch {
     return null;
   }
@@ -76,18 +84,19 @@ function complete(ctx: CompletionContext): CompletionResult | null {
 }
 
 /** what the key under the pointer means: the schema's description, a tunable's generated documentation */
-const hoverDoc = hoverTooltip((view, pos) => {
-  if (view.state.doc.length > ASSIST_MAX_CHARS) return null;
-  let d: ReturnType<typeof docAt>;
-  try {
-    d = docAt(SCHEMA, view.state.doc.toString(), pos);
-  } catch {
-    return null;
-  }
-  if (!d) return null;
-  const doc = d.doc;
-  return { pos: d.from, end: d.to, above: true, create: () => ({ dom: docDom(doc) }) };
-});
+const hoverDoc = (schema: typeof SCHEMA) =>
+  hoverTooltip((view, pos) => {
+    if (view.state.doc.length > ASSIST_MAX_CHARS) return null;
+    let d: ReturnType<typeof docAt>;
+    try {
+      d = docAt(schema, view.state.doc.toString(), pos);
+    } catch {
+      return null;
+    }
+    if (!d) return null;
+    const doc = d.doc;
+    return { pos: d.from, end: d.to, above: true, create: () => ({ dom: docDom(doc) }) };
+  });
 
 /**
  * Syntax colours from the page's theme (styles.css --syn-*), each at least
@@ -123,25 +132,62 @@ const theme = EditorView.theme({
   '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: 'var(--accent-soft)' },
 });
 
+/**
+ * Run the editor's text: a scenario's (recorded again), or the tour's (shown again at the beat on screen,
+ * as an edited tour, so that its link carries the text). A tour that does not load stays in the editor
+ * with its errors listed; nothing typed is lost.
+ */
+function apply(text: string): void {
+  const s = store.get();
+  if (!s.tour) {
+    dispatch({ type: 'setDraft', text });
+    dispatch({ type: 'applyDraft' });
+    return;
+  }
+  dispatch({ type: 'setTourDraft', text });
+  if (tourIssues(text, s.tour.file).length) return;
+  const tour = { ...loadTour(text, s.tour.file, s.tour.name), edited: true };
+  const last = tour.beats.length - 1;
+  dispatch({
+    type: 'openTour',
+    tour,
+    index: Math.min(s.tour.index, last),
+    range:
+      s.tour.from > 0 || s.tour.to < s.tour.beats.length - 1
+        ? [Math.min(s.tour.from, last), Math.min(s.tour.to, last)]
+        : undefined,
+    present: s.present,
+    embed: s.embed,
+  });
+  /* the drawer stays open on the tour's text (openTour closes drawers) */
+  dispatch({ type: 'openDrawer', drawer: 'editor' });
+}
+
 export function Editor() {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const scenario = useStore((s) => s.scenario);
-  const draft = useStore((s) => s.draft);
-  const loadIssues = useStore((s) => (s.load.status === 'error' ? s.load.issues : null));
-  const file = scenario?.file ?? 'scenario.yaml';
+  /* a tour on screen: its text is what is edited */
+  const tour = useStore((s) => s.tour);
+  const mode = tour ? 'tour' : 'scenario';
+  const draft = useStore((s) => (s.tour ? s.tourDraft : s.draft));
+  const loadIssues = useStore((s) => (s.load.status === 'error' && !s.tour ? s.load.issues : null));
+  const file = tour ? tour.file : (scenario?.file ?? 'scenario.yaml');
+  const source = tour ? tour.source : scenario?.source;
   const [issues, setIssues] = useState<Issue[]>([]);
 
   useEffect(() => {
     if (!host.current) return;
+    const setDraft = (text: string) =>
+      dispatch(mode === 'tour' ? { type: 'setTourDraft', text } : { type: 'setDraft', text });
     const run = () => {
-      dispatch({ type: 'setDraft', text: v.state.doc.toString() });
-      dispatch({ type: 'applyDraft' });
+      apply(v.state.doc.toString());
       return true;
     };
+    const s0 = store.get();
     const v = new EditorView({
       parent: host.current,
-      doc: store.get().draft ?? store.get().scenario?.source ?? '',
+      doc: (s0.tour ? (s0.tourDraft ?? s0.tour.source) : (s0.draft ?? s0.scenario?.source)) ?? '',
       extensions: [
         basicSetup,
         yaml(),
@@ -149,8 +195,8 @@ export function Editor() {
         theme,
         /* no sideways scrolling: the drawer scrolls, the editor grows (a scroller of its own is a trap for the keyboard) */
         EditorView.lineWrapping,
-        EditorState.languageData.of(() => [{ autocomplete: complete }]),
-        hoverDoc,
+        EditorState.languageData.of(() => [{ autocomplete: completeFrom(mode === 'tour' ? TOUR_SCHEMA : SCHEMA) }]),
+        hoverDoc(mode === 'tour' ? TOUR_SCHEMA : SCHEMA),
         lintGutter(),
         /* before basicSetup's keymap, which binds Mod-Enter to a new line */
         Prec.highest(keymap.of([{ key: 'Mod-Enter', run }])),
@@ -167,7 +213,7 @@ export function Editor() {
         linter(
           async (ev) => {
             const text = ev.state.doc.toString();
-            const found = await check(text, file);
+            const found = mode === 'tour' ? tourIssues(text, file) : await check(text, file);
             setIssues(found);
             return found.map((i): Diagnostic => {
               const line = ev.state.doc.line(Math.min(Math.max(i.line ?? 1, 1), ev.state.doc.lines));
@@ -183,14 +229,14 @@ export function Editor() {
           { delay: 250 },
         ),
         EditorView.updateListener.of((u) => {
-          if (u.docChanged) dispatch({ type: 'setDraft', text: u.state.doc.toString() });
+          if (u.docChanged) setDraft(u.state.doc.toString());
         }),
-        EditorView.contentAttributes.of({ 'aria-label': 'Scenario YAML' }),
+        EditorView.contentAttributes.of({ 'aria-label': mode === 'tour' ? 'Tour YAML' : 'Scenario YAML' }),
       ],
     });
     view.current = v;
     return () => v.destroy();
-  }, [file]);
+  }, [file, mode]);
 
   const goto = (line: number | null) => {
     const v = view.current;
@@ -200,7 +246,7 @@ export function Editor() {
     v.focus();
   };
   const shown = issues.length ? issues : (loadIssues ?? []);
-  const changed = draft !== null && draft !== scenario?.source;
+  const changed = draft !== null && draft !== source;
   return (
     <div>
       <div className="editor-wrap" ref={host} data-testid="editor" />
@@ -208,10 +254,7 @@ export function Editor() {
         <button
           type="button"
           className="btn primary"
-          onClick={() => {
-            dispatch({ type: 'setDraft', text: view.current?.state.doc.toString() ?? '' });
-            dispatch({ type: 'applyDraft' });
-          }}
+          onClick={() => apply(view.current?.state.doc.toString() ?? '')}
           disabled={issues.length > 0}
           data-testid="run-edited"
         >
@@ -223,7 +266,7 @@ export function Editor() {
           disabled={!changed}
           onClick={() => {
             const v = view.current;
-            if (v && scenario) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: scenario.source } });
+            if (v && source !== undefined) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: source } });
           }}
         >
           Revert changes
@@ -243,7 +286,7 @@ export function Editor() {
                 onClick={() => goto(i.line)}
                 onKeyDown={(e) => e.key === 'Enter' && goto(i.line)}
               >
-                {i.line ? `line ${i.line}` : 'scenario'}
+                {i.line ? `line ${i.line}` : mode}
               </span>
               {i.path && (
                 <>

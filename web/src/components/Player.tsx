@@ -285,13 +285,13 @@ function Figures() {
               </div>
               <div className="was" data-testid={`diff-${key}`}>
                 {v !== undefined
-                  ? runs
+                  ? `${runs
                       .map((r) => {
                         const w = r.frame?.counters[i];
                         const t = w === undefined ? '…' : w === v ? '=' : v ? ratioText(w / v) : `+${fmt(w)}`;
                         return `${r.slot.toUpperCase()} ${t}`;
                       })
-                      .join(' \u00b7 ') + ' vs A'
+                      .join(' \u00b7 ')} vs A`
                   : ' '}
               </div>
             </div>

@@ -287,10 +287,14 @@ export function reducer(state: AppState, action: Action): AppState {
           theme: action.theme ?? state.theme,
           fontScale: action.fontScale ?? state.fontScale,
           sweep: null,
+          /* the tour's text is the one the editor shows now */
+          tourDraft: null,
         },
         tourRange(action.tour, action.range),
         action.index,
       );
+    case 'setTourDraft':
+      return { ...state, tourDraft: action.text };
     case 'gotoBeat':
       return state.tour ? applyBeat(state, state.tour, action.index) : state;
     case 'openGallery':

@@ -94,6 +94,8 @@ export interface AppState {
   scenario: ScenarioState | null;
   /** the editor's text when it differs from the running source */
   draft: string | null;
+  /** the editor's text of the tour on screen, when it differs from the tour's */
+  tourDraft: string | null;
   /** tunables set in the UI (or the URL), as --set values */
   overrides: Record<string, string>;
   /** the limits runs are checked against: the defaults, raised by "Run anyway" (never from a link) */
@@ -260,6 +262,7 @@ export type Action =
       embed?: boolean;
     }
   | { type: 'gotoBeat'; index: number }
+  | { type: 'setTourDraft'; text: string | null }
   | { type: 'letterStart'; runId: number }
   | { type: 'letterProgress'; runId: number; column: number; columns: number; label: string; fraction: number }
   | { type: 'letterDone'; runId: number; cells: ReferenceCell[] | null; error: string | null }
@@ -297,6 +300,7 @@ export function initialState(theme: AppState['theme'] = 'light'): AppState {
     page: 'gallery',
     scenario: null,
     draft: null,
+    tourDraft: null,
     overrides: {},
     limits: DEFAULT_LIMITS,
     runId: 0,

@@ -100,6 +100,14 @@ describe('compare and sweep in the URL', () => {
     expect(decodeUrl('?scenario=x&compare=fault_around_bytes=4096').compare).toEqual({ fault_around_bytes: '4096' });
     expect(() => decodeUrl('?scenario=x&compare=oops')).toThrow(/key=value/);
   });
+  it("an edited tour's text rides in the fragment, like an edited scenario's", () => {
+    const text = 'title: t\nbeats:\n  - scenario: fault-around/sequential\n    caption: hello\n';
+    const url = encodeUrl({ tour: 'fault-around/talk', tourSrc: text, beat: 2, set: {} });
+    expect(url).toMatch(/^\?tour=fault-around%2Ftalk&beat=2#tour-src=/);
+    const back = decodeUrl(url);
+    expect([back.tour, back.tourSrc, back.beat]).toEqual(['fault-around/talk', text, 2]);
+    expect(() => decodeUrl('?tour=fault-around/talk#tour-src=@@@')).toThrow(/edited tour/);
+  });
   it('runs C and D (c=, d=) beside B: round-trip, and each needs the run before it', () => {
     const q =
       '?scenario=prefault/sequential&compare=anon_prefault=off&c=thp=always&d=mthp=[65536]&d=anon_prefault_cap=8';

@@ -43,6 +43,8 @@ export interface UrlState {
   ignored?: string[];
   /** a tour (group/name), and the beat on screen (from 1) */
   tour?: string;
+  /** an edited tour's whole text (`#tour-src=`, deflated like an edited scenario's) */
+  tourSrc?: string;
   beat?: number;
   /** the beats a tour may walk, from 1, inclusive: &beats=3-7 */
   beats?: [number, number];
@@ -64,7 +66,7 @@ export function encodeUrl(u: UrlState): string {
     if (u.present) p.set('present', '1');
     if (u.embed) p.set('embed', '1');
     if (u.scale !== undefined && u.scale !== 1) p.set('scale', String(u.scale));
-    return `?${p.toString()}`;
+    return `?${p.toString()}${u.tourSrc !== undefined ? `#tour-src=${compressSource(u.tourSrc)}` : ''}`;
   }
   if (u.src === undefined && u.scenario) p.set('scenario', u.scenario);
   for (const [k, v] of Object.entries(u.set)) p.append('set', `${k}=${v}`);
@@ -127,6 +129,16 @@ export function decodeUrl(search: string, hash?: string): UrlState {
       throw e instanceof UrlError
         ? e
         : new UrlError('The link holds an edited scenario that cannot be read back (the link may be truncated).');
+    }
+  }
+  const tourSrc = h.get('tour-src');
+  if (tourSrc !== null) {
+    try {
+      out.tourSrc = decompressSource(tourSrc);
+    } catch (e) {
+      throw e instanceof UrlError
+        ? e
+        : new UrlError('The link holds an edited tour that cannot be read back (the link may be truncated).');
     }
   }
   const sc = p.get('scenario');
