@@ -597,7 +597,10 @@ test('the exports download what they say', async ({ page }) => {
 
 test('exports of a comparison carry every run; a view exports whole, with its caption line', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
-  await open(page, 'scenario=fault-around/sequential&cursor=300&compare=fault_around_bytes=4096&views=address,log');
+  await open(
+    page,
+    'scenario=fault-around/sequential&cursor=300&compare=fault_around_bytes=4096&views=address,log,counters&chart=pgfault',
+  );
   await expect(page.locator('[data-run-view="b"] .log')).toBeVisible();
   const onScreen = (await page.locator('[data-view="log"] .panel-body').boundingBox())!;
   await page.keyboard.press('x');
@@ -628,6 +631,11 @@ test('exports of a comparison carry every run; a view exports whole, with its ca
   const png = await get('export-png-log');
   expect(png.subarray(1, 4).toString()).toBe('PNG');
   expect(png.readUInt32BE(20) / 2).toBeGreaterThan(onScreen.height + 20);
+  /* the counters keep their chart in a comparison: each run's line, exported as SVG with the caption */
+  const svg = (await get('export-svg-counters')).toString();
+  expect(svg).toContain('data-run-line="a"');
+  expect(svg).toContain('data-run-line="b"');
+  expect(svg).toMatch(/A: 3\.15 · fault_around_bytes 64 KiB · B: 3\.14 · fault_around_bytes 4 KiB/);
 });
 
 test('a reload while playing comes back to the same event', async ({ page }) => {

@@ -17,6 +17,7 @@ import { otherRuns, scenarioTitle, type AppState, type CompareState, type ViewId
 import { dispatch, useStore } from '../store/store.js';
 import { mechanismOf } from '../mechanisms/registry.js';
 import { CompareCounters } from '../views/CompareCounters.js';
+import { Charts } from '../views/Counters.js';
 import { groupOf, isShown, shownViews, viewsFor, type ViewMeta } from '../views/ids.js';
 import { componentOf } from '../views/registry.js';
 import type { RunLabels, RunOverlay } from '../views/types.js';
@@ -856,6 +857,7 @@ function Panel({ def, shown = null }: { def: ViewMeta; shown?: ViewId[] | null }
   const C = componentOf(def.id)!;
   const spot = useStore((s) => s.highlight?.kind === 'view' && s.highlight.view === def.id);
   const more = useStore((s) => s.more);
+  const chart = useStore((s) => s.chart);
   const b = compare?.frame && compare.program && compare.timeline ? compare : null;
   /* the runs beside A that have a frame, for the views that overlay them (and the counters table) */
   const others: RunOverlay[] = otherRuns({ compare, more }).flatMap((r) =>
@@ -901,16 +903,23 @@ function Panel({ def, shown = null }: { def: ViewMeta; shown?: ViewId[] | null }
         )}
       </div>
       <div
-        tabIndex={def.id === 'walk' || (compare && def.id === 'counters') ? 0 : undefined}
+        tabIndex={def.id === 'walk' ? 0 : undefined}
         className={`panel-body ${def.fit ? 'fit' : ''} ${compare && def.id !== 'counters' && !def.overlay ? `ab-grid ${def.column === 'side' ? 'stacked' : ''}` : ''}`}
       >
         {compare && def.id === 'counters' ? (
-          <CompareCounters
-            a={frame}
-            others={others}
-            slots={otherRuns({ compare, more }).map((r) => r.slot)}
-            labels={labels}
-          />
+          /* every run's counters, and the charted ones over the run, every run's line on the same axes */
+          <div className="ctr-wrap">
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box the keyboard must reach */}
+            <div className="ctr-list" tabIndex={0} role="region" aria-label="Every run's counters at the cursor">
+              <CompareCounters
+                a={frame}
+                others={others}
+                slots={otherRuns({ compare, more }).map((r) => r.slot)}
+                labels={labels}
+              />
+            </div>
+            <Charts chart={chart} frame={frame} timeline={timeline} others={others} />
+          </div>
         ) : compare && def.overlay ? (
           <C
             frame={frame}

@@ -7,6 +7,7 @@
 import { COUNTERS, FIRST_MODEL_COUNTER, REQUIRED_COUNTERS } from '../../../wasm-core/ts/abi.js';
 import type { Frame } from '../frames/types.js';
 import type { RunLabels, RunOverlay } from './types.js';
+import { dispatch, useStore } from '../store/store.js';
 import { fmt } from '../lib/format.js';
 
 export function CompareCounters({
@@ -22,6 +23,7 @@ export function CompareCounters({
   slots: RunOverlay['slot'][];
   labels: RunLabels | null;
 }) {
+  const chart = useStore((s) => s.chart);
   const frameOf = (slot: RunOverlay['slot']) => others.find((o) => o.slot === slot)?.frame ?? null;
   const b = frameOf('b');
   /* with two runs, B − A; with more, each run's value is enough (its difference shows in colour) */
@@ -42,7 +44,18 @@ export function CompareCounters({
     const vb = b?.counters[i];
     const d = vb !== undefined ? vb - va : null;
     return (
-      <tr key={name} className={differs ? 'differs' : ''} data-counter-row={name}>
+      <tr
+        key={name}
+        className={`${differs ? 'differs' : ''} ${chart.includes(name) ? 'sel' : ''}`}
+        data-counter-row={name}
+        onClick={() =>
+          dispatch({
+            type: 'setChart',
+            chart: chart.includes(name) ? chart.filter((y) => y !== name) : [...chart, name].slice(-5),
+          })
+        }
+        title={chart.includes(name) ? 'Click to take it off the chart' : 'Click to chart it over the run'}
+      >
         <td>
           <code>{name}</code>
         </td>

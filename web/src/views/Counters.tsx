@@ -12,7 +12,7 @@ import { useStageBox } from './useBoxSize.js';
 import { COUNTERS, FIRST_MODEL_COUNTER, REQUIRED_COUNTERS } from '../../../wasm-core/ts/abi.js';
 import { fmt } from '../lib/format.js';
 import { dispatch, useStore } from '../store/store.js';
-import type { ViewProps } from './types.js';
+import { RUN_DASH, runsAgainst, type RunOverlay, type ViewProps } from './types.js';
 
 export function Counters({ frame, timeline, prevCounters }: ViewProps) {
   const chart = useStore((s) => s.chart);
@@ -116,49 +116,66 @@ const H = 86,
   T = 24,
   B = 22;
 
-/** the charted counters over the run, one under the other, in one SVG at its on-screen size */
-function Charts({
+/** each run's line colour on the counters chart: A, B, C, D */
+const RUN_STROKE = {
+  a: 'var(--c-fault)',
+  b: 'var(--c-major)',
+  c: 'var(--c-run-c)',
+  d: 'var(--c-run-d)',
+} as const;
+
+/**
+ * The charted counters over the run, one under the other, in one SVG at its on-screen size. Comparing,
+ * every run's line on the same axes (A solid, B dashed, C dotted, D dash-dotted), each over its own
+ * run's length (the runs stand at the same operation, not the same event count).
+ */
+export function Charts({
   chart,
   frame,
   timeline,
+  others = [],
 }: {
   chart: string[];
   frame: ViewProps['frame'];
   timeline: ViewProps['timeline'];
+  others?: RunOverlay[];
 }) {
   /* null until measured: the lines are drawn once, at the size they are shown */
   const [box, size, svg] = useStageBox<HTMLDivElement>();
   const W = size ? Math.max(200, size.w) : null;
   /* on stage the drawing is scaled up (useStageBox): k screen px per user unit */
   const k = svg && size ? svg.width / size.w : 1;
-  /* the lines depend on the run and the size, not on the cursor: stepping redraws only the cursor */
-  const xs = timeline.samples.x;
-  const xmax = Math.max(1, xs[xs.length - 1] ?? 1);
-  const x = useMemo(
-    () =>
-      scaleLinear()
-        .domain([0, xmax])
-        .range([L, (W ?? 420) - R]),
-    [xmax, W],
-  );
+  const runs = [{ slot: 'a' as const, frame, timeline }, ...others];
+  const key = others.map((o) => o.timeline.nEvents).join();
+  /* the lines depend on the runs and the size, not on the cursor: stepping redraws only the cursors */
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the runs beside A are read through key
   const lines = useMemo(
     () =>
       chart.map((name) => {
-        const ys = timeline.samples.values[COUNTERS.indexOf(name as never)];
+        const idx = COUNTERS.indexOf(name as never);
         let ymax = 1;
-        for (const v of ys) if (v > ymax) ymax = v;
+        for (const r of runs) for (const v of r.timeline.samples.values[idx]) if (v > ymax) ymax = v;
         const y = scaleLinear()
           .domain([0, ymax])
           .range([H - B, T]);
         return {
           ymax,
-          d:
-            line<number>()
-              .x((_, i) => x(xs[i]))
-              .y((v) => y(v))(ys) ?? '',
+          paths: runs.map((r) => {
+            const xs = r.timeline.samples.x;
+            const x = scaleLinear()
+              .domain([0, Math.max(1, xs[xs.length - 1] ?? 1)])
+              .range([L, (W ?? 420) - R]);
+            return {
+              slot: r.slot,
+              d:
+                line<number>()
+                  .x((_, i) => x(xs[i]))
+                  .y((v) => y(v))(r.timeline.samples.values[idx]) ?? '',
+            };
+          }),
         };
       }),
-    [chart, timeline, x, xs],
+    [chart, timeline, W, key],
   );
   if (!chart.length || W === null)
     return (
@@ -166,7 +183,14 @@ function Charts({
         {!chart.length && <div className="placeholder">Click a counter to chart it over the run.</div>}
       </div>
     );
-  const cx = frame.big ? null : x(Math.min(frame.cursor, xmax));
+  const xmaxOf = (t: ViewProps['timeline']) => Math.max(1, t.samples.x[t.samples.x.length - 1] ?? 1);
+  const xmax = xmaxOf(timeline);
+  const cursorX = (f: ViewProps['frame'], t: ViewProps['timeline']) =>
+    f.big
+      ? null
+      : scaleLinear()
+          .domain([0, xmaxOf(t)])
+          .range([L, W - R])(Math.min(f.cursor, xmaxOf(t)));
   return (
     <div className="chart" ref={box}>
       <svg
@@ -176,15 +200,15 @@ function Charts({
         style={svg?.style}
         role="img"
         data-export
-        aria-label={`Counters over the run: ${chart.map((n) => `${n} ${fmt(frame.counters[COUNTERS.indexOf(n as never)])}`).join(', ')} at the cursor`}
+        aria-label={`Counters over the run: ${chart.map((n) => `${n} ${runs.map((r) => fmt(r.frame.counters[COUNTERS.indexOf(n as never)])).join(' / ')}`).join(', ')} at the cursor${runs.length > 1 ? `; ${runsAgainst(runs.map((r) => ({ key: r.slot, label: r.slot.toUpperCase() })))}` : ''}`}
       >
-        {chart.map((name, k) => {
+        {chart.map((name, n) => {
           const idx = COUNTERS.indexOf(name as never);
-          const { ymax, d } = lines[k];
+          const { ymax, paths } = lines[n];
           return (
-            <g key={name} transform={`translate(0, ${k * H})`}>
+            <g key={name} transform={`translate(0, ${n * H})`}>
               <text className="name" x={L} y={15}>
-                {name} <tspan className="val">= {fmt(frame.counters[idx])}</tspan>
+                {name} <tspan className="val">= {runs.map((r) => fmt(r.frame.counters[idx])).join(' / ')}</tspan>
               </text>
               <line className="axis" x1={L} x2={W - R} y1={H - B} y2={H - B} stroke="var(--strong-border)" />
               <text className="val" x={W - R + 6} y={T + 5}>
@@ -193,11 +217,27 @@ function Charts({
               <text className="val" x={W - R + 6} y={H - B + 5}>
                 0
               </text>
-              <path d={d} fill="none" stroke="var(--c-fault)" strokeWidth={2} />
-              {cx !== null && <line className="cursor" x1={cx} x2={cx} y1={T - 4} y2={H - B} />}
-              {k === chart.length - 1 && (
+              {paths.map((p) => (
+                <path
+                  key={p.slot}
+                  d={p.d}
+                  fill="none"
+                  stroke={RUN_STROKE[p.slot]}
+                  strokeWidth={2}
+                  strokeDasharray={RUN_DASH[p.slot]}
+                  data-run-line={p.slot}
+                />
+              ))}
+              {runs.map((r) => {
+                const cx = cursorX(r.frame, r.timeline);
+                return cx === null ? null : (
+                  <line key={r.slot} className="cursor" x1={cx} x2={cx} y1={T - 4} y2={H - B} />
+                );
+              })}
+              {n === chart.length - 1 && (
                 <text className="val" x={W - R} y={H - 3} textAnchor="end">
                   {fmt(xmax)} {frame.big ? 'operations' : 'events'}
+                  {runs.length > 1 ? ' (A; each run over its own)' : ''}
                 </text>
               )}
             </g>
