@@ -229,6 +229,28 @@ export function Caption({ large = false, bare = large }: { large?: boolean; bare
   );
 }
 
+/** a key figure's card: its name and counter, outlined when a beat points at it */
+function FigureCard({
+  counter,
+  label,
+  spot,
+  children,
+}: {
+  counter: string;
+  label: string;
+  spot: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className={`figure ${spot ? 'spot' : ''}`} data-testid={`figure-${counter}`}>
+      <div className="k" title={`${label} (${counter})`}>
+        {label} <code>{counter}</code>
+      </div>
+      {children}
+    </div>
+  );
+}
+
 function Figures() {
   const group = useStore((s) => s.scenario?.name?.split('/')[0]);
   const FIGURES = mechanismOf(group).figures;
@@ -260,10 +282,7 @@ function Figures() {
         if (compare && runs.length > 1) {
           /* three or four runs: each run's value, and each beside A as a ratio ("÷16", "−93%") */
           return (
-            <div className={`figure ${spot === key ? 'spot' : ''}`} key={key} data-testid={`figure-${key}`}>
-              <div className="k" title={`${label} (${key})`}>
-                {label} <code>{key}</code>
-              </div>
+            <FigureCard key={key} counter={key} label={label} spot={spot === key}>
               <div className="ab">
                 <span className="run-a" data-run="a" data-counter={key} data-value={v ?? ''} title={`A: ${labels?.a}`}>
                   {v !== undefined ? fmt(v) : '–'}
@@ -295,17 +314,14 @@ function Figures() {
                       .join(' \u00b7 ')} vs A`
                   : ' '}
               </div>
-            </div>
+            </FigureCard>
           );
         }
         if (compare) {
           const w = fb?.counters[i];
           const d = v !== undefined && w !== undefined ? w - v : undefined;
           return (
-            <div className={`figure ${spot === key ? 'spot' : ''}`} key={key} data-testid={`figure-${key}`}>
-              <div className="k" title={`${label} (${key})`}>
-                {label} <code>{key}</code>
-              </div>
+            <FigureCard key={key} counter={key} label={label} spot={spot === key}>
               <div className="ab">
                 <span className="run-a" data-run="a" data-counter={key} data-value={v ?? ''} title="run A">
                   {v !== undefined ? fmt(v) : '–'}
@@ -334,16 +350,13 @@ function Figures() {
                   </>
                 )}
               </div>
-            </div>
+            </FigureCard>
           );
         }
         const before = previous?.counters[i];
         const ratio = before && end !== undefined && before !== end ? end / before : null;
         return (
-          <div className={`figure ${spot === key ? 'spot' : ''}`} key={key} data-testid={`figure-${key}`}>
-            <div className="k" title={`${label} (${key})`}>
-              {label} <code>{key}</code>
-            </div>
+          <FigureCard key={key} counter={key} label={label} spot={spot === key}>
             <div className="v" data-testid={`value-${key}`} data-run="a" data-counter={key} data-value={v ?? ''}>
               {v !== undefined ? fmt(v) : '–'}
             </div>
@@ -368,7 +381,7 @@ function Figures() {
                 </span>
               )}
             </div>
-          </div>
+          </FigureCard>
         );
       })}
     </div>

@@ -111,24 +111,24 @@ function compareRun(state: AppState, set: Record<string, string> | null, slot: R
   };
 }
 
-/** runs C and D for these settings, in order (none without a run B) */
-function moreRuns(state: AppState, b: CompareState | null, sets: Record<string, string>[]): CompareState[] {
-  if (!b) return [];
-  return sets.slice(0, MORE_SLOTS.length).map((set, i) => compareRun(state, set, MORE_SLOTS[i])!);
+/** fresh runs B, C and D for these settings (C and D only beside a run B) */
+function comparison(
+  state: AppState,
+  b: Record<string, string> | null,
+  cd: Record<string, string>[],
+): Pick<AppState, 'compare' | 'more'> {
+  const compare = compareRun(state, b);
+  const more = compare ? cd.slice(0, MORE_SLOTS.length).map((set, i) => compareRun(state, set, MORE_SLOTS[i])!) : [];
+  return { compare, more };
 }
 
 /** the comparison's runs recorded again (A's scenario or tunables changed) */
-function recompare(state: AppState): Pick<AppState, 'compare' | 'more'> {
-  const compare = state.compare ? compareRun(state, state.compare.set) : null;
-  return {
-    compare,
-    more: moreRuns(
-      state,
-      compare,
-      state.more.map((r) => r.set),
-    ),
-  };
-}
+const recompare = (state: AppState) =>
+  comparison(
+    state,
+    state.compare?.set ?? null,
+    state.more.map((r) => r.set),
+  );
 
 /** one run beside A changed by `f`, if it is still the run `runId` */
 function withRun(state: AppState, slot: RunSlot, runId: number, f: (r: CompareState) => CompareState): AppState {
@@ -339,10 +339,7 @@ export function reducer(state: AppState, action: Action): AppState {
         fontScale: action.fontScale ?? state.fontScale,
         blank: false,
         drawer: null,
-        ...(() => {
-          const compare = compareRun(state, action.compare ?? null);
-          return { compare, more: moreRuns(state, compare, action.more ?? []) };
-        })(),
+        ...comparison(state, action.compare ?? null, action.more ?? []),
         sweep: sweepRun(state, action.sweep ?? null),
         /* a scenario opened on its own ends a tour (a beat sets the tour again after this) */
         tour: null,
@@ -513,8 +510,7 @@ export function reducer(state: AppState, action: Action): AppState {
     case 'toggleHelp':
       return { ...state, help: !state.help };
     case 'setCompare': {
-      const compare = compareRun(state, action.set);
-      return { ...state, compare, more: moreRuns(state, compare, action.more ?? state.more.map((r) => r.set)) };
+      return { ...state, ...comparison(state, action.set, action.more ?? state.more.map((r) => r.set)) };
     }
     case 'compareCompiled':
       return withRun(state, action.slot, action.runId, (r) => ({

@@ -121,26 +121,21 @@ export function decodeUrl(search: string, hash?: string): UrlState {
   /* keyed by the link's text: no prototype, so set=__proto__=… is just an (unknown) key */
   const out: UrlState = { set: Object.create(null) as Record<string, string> };
   const h = new URLSearchParams(hash.replace(/^#/, ''));
-  const src = h.get('src') ?? p.get('src');
-  if (src !== null) {
+  /* an edited text in the link, deflated: a scenario's (#src=) or a tour's (#tour-src=) */
+  const inflate = (text: string | null, what: string) => {
+    if (text === null) return undefined;
     try {
-      out.src = decompressSource(src);
+      return decompressSource(text);
     } catch (e) {
       throw e instanceof UrlError
         ? e
-        : new UrlError('The link holds an edited scenario that cannot be read back (the link may be truncated).');
+        : new UrlError(`The link holds an edited ${what} that cannot be read back (the link may be truncated).`);
     }
-  }
-  const tourSrc = h.get('tour-src');
-  if (tourSrc !== null) {
-    try {
-      out.tourSrc = decompressSource(tourSrc);
-    } catch (e) {
-      throw e instanceof UrlError
-        ? e
-        : new UrlError('The link holds an edited tour that cannot be read back (the link may be truncated).');
-    }
-  }
+  };
+  const src = inflate(h.get('src') ?? p.get('src'), 'scenario');
+  if (src !== undefined) out.src = src;
+  const tourSrc = inflate(h.get('tour-src'), 'tour');
+  if (tourSrc !== undefined) out.tourSrc = tourSrc;
   const sc = p.get('scenario');
   if (sc) out.scenario = currentName(sc);
   for (const kv of p.getAll('set')) {
