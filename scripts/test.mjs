@@ -12,6 +12,7 @@
 // Stages in one group run at the same time (their output is printed whole as each ends); the groups
 // run in order, and the first failure stops the run. Each stage's time is printed at the end.
 import { spawn } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
 import { root, setup } from './setup.mjs';
 
 const node = process.execPath;
@@ -71,18 +72,33 @@ const tSetup = Date.now() - t0;
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const env = { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' };
 
+/** the lines of a stage's output that name what failed (vitest, Playwright, the native tests, lint) */
+function failureLines(text) {
+  const lines = stripVTControlCharacters(text)
+    .split('\n')
+    .filter((l) => /^\s*(FAIL\b|×|✘|\d+\) )|AssertionError|Error: |error:|FAILED|not ok /.test(l))
+    .map((l) => l.trimEnd());
+  const unique = [...new Set(lines)];
+  return unique.length > 40 ? [...unique.slice(0, 40), `… and ${unique.length - 40} more`] : unique;
+}
+
 /** one stage; alone it prints as it goes, beside others its output is kept and printed whole when it ends */
 function run(stage, alone) {
   const t = Date.now();
   if (alone) console.log(`\n=== ${stage.name}`);
   return new Promise((resolve) => {
     const [cmd, ...args] = stage.cmd;
-    const child = spawn(cmd, args, { cwd: root, env, stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = [];
-    if (!alone) {
-      child.stdout.on('data', (d) => out.push(d));
-      child.stderr.on('data', (d) => out.push(d));
-    }
+    /* kept either way: a failure's lines are printed again under the summary, where a CI log's tail shows them */
+    child.stdout.on('data', (d) => {
+      out.push(d);
+      if (alone) process.stdout.write(d);
+    });
+    child.stderr.on('data', (d) => {
+      out.push(d);
+      if (alone) process.stderr.write(d);
+    });
     child.on('close', (code, signal) => {
       const ms = Date.now() - t;
       if (!alone) {
@@ -91,7 +107,7 @@ function run(stage, alone) {
       }
       const ok = code === 0;
       console.log(`=== ${stage.name}: ${ok ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`} (${secs(ms)})`);
-      resolve({ stage, ok, ms });
+      resolve({ stage, ok, ms, why: ok ? [] : failureLines(Buffer.concat(out).toString()) });
     });
   });
 }
@@ -128,6 +144,7 @@ for (const r of results)
   console.log(`${r.stage.name.padEnd(width)}  ${secs(r.ms).padStart(7)}${r.ok ? '' : '  FAILED'}`);
 const total = secs(Date.now() - t0);
 if (failed.length) {
+  for (const r of failed) if (r.why.length) console.error(`\nwhat failed in ${r.stage.name}:\n${r.why.join('\n')}`);
   console.error(`\nFAILED: ${failed.map((r) => r.stage.name).join(', ')} (after ${total})`);
   process.exit(1);
 }

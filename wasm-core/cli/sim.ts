@@ -615,9 +615,14 @@ async function main() {
   if (failed) process.exit(1);
 }
 
-/* the hostile-input tests check peak memory: MMPLAY_RUSAGE=1 reports it last on stderr */
+/* the hostile-input tests check peak memory and CPU time: MMPLAY_RUSAGE=1 reports them last on stderr */
 if (process.env.MMPLAY_RUSAGE)
-  process.on('exit', () => process.stderr.write(`rusage: maxrss ${process.resourceUsage().maxRSS} KiB\n`));
+  process.on('exit', () => {
+    const u = process.resourceUsage();
+    process.stderr.write(
+      `rusage: maxrss ${u.maxRSS} KiB cpu ${Math.round((u.userCPUTime + u.systemCPUTime) / 1000)} ms\n`,
+    );
+  });
 
 main().catch((e) => {
   process.stderr.write(`internal error: ${(e as Error).stack ?? e}\n`);

@@ -922,7 +922,6 @@ function Panel({ def, shown = null }: { def: ViewMeta; shown?: ViewId[] | null }
         {compare && def.id === 'counters' ? (
           /* every run's counters, and the charted ones over the run, every run's line on the same axes */
           <div className="ctr-wrap">
-            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box the keyboard must reach */}
             <div className="ctr-list" tabIndex={0} role="region" aria-label="Every run's counters at the cursor">
               <CompareCounters
                 a={frame}

@@ -551,7 +551,6 @@ function faultLine(frame: Frame, vma: VmaView) {
     <span>
       <b>{f.write ? 'Write' : 'Read'} fault</b> at page {fmt(page)} ({hex(f.addr)})
       {f.notes.map((x, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: the notes of one fault, in their providers' order
         <span key={i}>
           {' · '}
           {x.bold && <b>{x.bold}</b>}

@@ -231,7 +231,6 @@ const PteSlots = memo(
       <>
         {Array.from(pte, (s, i) => (
           <i
-            // biome-ignore lint/suspicious/noArrayIndexKey: the slots of one page table, by index
             key={i}
             className={`${s & 2 ? 'p2' : s & 1 ? 'p1' : ''} ${s & 4 ? 'new' : ''} ${s & 8 ? 'cur' : ''} ${s & 16 ? 'huge' : ''}`}
             title={`${hex(base + i * 4096)}: ${s & 3 ? (s & 2 ? 'present, writable' : 'present, read-only') : 'none'}${s & 4 ? `, set ${by}` : ''}`}
