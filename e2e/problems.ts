@@ -48,3 +48,54 @@ export async function smallText(page: Page, min = 18): Promise<string[]> {
     return out;
   }, min);
 }
+
+/**
+ * What a projector would show broken, as sentences: a panel's content squeezed to nothing (a list or a view
+ * under 24 px high with more to show), a button or a figure off the window, two SVG labels drawn over each
+ * other (more than 3 px both ways). Read from the page as it stands; [] when it looks whole.
+ */
+export async function brokenLayout(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const name = (el: Element) =>
+      `${el.closest('[data-view]')?.getAttribute('data-view') ?? ''} ${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`.trim();
+    const shown = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    };
+    /* squeezed: a view's own box (a list, a drawing) under 24 px with content to show */
+    for (const el of document.querySelectorAll('.panel-body, .panel-body > *, .ab-run > *')) {
+      if (!shown(el) && !(el instanceof HTMLElement && el.offsetWidth > 0)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width > 40 && r.height < 24 && el.scrollHeight > 40 && el.textContent?.trim())
+        out.push(`squeezed: ${name(el)} is ${Math.round(r.height)} px high for ${el.scrollHeight} px of content`);
+    }
+    /* off the window: a control or a figure the audience or the speaker cannot see whole */
+    for (const el of document.querySelectorAll('button, select, input, [data-counter]')) {
+      if (!shown(el) || el.closest('.visually-hidden, [hidden], dialog:not([open])')) continue;
+      const r = el.getBoundingClientRect();
+      if (r.right > innerWidth + 1 || r.bottom > innerHeight + 1 || r.left < -1)
+        out.push(
+          `off the window: ${name(el)} '${(el.textContent ?? '').trim().slice(0, 20)}' at ${Math.round(r.left)}–${Math.round(r.right)} × ${Math.round(r.top)}–${Math.round(r.bottom)}`,
+        );
+    }
+    /* SVG labels over each other, within one drawing */
+    for (const svg of document.querySelectorAll('svg')) {
+      if (!shown(svg)) continue;
+      const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent?.trim() && shown(t));
+      const boxes = texts.map((t) => t.getBoundingClientRect());
+      for (let i = 0; i < texts.length; i++)
+        for (let j = i + 1; j < texts.length; j++) {
+          const a = boxes[i],
+            b = boxes[j];
+          const ox = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+          const oy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+          if (ox > 3 && oy > 3)
+            out.push(
+              `labels over each other in ${name(svg)}: '${texts[i].textContent!.trim().slice(0, 16)}' and '${texts[j].textContent!.trim().slice(0, 16)}'`,
+            );
+        }
+    }
+    return [...new Set(out)];
+  });
+}

@@ -8,7 +8,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { failOnPageProblems, smallText } from './problems.js';
+import { brokenLayout, failOnPageProblems, smallText } from './problems.js';
 
 const SHOTS = 'test-results/screenshots';
 mkdirSync(SHOTS, { recursive: true });
@@ -225,6 +225,46 @@ async function keysWork(page: Page, after: string) {
   await expect(page.getByTestId('play'), `Space after ${after}`).toContainText('Play');
   expect(await page.evaluate(() => document.activeElement?.tagName), `focus after ${after}`).not.toBe('SELECT');
 }
+
+/*
+ * One page per mechanism, at a moment with something to show (and the prefault with four runs), on a desk and
+ * on stage: no view squeezed to nothing, no control off the window, no labels drawn over each other. Each of
+ * these was found broken by a look at the screenshots: the folio view at 0 px under the address space at
+ * 1280x720, the event log at 0-13 px a run in a comparison at 1920x1080, Exit off a 1280 px stage, the LRU's
+ * "deactivate 0" over "rotate 0".
+ */
+const WHOLE_PAGES = [
+  'scenario=fault-around/sequential&cursor=300&compare=fault_around_bytes=4096',
+  'scenario=vma-cache/ebizzy&cursor=s6:0.01&compare=vmacache=mm-wide',
+  'scenario=lru/backup&cursor=s12:0.5&compare=fadvise_dontneed=invalidate-only',
+  'scenario=large-folios/cow-byte&cursor=end',
+  'scenario=prefault/sequential&cursor=end&compare=anon_prefault=off&c=thp=always&d=mthp=[65536]',
+];
+for (const [size, theme, present] of [
+  [SIZES[1], 'light', false],
+  [SIZES[1], 'dark', true],
+  [SIZES[0], 'dark', false],
+  [SIZES[0], 'light', true],
+] as const)
+  test(`every view whole, every control on screen, no labels overlapping: ${size.width}x${size.height} ${theme}${present ? ', presenter' : ''}`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(size);
+    const found: string[] = [];
+    for (const q of WHOLE_PAGES) {
+      await page.goto(`/?${q}&theme=${theme}${present ? '&present=1' : ''}`);
+      await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 60_000 });
+      /* every run's figures are in (data-ready waits for B, C and D too) */
+      await expect(page.locator('[data-counter][data-run]').filter({ hasText: '–' })).toHaveCount(0);
+      found.push(...(await brokenLayout(page)).map((p) => `${q}: ${p}`));
+      expect(
+        await page.evaluate(() => document.documentElement.scrollHeight - innerHeight),
+        `${q}: the page scrolls`,
+      ).toBeLessThanOrEqual(0);
+    }
+    expect(found).toEqual([]);
+  });
 
 test('every shortcut works after using each control', async ({ page }) => {
   test.setTimeout(120_000);

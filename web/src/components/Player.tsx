@@ -13,7 +13,14 @@ import { formatDuration } from '../../../wasm-core/ts/limits.js';
 import type { WorkerLimit } from '../engine/protocol.js';
 import { fmt, ratioText } from '../lib/format.js';
 import { finalCounters } from '../store/reducer.js';
-import { otherRuns, scenarioTitle, type AppState, type CompareState, type ViewId } from '../store/state.js';
+import {
+  allRecorded,
+  otherRuns,
+  scenarioTitle,
+  type AppState,
+  type CompareState,
+  type ViewId,
+} from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
 import { mechanismOf } from '../mechanisms/registry.js';
 import { CompareCounters } from '../views/CompareCounters.js';
@@ -729,6 +736,10 @@ function useDefaultShortViews(): ViewId[] | null {
   return stageViews(views, null, group).map((v) => v.id);
 }
 
+/* lists in a side panel: two runs side by side, each over the panel's whole height (stacked in the short
+   panel under the walk, each run had 0 to 13 px of rows at 1920x1080) */
+const SIDE_BY_SIDE: ReadonlySet<ViewId> = new Set(['log', 'steps']);
+
 /** the views; `bar` (the comparison's run names and actions) shares the row of the hidden views' buttons */
 function Views({ bar = null }: { bar?: React.ReactNode }) {
   const views = useStore((s) => s.views);
@@ -739,13 +750,14 @@ function Views({ bar = null }: { bar?: React.ReactNode }) {
   const all = viewsFor(group);
   /* recorded: the views are the run's; recording, they are its first frame or the last run's, dimmed */
   const ready = useStore((s) => s.load.status === 'ready' && s.fresh);
+  const recorded = useStore(allRecorded);
   if (stage) {
     const chosen = stageViews(views, enlarged, group);
     return (
       <div
         className={`views stage-views n${chosen.length}`}
         data-testid="views"
-        data-ready={ready || undefined}
+        data-ready={recorded || undefined}
         data-recording={!ready || undefined}
       >
         {chosen.map((v) => (
@@ -756,7 +768,13 @@ function Views({ bar = null }: { bar?: React.ReactNode }) {
   }
   const shownHere = (v: ViewMeta) => (onScreen ? onScreen.includes(v.id) : isShown(views, v.id, group));
   const hidden = all.filter((v) => !shownHere(v));
-  const visible = (col: ViewMeta['column']) => all.filter((v) => shownHere(v) && v.column === col);
+  const inColumn = (col: ViewMeta['column']) => all.filter((v) => shownHere(v) && v.column === col);
+  /* a short window's default views, all of one column (the folio above the address space): side by side,
+     as on stage, where stacked the first got its header only */
+  const split = onScreen && onScreen.length > 1 && (!inColumn('main').length || !inColumn('side').length);
+  const shownAll = all.filter(shownHere);
+  const visible = (col: ViewMeta['column']) =>
+    split ? (col === 'main' ? shownAll.slice(0, 1) : shownAll.slice(1)) : inColumn(col);
   return (
     <>
       {(hidden.length > 0 || bar) && (
@@ -807,7 +825,7 @@ function Views({ bar = null }: { bar?: React.ReactNode }) {
         <div
           className="views one"
           data-testid="views"
-          data-ready={ready || undefined}
+          data-ready={recorded || undefined}
           data-recording={!ready || undefined}
         >
           <Panel def={all.find((v) => v.id === enlarged) ?? all[0]} />
@@ -816,7 +834,7 @@ function Views({ bar = null }: { bar?: React.ReactNode }) {
         <div
           className={`views ${!visible('main').length || !visible('side').length ? 'one' : ''}`}
           data-testid="views"
-          data-ready={ready || undefined}
+          data-ready={recorded || undefined}
           data-recording={!ready || undefined}
         >
           {visible('main').length > 0 && (
@@ -881,7 +899,7 @@ function Panel({ def, shown = null }: { def: ViewMeta; shown?: ViewId[] | null }
   return (
     <section
       className={`panel ${spot ? 'spot' : ''}`}
-      style={{ '--grow': def.grow ?? 1 } as React.CSSProperties}
+      style={{ '--grow': def.grow ?? 1, minHeight: def.minRem ? `${def.minRem}rem` : undefined } as React.CSSProperties}
       aria-labelledby={`view-${def.id}`}
       aria-describedby={`view-${def.id}-d`}
       data-view={def.id}
@@ -917,7 +935,7 @@ function Panel({ def, shown = null }: { def: ViewMeta; shown?: ViewId[] | null }
       </div>
       <div
         tabIndex={def.id === 'walk' ? 0 : undefined}
-        className={`panel-body ${def.fit ? 'fit' : ''} ${compare && def.id !== 'counters' && !def.overlay ? `ab-grid ${def.column === 'side' ? 'stacked' : ''}` : ''}`}
+        className={`panel-body ${def.fit ? 'fit' : ''} ${compare && def.id !== 'counters' && !def.overlay ? `ab-grid ${def.column === 'side' && !SIDE_BY_SIDE.has(def.id) ? 'stacked' : ''}` : ''}`}
       >
         {compare && def.id === 'counters' ? (
           /* every run's counters, and the charted ones over the run, every run's line on the same axes */

@@ -341,3 +341,12 @@ export function initialState(theme: AppState['theme'] = 'light'): AppState {
 /** every run beside A, in order: B, then C and D */
 export const otherRuns = (s: Pick<AppState, 'compare' | 'more'>): CompareState[] =>
   s.compare ? [s.compare, ...s.more] : [];
+
+/**
+ * Every run on the page recorded (or stopped by an error): A fresh, and B–D no longer compiling or
+ * recording. The views' `data-ready`, which the tests and a tour's caption wait on, means this.
+ */
+export const allRecorded = (s: Pick<AppState, 'compare' | 'more' | 'load' | 'fresh'>): boolean =>
+  s.load.status === 'ready' &&
+  s.fresh &&
+  otherRuns(s).every((r) => r.load.status !== 'compiling' && r.load.status !== 'running');

@@ -99,7 +99,10 @@ const Line = memo(function Line({
       onClick={() => dispatch({ type: 'seek', cursor: index + 1 })}
     >
       <span className="i">{index + 1}</span>
-      <span className="what">{text}</span>
+      {/* the whole sentence on hover: half a panel wide (comparing) it is cut short and the function hidden */}
+      <span className="what" title={fn ? `${text} (${fn}())` : text}>
+        {text}
+      </span>
       <span className="fn">
         {fn && (
           <a

@@ -9,6 +9,8 @@ export interface ViewMeta {
   column: 'main' | 'side';
   /** its share of its column's height (the panels of a column split it: sizes never follow the content) */
   grow?: number;
+  /** the least height of its panel, in rem, where its share would leave its drawing unreadable (a chart's axis) */
+  minRem?: number;
   /** the view sizes its drawing to the panel body (a flex column it fills) instead of scrolling */
   fit?: boolean;
   /** the view draws a chart in SVG (marked data-export): Export offers it as SVG too */

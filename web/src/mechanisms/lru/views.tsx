@@ -230,7 +230,8 @@ const PVEC_ROTATE = Pagevec.Rotate,
 /* a tray's cell, width and height: smaller in a narrow panel (a run of a comparison) */
 const trayDims = (narrow: boolean) => {
   const c = narrow ? 6 : 9;
-  return { c, w: 7 * (c + 2) + 8, h: 2 * (c + 2) + 16 };
+  /* wide enough for its label ("deactivate 14" at 12 user units), which ran into the next tray's */
+  return { c, w: Math.max(7 * (c + 2) + 8, 96), h: 2 * (c + 2) + 16 };
 };
 
 /** a pagevec as a small tray of 14 places (two rows of seven), its name and how many it holds */

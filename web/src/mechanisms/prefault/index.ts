@@ -60,6 +60,8 @@ export const mechanism: MechanismDef = {
       description: 'the pages each fault mapped, over the run (every run when comparing)',
       column: 'side',
       grow: 1.1,
+      /* the chart over its legend of one line per run (137 px at 1920x1080 cut its legend) */
+      minRem: 14,
       fit: true,
       svg: true,
       overlay: true,

@@ -81,6 +81,8 @@ export const mechanism: MechanismDef = {
       description: 'each thread\u2019s find_vma hit rate over the run',
       column: 'side',
       grow: 1.2,
+      /* the chart's five ticks and the threads' legend (squeezed to 103 px at 1920x1080, its labels piled up) */
+      minRem: 15,
       fit: true,
       svg: true,
       overlay: true,

@@ -345,7 +345,7 @@ export function VmaTree({ frame, program, others = [], label }: ViewProps) {
   const pad = H < 120 ? 4 : 12,
     cols = Math.max(1, nodes.length);
   /* nodes shrink to fit the levels in the height; below 26 px the colour line goes */
-  const nodeH = Math.max(11, Math.min(30, (H - 2 * pad - 10) / levels - 4));
+  const nodeH = Math.max(11, Math.min(32, (H - 2 * pad - 10) / levels - 4));
   const nodeW = Math.max(36, Math.min(120, (W - 2 * pad) / cols - 8));
   const x = (i: number) => pad + ((W - 2 * pad) * (i + 0.5)) / cols;
   /* levels spread over the height, each at least a node high, plus a little (the walk's badges sit on the corners) */
@@ -408,7 +408,7 @@ export function VmaTree({ frame, program, others = [], label }: ViewProps) {
                   <rect width={nodeW} height={nodeH} rx={6} />
                   <text
                     x={nodeW / 2}
-                    y={nodeH >= 26 ? 14 : nodeH / 2 + Math.min(12, nodeH - 1) / 3}
+                    y={nodeH >= 26 ? 13 : nodeH / 2 + Math.min(12, nodeH - 1) / 3}
                     textAnchor="middle"
                     className="vc-node-name"
                     style={{ fontSize: `max(var(--text-min), ${Math.min(12, nodeH - 1)}px)` }}
@@ -416,9 +416,15 @@ export function VmaTree({ frame, program, others = [], label }: ViewProps) {
                     {n.name.length * 7 > nodeW ? `${n.name.slice(0, Math.max(1, Math.floor(nodeW / 7) - 1))}…` : n.name}
                   </text>
                   {nodeH >= 26 && (
-                    <text x={nodeW / 2} y={26} textAnchor="middle" className="vc-node-sub">
-                      {n.red ? 'red' : 'black'}
-                      {cached.has(n.id) ? ' · cached' : ''}
+                    <text x={nodeW / 2} y={nodeH - 5} textAnchor="middle" className="vc-node-sub">
+                      {/* 12 user units a line at most: the colour shortens first when the node is narrow */}
+                      {cached.has(n.id)
+                        ? nodeW >= 96
+                          ? `${n.red ? 'red' : 'black'} · cached`
+                          : 'cached'
+                        : n.red
+                          ? 'red'
+                          : 'black'}
                     </text>
                   )}
                   {s && (
@@ -515,7 +521,8 @@ export function HitRate({ frame, timeline, others = [], label }: ViewProps) {
             data-export
             aria-label={`Hit rate per thread over ${fmt(lookups)} lookups${runsAgainst(runs)}`}
           >
-            {[0, 0.25, 0.5, 0.75, 1].map((v) => (
+            {/* as many ticks as there is room for, 16 user units apart at least */}
+            {(H - m.t - m.b >= 64 ? [0, 0.25, 0.5, 0.75, 1] : H - m.t - m.b >= 32 ? [0, 0.5, 1] : [0, 1]).map((v) => (
               <g key={v}>
                 <line x1={m.l} x2={W - m.r} y1={sy(v)} y2={sy(v)} className="vc-grid" />
                 <text x={m.l - 6} y={sy(v) + 4} textAnchor="end" className="vc-axis">
