@@ -10,6 +10,7 @@ const CLI = [
   'wasm-core/test/hostile.test.ts',
   'wasm-core/test/toy-mechanism.test.ts',
   'wasm-core/test/letters.test.ts',
+  'wasm-core/test/exercises.test.ts',
 ];
 const FUZZ = ['wasm-core/test/fuzz.test.ts'];
 export default defineConfig({

@@ -32,6 +32,8 @@ import { formatSize } from '../ts/units.js';
 import type { Scenario } from '../ts/scenario.js';
 import { DEFAULT_LIMITS, formatFigure, LIMIT_DEFS, parseLimit, type Limits } from '../ts/limits.js';
 import { formatTunable, KERNEL_TUNABLES, MACHINE_SETTINGS, type TunableInfo } from '../ts/tunables.js';
+import { parseSeed } from '../ts/load/params.js';
+import { runQuiz } from './quiz.js';
 
 /* ------------------------------------------------------------------ usage */
 
@@ -88,6 +90,8 @@ function limitsHelp(): string {
 const USAGE = `usage: npm run --silent sim -- FILE [--set key=value ...] [--json]
        npm run --silent sim -- FILE [--set ...] --compare key=value ... [--json]
        npm run --silent sim -- FILE [--set ...] --sweep key[=v1,v2,...] [--json | --csv]
+       npm run --silent sim -- EXERCISE.tour.yaml --quiz [--seed N] [--answers] [--json]
+       npm run --silent sim -- EXERCISE.tour.yaml [--seed N] --check id=value ...
 
   FILE               a scenario (YAML or JSON), e.g. scenarios/fault-around/sequential.yaml
   --set key=value    override a tunable (below) for every run; repeatable
@@ -103,6 +107,12 @@ const USAGE = `usage: npm run --silent sim -- FILE [--set key=value ...] [--json
   --events           print every event first, one sentence each (to stderr with --json)
   --debug-vm         run the invariant checker after every step (slow)
   --limit key=value  raise (or lower) a limit, below; repeatable, e.g. --limit operations=3e9
+
+exercises (a tour whose beats ask; docs/exercises.md):
+  --quiz             print the questions, with this seed's numbers
+  --seed N           the student's variant: draws the exercise's parameters (default 1)
+  --answers          with --quiz: each question's answer, computed by running the model
+  --check id=value   grade an answer (repeatable); exit 0 only when every question is right
 
 tunables (key, values, built-in default; the scenario's own value is the default for a run):
 ${tunablesHelp()}
@@ -139,6 +149,10 @@ function parseArgs(argv: string[]) {
   const compares: Record<string, string> = Object.create(null);
   const limits: Limits = { ...DEFAULT_LIMITS };
   let file: string | undefined, sweep: string | undefined;
+  const checks: [string, string][] = [];
+  let quiz = false,
+    answers = false,
+    seed: number | undefined;
   let json = false,
     csv = false,
     debugVm = false,
@@ -152,7 +166,19 @@ function parseArgs(argv: string[]) {
     else if (a === '--csv') csv = true;
     else if (a === '--debug-vm') debugVm = true;
     else if (a === '--events') events = true;
-    else if (a === '--help' || a === '-h') {
+    else if (a === '--quiz') quiz = true;
+    else if (a === '--answers') answers = true;
+    else if (a === '--seed' || a.startsWith('--seed=')) {
+      [v, i] = value(a, '--seed', i);
+      const s = parseSeed(v ?? '');
+      if (typeof s !== 'number') fail(`--seed: ${s.error}`);
+      seed = s;
+    } else if (a === '--check' || a.startsWith('--check=')) {
+      [v, i] = value(a, '--check', i);
+      const kv: Record<string, string> = Object.create(null);
+      keyValue('--check', v, kv);
+      checks.push(...Object.entries(kv));
+    } else if (a === '--help' || a === '-h') {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);
     } else if (a === '--set' || a.startsWith('--set=')) {
@@ -180,6 +206,17 @@ function parseArgs(argv: string[]) {
     else file = a;
   }
   if (!file) fail(USAGE);
+  const exercise = quiz || answers || checks.length > 0 || seed !== undefined;
+  if (exercise) {
+    if (!file.endsWith('.tour.yaml'))
+      fail(`--quiz, --answers, --seed and --check take an exercise (a .tour.yaml whose beats ask), got '${file}'`);
+    if (answers && !quiz) fail('--answers goes with --quiz (the questions, then their answers)');
+    if (checks.length && (quiz || answers)) fail('--check grades answers: not with --quiz or --answers');
+    if (sweep !== undefined || Object.keys(compares).length || csv || events || debugVm)
+      fail('an exercise takes --seed, --quiz, --answers, --check, --set, --limit and --json only');
+  } else if (file.endsWith('.tour.yaml'))
+    fail(`${file} is a tour: open it in the playground (?tour=...), or give --quiz if it is an exercise`);
+  const quizArgs = exercise ? { seed: seed ?? 1, answers, checks } : null;
   const comparing = Object.keys(compares).length > 0;
   if (comparing && sweep !== undefined)
     fail(
@@ -190,7 +227,7 @@ function parseArgs(argv: string[]) {
   if (csv && json) fail('--csv or --json, not both');
   if (events && (comparing || sweep !== undefined))
     fail("--events prints one run's events: not with --compare or --sweep");
-  return { file, sets, compares: comparing ? compares : null, sweep, json, csv, debugVm, events, limits };
+  return { file, sets, compares: comparing ? compares : null, sweep, json, csv, debugVm, events, limits, quizArgs };
 }
 
 /** ScenarioErrors from applyOverrides name the flag --set; say which flag it was */
@@ -482,12 +519,19 @@ function letterTable(letter: Letter, cells: ReferenceCell[]): string {
 /* ------------------------------------------------------------------ main */
 
 async function main() {
-  const { file, sets, compares, sweep, json, csv, debugVm, events, limits } = parseArgs(process.argv.slice(2));
+  const { file, sets, compares, sweep, json, csv, debugVm, events, limits, quizArgs } = parseArgs(
+    process.argv.slice(2),
+  );
   let source: string;
   try {
     source = readFileSync(file, 'utf8');
   } catch (e) {
     fail(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (quizArgs) {
+    const wasm = fileURLToPath(new URL('../build/wasm/mmsim.wasm', import.meta.url));
+    runQuiz(await Core.fromBytes(readFileSync(wasm)), { file, source, json, sets, limits, ...quizArgs });
+    return;
   }
   let own: Scenario, base: Scenario;
   try {

@@ -443,6 +443,12 @@ export class Recorder {
     return this.sim.counters();
   }
 
+  /** the global counters at cursor c, between two events of an operation too (an exercise's answers: quiz.ts) */
+  countersAtCursor(c: number): number[] {
+    this.seekCursor(c);
+    return this.sim.counters();
+  }
+
   /** put the core at boundary b (state after events 0 .. b-1); never runs a frozen core forward */
   seek(b: number): void {
     if (this.big) return;

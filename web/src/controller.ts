@@ -10,7 +10,7 @@ import { findTour, loadTour, type LoadedTour } from './tours.js';
 import { COUNTERS } from '../../wasm-core/ts/abi.js';
 import type { Program } from '../../wasm-core/ts/compile.js';
 import { EngineClient } from './engine/client.js';
-import type { ExportKind, ScenarioInput } from './engine/protocol.js';
+import type { ExportKind, QuizInput, ScenarioInput } from './engine/protocol.js';
 import { findScenario } from './scenarios.js';
 import type { Store } from './store/store.js';
 import {
@@ -19,6 +19,7 @@ import {
   otherRuns,
   type AppState,
   type CompareState,
+  type QuestionProgress,
   type RunSlot,
 } from './store/state.js';
 import { decodeUrl, encodeUrl, UrlError, type UrlState } from './store/url.js';
@@ -33,6 +34,8 @@ export function urlFor(s: AppState): string {
       tourSrc: s.tour.edited ? s.tour.source : undefined,
       beat: s.tour.index + 1,
       beats: s.tour.from > 0 || s.tour.to < s.tour.beats.length - 1 ? [s.tour.from + 1, s.tour.to + 1] : undefined,
+      seed: s.quiz?.seed,
+      teacher: s.quiz?.teacher || undefined,
       set: {},
       theme: s.theme,
       present: s.present || undefined,
@@ -84,11 +87,34 @@ const readyRuns = (s: AppState) =>
     .join(' ');
 
 /** a tour's text from a link (edited on the page), loaded as a shipped one is, or why not */
-function editedTour(source: string, name: string): LoadedTour | { error: string } {
+function editedTour(source: string, name: string, seed?: number): LoadedTour | { error: string } {
   try {
-    return { ...loadTour(source, 'edited.tour.yaml', name), edited: true };
+    return { ...loadTour(source, 'edited.tour.yaml', name, seed), edited: true };
   } catch (x) {
     return { error: `The link's edited tour cannot be shown: ${(x as Error).message}` };
+  }
+}
+
+/** a seed for a student who came without one: small, so that it is easy to read out and type */
+const drawSeed = () => 1 + Math.floor(Math.random() * 9999);
+
+/* an exercise's progress, kept in this browser per exercise and seed */
+const progressKey = (tour: string, seed: number) => `mmplay.quiz.${tour}.${seed}`;
+
+export function loadProgress(tour: string, seed: number): Record<string, QuestionProgress> | undefined {
+  try {
+    const v = JSON.parse(localStorage.getItem(progressKey(tour, seed)) ?? 'null');
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, QuestionProgress>) : undefined;
+  } catch {
+    return undefined; /* private mode, or a damaged entry: start afresh */
+  }
+}
+
+function saveProgress(tour: string, seed: number, p: Record<string, QuestionProgress>): void {
+  try {
+    localStorage.setItem(progressKey(tour, seed), JSON.stringify(p));
+  } catch {
+    /* private mode: progress lasts as long as the page */
   }
 }
 
@@ -176,7 +202,9 @@ export class Controller {
         text: `This link asked for what there is not, and it was left out: ${u.ignored.join('; ')}.`,
       });
     if (u.tour) {
-      const t = u.tourSrc !== undefined ? editedTour(u.tourSrc, u.tour) : findTour(u.tour);
+      /* an exercise without a seed in its link draws one, and the link keeps it (a reload is the same variant) */
+      const seed = u.seed ?? drawSeed();
+      const t = u.tourSrc !== undefined ? editedTour(u.tourSrc, u.tour, seed) : findTour(u.tour, seed);
       if ('error' in t) {
         this.store.dispatch({ type: 'openGallery' });
         this.store.dispatch({ type: 'toast', text: t.error });
@@ -191,6 +219,9 @@ export class Controller {
         theme: u.theme,
         fontScale: extra.fontScale,
         embed: u.embed,
+        seed,
+        teacher: u.teacher,
+        progress: loadProgress(t.name, seed),
       });
       return;
     }
@@ -281,6 +312,19 @@ export class Controller {
     )
       this.requestFrame();
     if (s.playing && !prev.playing) this.startPlaying();
+    /* an exercise: its answers from the worker, once per text and seed; its progress kept in the browser */
+    if (
+      s.quiz &&
+      s.tour &&
+      s.quiz.status === 'computing' &&
+      (s.tour.source !== prev.tour?.source ||
+        !prev.quiz ||
+        prev.quiz.status !== 'computing' ||
+        prev.quiz.seed !== s.quiz.seed)
+    )
+      this.answerQuiz(s);
+    if (s.quiz && s.tour && prev.quiz && s.quiz.progress !== prev.quiz.progress)
+      saveProgress(s.tour.name, s.quiz.seed, s.quiz.progress);
     if (s.theme !== prev.theme) {
       document.documentElement.dataset.theme = s.theme;
       try {
@@ -484,6 +528,18 @@ export class Controller {
       });
   }
 
+  private answerQuiz(s: AppState): void {
+    const tour = s.tour!;
+    const seed = s.quiz!.seed;
+    const scenarios: QuizInput['scenarios'] = {};
+    for (const b of tour.beats) scenarios[b.scenario] = { file: b.file, source: b.source };
+    void this.client.quiz({ source: tour.source, file: tour.file, seed, scenarios }).then((m) => {
+      const now = this.store.get();
+      if (now.tour?.source === tour.source && now.quiz?.seed === seed)
+        this.store.dispatch({ type: 'quizAnswers', seed, answers: m.answers, error: m.error });
+    });
+  }
+
   private startPlaying(): void {
     cancelAnimationFrame(this.playTimer);
     this.lastTick = performance.now();
@@ -491,16 +547,18 @@ export class Controller {
     const tick = (now: number) => {
       const s = this.store.get();
       if (!s.playing || !s.timeline) return;
-      this.carry += ((now - this.lastTick) / 1000) * s.speed;
+      this.carry += ((now - this.lastTick) / 1000) * (s.playRate ?? s.speed);
       this.lastTick = now;
       /* never run ahead of what is drawn: wait for the last frame at slow speeds */
       const drawn = s.frame?.cursor === s.cursor;
-      if (this.carry >= 1 && (drawn || s.speed > 60)) {
+      if (this.carry >= 1 && (drawn || (s.playRate ?? s.speed) > 60)) {
         const step = Math.floor(this.carry);
         this.carry -= step;
-        const to = Math.min(s.cursor + step, s.timeline.nEvents);
+        /* a reveal plays to its question's moment and stops there */
+        const end = Math.min(s.playTo ?? s.timeline.nEvents, s.timeline.nEvents);
+        const to = Math.min(s.cursor + step, end);
         this.store.dispatch({ type: 'seek', cursor: to });
-        if (to >= s.timeline.nEvents) this.store.dispatch({ type: 'pause' });
+        if (to >= end) this.store.dispatch({ type: 'pause' });
       } else if (this.carry > 4) {
         this.carry = 4;
       }

@@ -45,11 +45,16 @@ export interface LoadedTour {
   title: string;
   about: string;
   beats: TourBeat[];
+  /** an exercise's parameters and the seed that drew them (null: a talk, no params:) */
+  params: Tour['params'];
 }
 
+/** whether a tour asks (an exercise) */
+export const isExercise = (t: Pick<LoadedTour, 'beats'>) => t.beats.some((b) => b.ask);
+
 /** a tour's text, read and checked against what the playground has; throws ScenarioErrors (file:line:key) */
-export function loadTour(source: string, file: string, name: string): LoadedTour {
-  const t: Tour = parseTour(source, file);
+export function loadTour(source: string, file: string, name: string, seed?: number): LoadedTour {
+  const t: Tour = parseTour(source, file, { seed });
   const errors: string[] = [];
   const err = (at: { line: number; col: number; path: string }, detail: string) =>
     errors.push(`${file}:${at.line}:${at.col}: ${at.path}: ${detail}`);
@@ -71,7 +76,7 @@ export function loadTour(source: string, file: string, name: string): LoadedTour
     beats.push({ ...b, file: entry.file, source: entry.source });
   }
   if (errors.length) throw new Error(errors.join('\n'));
-  return { name, file, source, edited: false, title: t.title, about: t.about, beats };
+  return { name, file, source, edited: false, title: t.title, about: t.about, beats, params: t.params };
 }
 
 /** a tour's problems as the editor lists them (line, column, key, what): [] when it loads */
@@ -95,11 +100,11 @@ export function tourIssues(
 }
 
 /** a shipped tour by its route name, or why not */
-export function findTour(name: string): LoadedTour | { error: string } {
+export function findTour(name: string, seed?: number): LoadedTour | { error: string } {
   const e = TOURS.find((t) => t.name === name);
   if (!e) return { error: `There is no tour '${name}'. The tours: ${TOURS.map((t) => t.name).join(', ')}.` };
   try {
-    return loadTour(e.source, e.file, e.name);
+    return loadTour(e.source, e.file, e.name, seed);
   } catch (x) {
     return { error: x instanceof ScenarioErrors ? x.message : (x as Error).message };
   }

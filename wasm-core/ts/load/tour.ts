@@ -22,6 +22,15 @@ import { checkDocument, loadYaml, ScenarioErrors, validator } from '../schema/ch
 import { tunableInfo } from '../tunables.js';
 import { Ctx, settingValue, withoutValue, type Obj } from './build.js';
 import { TUNABLE_SCHEMAS, WITHOUT } from './schema.js';
+import {
+  drawParams,
+  fillParams,
+  PARAM_NAME,
+  PARAM_REF,
+  paramCount,
+  type ParamSpec,
+  type ParamValue,
+} from './params.js';
 
 /** the moment of a beat: where the cursor goes once the beat's runs are recorded */
 export type Moment =
@@ -40,6 +49,26 @@ export type Highlight =
   /** pages [from, to] of the mapping at the cursor's fault (the address space brackets them) */
   | { kind: 'pages'; from: number; to: number };
 
+/**
+ * A question a beat asks instead of telling (an exercise): its answer is never written here, the model
+ * computes it (../quiz.ts) from the counters of the beat's runs between `from` and the beat's moment.
+ */
+export type Question = {
+  /** unique in its tour: the CLI's --check id=value, the page's data-question */
+  id: string;
+  prompt: string;
+  /** shown after a wrong answer */
+  hint: string;
+  /** where the question starts (null: the start of the beat's step, or of the run) */
+  from: Moment | null;
+  /** where `ask:` is written */
+  where: At;
+} & (
+  | { kind: 'number'; counter: string; tolerance: { kind: 'abs' | 'pct'; value: number } }
+  | { kind: 'choice'; over: 'runs'; counter: string; fewest: boolean }
+  | { kind: 'choice'; over: 'counters'; counters: string[]; fewest: boolean }
+);
+
 export interface Beat {
   /** group/name of the scenario; the previous beat's when not given */
   scenario: string;
@@ -56,6 +85,8 @@ export interface Beat {
   drawer: 'letter' | 'about' | null;
   caption: string;
   notes: string;
+  /** a question instead of (before) the telling: an exercise's beat */
+  ask: Question | null;
   /** where each part is written, for the playground's checks of names */
   where: { beat: At; scenario: At | null; at: At | null; views: At | null; highlight: At | null };
 }
@@ -65,6 +96,8 @@ export interface Tour {
   title: string;
   about: string;
   beats: Beat[];
+  /** an exercise's parameters and the values this seed drew (null: the tour declares none) */
+  params: { specs: [string, ParamSpec][]; seed: number; values: Record<string, ParamValue> } | null;
 }
 
 const TEXT: SchemaObject = { type: 'string', 'x-expected': 'expected text, got {got}' };
@@ -72,10 +105,19 @@ const doc = (s: SchemaObject, description: string): SchemaObject => ({ ...s, des
 const SETTINGS: SchemaObject = {
   type: 'object',
   'x-what': 'settings',
-  properties: { ...Object.fromEntries(TUNABLE_SCHEMAS), without: WITHOUT },
+  properties: {
+    ...Object.fromEntries(TUNABLE_SCHEMAS),
+    without: WITHOUT,
+    seed: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 2 ** 31 - 1,
+      description: "the scenario's random seed (its random access orders): an exercise's variant may draw it",
+    },
+  },
   additionalProperties: false,
   'x-unknown':
-    "unknown key '{key}'{suggest}; a run's settings take a kernel tunable, a machine.* key or without: {keys}",
+    "unknown key '{key}'{suggest}; a run's settings take a kernel tunable, a machine.* key, seed or without: {keys}",
 };
 const POSITIVE = { type: 'integer', minimum: 1, maximum: 1e9 } as SchemaObject;
 
@@ -122,6 +164,90 @@ const HIGHLIGHT: SchemaObject = {
   },
 };
 
+const COUNTER: SchemaObject = {
+  enum: [...COUNTERS],
+  'x-expected': 'expected a counter (pgfault, pgmajfault, nr_mapped, ... see docs/reference.md), got {got}',
+};
+
+const ASK: SchemaObject = {
+  type: 'object',
+  'x-what': 'question',
+  additionalProperties: false,
+  required: ['id', 'prompt'],
+  description: 'a question instead of telling: the model computes its answer (never written here)',
+  properties: {
+    id: doc(
+      {
+        type: 'string',
+        pattern: '^[a-z][a-z0-9-]{0,39}$',
+        'x-expected': 'expected an id like faults-step-3, got {got}',
+      },
+      'the question id, unique in the tour (--check id=value, data-question)',
+    ),
+    prompt: doc(TEXT, 'the question as the student reads it ($name is a parameter\u2019s value)'),
+    hint: doc(TEXT, 'shown after a wrong answer'),
+    number: doc(COUNTER, "a number question: how much this counter grows from from: to the beat's moment, in run A"),
+    choice: {
+      type: 'object',
+      'x-what': 'choice',
+      additionalProperties: false,
+      minProperties: 1,
+      description:
+        'a choice: the run whose counter grows most (runs: counter) or the counter that grows most in run A (counters: [...])',
+      properties: {
+        runs: doc(COUNTER, 'the options are the beat\u2019s runs; the answer the one where this counter grows most'),
+        counters: {
+          type: 'array',
+          items: COUNTER,
+          minItems: 2,
+          maxItems: 6,
+          uniqueItems: true,
+          description: 'the options are these counters; the answer the one that grows most in run A',
+        },
+        fewest: doc({ type: 'boolean' }, 'the answer is the one that grows least instead'),
+      },
+    },
+    from: MOMENT,
+    tolerance: {
+      description: 'how far a number answer may be off: an amount (3) or a share of the answer (10%); default 0',
+      'x-expected': 'expected a tolerance: a whole number (3) or a percentage (10%), got {got}',
+      anyOf: [
+        { type: 'integer', minimum: 0, maximum: 1e12 },
+        { type: 'string', pattern: '^\\d{1,3}(\\.\\d+)?%$' },
+      ],
+    },
+  },
+};
+
+const PARAM: SchemaObject = {
+  type: 'object',
+  'x-what': 'parameter',
+  additionalProperties: false,
+  minProperties: 1,
+  'x-expected':
+    'expected a parameter: { range: [4, 16] }, { range: [4, 16], step: 2 } or { choose: [16KiB, 64KiB] }, got {got}',
+  properties: {
+    range: {
+      type: 'array',
+      items: { type: 'integer', minimum: -1e12, maximum: 1e12 },
+      minItems: 2,
+      maxItems: 2,
+      description: 'whole numbers from the first to the second, both included',
+    },
+    step: doc(POSITIVE, "the range's step (default 1)"),
+    choose: {
+      type: 'array',
+      /* a value, or a list for a list tunable (mthp: [[16KiB], [64KiB]]) */
+      items: {
+        anyOf: [{ type: ['string', 'number'] }, { type: 'array', items: { type: ['string', 'number'] }, maxItems: 16 }],
+      },
+      minItems: 1,
+      maxItems: 100,
+      description: 'the values to choose from',
+    },
+  },
+};
+
 const BEAT: SchemaObject = {
   type: 'object',
   'x-what': 'beat',
@@ -152,6 +278,7 @@ const BEAT: SchemaObject = {
       "what the audience reads (shown as text); {pgfault} is A's counter at the moment, {b.pgfault} B's, {x / y} a ratio, {x / y %} a percentage",
     ),
     notes: doc(TEXT, "the speaker's notes (markdown), in the notes window only"),
+    ask: ASK,
   },
 };
 
@@ -166,6 +293,14 @@ const TOUR_SCHEMA: SchemaObject = {
   properties: {
     title: doc(TEXT, "the tour's title"),
     about: doc(TEXT, 'what the tour tells, for the speaker (markdown)'),
+    params: {
+      type: 'object',
+      'x-what': 'params',
+      additionalProperties: PARAM,
+      maxProperties: 20,
+      description:
+        'an exercise\u2019s parameters, drawn per student by the seed (&seed=N, --seed N); $name stands for the value in settings and text',
+    },
     beats: { type: 'array', items: BEAT, minItems: 1, maxItems: 60, description: 'the beats, in order' },
   },
 };
@@ -178,7 +313,7 @@ export function tourJsonSchema(): SchemaObject {
 function settings(v: Obj | undefined): Record<string, SettingValue> {
   const out: Record<string, SettingValue> = {};
   for (const [k, x] of Object.entries(v ?? {}))
-    out[k] = k === 'without' ? withoutValue(x) : settingValue(tunableInfo(k)!, x);
+    out[k] = k === 'without' ? withoutValue(x) : k === 'seed' ? (x as number) : settingValue(tunableInfo(k)!, x);
   return out;
 }
 
@@ -249,41 +384,215 @@ export function captionText(
     .join('');
 }
 
-export function parseTour(source: string, file = '<tour>'): Tour {
+type AtOf = (segs: (string | number)[]) => At;
+
+/** an exercise's `params:`, checked, and the values this seed draws; null when the tour declares none */
+function readParams(root: Obj, c: Ctx, at: AtOf, seed: number): Tour['params'] {
+  const p = root.params;
+  if (!p || typeof p !== 'object' || Array.isArray(p)) return null;
+  const specs: [string, ParamSpec][] = [];
+  for (const [name, v] of Object.entries(p as Obj)) {
+    const o = v as Obj;
+    if (!PARAM_NAME.test(name)) {
+      c.err(
+        at(['params', name]),
+        `a parameter's name is lower case letters, digits and _ (written $name), got '${name}'`,
+      );
+      continue;
+    }
+    if (!o || typeof o !== 'object' || Array.isArray(o)) continue; /* the schema says what it expected */
+    if (o.range !== undefined && o.choose !== undefined) {
+      c.err(at(['params', name]), 'a parameter is a range: or a choose:, not both');
+      continue;
+    }
+    const range = o.range as number[] | undefined;
+    if (Array.isArray(range) && range.length === 2 && range.every(Number.isInteger)) {
+      const step = Number.isInteger(o.step) && (o.step as number) >= 1 ? (o.step as number) : 1;
+      if (range[0] > range[1]) {
+        c.err(
+          at(['params', name, 'range']),
+          `the range is empty: [${range[0]}, ${range[1]}] goes down (write [low, high])`,
+        );
+        continue;
+      }
+      specs.push([name, { kind: 'range', lo: range[0], hi: range[1], step }]);
+    } else if (Array.isArray(o.choose) && o.choose.length) {
+      if (o.step !== undefined)
+        c.err(at(['params', name, 'step']), 'step: goes with range: ({ range: [4, 16], step: 2 })');
+      else specs.push([name, { kind: 'choose', values: o.choose as ParamValue[] }]);
+    } else if (o.range === undefined && o.choose === undefined)
+      c.err(at(['params', name]), 'a parameter is { range: [low, high] } or { choose: [a, b, ...] }');
+  }
+  for (const [name, spec] of specs)
+    if (paramCount(spec) < 1) c.err(at(['params', name]), 'the parameter has no value to draw');
+  return { specs, seed, values: drawParams(specs, seed) };
+}
+
+const RUN_KEYS_OF_BEAT = ['set', 'compare', 'c', 'd'] as const;
+
+/**
+ * Put each parameter's value where a run's setting is written `$name` (before the schema checks the
+ * setting, so that the value is checked as if written there), and refuse a `$name` that is no parameter.
+ */
+function substituteParams(root: Obj, params: Tour['params'], c: Ctx, at: AtOf): void {
+  const names = params ? Object.keys(params.values) : [];
+  const known = (n: string) => !!params && Object.hasOwn(params.values, n);
+  const none = (n: string) =>
+    `no parameter '$${n}'; ${params ? `the parameters are ${names.map((x) => `$${x}`).join(', ') || 'none'}` : 'the tour declares none (params:)'}`;
+  (Array.isArray(root.beats) ? (root.beats as Obj[]) : []).forEach((b, i) => {
+    if (!b || typeof b !== 'object') return;
+    for (const k of RUN_KEYS_OF_BEAT) {
+      const o = b[k] as Obj | undefined;
+      if (!o || typeof o !== 'object' || Array.isArray(o)) continue;
+      for (const [key, v] of Object.entries(o)) {
+        if (typeof v !== 'string' || !v.startsWith('$')) continue;
+        const name = v.slice(1);
+        if (!known(name)) c.err(at(['beats', i, k, key]), none(name));
+        else o[key] = params!.values[name];
+      }
+    }
+    /* in the text, only where the tour has parameters: a tour without them may write "$" freely */
+    if (!params) return;
+    const ask = b.ask && typeof b.ask === 'object' ? (b.ask as Obj) : null;
+    for (const [path, text] of [
+      [['caption'], b.caption],
+      [['notes'], b.notes],
+      [['ask', 'prompt'], ask?.prompt],
+      [['ask', 'hint'], ask?.hint],
+    ] as [string[], unknown][])
+      if (typeof text === 'string')
+        for (const m of text.matchAll(PARAM_REF)) if (!known(m[1])) c.err(at(['beats', i, ...path]), none(m[1]));
+  });
+}
+
+/** a moment written as an object names one kind, and nth: and end: go with theirs; false when it does not */
+function checkMoment(m: unknown, path: (string | number)[], c: Ctx, at: AtOf): boolean {
+  if (!m || typeof m !== 'object') return true;
+  const o = m as Obj;
+  const kinds = ['jump', 'step', 'say'].filter((k) => o[k] !== undefined);
+  if (kinds.length !== 1) {
+    c.err(at(path), `a moment is one of jump:, step: or say:, got ${kinds.length ? kinds.join(' and ') : 'none'}`);
+    return false;
+  }
+  if (o.nth !== undefined && kinds[0] !== 'jump') {
+    c.err(at([...path, 'nth']), 'nth: goes with jump: ({ jump: fault, nth: 3 })');
+    return false;
+  }
+  if (o.end !== undefined && kinds[0] !== 'step') {
+    c.err(at([...path, 'end']), 'end: goes with step: ({ step: 4, end: true })');
+    return false;
+  }
+  return true;
+}
+
+/** a beat's `ask:` as a Question, or null with the reason in c (what the model computes is checked in ../quiz.ts) */
+function readQuestion(
+  o: Obj,
+  i: number,
+  ids: Map<string, number>,
+  c: Ctx,
+  at: AtOf,
+  values: Record<string, ParamValue>,
+): Question | null {
+  const q = o.ask as Obj;
+  const base = ['beats', i, 'ask'];
+  const kinds = ['number', 'choice'].filter((k) => q[k] !== undefined);
+  if (kinds.length !== 1) {
+    c.err(at(base), `a question is a number: or a choice:, got ${kinds.length ? 'both' : 'neither'}`);
+    return null;
+  }
+  const id = q.id as string;
+  if (ids.has(id)) {
+    c.err(at([...base, 'id']), `the question id '${id}' is taken by beat ${ids.get(id)}`);
+    return null;
+  }
+  ids.set(id, i + 1);
+  const jumpAt = (m: unknown) => !!m && typeof m === 'object' && (m as Obj).jump !== undefined;
+  if (jumpAt(o.at)) {
+    c.err(
+      at(['beats', i, 'at']),
+      "a question's beat stands at start, end, a step or a caption (say:), where the CLI can place it too, not at a jump key",
+    );
+    return null;
+  }
+  if (q.from !== undefined && (!checkMoment(q.from, [...base, 'from'], c, at) || jumpAt(q.from) || q.from === 'end')) {
+    if (jumpAt(q.from) || q.from === 'end')
+      c.err(at([...base, 'from']), "a question's from: is start, a step or a caption (say:)");
+    return null;
+  }
+  if (q.tolerance !== undefined && kinds[0] !== 'number') {
+    c.err(at([...base, 'tolerance']), 'tolerance: goes with number:');
+    return null;
+  }
+  const common = {
+    id,
+    prompt: fillParams(q.prompt as string, values),
+    hint: fillParams((q.hint as string | undefined) ?? '', values),
+    from: q.from !== undefined ? moment(q.from) : null,
+    where: at(base),
+  };
+  if (kinds[0] === 'number') {
+    const t = q.tolerance;
+    return {
+      ...common,
+      kind: 'number',
+      counter: q.number as string,
+      tolerance:
+        typeof t === 'string'
+          ? { kind: 'pct', value: Number.parseFloat(t) }
+          : { kind: 'abs', value: (t as number | undefined) ?? 0 },
+    };
+  }
+  const ch = q.choice as Obj;
+  if ((ch.runs === undefined) === (ch.counters === undefined)) {
+    c.err(
+      at([...base, 'choice']),
+      'a choice is of runs (runs: pgfault) or of counters (counters: [pgactivate, pgdeactivate]), one of them',
+    );
+    return null;
+  }
+  if (ch.runs !== undefined && o.compare === undefined) {
+    c.err(
+      at([...base, 'choice', 'runs']),
+      "a choice of runs offers the beat's runs: give the beat compare: (and c:, d:)",
+    );
+    return null;
+  }
+  return ch.runs !== undefined
+    ? { ...common, kind: 'choice', over: 'runs', counter: ch.runs as string, fewest: ch.fewest === true }
+    : { ...common, kind: 'choice', over: 'counters', counters: ch.counters as string[], fewest: ch.fewest === true };
+}
+
+/**
+ * Read a tour (or an exercise: a tour whose beats ask). `seed` draws the exercise's parameters (1 when not
+ * given); a tour without params: ignores it.
+ */
+export function parseTour(source: string, file = '<tour>', opts: { seed?: number } = {}): Tour {
   checkSource(source, file, DEFAULT_LIMITS);
   const src = loadYaml(source, file);
   checkShape(src.data, file, (segs) => src.at(segs), DEFAULT_LIMITS);
-  const { errors, bad } = checkDocument(src, validator(tourJsonSchema()));
   const c = new Ctx(file);
+  const at = (segs: (string | number)[]): At => src.at(segs, 'key');
+  const data = src.data as Obj;
+  const params =
+    data && typeof data === 'object' && !Array.isArray(data) ? readParams(data, c, at, opts.seed ?? 1) : null;
+  if (data && typeof data === 'object' && !Array.isArray(data)) substituteParams(data, params, c, at);
+  const values = params?.values ?? {};
+  const { errors, bad } = checkDocument(src, validator(tourJsonSchema()));
   c.errors.push(...errors);
   const root = src.data as Obj;
   if (!root || typeof root !== 'object' || Array.isArray(root)) throw new ScenarioErrors(c.errors);
-  const at = (segs: (string | number)[]): At => src.at(segs, 'key');
   const beats: Beat[] = [];
+  const ids = new Map<string, number>();
   let scenario: string | null = null;
   let prev: Beat | null = null;
   (Array.isArray(root.beats) ? (root.beats as Obj[]) : []).forEach((b, i) => {
     if (bad(['beats', i]) || !b || typeof b !== 'object') return;
     const o = b as Obj;
     /* a moment object names one kind */
-    if (o.at && typeof o.at === 'object') {
-      const kinds = ['jump', 'step', 'say'].filter((k) => (o.at as Obj)[k] !== undefined);
-      if (kinds.length !== 1) {
-        c.err(
-          at(['beats', i, 'at']),
-          `a moment is one of jump:, step: or say:, got ${kinds.length ? kinds.join(' and ') : 'none'}`,
-        );
-        return;
-      }
-      if ((o.at as Obj).nth !== undefined && kinds[0] !== 'jump') {
-        c.err(at(['beats', i, 'at', 'nth']), 'nth: goes with jump: ({ jump: fault, nth: 3 })');
-        return;
-      }
-      if ((o.at as Obj).end !== undefined && kinds[0] !== 'step') {
-        c.err(at(['beats', i, 'at', 'end']), 'end: goes with step: ({ step: 4, end: true })');
-        return;
-      }
-    }
+    if (!checkMoment(o.at, ['beats', i, 'at'], c, at)) return;
+    const ask = o.ask && typeof o.ask === 'object' ? readQuestion(o, i, ids, c, at, values) : null;
+    if (o.ask && !ask) return;
     if (typeof o.scenario === 'string') scenario = o.scenario;
     /* within one scenario, A's settings and the views carry on from beat to beat */
     const stays = prev !== null && prev.scenario === scenario;
@@ -348,8 +657,9 @@ export function parseTour(source: string, file = '<tour>'): Tour {
             : { kind: 'pages', from: (h.pages as number[])[0], to: (h.pages as number[])[1] }
         : null,
       drawer: (o.drawer as Beat['drawer'] | undefined) ?? null,
-      caption: o.caption as string,
-      notes: (o.notes as string | undefined) ?? '',
+      caption: fillParams(o.caption as string, values),
+      notes: fillParams((o.notes as string | undefined) ?? '', values),
+      ask,
       where: {
         beat: at(['beats', i]),
         scenario: o.scenario !== undefined ? at(['beats', i, 'scenario']) : null,
@@ -364,5 +674,5 @@ export function parseTour(source: string, file = '<tour>'): Tour {
     c.errors.sort((x, y) => x.line - y.line || x.col - y.col);
     throw new ScenarioErrors(c.errors);
   }
-  return { file, title: root.title as string, about: (root.about as string | undefined) ?? '', beats };
+  return { file, title: root.title as string, about: (root.about as string | undefined) ?? '', beats, params };
 }

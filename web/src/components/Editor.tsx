@@ -146,7 +146,7 @@ function apply(text: string): void {
   }
   dispatch({ type: 'setTourDraft', text });
   if (tourIssues(text, s.tour.file).length) return;
-  const tour = { ...loadTour(text, s.tour.file, s.tour.name), edited: true };
+  const tour = { ...loadTour(text, s.tour.file, s.tour.name, s.quiz?.seed), edited: true };
   const last = tour.beats.length - 1;
   dispatch({
     type: 'openTour',
@@ -158,6 +158,9 @@ function apply(text: string): void {
         : undefined,
     present: s.present,
     embed: s.embed,
+    seed: s.quiz?.seed,
+    teacher: s.quiz?.teacher,
+    progress: s.quiz?.progress,
   });
   /* the drawer stays open on the tour's text (openTour closes drawers) */
   dispatch({ type: 'openDrawer', drawer: 'editor' });

@@ -6,6 +6,14 @@
 import { fmt } from '../lib/format.js';
 import { GALLERY, GROUPS, SUBGROUPS, type GalleryEntry } from '../scenarios.js';
 import { dispatch } from '../store/store.js';
+import { TOURS } from '../tours.js';
+
+/* a tour's title and whether it asks, read from its text without loading it (the gallery opens at once) */
+const tourCard = (source: string) => ({
+  title: /^title:\s*["']?(.*?)["']?\s*$/m.exec(source)?.[1] ?? '',
+  exercise: /^\s+ask:/m.test(source),
+  level: /^\s*(Easy|Medium|Hard)\./m.exec(source)?.[1] ?? '',
+});
 
 function open(e: GalleryEntry, ev: React.MouseEvent) {
   if (ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.button !== 0) return; /* let the browser open a new tab */
@@ -67,6 +75,26 @@ export function Gallery() {
                 </a>
               ))}
             </div>
+            {TOURS.some((t) => t.group === g) && (
+              <div className="tour-links">
+                {TOURS.filter((t) => t.group === g).map((t) => {
+                  const c = tourCard(t.source);
+                  return (
+                    <a
+                      key={t.name}
+                      href={`?tour=${t.name}`}
+                      data-tour={t.name}
+                      className={`tour-link ${c.exercise ? 'exercise' : 'talk'}`}
+                    >
+                      <span className="tour-kind">
+                        {c.exercise ? `Exercise${c.level ? ` · ${c.level.toLowerCase()}` : ''}` : 'Talk'}
+                      </span>{' '}
+                      {c.title.replace(/^Exercise:\s*/, '')}
+                    </a>
+                  );
+                })}
+              </div>
+            )}
             {subs.map((sub) => (
               <SeedTable key={sub} title={SUBGROUPS[sub] ?? sub} entries={entries.filter((e) => e.sub === sub)} />
             ))}

@@ -11,10 +11,13 @@ import { applyOverrides } from '../../../wasm-core/ts/overrides.js';
 import type { Scenario, SettingValue } from '../../../wasm-core/ts/scenario.js';
 import { formatDuration } from '../../../wasm-core/ts/limits.js';
 import type { WorkerLimit } from '../engine/protocol.js';
+import { QuestionCard, Worksheet } from './Question.js';
 import { fmt, ratioText } from '../lib/format.js';
 import { finalCounters } from '../store/reducer.js';
 import {
   allRecorded,
+  beatQuestion,
+  questionOpen,
   otherRuns,
   scenarioTitle,
   type AppState,
@@ -89,6 +92,8 @@ export function Player() {
   const title = useStore(scenarioTitle);
   const embed = useStore((s) => s.embed);
   const tour = useStore((s) => s.tour !== null);
+  const quiz = useStore((s) => s.quiz !== null);
+  const asking = useStore(questionOpen);
   const group = scenario?.name?.split('/')[0] ?? mechanismOf(null).id;
   const compare = useStore((s) => s.compare !== null);
   const sweep = useStore((s) => s.sweep !== null);
@@ -129,6 +134,7 @@ export function Player() {
       <main className="player stage" aria-label={present ? 'Scenario player, presenter mode' : 'Scenario player'}>
         <h1 className="visually-hidden">{title}</h1>
         {(present || tour) && <Caption large={present} bare />}
+        {quiz && <QuestionCard />}
         <Transport thin group={group} />
         {load.status === 'error' && <Banners errorsOnly />}
         {views}
@@ -138,14 +144,18 @@ export function Player() {
   return (
     <main className="player" aria-label="Scenario player">
       <Caption />
+      {quiz && <QuestionCard />}
       <Transport group={group} />
-      <div className={`topline ${compare ? '' : 'with-actions'}`}>
+      <div className={`topline ${compare || asking ? '' : 'with-actions'}`}>
         <Figures />
-        <QuickTunables group={group} />
-        {!compare && <CompareBar />}
+        {/* an open question's answer is the model's with the beat's tunables: they stay as they are until it is answered */}
+        {!asking && <QuickTunables group={group} />}
+        {!compare && !asking && <CompareBar />}
       </div>
-      <Banners />
+      {/* an exercise changes tunables on purpose: the scenario's own expect checks are not its business */}
+      <Banners errorsOnly={quiz} />
       {views}
+      {quiz && <Worksheet />}
     </main>
   );
 }
@@ -166,8 +176,17 @@ export function Caption({ large = false, bare = large }: { large?: boolean; bare
   const tour = useStore((s) => s.tour);
   const countersB = useStore((s) => s.compare?.frame?.counters ?? null);
   const more = useStore((s) => s.more);
+  const asking = useStore((s) => (questionOpen(s) ? beatQuestion(s) : null));
   let where: string, text: React.ReactNode;
-  if (tour) {
+  if (tour && asking) {
+    /* an exercise's open question: the caption would tell the answer; it asks instead */
+    where = `${tour.index - tour.from + 1} / ${tour.to - tour.from + 1}`;
+    text = (
+      <span className="say" data-testid="beat-caption">
+        {asking.prompt}
+      </span>
+    );
+  } else if (tour) {
     /* a tour's beat: its caption, for the audience, and where the talk is */
     /* an embed of beats 3-7 counts its own: 1 / 5 */
     where = `${tour.index - tour.from + 1} / ${tour.to - tour.from + 1}`;
@@ -259,6 +278,17 @@ function FigureCard({
 }
 
 function Figures() {
+  const asking = useStore(questionOpen);
+  return asking ? (
+    <div className="figures q-hidden" role="group" aria-label="Key counters">
+      The key figures are hidden until you answer.
+    </div>
+  ) : (
+    <ShownFigures />
+  );
+}
+
+function ShownFigures() {
   const group = useStore((s) => s.scenario?.name?.split('/')[0]);
   const FIGURES = mechanismOf(group).figures;
   const frame = useStore((s) => s.frame);
@@ -887,6 +917,7 @@ function Panel({ def, shown = null }: { def: ViewMeta; shown?: ViewId[] | null }
   const stage = useStore((s) => s.present || s.embed);
   const C = componentOf(def.id)!;
   const spot = useStore((s) => s.highlight?.kind === 'view' && s.highlight.view === def.id);
+  const asking = useStore(questionOpen);
   const more = useStore((s) => s.more);
   const chart = useStore((s) => s.chart);
   const b = compare?.frame && compare.program && compare.timeline ? compare : null;
@@ -937,7 +968,9 @@ function Panel({ def, shown = null }: { def: ViewMeta; shown?: ViewId[] | null }
         tabIndex={def.id === 'walk' ? 0 : undefined}
         className={`panel-body ${def.fit ? 'fit' : ''} ${compare && def.id !== 'counters' && !def.overlay ? `ab-grid ${def.column === 'side' && !SIDE_BY_SIDE.has(def.id) ? 'stacked' : ''}` : ''}`}
       >
-        {compare && def.id === 'counters' ? (
+        {asking && def.wholeRun ? (
+          <div className="q-hidden">Hidden until you answer: this view shows the whole run.</div>
+        ) : compare && def.id === 'counters' ? (
           /* every run's counters, and the charted ones over the run, every run's line on the same axes */
           <div className="ctr-wrap">
             <div className="ctr-list" tabIndex={0} role="region" aria-label="Every run's counters at the cursor">

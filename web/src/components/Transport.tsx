@@ -12,7 +12,7 @@ import { urlFor } from '../controller.js';
 import { fmt } from '../lib/format.js';
 import { jumpsOf, mechanismOf } from '../mechanisms/registry.js';
 import { jumpList } from '../store/reducer.js';
-import { FONT_SCALES, SPEEDS } from '../store/state.js';
+import { FONT_SCALES, questionOpen, SPEEDS } from '../store/state.js';
 import { dispatch, store, useStore } from '../store/store.js';
 
 /* inline icons: the Unicode media glyphs are missing from many fonts */
@@ -58,6 +58,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
   const big = !!timeline?.big;
   const off = !ready || big || !n;
 
+  const asking = useStore(questionOpen);
   const marks = useMemo(() => {
     if (!timeline || !n) return null;
     const pct = (i: number) => `${(100 * (i + 1)) / n}%`;
@@ -79,12 +80,11 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
         {thin(timeline.stepEvents).map((i) => (
           <i key={`s${i}`} className="step" style={{ left: pct(i) }} />
         ))}
-        {thin(timeline.majorEvents).map((i) => (
-          <i key={`m${i}`} style={{ left: pct(i) }} />
-        ))}
+        {/* an open question's answer may be a count of these: they show once it is answered */}
+        {!asking && thin(timeline.majorEvents).map((i) => <i key={`m${i}`} style={{ left: pct(i) }} />)}
       </div>
     );
-  }, [timeline, n]);
+  }, [timeline, n, asking]);
 
   return (
     <div className={`transport ${thin ? 'thin' : ''}`} role="toolbar" aria-label="Transport">
@@ -244,7 +244,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
           </>
         )}
       </div>
-      {thin && counters && (
+      {thin && counters && !asking && (
         <div
           className={`thin-figures num ${countersB ? 'runs' : ''} ${more.length ? 'many' : ''}`}
           role="group"

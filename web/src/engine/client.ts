@@ -24,6 +24,7 @@ import type {
   ToWorker,
   WorkerIssue,
   WorkerLimit,
+  QuizInput,
 } from './protocol.js';
 
 export type LoadOutcome =
@@ -81,6 +82,7 @@ export class EngineClient {
   >();
   private checks = new Map<number, (issues: WorkerIssue[] | null) => void>();
   private exports = new Map<number, (m: Extract<FromWorker, { t: 'exported' }> | null) => void>();
+  private quizzes = new Map<number, (m: Extract<FromWorker, { t: 'quizDone' }>) => void>();
   private seq = 0;
   /** when the worker last said anything */
   private heard = 0;
@@ -125,6 +127,8 @@ export class EngineClient {
     this.letters.clear();
     for (const x of this.exports.values()) x(null);
     this.exports.clear();
+    for (const [seq, q] of this.quizzes) q({ t: 'quizDone', seq, answers: null, error: 'the engine restarted' });
+    this.quizzes.clear();
     this.onRestart();
   }
 
@@ -202,6 +206,10 @@ export class EngineClient {
       case 'letterDone':
         this.letters.get(m.id)?.resolve(m);
         this.letters.delete(m.id);
+        break;
+      case 'quizDone':
+        this.quizzes.get(m.seq)?.(m);
+        this.quizzes.delete(m.seq);
         break;
       case 'sweepDone':
         this.sweeps.get(m.id)?.resolve({ cancelled: m.cancelled });
@@ -284,6 +292,15 @@ export class EngineClient {
     return new Promise((resolve) => {
       this.letters.set(id, { progress, resolve });
       this.send({ t: 'letter', id, input });
+    });
+  }
+
+  /** an exercise's answers, computed in the worker; or why there are none */
+  quiz(input: QuizInput): Promise<Extract<FromWorker, { t: 'quizDone' }>> {
+    const seq = ++this.seq;
+    return new Promise((resolve) => {
+      this.quizzes.set(seq, resolve);
+      this.send({ t: 'quiz', seq, quiz: input });
     });
   }
 

@@ -7,6 +7,7 @@
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Scenario } from '../../../wasm-core/ts/scenario.js';
 import type { ReferenceCell } from '../../../wasm-core/ts/letter.js';
+import type { QuizAnswer } from '../../../wasm-core/ts/grade.js';
 import type { Frame } from '../frames/types.js';
 import type { EngineOptions, TimelineInfo } from '../../../wasm-core/ts/recorder.js';
 import type { LimitKey, Limits } from '../../../wasm-core/ts/limits.js';
@@ -52,7 +53,17 @@ export type ToWorker =
   /** the scenario's letter (its `letter:`): one run per column, counters only, then the cells beside the model's */
   | { t: 'letter'; id: number; input: ScenarioInput }
   /** a recorded run as a file: its event log (JSON lines) or its counters at the end of each step */
-  | { t: 'export'; id: number; seq: number; what: ExportKind };
+  | { t: 'export'; id: number; seq: number; what: ExportKind }
+  /** an exercise's answers, computed by running its beats' scenarios (wasm-core/ts/quiz.ts, as the CLI's --answers) */
+  | { t: 'quiz'; seq: number; quiz: QuizInput };
+
+/** an exercise as the worker answers it: its text and seed, and the text of each scenario its beats name */
+export interface QuizInput {
+  source: string;
+  file: string;
+  seed: number;
+  scenarios: Record<string, { file: string; source: string }>;
+}
 
 export type ExportKind = 'log' | 'steps';
 
@@ -105,7 +116,8 @@ export type FromWorker =
   | { t: 'sweepDone'; id: number; cancelled: boolean }
   | { t: 'exported'; seq: number; log?: string; steps?: StepCounters[]; error?: string }
   | { t: 'letterProgress'; id: number; column: number; columns: number; label: string; fraction: number }
-  | { t: 'letterDone'; id: number; cells: ReferenceCell[] | null; error: string | null };
+  | { t: 'letterDone'; id: number; cells: ReferenceCell[] | null; error: string | null }
+  | { t: 'quizDone'; seq: number; answers: QuizAnswer[] | null; error: string | null };
 
 /** a recorded run's timeline, plus per jump target the events it stops after (mechanisms/registry.ts) */
 /** marks: each jump target's events; series: each frame provider's data over the whole run (FrameProvider.series) */

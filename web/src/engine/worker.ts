@@ -27,7 +27,17 @@ import { ScenarioErrors } from '../../../wasm-core/ts/errors.js';
 import type { Scenario } from '../../../wasm-core/ts/scenario.js';
 import { FRAME_PROVIDERS } from '../gen/frames.js';
 import { computeMarks } from '../mechanisms/registry.js';
-import type { FromWorker, ScenarioInput, StepCounters, ToWorker, WorkerIssue, WorkerLimit } from './protocol.js';
+import type {
+  FromWorker,
+  QuizInput,
+  ScenarioInput,
+  StepCounters,
+  ToWorker,
+  WorkerIssue,
+  WorkerLimit,
+} from './protocol.js';
+import { parseTour } from '../../../wasm-core/ts/load/tour.js';
+import { answerQuestions, QuizError } from '../../../wasm-core/ts/quiz.js';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -277,6 +287,30 @@ async function letter(id: number, input: ScenarioInput) {
   }
 }
 
+/** an exercise's answers: its beats' runs recorded and read at their moments (the CLI's --answers does the same) */
+async function quiz(seq: number, input: QuizInput) {
+  const core = await corePromise;
+  try {
+    const tour = parseTour(input.source, input.file, { seed: input.seed });
+    const parsed = new Map<string, Scenario>();
+    const answers = answerQuestions(core, input.file, tour.beats, {
+      scenario: (name) => {
+        let s = parsed.get(name);
+        if (!s) {
+          const x = input.scenarios[name];
+          if (!x) throw new QuizError(`${input.file}: no scenario '${name}'`);
+          s = parseScenario(x.source, x.file);
+          parsed.set(name, s);
+        }
+        return s;
+      },
+    });
+    post({ t: 'quizDone', seq, answers, error: null });
+  } catch (e) {
+    post({ t: 'quizDone', seq, answers: null, error: (e as Error).message });
+  }
+}
+
 async function sweep(id: number, input: ScenarioInput, key: string, values: string[] | null) {
   const core = await corePromise;
   const state = { cancelled: false };
@@ -458,6 +492,9 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
       break;
     case 'letter':
       void letter(m.id, m.input);
+      break;
+    case 'quiz':
+      void quiz(m.seq, m.quiz);
       break;
     case 'export': {
       const engine = engines.get(m.id);

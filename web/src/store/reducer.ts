@@ -8,7 +8,10 @@ import type { Timeline } from '../engine/protocol.js';
 import {
   FONT_SCALES,
   MORE_SLOTS,
+  beatQuestion,
   otherRuns,
+  questionOpen,
+  type QuestionProgress,
   type Action,
   type AppState,
   type CompareState,
@@ -16,6 +19,8 @@ import {
   type RunSlot,
 } from './state.js';
 import type { Moment } from '../../../wasm-core/ts/load/tour.js';
+import { momentAt } from '../../../wasm-core/ts/moment.js';
+import { gradeAnswer, questionFrom } from '../../../wasm-core/ts/grade.js';
 import type { SettingValue } from '../../../wasm-core/ts/scenario.js';
 import type { LoadedTour } from '../tours.js';
 import { ALL_VIEW_IDS, groupOf, isShown } from '../views/ids.js';
@@ -41,43 +46,14 @@ export function relativeCursor(t: TimelineInfo | null, cursor: number): CursorTa
  * after the nth caption. A moment the run does not reach is its end.
  */
 export function momentCursor(t: Timeline, m: Moment): number {
-  switch (m.kind) {
-    case 'start':
-      return 0;
-    case 'end':
-      return t.nEvents;
-    case 'jump': {
-      const list = jumpList(t, m.jump);
-      return m.nth <= list.length ? list[m.nth - 1] + 1 : t.nEvents;
-    }
-    case 'say':
-      return m.nth <= t.sayEvents.length ? t.sayEvents[m.nth - 1] + 1 : t.nEvents;
-    case 'step': {
-      const pc = m.step - 1;
-      const first = t.stepOf.indexOf(pc);
-      if (first < 0) return t.nEvents;
-      if (!m.end) return t.stepEvents[first] + 1;
-      /* the end of the step: where the first step after its last execution starts */
-      const last = t.stepOf.lastIndexOf(pc);
-      for (let k = last + 1; k < t.stepOf.length; k++) if (t.stepOf[k] > pc) return t.stepEvents[k];
-      return t.nEvents;
-    }
-  }
+  if (m.kind !== 'jump') return momentAt(t, m) ?? t.nEvents;
+  const list = jumpList(t, m.jump);
+  return m.nth <= list.length ? list[m.nth - 1] + 1 : t.nEvents;
 }
 
 /** whether a run reaches a beat's moment (one it does not is placed at the run's end) */
 export function momentReached(t: Timeline, m: Moment): boolean {
-  switch (m.kind) {
-    case 'start':
-    case 'end':
-      return true;
-    case 'jump':
-      return m.nth <= jumpList(t, m.jump).length;
-    case 'say':
-      return m.nth <= t.sayEvents.length;
-    case 'step':
-      return t.stepOf.includes(m.step - 1);
-  }
+  return m.kind === 'jump' ? m.nth <= jumpList(t, m.jump).length : momentAt(t, m) !== null;
 }
 
 export function resolveCursor(t: Timeline, target: CursorTarget): number {
@@ -224,10 +200,12 @@ const sameText = (a: Record<string, string> | null | undefined, b: Record<string
 function applyBeat(state: AppState, tour: LoadedTour & { from: number; to: number }, index: number): AppState {
   const i = Math.max(tour.from, Math.min(index, tour.to));
   const b = tour.beats[i];
+  /* a question not yet answered: the cursor at its start, and no run beside A (B-D may be its options) */
+  const asking = questionOpen({ tour: { ...tour, index: i }, quiz: state.quiz });
   const overrides = settingsText(b.set);
-  const compare = b.compare ? settingsText(b.compare) : null;
-  const more = b.more.map(settingsText);
-  const target: CursorTarget = { moment: b.at };
+  const compare = b.compare && !asking ? settingsText(b.compare) : null;
+  const more = asking ? [] : b.more.map(settingsText);
+  const target: CursorTarget = { moment: asking && b.ask ? questionFrom(b.ask, b.at) : b.at };
   const views = b.views ? Object.fromEntries(ALL_VIEW_IDS.map((k) => [k, b.views!.includes(k)])) : {};
   let next: AppState;
   if (state.scenario?.name !== b.scenario || !sameText(state.overrides, overrides) || state.load.status === 'error')
@@ -266,7 +244,43 @@ function applyBeat(state: AppState, tour: LoadedTour & { from: number; to: numbe
       playing: false,
     };
   }
-  return { ...next, views, enlarged: null, drawer: b.drawer, highlight: b.highlight, tour: { ...tour, index: i } };
+  return {
+    ...next,
+    views,
+    enlarged: null,
+    drawer: b.drawer,
+    highlight: b.highlight,
+    tour: { ...tour, index: i },
+    playTo: null,
+    playRate: null,
+  };
+}
+
+/**
+ * Show a question's answer: its beat again as told (runs B-D too), and its moment played from where the
+ * question starts, in about three seconds.
+ */
+function reveal(state: AppState, id: string, progress: QuestionProgress): AppState {
+  if (!state.tour || !state.quiz) return state;
+  const quiz = { ...state.quiz, progress: { ...state.quiz.progress, [id]: { ...progress, revealed: true } } };
+  const next = applyBeat({ ...state, quiz }, state.tour, state.tour.index);
+  const q = beatQuestion(next);
+  const t = next.timeline;
+  if (!q || !t || next.load.status !== 'ready' || t.big) return next;
+  const b = next.tour!.beats[next.tour!.index];
+  const from = momentCursor(t, questionFrom(q, b.at));
+  const at = momentCursor(t, b.at);
+  return at > from
+    ? { ...next, cursor: from, playing: true, playTo: at, playRate: Math.max(10, Math.ceil((at - from) / 3)) }
+    : next;
+}
+
+/** the state after an action, with an open question's cursor kept at or before where it starts */
+function keepQuestionShut(state: AppState): AppState {
+  if (!questionOpen(state) || state.load.status !== 'ready' || !state.timeline || state.timeline.big) return state;
+  const b = state.tour!.beats[state.tour!.index];
+  const from = momentCursor(state.timeline, questionFrom(b.ask!, b.at));
+  return state.cursor > from ? { ...state, cursor: from, playing: false, playTo: null, playRate: null } : state;
 }
 
 /** a tour with the beats it may walk: all of them, or a range (clamped to what there is) */
@@ -277,6 +291,10 @@ function tourRange(tour: LoadedTour, range?: [number, number]): LoadedTour & { f
 }
 
 export function reducer(state: AppState, action: Action): AppState {
+  return keepQuestionShut(act(state, action));
+}
+
+function act(state: AppState, action: Action): AppState {
   switch (action.type) {
     case 'openTour':
       return applyBeat(
@@ -289,10 +307,55 @@ export function reducer(state: AppState, action: Action): AppState {
           sweep: null,
           /* the tour's text is the one the editor shows now */
           tourDraft: null,
+          quiz: action.tour.beats.some((b) => b.ask)
+            ? {
+                seed: action.seed ?? action.tour.params?.seed ?? 1,
+                teacher: action.teacher ?? false,
+                status: 'computing',
+                answers: null,
+                error: null,
+                progress: action.progress ?? {},
+              }
+            : null,
         },
         tourRange(action.tour, action.range),
         action.index,
       );
+    case 'quizAnswers':
+      if (!state.quiz || state.quiz.seed !== action.seed) return state;
+      return {
+        ...state,
+        quiz: {
+          ...state.quiz,
+          status: action.answers ? 'ready' : 'error',
+          answers: action.answers ? Object.fromEntries(action.answers.map((a) => [a.id, a])) : null,
+          error: action.error,
+        },
+      };
+    case 'checkAnswer': {
+      const q = beatQuestion(state);
+      const a = state.quiz?.answers?.[action.id];
+      if (!q || q.id !== action.id || !a || !questionOpen(state) || !action.typed.trim()) return state;
+      const was = state.quiz!.progress[q.id] ?? { tries: 0, given: '', verdict: null, revealed: false };
+      const right = gradeAnswer(q, a, action.typed);
+      const p: QuestionProgress = {
+        ...was,
+        tries: was.tries + 1,
+        given: action.typed.trim(),
+        verdict: right ? 'right' : 'wrong',
+      };
+      /* right, or the second wrong try: the answer, played */
+      if (right || p.tries >= 2) return reveal(state, q.id, p);
+      return { ...state, quiz: { ...state.quiz!, progress: { ...state.quiz!.progress, [q.id]: p } } };
+    }
+    case 'revealAnswer': {
+      const q = beatQuestion(state);
+      if (!q || q.id !== action.id || !state.quiz?.answers?.[q.id] || !questionOpen(state)) return state;
+      return reveal(state, q.id, state.quiz.progress[q.id] ?? { tries: 0, given: '', verdict: null, revealed: false });
+    }
+    case 'restartQuiz':
+      if (!state.quiz || !state.tour) return state;
+      return applyBeat({ ...state, quiz: { ...state.quiz, progress: {} } }, state.tour, state.tour.from);
     case 'setTourDraft':
       return { ...state, tourDraft: action.text };
     case 'gotoBeat':
@@ -485,7 +548,7 @@ export function reducer(state: AppState, action: Action): AppState {
       return { ...state, playing: true, cursor: state.cursor >= t.nEvents ? 0 : state.cursor };
     }
     case 'pause':
-      return { ...state, playing: false };
+      return { ...state, playing: false, playTo: null, playRate: null };
     case 'togglePlay':
       return reducer(state, { type: state.playing ? 'pause' : 'play' });
     case 'setSpeed':
@@ -500,6 +563,9 @@ export function reducer(state: AppState, action: Action): AppState {
     case 'enlarge':
       return { ...state, enlarged: action.id, views: action.id ? { ...state.views, [action.id]: true } : state.views };
     case 'openDrawer':
+      /* an open question's answer is the model's with the beat's tunables */
+      if (action.drawer === 'tunables' && questionOpen(state))
+        return act(state, { type: 'toast', text: 'The tunables wait until this question is answered (or revealed).' });
       return {
         ...state,
         drawer: action.drawer,

@@ -3,7 +3,8 @@
  * Action applied by the reducer (reducer.ts); side effects (the worker, the
  * URL, timers) live in the controller and only dispatch actions.
  */
-import type { Highlight, Moment } from '../../../wasm-core/ts/load/tour.js';
+import type { Highlight, Moment, Question } from '../../../wasm-core/ts/load/tour.js';
+import type { QuizAnswer } from '../../../wasm-core/ts/grade.js';
 import type { LoadedTour } from '../tours.js';
 import type { ReferenceCell } from '../../../wasm-core/ts/letter.js';
 import type { Program } from '../../../wasm-core/ts/compile.js';
@@ -132,6 +133,12 @@ export interface AppState {
   letter: LetterState | null;
   /** the tour being walked, the beat on screen (index into beats), and the beats it may walk (&beats=3-7) */
   tour: (LoadedTour & { index: number; from: number; to: number }) | null;
+  /** an exercise's answers and the student's progress (null: no tour, or a tour that asks nothing) */
+  quiz: QuizState | null;
+  /** playing stops at this cursor (a question's reveal plays from its start to its moment) */
+  playTo: number | null;
+  /** events per second while a reveal plays (null: the speed chosen) */
+  playRate: number | null;
   /** what the beat highlights */
   highlight: Highlight | null;
   /** the user's choices, view by view (a view without one follows its group's default: views/registry.ts isShown) */
@@ -260,8 +267,16 @@ export type Action =
       theme?: AppState['theme'];
       fontScale?: number;
       embed?: boolean;
+      /** an exercise's: its seed (&seed=), &teacher=1, and the progress kept in the browser for this exercise and seed */
+      seed?: number;
+      teacher?: boolean;
+      progress?: Record<string, QuestionProgress>;
     }
   | { type: 'gotoBeat'; index: number }
+  | { type: 'quizAnswers'; seed: number; answers: QuizAnswer[] | null; error: string | null }
+  | { type: 'checkAnswer'; id: string; typed: string }
+  | { type: 'revealAnswer'; id: string }
+  | { type: 'restartQuiz' }
   | { type: 'setTourDraft'; text: string | null }
   | { type: 'letterStart'; runId: number }
   | { type: 'letterProgress'; runId: number; column: number; columns: number; label: string; fraction: number }
@@ -322,6 +337,9 @@ export function initialState(theme: AppState['theme'] = 'light'): AppState {
     sweep: null,
     letter: null,
     tour: null,
+    quiz: null,
+    playTo: null,
+    playRate: null,
     highlight: null,
     views: {},
     enlarged: null,
@@ -336,6 +354,44 @@ export function initialState(theme: AppState['theme'] = 'light'): AppState {
     fontScale: 1,
     blank: false,
   };
+}
+
+/** a question's progress: what the student typed, how often, and whether the answer is shown */
+export interface QuestionProgress {
+  tries: number;
+  given: string;
+  verdict: 'right' | 'wrong' | null;
+  /** the answer shown and its moment played (after a right answer, two tries, or Reveal) */
+  revealed: boolean;
+}
+
+/**
+ * An exercise on the page. Its answers are computed by the worker (wasm-core/ts/quiz.ts, as the CLI's
+ * --answers) and held here, never drawn until a question is revealed; progress is kept in the browser per
+ * exercise and seed (the controller saves it).
+ */
+export interface QuizState {
+  seed: number;
+  /** &teacher=1: every answer and the parameters shown, nothing hidden */
+  teacher: boolean;
+  status: 'computing' | 'ready' | 'error';
+  answers: Record<string, QuizAnswer> | null;
+  error: string | null;
+  progress: Record<string, QuestionProgress>;
+}
+
+/** the question of the beat on screen, if it asks one */
+export const beatQuestion = (s: Pick<AppState, 'tour'>): Question | null =>
+  s.tour ? (s.tour.beats[s.tour.index]?.ask ?? null) : null;
+
+/**
+ * A question is open while the student has not had its answer: the page hides what would give it away (the
+ * key figures, the counters, whole-run charts, events past its start, runs B-D) and keeps the cursor at or
+ * before where it starts.
+ */
+export function questionOpen(s: Pick<AppState, 'tour' | 'quiz'>): boolean {
+  const q = beatQuestion(s);
+  return !!q && !!s.quiz && !s.quiz.teacher && !s.quiz.progress[q.id]?.revealed;
 }
 
 /** every run beside A, in order: B, then C and D */

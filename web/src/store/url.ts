@@ -11,6 +11,7 @@
  *   ?scenario=...&sweep=readahead_kb:0,64,128                            the values given
  */
 import { compressSource, decompressSource, UrlError } from './compress.js';
+import { parseSeed } from '../../../wasm-core/ts/load/params.js';
 
 export { compressSource, decompressSource, UrlError };
 import { MECHANISMS } from '../../../wasm-core/ts/abi.js';
@@ -43,6 +44,10 @@ export interface UrlState {
   ignored?: string[];
   /** a tour (group/name), and the beat on screen (from 1) */
   tour?: string;
+  /** an exercise's variant: the seed that draws its parameters (&seed=N) */
+  seed?: number;
+  /** a teacher's view of an exercise: every answer and the parameters shown (&teacher=1) */
+  teacher?: boolean;
   /** an edited tour's whole text (`#tour-src=`, deflated like an edited scenario's) */
   tourSrc?: string;
   beat?: number;
@@ -62,6 +67,8 @@ export function encodeUrl(u: UrlState): string {
     p.set('tour', u.tour);
     if (u.beat && u.beat > 1) p.set('beat', String(u.beat));
     if (u.beats) p.set('beats', `${u.beats[0]}-${u.beats[1]}`);
+    if (u.seed !== undefined) p.set('seed', String(u.seed));
+    if (u.teacher) p.set('teacher', '1');
     if (u.theme) p.set('theme', u.theme);
     if (u.present) p.set('present', '1');
     if (u.embed) p.set('embed', '1');
@@ -180,6 +187,13 @@ export function decodeUrl(search: string, hash?: string): UrlState {
         if (p.get('beat') === null) out.beat = out.beats[0];
       } else ignored.push(`beats=${beats} (a range of beats, such as 3-7)`);
     }
+    const seed = p.get('seed');
+    if (seed !== null) {
+      const n = parseSeed(seed);
+      if (typeof n === 'number') out.seed = n;
+      else ignored.push(`seed=${seed.slice(0, 40)} (${n.error}; a new one was drawn)`);
+    }
+    if (p.get('teacher') === '1') out.teacher = true;
   }
   if (p.get('embed') === '1') out.embed = true;
   const scale = Number(p.get('scale'));

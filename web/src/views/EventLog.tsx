@@ -6,11 +6,14 @@
  */
 import { memo, useRef } from 'react';
 import { elixir } from '../../../wasm-core/ts/events.js';
-import { dispatch } from '../store/store.js';
+import { questionOpen } from '../store/state.js';
+import { dispatch, useStore } from '../store/store.js';
 import { useKeepInView } from './keepInView.js';
 import type { ViewProps } from './types.js';
 
 export function EventLog({ frame }: ViewProps) {
+  /* an exercise's open question: the events after the cursor would tell its answer */
+  const asking = useStore(questionOpen);
   const box = useRef<HTMLDivElement>(null);
   const cur = useRef<HTMLLIElement>(null);
   useKeepInView(
@@ -49,7 +52,7 @@ export function EventLog({ frame }: ViewProps) {
       aria-label="Event log: ↑ ↓ to step, Enter opens the current event's kernel source"
     >
       <ol>
-        {frame.log.map((l) => {
+        {(asking ? frame.log.filter((l) => l.index < frame.cursor) : frame.log).map((l) => {
           const isCur = l.index === frame.cursor - 1;
           return (
             <Line

@@ -26,6 +26,7 @@ export const SHARED_VIEWS: readonly ViewMeta[] = [
     description: 'vmstat counters at the cursor and over the run',
     column: 'main',
     svg: true,
+    wholeRun: true,
     order: 20,
   },
   {

@@ -19,4 +19,6 @@ export interface ViewMeta {
   order?: number;
   /** comparing, draw once with every run (ViewProps.others) instead of A and B side by side */
   overlay?: boolean;
+  /** it draws the whole run (a chart over the run, counters' totals): hidden while an exercise's question is open */
+  wholeRun?: boolean;
 }

@@ -65,6 +65,7 @@ export const mechanism: MechanismDef = {
       fit: true,
       svg: true,
       overlay: true,
+      wholeRun: true,
       order: 35,
     },
   ],

@@ -86,6 +86,7 @@ export const mechanism: MechanismDef = {
       fit: true,
       svg: true,
       overlay: true,
+      wholeRun: true,
       order: 35,
     },
   ],

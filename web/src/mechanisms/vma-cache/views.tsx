@@ -170,8 +170,11 @@ function MmWide({ vc, frame, program }: { vc: VmaCacheFrame; frame: Frame; progr
         return (
           <div key={m.mm} className={`vc-card wide ${l ? 'current' : ''}`} data-testid={`vc-mm-${name}`}>
             <div className="vc-card-head">
-              <b>{name}</b> <code>mm-&gt;mmap_cache</code>, shared by{' '}
-              {threads.length === 1 ? 'its one thread' : `its ${threads.length} threads`}
+              <b>{name}</b>
+              <span>
+                <code>mm-&gt;mmap_cache</code>, shared by{' '}
+                {threads.length === 1 ? 'its one thread' : `its ${threads.length} threads`}
+              </span>
             </div>
             <ol className="vc-slots one">
               <li className={`vc-slot ${l?.hit ? 'hit' : ''} ${l?.update ? 'written' : ''} ${lab ? '' : 'empty'}`}>

@@ -1,0 +1,154 @@
+/**
+ * Exercises as a student does them: ?tour=<group>/<exercise>&seed=2, beat by beat with PageDown; at each
+ * question the page shows nothing that gives the answer away, the CLI's answer for that seed plus 1000 is
+ * "not yet", the CLI's answer is right and the reveal plays to the question's moment. Then the score, the
+ * progress kept across a reload, the teacher's view and the printed worksheet.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { failOnPageProblems } from './problems.js';
+
+failOnPageProblems();
+
+interface CliQuestion {
+  id: string;
+  kind: 'number' | 'choice';
+  prompt: string;
+  options?: { id: string; label: string }[];
+  answer: number | string;
+}
+
+/* the answers as the CLI computes them for this seed: the page must agree */
+function cliAnswers(file: string, seed: number): CliQuestion[] {
+  const r = spawnSync(
+    process.execPath,
+    ['scripts/sim.mjs', file, '--quiz', '--answers', '--seed', String(seed), '--json'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout).questions;
+}
+
+const cursorOf = async (page: Page) =>
+  Number((await page.getByTestId('cursor').textContent())!.match(/([\d,]+) \//)![1].replace(/,/g, ''));
+
+/* one exercise per mechanism: each has number questions, two have a choice */
+const PATHS = [
+  'fault-around/window',
+  'vma-cache/ebizzy-choice',
+  'lru/second-touch',
+  'large-folios/fork-atomics',
+  'prefault/short-runs',
+];
+
+for (const name of PATHS)
+  test(`a student's path through ${name}, seed 2: nothing gives the answer away, wrong then right, the reveal plays`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const file = `scenarios/${name}.tour.yaml`;
+    const beats = (parse(readFileSync(file, 'utf8')) as { beats: { ask?: { id: string } }[] }).beats;
+    const answers = cliAnswers(file, 2);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`/?tour=${name}&seed=2`);
+    await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 60_000 });
+    for (const [i, beat] of beats.entries()) {
+      if (i > 0) {
+        await page.keyboard.press('PageDown');
+        await expect(page.getByTestId('beat-caption')).toBeVisible();
+      }
+      await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 60_000 });
+      if (!beat.ask) continue;
+      const q = answers.find((a) => a.id === beat.ask!.id)!;
+      const card = page.locator(`[data-question="${q.id}"]`);
+      await expect(card).toBeVisible();
+      await expect(card.getByRole('button', { name: 'Check' })).toBeVisible();
+      /* nothing on the page gives the answer away: no figure, no whole-run value, no event past the start */
+      const text = await page.evaluate(() => document.body.innerText);
+      if (q.kind === 'number' && Math.abs(q.answer as number) >= 100) {
+        expect(text, `${q.id}: the answer on the page before the reveal`).not.toContain(
+          (q.answer as number).toLocaleString('en-US'),
+        );
+        expect(text).not.toMatch(new RegExp(`\\b${q.answer}\\b`));
+      }
+      await expect(page.getByTestId('answer')).toHaveCount(0);
+      const before = await cursorOf(page);
+      if (q.kind === 'number') {
+        await card.locator('input').fill(String((q.answer as number) + 1000));
+        await card.getByRole('button', { name: 'Check' }).click();
+        await expect(card).toHaveAttribute('data-verdict', 'wrong');
+        await expect(card).toContainText('Not yet');
+        await card.locator('input').fill((q.answer as number).toLocaleString('en-US'));
+      } else {
+        const wrong = q.options!.find((o) => o.id !== q.answer)!;
+        await card.getByLabel(wrong.label).check();
+        await card.getByRole('button', { name: 'Check' }).click();
+        await expect(card).toHaveAttribute('data-verdict', 'wrong');
+        await card.getByLabel(q.options!.find((o) => o.id === q.answer)!.label).check();
+      }
+      await card.getByRole('button', { name: 'Check' }).click();
+      await expect(card).toHaveAttribute('data-verdict', 'right');
+      await expect(page.getByTestId('answer')).toContainText('Right');
+      /* the reveal plays from the question's start to its moment, then stops */
+      await expect(page.getByRole('button', { name: /^Play/ })).toBeVisible({ timeout: 30_000 });
+      expect(await cursorOf(page)).toBeGreaterThan(before);
+      /* once answered, the key figures are back */
+      await expect(page.getByText('The key figures are hidden until you answer.')).toHaveCount(0);
+    }
+    /* the last beat: the score, and a line to hand in */
+    await expect(page.getByTestId('quiz-summary')).toContainText(`${answers.length} of ${answers.length} right`);
+    await expect(page.getByTestId('quiz-summary')).toContainText(`mmplay ${name} seed 2`);
+    /* the progress is kept in this browser: a reload shows the questions answered (once the link has caught up) */
+    await expect(page).toHaveURL(new RegExp(`beat=${beats.length}`));
+    await page.reload();
+    await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 60_000 });
+    await expect(page.getByTestId('quiz-summary')).toContainText(`${answers.length} of ${answers.length} right`);
+  });
+
+test('an exercise without a seed draws one and puts it in the link; a bad seed says so and draws one', async ({
+  page,
+}) => {
+  await page.goto('/?tour=fault-around/window');
+  await expect(page).toHaveURL(/[?&]seed=\d+/);
+  await page.goto('/?tour=fault-around/window&seed=abc');
+  await expect(page.getByTestId('toast')).toContainText('seed=abc');
+  await expect(page).toHaveURL(/[?&]seed=\d+/);
+});
+
+test('the teacher sees every answer and the parameters; the worksheet prints the questions and the key', async ({
+  page,
+}) => {
+  const name = 'prefault/short-runs';
+  const answers = cliAnswers(`scenarios/${name}.tour.yaml`, 3);
+  await page.goto(`/?tour=${name}&seed=3&beat=2&teacher=1`);
+  await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 60_000 });
+  await expect(page.getByTestId('teacher')).toContainText((answers[0].answer as number).toLocaleString('en-US'));
+  await expect(page.getByTestId('teacher')).toContainText('cap = ');
+  /* nothing is hidden from the teacher */
+  await expect(page.getByText('The key figures are hidden until you answer.')).toHaveCount(0);
+  await page.emulateMedia({ media: 'print' });
+  const sheet = page.getByTestId('worksheet');
+  await expect(sheet).toBeVisible();
+  for (const q of answers) await expect(sheet).toContainText(q.prompt);
+  await expect(sheet).toContainText('Answer key · seed 3');
+  await expect(sheet).toContainText(`traps: ${(answers[0].answer as number).toLocaleString('en-US')}`);
+  /* a student's sheet has no key */
+  await page.goto(`/?tour=${name}&seed=3&beat=2`);
+  await expect(page.getByTestId('worksheet')).toBeVisible();
+  await expect(page.getByTestId('worksheet')).not.toContainText('Answer key');
+  await page.emulateMedia({ media: 'screen' });
+  await expect(page.getByTestId('worksheet')).toBeHidden();
+});
+
+test("the gallery lists each mechanism's talk and exercises", async ({ page }) => {
+  await page.goto('/');
+  for (const g of ['fault-around', 'vma-cache', 'lru', 'large-folios', 'prefault'])
+    await expect(page.locator(`a.tour-link.exercise[data-tour^="${g}/"]`)).toHaveCount(3);
+  await page.locator('a[data-tour="lru/second-touch"]').click();
+  await expect(page.locator('[data-question]')).toHaveCount(0);
+  await expect(page.getByTestId('beat-caption')).toBeVisible();
+});

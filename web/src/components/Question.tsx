@@ -1,0 +1,280 @@
+/**
+ * An exercise's question, under the caption (which reads the question while
+ * it is open): an answer box or the options, Check, Reveal, and what the
+ * student gets back. The answer is the model's, computed in the worker; it
+ * is drawn here only once revealed (right, two tries, or Reveal), or for a
+ * teacher (&teacher=1). At the exercise's last beat, the score and a line to
+ * hand in.
+ */
+import { useState } from 'react';
+import type { QuizAnswer } from '../../../wasm-core/ts/grade.js';
+import type { Moment, Question as Q } from '../../../wasm-core/ts/load/tour.js';
+import { fmt } from '../lib/format.js';
+import { beatQuestion, questionOpen, type AppState, type QuestionProgress } from '../store/state.js';
+import { dispatch, useStore } from '../store/store.js';
+import './quiz.css';
+
+const answerText = (a: QuizAnswer) =>
+  a.kind === 'number' ? fmt(a.value as number) : (a.options.find((o) => o.id === a.value)?.label ?? String(a.value));
+
+/** a short checksum of what the student answered, so that a handed-in line cannot be edited unseen */
+export function resultChecksum(tour: string, seed: number, progress: Record<string, QuestionProgress>): string {
+  const text = `${tour}|${seed}|${Object.entries(progress)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([id, p]) => `${id}=${p.given}:${p.verdict}:${p.tries}:${p.revealed ? 1 : 0}`)
+    .join(',')}`;
+  /* FNV-1a, 32 bits */
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+/** the exercise's score: right at the first or second try (without Reveal), over its questions */
+export function score(s: Pick<AppState, 'tour' | 'quiz'>): { right: number; total: number; revealed: number } {
+  const qs = s.tour?.beats.flatMap((b) => (b.ask ? [b.ask] : [])) ?? [];
+  const p = s.quiz?.progress ?? {};
+  return {
+    right: qs.filter((q) => p[q.id]?.verdict === 'right').length,
+    total: qs.length,
+    revealed: qs.filter((q) => p[q.id]?.revealed && p[q.id]?.verdict !== 'right').length,
+  };
+}
+
+export function resultLine(s: Pick<AppState, 'tour' | 'quiz'>): string {
+  const { right, total } = score(s);
+  const p = s.quiz?.progress ?? {};
+  const qs = s.tour?.beats.flatMap((b) => (b.ask ? [b.ask] : [])) ?? [];
+  const marks = qs.map((q) => `${q.id} ${p[q.id]?.verdict === 'right' ? '\u2713' : '\u2717'}`).join(', ');
+  return `mmplay ${s.tour?.name} seed ${s.quiz?.seed}: ${right}/${total} right (${marks}) #${resultChecksum(s.tour?.name ?? '', s.quiz?.seed ?? 0, p)}`;
+}
+
+function Answering({ q, answer }: { q: Q; answer: QuizAnswer | null }) {
+  const progress = useStore((s) => s.quiz?.progress[q.id] ?? null);
+  const [typed, setTyped] = useState(progress?.given ?? '');
+  const check = () => dispatch({ type: 'checkAnswer', id: q.id, typed });
+  return (
+    <form
+      className="q-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        check();
+      }}
+    >
+      {q.kind === 'number' ? (
+        <label className="q-number">
+          <span>Your answer</span>
+          <input
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            aria-describedby={`q-${q.id}-verdict`}
+            /* keys typed here are the answer's, not the player's shortcuts */
+            onKeyDown={(e) => e.stopPropagation()}
+          />
+        </label>
+      ) : (
+        <fieldset className="q-options">
+          <legend className="visually-hidden">Options</legend>
+          {(answer?.options ?? []).map((o) => (
+            <label key={o.id}>
+              <input
+                type="radio"
+                name={`q-${q.id}`}
+                value={o.id}
+                checked={typed === o.id}
+                onChange={() => setTyped(o.id)}
+              />{' '}
+              {o.label}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <button type="submit" className="btn primary" disabled={!answer || !typed.trim()}>
+        Check
+      </button>
+      <button
+        type="button"
+        className="btn"
+        disabled={!answer}
+        onClick={() => dispatch({ type: 'revealAnswer', id: q.id })}
+        title="Show the answer and play the moment"
+      >
+        Reveal
+      </button>
+      <span className="q-verdict" id={`q-${q.id}-verdict`} aria-live="polite">
+        {!answer
+          ? 'Working out the answer with the model\u2026'
+          : progress?.verdict === 'wrong'
+            ? `Not yet: ${progress.given} is not it.${q.hint ? ` Hint: ${q.hint}` : ''} One more try, then the answer.`
+            : q.kind === 'number' && q.tolerance.value
+              ? `Within ${q.tolerance.value}${q.tolerance.kind === 'pct' ? '%' : ''} counts.`
+              : ''}
+      </span>
+    </form>
+  );
+}
+
+const momentText = (m: Moment) =>
+  m.kind === 'step'
+    ? `${m.end ? 'the end of' : 'the start of'} step ${m.step}`
+    : m.kind === 'say'
+      ? `caption ${m.nth}`
+      : m.kind === 'jump'
+        ? `${m.jump} ${m.nth}`
+        : `the ${m.kind} of the run`;
+
+/**
+ * The exercise on paper (window.print(), or the browser's Print): its questions with this seed's numbers and
+ * room to write, and for a teacher (&teacher=1) an answer key on a page of its own. Drawn only for print.
+ */
+export function Worksheet() {
+  const tour = useStore((s) => s.tour);
+  const quiz = useStore((s) => s.quiz);
+  if (!tour || !quiz) return null;
+  const asks = tour.beats.flatMap((b) => (b.ask ? [{ b, q: b.ask }] : []));
+  return (
+    <section className="worksheet" aria-hidden="true" data-testid="worksheet">
+      <h1>{tour.title}</h1>
+      <p className="ws-meta">Seed {quiz.seed} · Name: ______________________ · Date: ____________</p>
+      <p className="ws-about">{tour.about}</p>
+      <ol className="ws-questions">
+        {asks.map(({ b, q }) => {
+          const a = quiz.answers?.[q.id];
+          return (
+            <li key={q.id}>
+              <p className="ws-prompt">{q.prompt}</p>
+              <p className="ws-scene">
+                Scenario {b.scenario}, up to {momentText(b.at)}.{q.hint ? ` Hint: ${q.hint}` : ''}
+              </p>
+              {q.kind === 'choice' ? (
+                <ul className="ws-options">
+                  {(a?.options ?? []).map((o) => (
+                    <li key={o.id}>
+                      {'\u2610'} {o.label}
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="ws-line">Answer: ____________________ Why: ______________________________________</p>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+      {quiz.teacher && (
+        <div className="ws-key">
+          <h2>Answer key · seed {quiz.seed}</h2>
+          {tour.params && (
+            <p>
+              Parameters:{' '}
+              {Object.entries(tour.params.values)
+                .map(([k, v]) => `${k} = ${v}`)
+                .join(', ')}
+            </p>
+          )}
+          <ol>
+            {asks.map(({ q }) => {
+              const a = quiz.answers?.[q.id];
+              return (
+                <li key={q.id}>
+                  {q.id}: {a ? answerText(a) : 'not computed yet'}
+                </li>
+              );
+            })}
+          </ol>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function QuestionCard() {
+  const q = useStore(beatQuestion);
+  const open = useStore(questionOpen);
+  const quiz = useStore((s) => s.quiz);
+  const tour = useStore((s) => s.tour);
+  const last = !!tour && tour.index === tour.to;
+  const [copied, setCopied] = useState(false);
+  if (!quiz || !tour) return null;
+  if (quiz.status === 'error')
+    return (
+      <div className="q-card error" role="alert">
+        This exercise's answers cannot be computed: {quiz.error}
+      </div>
+    );
+  const answer = q ? (quiz.answers?.[q.id] ?? null) : null;
+  const p = q ? quiz.progress[q.id] : undefined;
+  const summary = last && !open && (
+    <div className="q-summary" data-testid="quiz-summary">
+      <span>
+        {score({ tour, quiz }).right} of {score({ tour, quiz }).total} right
+        {score({ tour, quiz }).revealed ? `, ${score({ tour, quiz }).revealed} revealed` : ''} · seed {quiz.seed}
+      </span>
+      <code className="q-result">{resultLine({ tour, quiz })}</code>
+      <button
+        type="button"
+        className="btn"
+        onClick={() => {
+          void navigator.clipboard?.writeText(resultLine({ tour, quiz })).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          );
+        }}
+      >
+        {copied ? 'Copied' : 'Copy result'}
+      </button>
+      <button type="button" className="btn" onClick={() => dispatch({ type: 'restartQuiz' })}>
+        Start again
+      </button>
+      <button
+        type="button"
+        className="btn"
+        onClick={() => window.print()}
+        title="The questions on paper, with room to write"
+      >
+        Print worksheet
+      </button>
+    </div>
+  );
+  if (!q) return summary ? <div className="q-card">{summary}</div> : null;
+  return (
+    <section
+      className={`q-card ${open ? 'open' : 'done'}`}
+      data-question={q.id}
+      data-verdict={p?.verdict ?? undefined}
+      aria-label={`Question: ${q.prompt}`}
+    >
+      {quiz.teacher && (
+        <div className="q-teacher" data-testid="teacher">
+          Teacher: the answer is <b>{answer ? answerText(answer) : '\u2026'}</b>
+          {tour.params && Object.keys(tour.params.values).length > 0 && (
+            <>
+              {' '}
+              · seed {quiz.seed}:{' '}
+              {Object.entries(tour.params.values)
+                .map(([k, v]) => `${k} = ${v}`)
+                .join(', ')}
+            </>
+          )}
+        </div>
+      )}
+      {open ? (
+        <Answering key={q.id} q={q} answer={answer} />
+      ) : (
+        answer && (
+          <p className="q-answer" data-testid="answer">
+            {p?.verdict === 'right' ? 'Right: ' : 'The answer: '}
+            <b>{answerText(answer)}</b>
+            {p?.given && p.verdict !== 'right' ? ` (you said ${p.given})` : ''}
+            {q.kind === 'number'
+              ? ` (${q.counter}, from event ${fmt(answer.from)} to event ${fmt(answer.at)})`
+              : ` (the ${q.over === 'runs' ? 'run' : 'counter'} where ${q.over === 'runs' ? q.counter : 'the count'} grows ${q.fewest ? 'least' : 'most'})`}
+          </p>
+        )
+      )}
+      {summary}
+    </section>
+  );
+}
