@@ -109,6 +109,28 @@ for (const name of PATHS)
     await expect(page.getByTestId('quiz-summary')).toContainText(`${answers.length} of ${answers.length} right`);
   });
 
+test('an order question: the events arranged with their buttons as the CLI orders them is right', async ({ page }) => {
+  const name = 'fault-around/cold-readahead';
+  const q = cliAnswers(`scenarios/${name}.tour.yaml`, 2).find((x) => x.kind === ('order' as string))!;
+  const beat = (
+    parse(readFileSync(`scenarios/${name}.tour.yaml`, 'utf8')) as { beats: { ask?: { id: string } }[] }
+  ).beats.findIndex((b) => b.ask?.id === q.id);
+  await page.goto(`/?tour=${name}&seed=2&beat=${beat + 1}`);
+  await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 60_000 });
+  const card = page.locator(`[data-question="${q.id}"]`);
+  /* offered as the author wrote them, which is not the answer */
+  const shown = () => card.locator('[data-event]').evaluateAll((els) => els.map((e) => e.getAttribute('data-event')!));
+  const want = String(q.answer).split(',');
+  expect(await shown()).not.toEqual(want);
+  for (let i = 0; i < want.length; i++)
+    for (let j = (await shown()).indexOf(want[i]); j > i; j--)
+      await card.getByRole('button', { name: `Move ${want[i]} up` }).click();
+  expect(await shown()).toEqual(want);
+  await card.getByRole('button', { name: 'Check' }).click();
+  await expect(card).toHaveAttribute('data-verdict', 'right');
+  await expect(page.getByTestId('answer')).toContainText(want.join(' \u2192 '));
+});
+
 test('an exercise without a seed draws one and puts it in the link; a bad seed says so and draws one', async ({
   page,
 }) => {

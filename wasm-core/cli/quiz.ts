@@ -104,6 +104,7 @@ const n = (x: number) => x.toLocaleString('en-US');
 
 function answerText(a: QuizAnswer): string {
   if (a.kind === 'number') return n(a.value as number);
+  if (a.kind === 'order') return String(a.value).split(',').join(', ');
   const o = a.options.find((x) => x.id === a.value)!;
   return o.id === o.label ? o.id : `${o.id} (${o.label})`;
 }
@@ -113,7 +114,7 @@ function kindText(q: Question): string {
     return q.tolerance.value
       ? `a number, within ${q.tolerance.value}${q.tolerance.kind === 'pct' ? '%' : ''}`
       : 'a number';
-  return 'one of';
+  return q.kind === 'order' ? 'put in order: their names, comma-separated' : 'one of';
 }
 
 export function runQuiz(core: Core, a: QuizArgs): void {
@@ -168,8 +169,9 @@ export function runQuiz(core: Core, a: QuizArgs): void {
   lines.push('');
   questions.forEach((q, i) => {
     lines.push(`${i + 1}. [${q.id}] ${q.prompt} (${kindText(q)})`);
-    if (q.kind === 'choice')
-      for (const o of answers[i].options) lines.push(o.id === o.label ? `   - ${o.id}` : `   ${o.id}) ${o.label}`);
+    if (q.kind !== 'number')
+      for (const o of answers[i].options)
+        lines.push(o.id === o.label || q.kind === 'order' ? `   - ${o.label}` : `   ${o.id}) ${o.label}`);
     if (a.answers) lines.push(`   answer: ${answerText(answers[i])}`);
     lines.push('');
   });

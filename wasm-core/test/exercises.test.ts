@@ -203,7 +203,7 @@ describe('a bad exercise is refused at its file, line and key', () => {
     );
     expect(
       parse(`title: t\nbeats:\n${BEAT}    ask: { id: a, prompt: p, number: pgfault, choice: { runs: pgfault } }\n`),
-    ).toThrow(/beats\[0\]\.ask: a question is a number: or a choice:, got both/);
+    ).toThrow(/beats\[0\]\.ask: a question is a number:, a choice: or an order:, got number and choice/);
     expect(parse(`title: t\nbeats:\n${BEAT}    ask: { id: a, prompt: p, number: nosuch }\n`)).toThrow(
       /beats\[0\]\.ask\.number: must be one of pgfault/,
     );

@@ -42,6 +42,11 @@ export function gradeAnswer(q: Question, a: QuizAnswer, typed: string): boolean 
     if (!/^-?\d+(\.\d+)?$/.test(t)) return false;
     return numberRight(q, a.value as number, Number(t));
   }
+  if (q.kind === 'order') {
+    /* the events' names, comma-separated, in the order given */
+    const given = typed.split(',').map((x) => x.trim().toLowerCase());
+    return given.join(',') === String(a.value).toLowerCase();
+  }
   const t = typed.trim().toLowerCase();
   const o = a.options.find((x) => x.id.toLowerCase() === t || x.label.toLowerCase() === t);
   return o?.id === a.value;

@@ -17,6 +17,8 @@
  * worker both come here.
  */
 import { COUNTERS } from './abi.js';
+import { EV } from './gen/events.js';
+import { EVENT_DOCS, EVENTS } from './gen/interface.js';
 import { compile } from './compile.js';
 import type { Core } from './core.js';
 import type { Limits } from './limits.js';
@@ -130,6 +132,34 @@ export function answerQuestions(core: Core, file: string, beats: Beat[], src: Qu
           kind: 'number',
           value: growth(recorded[0][1], q.counter, spanA),
           options: [],
+          ...spanA,
+        });
+        continue;
+      }
+      if (q.kind === 'order') {
+        /* the events in the order each first happens in the span (the one-line doc of each as its label) */
+        const r = recorded[0][1];
+        const first = q.events.map((name) => {
+          const list = r.rec.ofTypes([EV[name as keyof typeof EV]]);
+          let k = 0;
+          while (k < list.length && list[k] < spanA.from) k++;
+          if (k >= list.length || list[k] >= spanA.at)
+            fail(
+              `${name} never happens between ${fmtMoment(fromM)} and ${fmtMoment(beat.at)}: it cannot be put in order`,
+            );
+          return { id: name, at: list[k] };
+        });
+        const right = [...first].sort((x, y) => x.at - y.at).map((x) => x.id);
+        if (right.every((e, i) => e === q.events[i]))
+          fail(
+            `the events are written in the order the kernel does them (${right.join(', ')}): write them in another, the page offers them as written`,
+          );
+        out.push({
+          id: q.id,
+          kind: 'order',
+          value: right.join(','),
+          /* offered in the order written (the author's), never the answer's: the loader refuses an order written right */
+          options: q.events.map((e) => ({ id: e, label: `${e}: ${EVENT_DOCS[EVENTS.indexOf(e as never)]}` })),
           ...spanA,
         });
         continue;

@@ -14,6 +14,7 @@
  * the playground against what it has, at the beat's line (web/src/tours.ts).
  */
 import { COUNTERS } from '../abi.js';
+import { EVENTS } from '../gen/interface.js';
 import type { At } from '../errors.js';
 import { checkShape, checkSource, DEFAULT_LIMITS } from '../limits.js';
 import type { SettingValue } from '../scenario.js';
@@ -67,6 +68,8 @@ export type Question = {
   | { kind: 'number'; counter: string; tolerance: { kind: 'abs' | 'pct'; value: number } }
   | { kind: 'choice'; over: 'runs'; counter: string; fewest: boolean }
   | { kind: 'choice'; over: 'counters'; counters: string[]; fewest: boolean }
+  /** put these events (tracepoint names) in the order the kernel first does each, in run A */
+  | { kind: 'order'; events: string[] }
 );
 
 export interface Beat {
@@ -206,6 +209,17 @@ const ASK: SchemaObject = {
         },
         fewest: doc({ type: 'boolean' }, 'the answer is the one that grows least instead'),
       },
+    },
+    order: {
+      type: 'array',
+      items: {
+        enum: [...EVENTS],
+        'x-expected': 'expected an event (a tracepoint name: mm_filemap_fault, page_cache_sync_ra, ...), got {got}',
+      },
+      minItems: 2,
+      maxItems: 8,
+      uniqueItems: true,
+      description: 'an order question: these events, in the order each first happens from from: to the moment (run A)',
     },
     from: MOMENT,
     tolerance: {
@@ -496,9 +510,12 @@ function readQuestion(
 ): Question | null {
   const q = o.ask as Obj;
   const base = ['beats', i, 'ask'];
-  const kinds = ['number', 'choice'].filter((k) => q[k] !== undefined);
+  const kinds = ['number', 'choice', 'order'].filter((k) => q[k] !== undefined);
   if (kinds.length !== 1) {
-    c.err(at(base), `a question is a number: or a choice:, got ${kinds.length ? 'both' : 'neither'}`);
+    c.err(
+      at(base),
+      `a question is a number:, a choice: or an order:, got ${kinds.length ? kinds.join(' and ') : 'none of them'}`,
+    );
     return null;
   }
   const id = q.id as string;
@@ -543,6 +560,7 @@ function readQuestion(
           : { kind: 'abs', value: (t as number | undefined) ?? 0 },
     };
   }
+  if (kinds[0] === 'order') return { ...common, kind: 'order', events: q.order as string[] };
   const ch = q.choice as Obj;
   if ((ch.runs === undefined) === (ch.counters === undefined)) {
     c.err(

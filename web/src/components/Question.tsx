@@ -15,7 +15,62 @@ import { dispatch, useStore } from '../store/store.js';
 import './quiz.css';
 
 const answerText = (a: QuizAnswer) =>
-  a.kind === 'number' ? fmt(a.value as number) : (a.options.find((o) => o.id === a.value)?.label ?? String(a.value));
+  a.kind === 'number'
+    ? fmt(a.value as number)
+    : a.kind === 'order'
+      ? String(a.value).split(',').join(' \u2192 ')
+      : (a.options.find((o) => o.id === a.value)?.label ?? String(a.value));
+
+/** an order question's list: each event moved up or down with its buttons (the keyboard's too) */
+function OrderList({
+  answer,
+  order,
+  setOrder,
+}: {
+  answer: QuizAnswer | null;
+  order: string[];
+  setOrder: (o: string[]) => void;
+}) {
+  const label = (id: string) => answer?.options.find((o) => o.id === id)?.label ?? id;
+  const move = (i: number, d: -1 | 1) => {
+    const j = i + d;
+    if (j < 0 || j >= order.length) return;
+    const next = [...order];
+    [next[i], next[j]] = [next[j], next[i]];
+    setOrder(next);
+  };
+  return (
+    <ol className="q-order" aria-label="Your order, first to last">
+      {/* the list's own numbers go with display: flex; these are drawn */}
+      {order.map((id, i) => (
+        <li key={id} data-event={id}>
+          <span className="q-order-n" aria-hidden>
+            {i + 1}.
+          </span>
+          <span className="q-order-label">{label(id)}</span>
+          <button
+            type="button"
+            className="btn icon"
+            disabled={i === 0}
+            onClick={() => move(i, -1)}
+            aria-label={`Move ${id} up`}
+          >
+            {'\u2191'}
+          </button>
+          <button
+            type="button"
+            className="btn icon"
+            disabled={i === order.length - 1}
+            onClick={() => move(i, 1)}
+            aria-label={`Move ${id} down`}
+          >
+            {'\u2193'}
+          </button>
+        </li>
+      ))}
+    </ol>
+  );
+}
 
 /** a short checksum of what the student answered, so that a handed-in line cannot be edited unseen */
 export function resultChecksum(tour: string, seed: number, progress: Record<string, QuestionProgress>): string {
@@ -50,7 +105,7 @@ export function resultLine(s: Pick<AppState, 'tour' | 'quiz'>): string {
 
 function Answering({ q, answer }: { q: Q; answer: QuizAnswer | null }) {
   const progress = useStore((s) => s.quiz?.progress[q.id] ?? null);
-  const [typed, setTyped] = useState(progress?.given ?? '');
+  const [typed, setTyped] = useState(progress?.given ?? (q.kind === 'order' ? q.events.join(',') : ''));
   const check = () => dispatch({ type: 'checkAnswer', id: q.id, typed });
   return (
     <form
@@ -60,7 +115,9 @@ function Answering({ q, answer }: { q: Q; answer: QuizAnswer | null }) {
         check();
       }}
     >
-      {q.kind === 'number' ? (
+      {q.kind === 'order' ? (
+        <OrderList answer={answer} order={typed.split(',')} setOrder={(o) => setTyped(o.join(','))} />
+      ) : q.kind === 'number' ? (
         <label className="q-number">
           <span>Your answer</span>
           <input
@@ -148,7 +205,9 @@ export function Worksheet() {
               <p className="ws-scene">
                 Scenario {b.scenario}, up to {momentText(b.at)}.{q.hint ? ` Hint: ${q.hint}` : ''}
               </p>
-              {q.kind === 'choice' ? (
+              {q.kind === 'order' ? (
+                <p className="ws-line">Number them in order: {q.events.map((e) => `____ ${e}`).join('   ')}</p>
+              ) : q.kind === 'choice' ? (
                 <ul className="ws-options">
                   {(a?.options ?? []).map((o) => (
                     <li key={o.id}>
@@ -270,7 +329,9 @@ export function QuestionCard() {
             {p?.given && p.verdict !== 'right' ? ` (you said ${p.given})` : ''}
             {q.kind === 'number'
               ? ` (${q.counter}, from event ${fmt(answer.from)} to event ${fmt(answer.at)})`
-              : ` (the ${q.over === 'runs' ? 'run' : 'counter'} where ${q.over === 'runs' ? q.counter : 'the count'} grows ${q.fewest ? 'least' : 'most'})`}
+              : q.kind === 'order'
+                ? ` (each event's first time, from event ${fmt(answer.from)} to event ${fmt(answer.at)})`
+                : ` (the ${q.over === 'runs' ? 'run' : 'counter'} where ${q.over === 'runs' ? q.counter : 'the count'} grows ${q.fewest ? 'least' : 'most'})`}
           </p>
         )
       )}
