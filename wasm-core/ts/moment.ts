@@ -7,7 +7,7 @@
 import type { Moment } from './load/tour.js';
 import type { TimelineInfo } from './recorder.js';
 
-type Marks = Pick<TimelineInfo, 'nEvents' | 'stepEvents' | 'stepOf' | 'sayEvents'>;
+type Marks = Pick<TimelineInfo, 'nEvents' | 'stepEvents' | 'stepOf' | 'sayEvents' | 'firsts'>;
 
 /**
  * A moment as a cursor in a run, or null when the run never gets there: the start or end, the start of a
@@ -23,6 +23,10 @@ export function momentAt(t: Marks, m: Exclude<Moment, { kind: 'jump' }>): number
       return t.nEvents;
     case 'say':
       return m.nth <= t.sayEvents.length ? t.sayEvents[m.nth - 1] + 1 : null;
+    case 'event': {
+      const f = t.firsts[m.event];
+      return f && m.nth <= f.length ? f[m.nth - 1] + 1 : null;
+    }
     case 'step': {
       const pc = m.step - 1;
       const first = t.stepOf.indexOf(pc);

@@ -62,7 +62,9 @@ const fmtMoment = (m: Moment) =>
       ? `caption ${m.nth}`
       : m.kind === 'jump'
         ? `${m.jump} ${m.nth}`
-        : `the run's ${m.kind}`;
+        : m.kind === 'event'
+          ? `${m.event} ${m.nth}`
+          : `the run's ${m.kind}`;
 
 /**
  * Every question of these beats answered by the model, in order. Runs are recorded once per scenario and

@@ -43,6 +43,7 @@ import { CoreError, ERROR_NAMES, type Core, type CoreSnapshot, type Sim } from '
 import type { Program } from './compile.js';
 import { decodeEvent, type SimEvent, type SimEventOf } from './gen/events.js';
 import { explainError, explainFailure, startProgram } from './runner.js';
+import { FIRSTS_KEPT } from './load/tour.js';
 import type { RunIssue } from './runner.js';
 
 export interface EngineOptions {
@@ -89,12 +90,19 @@ export interface TimelineInfo {
   majorEvents: number[];
   /** event index of every say */
   sayEvents: number[];
+  /** per event name, the index of its first FIRSTS_KEPT events (a tour's moment { event: mmsim_fork, nth: 1 }) */
+  firsts: Record<string, number[]>;
   samples: Samples;
   snapshots: number;
   snapshotBytes: number;
   interval: number;
   recordSeconds: number;
 }
+
+const EVENT_NAMES: readonly string[] = Object.entries(EV).reduce<string[]>((out, [name, t]) => {
+  out[t] = name;
+  return out;
+}, []);
 
 const DEFAULTS: Required<Omit<EngineOptions, 'maxBytes'>> & { maxBytes?: number } = {
   snapshotBudget: 192 * 2 ** 20,
@@ -326,10 +334,16 @@ export class Recorder {
       faultEvents: number[] = [],
       majorEvents: number[] = [],
       sayEvents: number[] = [];
+    const firsts: Record<string, number[]> = {};
     const v = new DataView(this.events.buffer, 0, this.nEvents * 32);
     for (let i = 0; i < this.nEvents; i++) {
       const o = i * 32;
       const t = v.getUint16(o, true) & EV_TYPE_MASK;
+      const name = EVENT_NAMES[t];
+      if (name) {
+        const f = (firsts[name] ??= []);
+        if (f.length < FIRSTS_KEPT) f.push(i);
+      }
       if (t === EV.mmsim_step) {
         stepEvents.push(i);
         stepOf.push(v.getUint32(o + EVENT_OFFSETS.mmsim_step.pc, true));
@@ -363,6 +377,7 @@ export class Recorder {
       faultEvents,
       majorEvents,
       sayEvents,
+      firsts,
       samples: this.samples,
       snapshots: this.snaps.length,
       snapshotBytes: this.snapBytes,

@@ -140,7 +140,7 @@ beats:
     [
       'a moment of two kinds',
       base('    at: { jump: fault, step: 2 }\n    caption: x\n'),
-      /bad\.tour\.yaml:4:\d+: .*at.*one of jump:, step: or say:/,
+      /bad\.tour\.yaml:4:\d+: .*at.*one of jump:, step:, say: or event:/,
     ],
     [
       'no scenario on the first beat',
@@ -191,5 +191,75 @@ beats:
     c[COUNTERS.indexOf('pgfault')] = 512;
     const cd = captionParts('{c.pgfault} and {d.pgfault}; {b.pgfault / c.pgfault}x');
     expect(captionText(cd, a, b, [c, null])).toBe('512 and –; 8x');
+  });
+
+  it('an event moment is just after the nth event of its kind; a VMA and an LRU list can be highlighted', async () => {
+    const t = loadTour(
+      `title: t
+beats:
+  - scenario: large-folios/fork
+    at: { event: mmsim_fork }
+    highlight: { vma: m }
+    caption: the fork
+  - scenario: lru/two-touch
+    at: { event: mm_lru_activate, nth: 3 }
+    highlight: { list: active_file }
+    caption: the third activation
+`,
+      'x.tour.yaml',
+      'x',
+    );
+    expect(t.beats[0].at).toEqual({ kind: 'event', event: 'mmsim_fork', nth: 1 });
+    expect(t.beats[0].highlight).toEqual({ kind: 'vma', name: 'm' });
+    expect(t.beats[1].highlight).toEqual({ kind: 'list', list: 'active_file' });
+    const core = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`));
+    for (const [b, name, nth] of [
+      [t.beats[0], 'mmsim_fork', 1],
+      [t.beats[1], 'mm_lru_activate', 3],
+    ] as const) {
+      const engine = new Engine(core, compile(applyOverrides(parseScenario(b.source, b.file), {})));
+      const info = engine.recordAll();
+      const c = momentCursor(info, b.at);
+      /* the event just before the cursor is the nth of its kind, and n - 1 came before it */
+      expect(engine.event(c - 1).name).toBe(name);
+      let before = 0;
+      for (let i = 0; i < c - 1; i++) if (engine.event(i).name === name) before++;
+      expect(before).toBe(nth - 1);
+      engine.destroy();
+    }
+    expect(
+      refusal('title: t\nbeats:\n  - scenario: lru/two-touch\n    at: { event: nosuch }\n    caption: x\n'),
+    ).toMatch(/bad\.tour\.yaml:4:\d+: beats\[0\]\.at\.event: must be one of mmsim_step/);
+    expect(
+      refusal(
+        'title: t\nbeats:\n  - scenario: lru/two-touch\n    at: { event: mmsim_fork, nth: 300 }\n    caption: x\n',
+      ),
+    ).toMatch(/counts up to the 256th/);
+    expect(
+      refusal('title: t\nbeats:\n  - scenario: lru/two-touch\n    highlight: { list: warm }\n    caption: x\n'),
+    ).toMatch(/beats\[0\]\.highlight\.list/);
+  });
+
+  it("sizes: give the views' shares, one per view, carried with the views", () => {
+    const t = loadTour(
+      `title: t
+beats:
+  - scenario: fault-around/sequential
+    views: [address, log]
+    sizes: [2, 1]
+    caption: one
+  - caption: two
+  - views: [address]
+    caption: three
+`,
+      'x.tour.yaml',
+      'x',
+    );
+    expect(t.beats.map((b) => b.sizes)).toEqual([[2, 1], [2, 1], null]);
+    expect(
+      refusal(
+        'title: t\nbeats:\n  - scenario: lru/two-touch\n    views: [address]\n    sizes: [2, 1]\n    caption: x\n',
+      ),
+    ).toMatch(/bad\.tour\.yaml:5:\d+: beats\[0\]\.sizes: sizes: gives one share per view.*1 views, 2 sizes/);
   });
 });

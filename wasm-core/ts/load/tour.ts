@@ -13,7 +13,7 @@
  * refers to in the playground (scenarios, jump keys, views) are checked by
  * the playground against what it has, at the beat's line (web/src/tours.ts).
  */
-import { COUNTERS } from '../abi.js';
+import { COUNTERS, LRU_LISTS } from '../abi.js';
 import { EVENTS } from '../gen/interface.js';
 import type { At } from '../errors.js';
 import { checkShape, checkSource, DEFAULT_LIMITS } from '../limits.js';
@@ -33,6 +33,9 @@ import {
   type ParamValue,
 } from './params.js';
 
+/** how many of each event a recorded timeline keeps by name: a tour's event moments count up to this */
+export const FIRSTS_KEPT = 256;
+
 /** the moment of a beat: where the cursor goes once the beat's runs are recorded */
 export type Moment =
   | { kind: 'start' }
@@ -42,13 +45,19 @@ export type Moment =
   /** the start of step n (1-based, as the step list numbers them), or its end (the start of what follows) */
   | { kind: 'step'; step: number; end: boolean }
   /** just after the nth caption (say) */
-  | { kind: 'say'; nth: number };
+  | { kind: 'say'; nth: number }
+  /** just after the nth event of this name (a tracepoint: mmsim_fork, mm_filemap_fault, ...), up to the 256th */
+  | { kind: 'event'; event: string; nth: number };
 
 export type Highlight =
   | { kind: 'figure'; counter: string }
   | { kind: 'view'; view: string }
   /** pages [from, to] of the mapping at the cursor's fault (the address space brackets them) */
-  | { kind: 'pages'; from: number; to: number };
+  | { kind: 'pages'; from: number; to: number }
+  /** a mapping, by its name in the scenario: the address space outlines its VMA */
+  | { kind: 'vma'; name: string }
+  /** an LRU list: the LRU view outlines its row */
+  | { kind: 'list'; list: string };
 
 /**
  * A question a beat asks instead of telling (an exercise): its answer is never written here, the model
@@ -83,6 +92,8 @@ export interface Beat {
   more: Record<string, SettingValue>[];
   at: Moment;
   views: string[] | null;
+  /** the views' shares of the room, in the order of views: (null: each view's own) */
+  sizes: number[] | null;
   highlight: Highlight | null;
   /** a drawer to open: the letter beside the model, or the scenario's story */
   drawer: 'letter' | 'about' | null;
@@ -126,8 +137,9 @@ const POSITIVE = { type: 'integer', minimum: 1, maximum: 1e9 } as SchemaObject;
 
 const MOMENT: SchemaObject = {
   'x-expected':
-    'expected a moment: start, end, { jump: fault, nth: 3 }, { step: 4 }, { step: 4, end: true } or { say: 2 }, got {got}',
-  description: 'where the cursor goes: start, end, the nth stop of a jump key, a step, a caption',
+    'expected a moment: start, end, { jump: fault, nth: 3 }, { step: 4 }, { step: 4, end: true }, { say: 2 } or { event: mmsim_fork, nth: 1 }, got {got}',
+  description:
+    'where the cursor goes: start, end, the nth stop of a jump key, a step, a caption, the nth event of a kind',
   if: { type: 'string' },
   // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else
   then: { enum: ['start', 'end'] },
@@ -142,6 +154,11 @@ const MOMENT: SchemaObject = {
       step: doc(POSITIVE, 'a step, numbered from 1 as the step list shows them'),
       end: doc({ type: 'boolean' }, 'the end of the step (the start of what follows) instead of its start'),
       say: doc(POSITIVE, 'just after the nth caption'),
+      event: {
+        enum: [...EVENTS],
+        'x-expected': 'expected an event (a tracepoint name: mmsim_fork, mm_filemap_fault, ...), got {got}',
+        description: 'just after the nth event of this name (nth: from 1, default 1, at most 256)',
+      },
     },
   },
 };
@@ -153,10 +170,12 @@ const HIGHLIGHT: SchemaObject = {
   minProperties: 1,
   maxProperties: 1,
   'x-expected':
-    'expected one thing to highlight: { figure: pgfault }, { view: address } or { pages: [16, 31] }, got {got}',
+    'expected one thing to highlight: { figure: pgfault }, { view: address }, { pages: [16, 31] }, { vma: m } or { list: inactive_file }, got {got}',
   properties: {
     figure: doc({ enum: [...COUNTERS] }, 'a key figure, by its counter'),
     view: doc(TEXT, 'a view, by its id'),
+    vma: doc(TEXT, "a mapping, by its name in the scenario's steps (the address space outlines its VMA)"),
+    list: doc({ enum: [...LRU_LISTS] }, 'an LRU list (the LRU view outlines its row)'),
     pages: {
       type: 'array',
       items: { type: 'integer', minimum: 0, maximum: 2 ** 36 },
@@ -285,6 +304,13 @@ const BEAT: SchemaObject = {
       description:
         'the views on screen, by id (address, walk, log, counters, steps, and the mechanisms\u2019); the previous beat\u2019s when the scenario stays',
     },
+    sizes: {
+      type: 'array',
+      items: { type: 'number', exclusiveMinimum: 0, maximum: 10 },
+      minItems: 1,
+      maxItems: 4,
+      description: "the views' shares of the room, in the order of views: (sizes: [2, 1] gives the first two thirds)",
+    },
     highlight: HIGHLIGHT,
     drawer: doc({ enum: ['letter', 'about'] }, 'a drawer to open: the letter beside the model, or the story'),
     caption: doc(
@@ -337,6 +363,8 @@ function moment(v: unknown): Moment {
   const o = v as Obj;
   if (o.jump !== undefined) return { kind: 'jump', jump: o.jump as string, nth: (o.nth as number | undefined) ?? 1 };
   if (o.step !== undefined) return { kind: 'step', step: o.step as number, end: o.end === true };
+  if (o.event !== undefined)
+    return { kind: 'event', event: o.event as string, nth: (o.nth as number | undefined) ?? 1 };
   return { kind: 'say', nth: o.say as number };
 }
 
@@ -483,13 +511,23 @@ function substituteParams(root: Obj, params: Tour['params'], c: Ctx, at: AtOf): 
 function checkMoment(m: unknown, path: (string | number)[], c: Ctx, at: AtOf): boolean {
   if (!m || typeof m !== 'object') return true;
   const o = m as Obj;
-  const kinds = ['jump', 'step', 'say'].filter((k) => o[k] !== undefined);
+  const kinds = ['jump', 'step', 'say', 'event'].filter((k) => o[k] !== undefined);
   if (kinds.length !== 1) {
-    c.err(at(path), `a moment is one of jump:, step: or say:, got ${kinds.length ? kinds.join(' and ') : 'none'}`);
+    c.err(
+      at(path),
+      `a moment is one of jump:, step:, say: or event:, got ${kinds.length ? kinds.join(' and ') : 'none'}`,
+    );
     return false;
   }
-  if (o.nth !== undefined && kinds[0] !== 'jump') {
-    c.err(at([...path, 'nth']), 'nth: goes with jump: ({ jump: fault, nth: 3 })');
+  if (o.nth !== undefined && kinds[0] !== 'jump' && kinds[0] !== 'event') {
+    c.err(
+      at([...path, 'nth']),
+      'nth: goes with jump: or event: ({ jump: fault, nth: 3 }, { event: mmsim_fork, nth: 1 })',
+    );
+    return false;
+  }
+  if (kinds[0] === 'event' && typeof o.nth === 'number' && o.nth > FIRSTS_KEPT) {
+    c.err(at([...path, 'nth']), `an event moment counts up to the ${FIRSTS_KEPT}th of its kind; got ${o.nth}`);
     return false;
   }
   if (o.end !== undefined && kinds[0] !== 'step') {
@@ -652,6 +690,14 @@ export function parseTour(source: string, file = '<tour>', opts: { seed?: number
         );
         return;
       }
+    const views = (o.views as string[] | undefined) ?? (stays ? prev!.views : null);
+    if (Array.isArray(o.sizes) && (!views || o.sizes.length !== views.length)) {
+      c.err(
+        at(['beats', i, 'sizes']),
+        `sizes: gives one share per view, in the order of views: (${views ? `${views.length} views` : 'this beat names none'}, ${o.sizes.length} sizes)`,
+      );
+      return;
+    }
     const h = o.highlight as Obj | undefined;
     if (h?.pages && (h.pages as number[])[0] > (h.pages as number[])[1]) {
       c.err(
@@ -667,12 +713,17 @@ export function parseTour(source: string, file = '<tour>', opts: { seed?: number
       more: (['c', 'd'] as const).filter((k) => o[k]).map((k) => settings(o[k] as Obj)),
       at: moment(o.at),
       views: (o.views as string[] | undefined) ?? (stays ? prev!.views : null),
+      sizes: (o.sizes as number[] | undefined) ?? (o.views === undefined && stays ? prev!.sizes : null),
       highlight: h
         ? h.figure !== undefined
           ? { kind: 'figure', counter: h.figure as string }
           : h.view !== undefined
             ? { kind: 'view', view: h.view as string }
-            : { kind: 'pages', from: (h.pages as number[])[0], to: (h.pages as number[])[1] }
+            : h.vma !== undefined
+              ? { kind: 'vma', name: h.vma as string }
+              : h.list !== undefined
+                ? { kind: 'list', list: h.list as string }
+                : { kind: 'pages', from: (h.pages as number[])[0], to: (h.pages as number[])[1] }
         : null,
       drawer: (o.drawer as Beat['drawer'] | undefined) ?? null,
       caption: fillParams(o.caption as string, values),

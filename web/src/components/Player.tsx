@@ -781,10 +781,15 @@ function Views({ bar = null }: { bar?: React.ReactNode }) {
   /* recorded: the views are the run's; recording, they are its first frame or the last run's, dimmed */
   const ready = useStore((s) => s.load.status === 'ready' && s.fresh);
   const recorded = useStore(allRecorded);
+  const sizes = useStore((s) => s.viewSizes);
   if (stage) {
     const chosen = stageViews(views, enlarged, group);
+    /* a beat's sizes: the columns' shares (side by side on stage) */
+    const cols =
+      sizes && chosen.length === 2 ? chosen.map((v) => `minmax(0, ${sizes[v.id] ?? 1}fr)`).join(' ') : undefined;
     return (
       <div
+        style={cols ? { gridTemplateColumns: cols } : undefined}
         className={`views stage-views n${chosen.length}`}
         data-testid="views"
         data-ready={recorded || undefined}
@@ -918,6 +923,8 @@ function Panel({ def, shown = null }: { def: ViewMeta; shown?: ViewId[] | null }
   const C = componentOf(def.id)!;
   const spot = useStore((s) => s.highlight?.kind === 'view' && s.highlight.view === def.id);
   const asking = useStore(questionOpen);
+  /* a beat's sizes: over the view's own share */
+  const size = useStore((s) => s.viewSizes?.[def.id] ?? null);
   const more = useStore((s) => s.more);
   const chart = useStore((s) => s.chart);
   const b = compare?.frame && compare.program && compare.timeline ? compare : null;
@@ -930,7 +937,12 @@ function Panel({ def, shown = null }: { def: ViewMeta; shown?: ViewId[] | null }
   return (
     <section
       className={`panel ${spot ? 'spot' : ''}`}
-      style={{ '--grow': def.grow ?? 1, minHeight: def.minRem ? `${def.minRem}rem` : undefined } as React.CSSProperties}
+      style={
+        {
+          '--grow': size ?? def.grow ?? 1,
+          minHeight: def.minRem ? `${def.minRem}rem` : undefined,
+        } as React.CSSProperties
+      }
       aria-labelledby={`view-${def.id}`}
       aria-describedby={`view-${def.id}-d`}
       data-view={def.id}

@@ -178,8 +178,8 @@ const momentText = (m: Moment) =>
     ? `${m.end ? 'the end of' : 'the start of'} step ${m.step}`
     : m.kind === 'say'
       ? `caption ${m.nth}`
-      : m.kind === 'jump'
-        ? `${m.jump} ${m.nth}`
+      : m.kind === 'jump' || m.kind === 'event'
+        ? `${m.kind === 'jump' ? m.jump : m.event} ${m.nth}`
         : `the ${m.kind} of the run`;
 
 /**

@@ -16,6 +16,7 @@ const timeline = (over: Partial<Timeline> = {}): Timeline => ({
   faultEvents: [20, 100, 700],
   majorEvents: [100],
   sayEvents: [10],
+  firsts: { page_fault_user: [20, 100, 700] },
   /* what the worker adds (mechanisms/registry.ts computeMarks): the jump targets read these */
   marks: { fault: [20, 100, 700], major: [100], 'fault-end': [30, 110, 710], skip: [] },
   samples: { x: [0, 1000], values: [[0, 3]] },

@@ -250,6 +250,7 @@ function applyBeat(state: AppState, tour: LoadedTour & { from: number; to: numbe
     enlarged: null,
     drawer: b.drawer,
     highlight: b.highlight,
+    viewSizes: b.sizes && b.views ? Object.fromEntries(b.views.map((v, k) => [v, b.sizes![k]])) : null,
     tour: { ...tour, index: i },
     playTo: null,
     playRate: null,

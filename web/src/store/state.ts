@@ -141,6 +141,8 @@ export interface AppState {
   playRate: number | null;
   /** what the beat highlights */
   highlight: Highlight | null;
+  /** a beat's shares of the room per view (its sizes:), over each view's own grow */
+  viewSizes: Record<ViewId, number> | null;
   /** the user's choices, view by view (a view without one follows its group's default: views/registry.ts isShown) */
   views: Record<ViewId, boolean>;
   enlarged: ViewId | null;
@@ -338,6 +340,7 @@ export function initialState(theme: AppState['theme'] = 'light'): AppState {
     letter: null,
     tour: null,
     quiz: null,
+    viewSizes: null,
     playTo: null,
     playRate: null,
     highlight: null,

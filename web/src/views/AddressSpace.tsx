@@ -153,6 +153,8 @@ function VmaStrip({
   files: string[];
   onSelect: (id: number) => void;
 }) {
+  /* a tour's highlighted mapping, by its name */
+  const spot = useStore((s) => (s.highlight?.kind === 'vma' ? s.highlight.name : null));
   if (!vmas.length) return <div className="as-strip" role="group" aria-label="VMAs: none" />;
   /* thousands of VMAs: a window around the selected one (all of them took seconds to lay out) */
   const at = Math.max(
@@ -179,7 +181,7 @@ function VmaStrip({
             )}
             <button
               type="button"
-              className={`as-vma ${v.id === selected ? 'sel' : ''}`}
+              className={`as-vma ${v.id === selected ? 'sel' : ''} ${spot !== null && vmaName(v, maps, files) === spot ? 'spot' : ''}`}
               onClick={() => onSelect(v.id)}
               aria-pressed={v.id === selected}
               title={`[${hex(v.start)}, ${hex(v.end)}) ${flags} ${fmt(pages)} pages${frame.fault && frame.fault.addr >= v.start && frame.fault.addr < v.end ? ' - faulting now' : ''}`}

@@ -18,6 +18,7 @@ import type { Program } from '../../../../wasm-core/ts/compile.js';
 import { fmt } from '../../lib/format.js';
 import { RUN_DASH, RUN_STROKE_NAME, runsAgainst, type ViewComponents, type ViewProps } from '../../views/types.js';
 import { useStageBox } from '../../views/useBoxSize.js';
+import { useHighlight } from '../../views/useHighlight.js';
 import { lruOf, type LruBand, type LruListView, type LruPage, type LruSeries } from './frame.js';
 import { LRU } from './index.js';
 import './lru.css';
@@ -283,6 +284,7 @@ function Tray({
 export function LruLists({ frame, program }: ViewProps) {
   const lru = lruOf(frame);
   const [ref, box, svg] = useStageBox<HTMLDivElement>();
+  const spotList = useHighlight('list')?.list ?? null;
   if (!lru) return <Empty>No LRU state in this frame.</Empty>;
   const W = box?.w ?? 0,
     H = box?.h ?? 0;
@@ -355,6 +357,18 @@ export function LruLists({ frame, program }: ViewProps) {
               const tray = lru.pvecs[g.list] ?? [];
               return (
                 <g key={g.list} data-testid={`lru-row-${LRU_LISTS[g.list]}`}>
+                  {/* a tour's highlighted list: its row outlined */}
+                  {spotList === LRU_LISTS[g.list] && (
+                    <rect
+                      className="lru-spot"
+                      x={1}
+                      y={top(gi) + 1}
+                      width={W - 2}
+                      height={rowH - 2}
+                      rx={6}
+                      data-testid="lru-spot"
+                    />
+                  )}
                   <text x={4} y={ly} className="lru-label">
                     {listName(g.list)}
                     {stack && (

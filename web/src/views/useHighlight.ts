@@ -1,0 +1,10 @@
+/**
+ * What a tour's beat points at (a figure, a view, pages, a VMA, an LRU list), for the views that outline it:
+ * a mechanism's views read it here, not from the store.
+ */
+import type { Highlight } from '../../../wasm-core/ts/load/tour.js';
+import { useStore } from '../store/store.js';
+
+export function useHighlight<K extends Highlight['kind']>(kind: K): Extract<Highlight, { kind: K }> | null {
+  return useStore((s) => (s.highlight?.kind === kind ? (s.highlight as Extract<Highlight, { kind: K }>) : null));
+}
