@@ -79,6 +79,26 @@ export async function brokenLayout(page: Page): Promise<string[]> {
           `off the window: ${name(el)} '${(el.textContent ?? '').trim().slice(0, 20)}' at ${Math.round(r.left)}–${Math.round(r.right)} × ${Math.round(r.top)}–${Math.round(r.bottom)}`,
         );
     }
+    /* a VMA strip's chips and gaps side by side, never over each other */
+    for (const strip of document.querySelectorAll('.as-strip')) {
+      const kids = [...strip.children].flatMap((c) =>
+        getComputedStyle(c).display === 'contents' ? [...c.children] : [c],
+      );
+      const boxes = kids.filter(shown).map((k) => ({ k, r: k.getBoundingClientRect() }));
+      for (let i = 1; i < boxes.length; i++)
+        if (boxes[i].r.left < boxes[i - 1].r.right - 2)
+          out.push(
+            `over each other in the VMA strip: '${(boxes[i - 1].k.textContent ?? '').trim().slice(0, 16)}' and '${(boxes[i].k.textContent ?? '').trim().slice(0, 16)}'`,
+          );
+      /* and each one's text inside it */
+      for (const { k } of boxes)
+        if (
+          k instanceof HTMLElement &&
+          k.scrollWidth > k.clientWidth + 2 &&
+          getComputedStyle(k).overflowX === 'visible'
+        )
+          out.push(`text out of its box in the VMA strip: '${(k.textContent ?? '').trim().slice(0, 24)}'`);
+    }
     /* SVG labels over each other, within one drawing */
     for (const svg of document.querySelectorAll('svg')) {
       if (!shown(svg)) continue;
