@@ -308,6 +308,7 @@ export class Controller {
       (s.cursor !== prev.cursor ||
         prev.load.status !== 'ready' ||
         s.timeline !== prev.timeline ||
+        s.highlight !== prev.highlight ||
         readyRuns(s) !== readyRuns(prev))
     )
       this.requestFrame();
@@ -509,8 +510,11 @@ export class Controller {
     /* B, C and D at the same cursor, each as far as it goes (the worker clamps to A's operation) */
     const others = otherRuns(s).filter((r) => r.load.status === 'ready');
     const asked = readyRuns(s);
-    const fa = this.client.frame(workerId.a(runId), cursor);
-    const fo = others.map((r) => this.client.frame(workerId.other(r.slot, r.runId), cursor, workerId.a(runId)));
+    /* a beat's highlighted folio: the folio view shows that one */
+    const h = s.highlight;
+    const focus = h?.kind === 'folio' ? { vma: h.vma, page: h.page } : null;
+    const fa = this.client.frame(workerId.a(runId), cursor, undefined, focus);
+    const fo = others.map((r) => this.client.frame(workerId.other(r.slot, r.runId), cursor, workerId.a(runId), focus));
     Promise.all([fa, ...fo])
       .then(([f, ...g]) => {
         const now = this.store.get();
@@ -524,7 +528,8 @@ export class Controller {
         /* ask again if the cursor moved, a run beside A came or went, or a new run became ready meanwhile
            (its own request found this one in flight and returned) */
         const now = this.store.get();
-        if (now.runId !== runId || now.cursor !== cursor || readyRuns(now) !== asked) this.requestFrame();
+        if (now.runId !== runId || now.cursor !== cursor || now.highlight !== h || readyRuns(now) !== asked)
+          this.requestFrame();
       });
   }
 

@@ -205,6 +205,10 @@ beats:
     at: { event: mm_lru_activate, nth: 3 }
     highlight: { list: active_file }
     caption: the third activation
+  - scenario: large-folios/false-negative
+    at: end
+    highlight: { folio: { vma: m, page: 1 } }
+    caption: the folio
 `,
       'x.tour.yaml',
       'x',
@@ -212,6 +216,7 @@ beats:
     expect(t.beats[0].at).toEqual({ kind: 'event', event: 'mmsim_fork', nth: 1 });
     expect(t.beats[0].highlight).toEqual({ kind: 'vma', name: 'm' });
     expect(t.beats[1].highlight).toEqual({ kind: 'list', list: 'active_file' });
+    expect(t.beats[2].highlight).toEqual({ kind: 'folio', vma: 'm', page: 1 });
     const core = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`));
     for (const [b, name, nth] of [
       [t.beats[0], 'mmsim_fork', 1],

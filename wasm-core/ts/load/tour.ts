@@ -57,7 +57,9 @@ export type Highlight =
   /** a mapping, by its name in the scenario: the address space outlines its VMA */
   | { kind: 'vma'; name: string }
   /** an LRU list: the LRU view outlines its row */
-  | { kind: 'list'; list: string };
+  | { kind: 'list'; list: string }
+  /** the folio mapping page `page` of mapping `vma`: the folio view shows it (and the address space brackets its pages) */
+  | { kind: 'folio'; vma: string; page: number };
 
 /**
  * A question a beat asks instead of telling (an exercise): its answer is never written here, the model
@@ -170,12 +172,23 @@ const HIGHLIGHT: SchemaObject = {
   minProperties: 1,
   maxProperties: 1,
   'x-expected':
-    'expected one thing to highlight: { figure: pgfault }, { view: address }, { pages: [16, 31] }, { vma: m } or { list: inactive_file }, got {got}',
+    'expected one thing to highlight: { figure: pgfault }, { view: address }, { pages: [16, 31] }, { vma: m }, { list: inactive_file } or { folio: { vma: m, page: 8 } }, got {got}',
   properties: {
     figure: doc({ enum: [...COUNTERS] }, 'a key figure, by its counter'),
     view: doc(TEXT, 'a view, by its id'),
     vma: doc(TEXT, "a mapping, by its name in the scenario's steps (the address space outlines its VMA)"),
     list: doc({ enum: [...LRU_LISTS] }, 'an LRU list (the LRU view outlines its row)'),
+    folio: {
+      type: 'object',
+      'x-what': 'folio',
+      additionalProperties: false,
+      required: ['vma', 'page'],
+      description: 'the folio that maps page `page` of mapping `vma` (the folio view shows it)',
+      properties: {
+        vma: doc(TEXT, "a mapping, by its name in the scenario's steps"),
+        page: doc({ type: 'integer', minimum: 0, maximum: 2 ** 36 }, 'a page of it, from 0'),
+      },
+    },
     pages: {
       type: 'array',
       items: { type: 'integer', minimum: 0, maximum: 2 ** 36 },
@@ -723,7 +736,9 @@ export function parseTour(source: string, file = '<tour>', opts: { seed?: number
               ? { kind: 'vma', name: h.vma as string }
               : h.list !== undefined
                 ? { kind: 'list', list: h.list as string }
-                : { kind: 'pages', from: (h.pages as number[])[0], to: (h.pages as number[])[1] }
+                : h.folio !== undefined
+                  ? { kind: 'folio', vma: (h.folio as Obj).vma as string, page: (h.folio as Obj).page as number }
+                  : { kind: 'pages', from: (h.pages as number[])[0], to: (h.pages as number[])[1] }
         : null,
       drawer: (o.drawer as Beat['drawer'] | undefined) ?? null,
       caption: fillParams(o.caption as string, values),

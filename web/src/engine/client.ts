@@ -12,7 +12,7 @@
  */
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Scenario } from '../../../wasm-core/ts/scenario.js';
-import type { Frame } from '../frames/types.js';
+import type { Frame, FrameFocus } from '../frames/types.js';
 import type { EngineOptions } from '../../../wasm-core/ts/recorder.js';
 import type {
   ExportKind,
@@ -262,11 +262,11 @@ export class EngineClient {
   }
 
   /** run `id`'s frame at `cursor`; with alignFrom, at the operation of run id matching run alignFrom's cursor */
-  frame(id: number, cursor: number, alignFrom?: number): Promise<Frame | null> {
+  frame(id: number, cursor: number, alignFrom?: number, focus?: FrameFocus | null): Promise<Frame | null> {
     const seq = ++this.seq;
     return new Promise((resolve) => {
       this.frames.set(seq, { id, resolve });
-      this.send({ t: 'frame', id, seq, cursor, alignFrom });
+      this.send({ t: 'frame', id, seq, cursor, alignFrom, focus });
     });
   }
 

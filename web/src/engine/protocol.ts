@@ -8,6 +8,7 @@ import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Scenario } from '../../../wasm-core/ts/scenario.js';
 import type { ReferenceCell } from '../../../wasm-core/ts/letter.js';
 import type { QuizAnswer } from '../../../wasm-core/ts/grade.js';
+import type { FrameFocus } from '../frames/types.js';
 import type { Frame } from '../frames/types.js';
 import type { EngineOptions, TimelineInfo } from '../../../wasm-core/ts/recorder.js';
 import type { LimitKey, Limits } from '../../../wasm-core/ts/limits.js';
@@ -47,7 +48,7 @@ export type ToWorker =
   | { t: 'drop'; id: number }
   | { t: 'cancel'; id: number }
   /** the frame of run `id` at `cursor`; with alignFrom, `cursor` is run alignFrom's and is mapped to the same operation of run id */
-  | { t: 'frame'; id: number; seq: number; cursor: number; alignFrom?: number }
+  | { t: 'frame'; id: number; seq: number; cursor: number; alignFrom?: number; focus?: FrameFocus | null }
   /** plan the sweep (planSweep, as the CLI), then run each value to its end without events, in order, and report its counters */
   | { t: 'sweep'; id: number; input: ScenarioInput; key: string; values: string[] | null }
   /** the scenario's letter (its `letter:`): one run per column, counters only, then the cells beside the model's */

@@ -166,6 +166,7 @@ function computeFrames() {
     try {
       let cursor = req.cursor;
       if (from) cursor = engine.isBig || from.isBig ? 0 : alignCursor(from.opIndex(), cursor, engine.opIndex());
+      engine.focus = req.focus ?? null;
       const frame = engine.frame(cursor);
       post({ t: 'frame', id: req.id, seq: req.seq, frame }, transferables(frame));
     } catch (e) {

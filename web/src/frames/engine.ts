@@ -32,6 +32,7 @@ import {
   type TableChange,
   type VmaView,
   type WalkView,
+  type FrameFocus,
 } from './types.js';
 import { collectCounters } from '../../../wasm-core/ts/runner.js';
 
@@ -203,6 +204,9 @@ export class Engine extends Recorder {
   }
 
   /** what the views show at cursor c (events 0 .. c-1 have happened) */
+  /** a tour's highlighted folio, for the frames that show one (set by the worker with each request) */
+  focus: FrameFocus | null = null;
+
   frame(cursor: number, logRadius = 60): Frame {
     const info = this.timeline();
     if (this.big) return this.bigFrame();
@@ -231,7 +235,8 @@ export class Engine extends Recorder {
     const partial = complete ? [] : ops;
     const mech: Record<string, unknown> = {};
     for (const p of this.providers)
-      if (p.frame) mech[p.id] = p.frame({ sim: this.sim, program: this.program, cursor: c, partial, ops, mms });
+      if (p.frame)
+        mech[p.id] = p.frame({ sim: this.sim, program: this.program, cursor: c, partial, ops, mms, focus: this.focus });
     const { tasks } = collectCounters(this.program, this.sim);
 
     let step: number | null = null,

@@ -173,6 +173,13 @@ export interface FrameContext {
   /** the events of the operation shown that have happened, complete or not (the operation's story: a lookup and its walk) */
   ops: SimEvent[];
   mms: MmView[];
+  /** a tour's highlighted folio: the one mapping this page of this mapping (the folio view shows it) */
+  focus?: FrameFocus | null;
+}
+
+export interface FrameFocus {
+  vma: string;
+  page: number;
 }
 
 /** a page-table change an event makes that no mm_set_pte tells (a PMD remapped by 512 PTEs) */

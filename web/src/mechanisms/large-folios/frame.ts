@@ -61,7 +61,8 @@ export interface FolioFocus extends FolioSummary {
   /** this operation's rmap events on this folio, and their atomics */
   ops: number;
   atomics: Atomics;
-  why: 'now' | 'op' | 'first';
+  /** pointed: a tour's beat highlights it */
+  why: 'now' | 'op' | 'first' | 'pointed';
 }
 
 export interface FoliosFrame {
@@ -144,7 +145,32 @@ export function opSummary(ops: SimEvent[]): FoliosFrame['op'] {
   return op;
 }
 
+/** the folio a tour's beat points at: the one mapping page `page` of the mapping named `vma`, in the first process that maps it */
+function pointedAt(sim: Sim, ctx: FrameContext): FolioSummary | null {
+  const f = ctx.focus;
+  const map = f ? ctx.program.maps.indexOf(f.vma) : -1;
+  if (!f || map < 0) return null;
+  for (const mm of ctx.mms) {
+    const v = mm.alive ? mm.vmas.find((x) => x.map === map) : undefined;
+    if (!v || v.start + f.page * 4096 >= v.end) continue;
+    const addr = v.start + f.page * 4096;
+    /* its PTE's frame, or its PMD's for a THP mapped whole */
+    const { entries } = sim.pteTable(mm.id, BigInt(addr));
+    let pfn = Number((entries[(addr / 4096) % 512] >> 12n) & 0xffffffffffn);
+    if (!pfn) {
+      const w = sim.walk(mm.id, BigInt(addr));
+      const pmd = w.entry[2] ?? 0n;
+      if (pmd & 0x80n) pfn = Number((pmd >> 12n) & 0xffffffffffn) + ((addr / 4096) % 512);
+    }
+    const s = pfn ? summary(sim, pfn) : null;
+    if (s) return s;
+  }
+  return null;
+}
+
 function focusOf(sim: Sim, ctx: FrameContext): { f: FolioSummary; why: FolioFocus['why'] } | null {
+  const pointed = pointedAt(sim, ctx);
+  if (pointed) return { f: pointed, why: 'pointed' };
   if (ctx.partial.length) {
     for (let i = ctx.partial.length - 1; i >= 0; i--) {
       const h = folioOf(ctx.partial[i]);

@@ -288,12 +288,14 @@ export function Folios({ frame, program }: ViewProps) {
             deferred split queued
           </span>
         ) : null}
-        <span className="muted lf-why">
-          {f.why === 'now'
-            ? 'the folio this event changed'
-            : f.why === 'op'
-              ? 'the first folio this operation changed'
-              : 'the first large folio in memory'}
+        <span className={`muted lf-why ${f.why === 'pointed' ? 'pointed' : ''}`} data-testid="lf-why">
+          {f.why === 'pointed'
+            ? 'the folio this beat points at'
+            : f.why === 'now'
+              ? 'the folio this event changed'
+              : f.why === 'op'
+                ? 'the first folio this operation changed'
+                : 'the first large folio in memory'}
         </span>
       </div>
       <dl className="lf-fields">
