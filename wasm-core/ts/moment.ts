@@ -4,10 +4,13 @@
  * Apart from quiz.ts so that the playground's main thread takes it without
  * the compiler and the recorder.
  */
-import type { Moment } from './load/tour.js';
+import { counterKey, type Moment } from './load/tour.js';
 import type { TimelineInfo } from './recorder.js';
 
-type Marks = Pick<TimelineInfo, 'nEvents' | 'stepEvents' | 'stepOf' | 'sayEvents' | 'firsts'>;
+type Marks = Pick<TimelineInfo, 'nEvents' | 'stepEvents' | 'stepOf' | 'sayEvents' | 'firsts'> & {
+  /** counter moments located in the recorded run (Recorder.locateCounter), by counterKey */
+  located?: Record<string, number | null>;
+};
 
 /**
  * A moment as a cursor in a run, or null when the run never gets there: the start or end, the start of a
@@ -27,6 +30,8 @@ export function momentAt(t: Marks, m: Exclude<Moment, { kind: 'jump' }>): number
       const f = t.firsts[m.event];
       return f && m.nth <= f.length ? f[m.nth - 1] + 1 : null;
     }
+    case 'counter':
+      return t.located?.[counterKey(m)] ?? null;
     case 'step': {
       const pc = m.step - 1;
       const first = t.stepOf.indexOf(pc);

@@ -64,7 +64,9 @@ const fmtMoment = (m: Moment) =>
         ? `${m.jump} ${m.nth}`
         : m.kind === 'event'
           ? `${m.event} ${m.nth}`
-          : `the run's ${m.kind}`;
+          : m.kind === 'counter'
+            ? `${m.counter} reaching ${m.reaches}`
+            : `the run's ${m.kind}`;
 
 /**
  * Every question of these beats answered by the model, in order. Runs are recorded once per scenario and
@@ -115,8 +117,12 @@ export function answerQuestions(core: Core, file: string, beats: Beat[], src: Qu
       const fromM = questionFrom(q, beat.at);
       if (fromM.kind === 'jump') fail("a question's from: is start, a step or a caption (say:), not a jump key");
       const span = (r: Run) => {
-        const from = momentAt(r.marks, fromM as Exclude<Moment, { kind: 'jump' }>);
-        const at = momentAt(r.marks, beat.at as Exclude<Moment, { kind: 'jump' }>);
+        const place = (m: Moment) =>
+          m.kind === 'counter'
+            ? r.rec.locateCounter(m.counter, m.reaches)
+            : momentAt(r.marks, m as Exclude<Moment, { kind: 'jump' }>);
+        const from = place(fromM);
+        const at = place(beat.at);
         if (from === null) fail(`the run never reaches ${fmtMoment(fromM)}, where the question starts`);
         if (at === null) fail(`the run never reaches ${fmtMoment(beat.at)}, the beat's moment`);
         if (from! > at!)

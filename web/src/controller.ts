@@ -377,7 +377,19 @@ export class Controller {
   /** what the worker compiles for run A (and, with compare, run B) */
   private input(s: AppState, compare?: Record<string, string>): ScenarioInput {
     const sc = s.scenario!;
-    return { source: sc.source, file: sc.file, overrides: s.overrides, compare, limits: s.limits };
+    /* a tour's counter moments in this scenario's beats, placed by the worker once the run is recorded */
+    const locate = (s.tour?.beats ?? [])
+      .filter((b) => b.scenario === sc.name)
+      .flatMap((b) => [b.at, b.ask?.from ?? null])
+      .flatMap((m) => (m?.kind === 'counter' ? [{ counter: m.counter, reaches: m.reaches }] : []));
+    return {
+      source: sc.source,
+      file: sc.file,
+      overrides: s.overrides,
+      compare,
+      limits: s.limits,
+      locate: locate.length ? locate : undefined,
+    };
   }
 
   private run(s: AppState): void {

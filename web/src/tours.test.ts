@@ -11,7 +11,7 @@ import { COUNTERS } from '../../wasm-core/ts/abi.js';
 import { compile } from '../../wasm-core/ts/compile.js';
 import { Core } from '../../wasm-core/ts/core.js';
 import { parseScenario } from '../../wasm-core/ts/load/index.js';
-import { captionParts, captionText } from '../../wasm-core/ts/load/tour.js';
+import { captionParts, captionText, counterKey } from '../../wasm-core/ts/load/tour.js';
 import { applyOverrides } from '../../wasm-core/ts/overrides.js';
 import type { Timeline } from './engine/protocol.js';
 import { Engine } from './frames/engine.js';
@@ -45,7 +45,13 @@ describe('tours', () => {
         const s = applyOverrides(parseScenario(b.source, b.file), settingsText(b.set));
         const engine = new Engine(core, compile(s), { interval: 4096 });
         const info = engine.recordAll();
-        t = { ...info, marks: info.big ? {} : computeMarks(info.nEvents, (i) => engine.event(i)) };
+        /* the tour's counter moments, placed as the worker places them */
+        const located: Record<string, number | null> = {};
+        for (const e of TOURS)
+          for (const x of loadTour(e.source, e.file, e.name).beats)
+            if (x.scenario === b.scenario && x.at.kind === 'counter')
+              located[counterKey(x.at)] = engine.locateCounter(x.at.counter, x.at.reaches);
+        t = { ...info, marks: info.big ? {} : computeMarks(info.nEvents, (i) => engine.event(i)), located };
         engine.destroy();
         runs.set(key, t);
       }
@@ -140,7 +146,7 @@ beats:
     [
       'a moment of two kinds',
       base('    at: { jump: fault, step: 2 }\n    caption: x\n'),
-      /bad\.tour\.yaml:4:\d+: .*at.*one of jump:, step:, say: or event:/,
+      /bad\.tour\.yaml:4:\d+: .*at.*one of jump:, step:, say:, event: or counter:/,
     ],
     [
       'no scenario on the first beat',
@@ -266,5 +272,37 @@ beats:
         'title: t\nbeats:\n  - scenario: lru/two-touch\n    views: [address]\n    sizes: [2, 1]\n    caption: x\n',
       ),
     ).toMatch(/bad\.tour\.yaml:5:\d+: beats\[0\]\.sizes: sizes: gives one share per view.*1 views, 2 sizes/);
+  });
+
+  it('a counter moment is just after the event that brings the counter to its value', async () => {
+    const t = loadTour(
+      `title: t
+beats:
+  - scenario: lru/backup
+    set: { fadvise_dontneed: invalidate-only }
+    at: { counter: pgmajfault, reaches: 10 }
+    caption: the tenth
+`,
+      'x.tour.yaml',
+      'x',
+    );
+    const b = t.beats[0];
+    expect(b.at).toEqual({ kind: 'counter', counter: 'pgmajfault', reaches: 10 });
+    const core = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`));
+    const engine = new Engine(core, compile(applyOverrides(parseScenario(b.source, b.file), settingsText(b.set))));
+    engine.recordAll();
+    const c = engine.locateCounter('pgmajfault', 10)!;
+    const i = COUNTERS.indexOf('pgmajfault');
+    expect(engine.countersAtCursor(c)[i]).toBeGreaterThanOrEqual(10);
+    expect(engine.countersAtCursor(c - 1)[i]).toBeLessThan(10);
+    /* never reached: null, and the page puts such a beat at the run's end */
+    expect(engine.locateCounter('pgmajfault', 1e9)).toBeNull();
+    engine.destroy();
+    expect(
+      refusal('title: t\nbeats:\n  - scenario: lru/two-touch\n    at: { counter: nr_free_pages }\n    caption: x\n'),
+    ).toMatch(/beats\[0\]\.at\.counter: must be one of/);
+    expect(
+      refusal('title: t\nbeats:\n  - scenario: lru/two-touch\n    at: { step: 2, reaches: 3 }\n    caption: x\n'),
+    ).toMatch(/reaches: goes with counter:/);
   });
 });

@@ -13,7 +13,7 @@
  * refers to in the playground (scenarios, jump keys, views) are checked by
  * the playground against what it has, at the beat's line (web/src/tours.ts).
  */
-import { COUNTERS, LRU_LISTS } from '../abi.js';
+import { COUNTER_INFO, COUNTERS, LRU_LISTS } from '../abi.js';
 import { EVENTS } from '../gen/interface.js';
 import type { At } from '../errors.js';
 import { checkShape, checkSource, DEFAULT_LIMITS } from '../limits.js';
@@ -47,7 +47,12 @@ export type Moment =
   /** just after the nth caption (say) */
   | { kind: 'say'; nth: number }
   /** just after the nth event of this name (a tracepoint: mmsim_fork, mm_filemap_fault, ...), up to the 256th */
-  | { kind: 'event'; event: string; nth: number };
+  | { kind: 'event'; event: string; nth: number }
+  /** just after the event that brings a counter (one that only grows) to `reaches`: "when pgmajfault first changes" */
+  | { kind: 'counter'; counter: string; reaches: number };
+
+/** the key a run's located counter moments are kept under (Timeline.located) */
+export const counterKey = (m: { counter: string; reaches: number }) => `${m.counter}>=${m.reaches}`;
 
 export type Highlight =
   | { kind: 'figure'; counter: string }
@@ -156,6 +161,12 @@ const MOMENT: SchemaObject = {
       step: doc(POSITIVE, 'a step, numbered from 1 as the step list shows them'),
       end: doc({ type: 'boolean' }, 'the end of the step (the start of what follows) instead of its start'),
       say: doc(POSITIVE, 'just after the nth caption'),
+      counter: {
+        enum: COUNTERS.filter((_, i) => !COUNTER_INFO[i].gauge),
+        'x-expected': 'expected a counter that only grows (pgfault, pgmajfault, pgactivate, ...), got {got}',
+        description: 'just after the event that brings this counter to reaches: (default 1: when it first changes)',
+      },
+      reaches: doc(POSITIVE, 'with counter: the value it reaches (default 1)'),
       event: {
         enum: [...EVENTS],
         'x-expected': 'expected an event (a tracepoint name: mmsim_fork, mm_filemap_fault, ...), got {got}',
@@ -378,6 +389,8 @@ function moment(v: unknown): Moment {
   if (o.step !== undefined) return { kind: 'step', step: o.step as number, end: o.end === true };
   if (o.event !== undefined)
     return { kind: 'event', event: o.event as string, nth: (o.nth as number | undefined) ?? 1 };
+  if (o.counter !== undefined)
+    return { kind: 'counter', counter: o.counter as string, reaches: (o.reaches as number | undefined) ?? 1 };
   return { kind: 'say', nth: o.say as number };
 }
 
@@ -524,12 +537,16 @@ function substituteParams(root: Obj, params: Tour['params'], c: Ctx, at: AtOf): 
 function checkMoment(m: unknown, path: (string | number)[], c: Ctx, at: AtOf): boolean {
   if (!m || typeof m !== 'object') return true;
   const o = m as Obj;
-  const kinds = ['jump', 'step', 'say', 'event'].filter((k) => o[k] !== undefined);
+  const kinds = ['jump', 'step', 'say', 'event', 'counter'].filter((k) => o[k] !== undefined);
   if (kinds.length !== 1) {
     c.err(
       at(path),
-      `a moment is one of jump:, step:, say: or event:, got ${kinds.length ? kinds.join(' and ') : 'none'}`,
+      `a moment is one of jump:, step:, say:, event: or counter:, got ${kinds.length ? kinds.join(' and ') : 'none'}`,
     );
+    return false;
+  }
+  if (o.reaches !== undefined && kinds[0] !== 'counter') {
+    c.err(at([...path, 'reaches']), 'reaches: goes with counter: ({ counter: pgmajfault, reaches: 10 })');
     return false;
   }
   if (o.nth !== undefined && kinds[0] !== 'jump' && kinds[0] !== 'event') {

@@ -180,7 +180,9 @@ const momentText = (m: Moment) =>
       ? `caption ${m.nth}`
       : m.kind === 'jump' || m.kind === 'event'
         ? `${m.kind === 'jump' ? m.jump : m.event} ${m.nth}`
-        : `the ${m.kind} of the run`;
+        : m.kind === 'counter'
+          ? `${m.counter} reaching ${m.reaches}`
+          : `the ${m.kind} of the run`;
 
 /**
  * The exercise on paper (window.print(), or the browser's Print): its questions with this seed's numbers and

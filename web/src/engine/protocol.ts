@@ -36,6 +36,8 @@ export interface ScenarioInput {
   overrides: Record<string, string>;
   compare?: Record<string, string>;
   limits: Limits;
+  /** counter moments to place once recorded (a tour's { counter: pgmajfault, reaches: 1 }): Timeline.located */
+  locate?: { counter: string; reaches: number }[];
 }
 
 export type ToWorker =
@@ -122,4 +124,9 @@ export type FromWorker =
 
 /** a recorded run's timeline, plus per jump target the events it stops after (mechanisms/registry.ts) */
 /** marks: each jump target's events; series: each frame provider's data over the whole run (FrameProvider.series) */
-export type Timeline = TimelineInfo & { marks?: Record<string, number[]>; series?: Record<string, unknown> };
+export type Timeline = TimelineInfo & {
+  marks?: Record<string, number[]>;
+  series?: Record<string, unknown>;
+  /** the counter moments asked for (ScenarioInput.locate), by counterKey: a cursor, or null if never reached */
+  located?: Record<string, number | null>;
+};

@@ -36,7 +36,7 @@ import type {
   WorkerIssue,
   WorkerLimit,
 } from './protocol.js';
-import { parseTour } from '../../../wasm-core/ts/load/tour.js';
+import { counterKey, parseTour } from '../../../wasm-core/ts/load/tour.js';
 import { answerQuestions, QuizError } from '../../../wasm-core/ts/quiz.js';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -73,6 +73,7 @@ const PREVIEW_AT_ONCE = 100_000;
 function drop(id: number) {
   engines.get(id)?.destroy();
   engines.delete(id);
+  locates.delete(id);
 }
 
 function pump(id: number) {
@@ -97,8 +98,18 @@ function pump(id: number) {
   if (!timeline.big)
     for (const p of FRAME_PROVIDERS)
       if (p.series) series[p.id] = p.series(timeline.nEvents, event, engine.program, ofTypes);
-  post({ t: 'loaded', id, timeline: { ...timeline, marks: computeMarks(timeline.nEvents, event, ofTypes), series } });
+  /* a tour's counter moments, placed by binary search over the recorded run */
+  const located: Record<string, number | null> = {};
+  for (const m of locates.get(id) ?? []) located[counterKey(m)] = engine.locateCounter(m.counter, m.reaches);
+  post({
+    t: 'loaded',
+    id,
+    timeline: { ...timeline, marks: computeMarks(timeline.nEvents, event, ofTypes), series, located },
+  });
 }
+
+/* each run's counter moments to place once it is recorded (its input's locate) */
+const locates = new Map<number, NonNullable<ScenarioInput['locate']>>();
 
 /** the event log as JSON lines: one object per event, with the sentence the log shows */
 function exportLog(engine: Engine): string {
@@ -451,6 +462,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
         return;
       }
       engines.set(m.id, engine);
+      if (m.input.locate?.length) locates.set(m.id, m.input.locate);
       /*
        * the first frame (a few ms, taken before anything runs), sent if the run is still recording after
        * PREVIEW_MS: the page draws the machine while a big run records; a short run just arrives
