@@ -77,7 +77,35 @@ for (const name of PATHS)
       }
       await expect(page.getByTestId('answer')).toHaveCount(0);
       const before = await cursorOf(page);
-      if (q.kind === 'number') {
+      if ((q.kind as string) === 'pick') {
+        /* pages picked on the address space's grid, where the canvas says page p is drawn */
+        const grid = page.locator('canvas[data-picking]');
+        await expect(grid).toHaveAttribute('data-picking', q.id);
+        const clickPage = async (p: number) => {
+          const d = await grid.evaluate((c) => ({
+            cell: Number(c.dataset.cell),
+            x0: Number(c.dataset.x0),
+            y0: Number(c.dataset.y0),
+            cols: Number(c.dataset.cols),
+          }));
+          await grid.click({
+            position: { x: d.x0 + ((p % d.cols) + 0.5) * d.cell, y: d.y0 + (Math.floor(p / d.cols) + 0.5) * d.cell },
+          });
+        };
+        const want = String(q.answer)
+          .split(',')
+          .flatMap((r) => {
+            const [a, b = a] = r.split('-').map(Number);
+            return Array.from({ length: b - a + 1 }, (_, k) => a + k);
+          });
+        /* one page too many is not yet */
+        for (const p of [...want, Math.max(...want) + 1]) await clickPage(p);
+        await expect(grid).toHaveAttribute('data-picked', String(want.length + 1));
+        await card.getByRole('button', { name: 'Check' }).click();
+        await expect(card).toHaveAttribute('data-verdict', 'wrong');
+        await clickPage(Math.max(...want) + 1);
+        await expect(card.getByTestId('q-picked')).toContainText(`${want.length} picked`);
+      } else if (q.kind === 'number') {
         await card.locator('input').fill(String((q.answer as number) + 1000));
         await card.getByRole('button', { name: 'Check' }).click();
         await expect(card).toHaveAttribute('data-verdict', 'wrong');

@@ -105,6 +105,7 @@ const n = (x: number) => x.toLocaleString('en-US');
 function answerText(a: QuizAnswer): string {
   if (a.kind === 'number') return n(a.value as number);
   if (a.kind === 'order') return String(a.value).split(',').join(', ');
+  if (a.kind === 'pick') return `pages ${String(a.value).split(',').join(', ')}`;
   const o = a.options.find((x) => x.id === a.value)!;
   return o.id === o.label ? o.id : `${o.id} (${o.label})`;
 }
@@ -114,6 +115,7 @@ function kindText(q: Question): string {
     return q.tolerance.value
       ? `a number, within ${q.tolerance.value}${q.tolerance.kind === 'pct' ? '%' : ''}`
       : 'a number';
+  if (q.kind === 'pick') return `pick pages of ${q.vma}, numbered from 0: 16-31,40`;
   return q.kind === 'order' ? 'put in order: their names, comma-separated' : 'one of';
 }
 

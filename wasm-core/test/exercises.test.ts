@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { quizJson } from '../cli/quiz.js';
 import type { Core } from '../ts/core.js';
-import { gradeAnswer } from '../ts/grade.js';
+import { gradeAnswer, pageList, parsePages } from '../ts/grade.js';
 import { parseScenario } from '../ts/load/index.js';
 import { drawParams, parseSeed } from '../ts/load/params.js';
 import { parseTour, type Question } from '../ts/load/tour.js';
@@ -76,6 +76,14 @@ describe('the shipped exercises', () => {
             const off = Math.floor(tol) + 1;
             expect(gradeAnswer(q, a, String((a.value as number) + off)), `${q.id}: ${off} over`).toBe(false);
             expect(gradeAnswer(q, a, String((a.value as number) + 1000)), `${q.id}: +1000`).toBe(false);
+          } else if (q.kind === 'pick') {
+            /* one page more, or one fewer, is not the set */
+            const pages = parsePages(String(a.value))!;
+            expect(gradeAnswer(q, a, pageList([...pages, Math.max(...pages) + 1])), `${q.id}: a page more`).toBe(false);
+            if (pages.length > 1)
+              expect(gradeAnswer(q, a, pageList(pages.slice(1))), `${q.id}: a page fewer`).toBe(false);
+            /* written another way, the same set */
+            expect(gradeAnswer(q, a, pages.join(', ')), `${q.id}: page by page`).toBe(true);
           } else {
             const wrong = a.options.find((o) => o.id !== a.value)!;
             expect(gradeAnswer(q, a, wrong.id), `${q.id}: another option`).toBe(false);
@@ -150,7 +158,7 @@ describe('the CLI, OSTEP style', () => {
     expect(sim(ex, '--quiz', '--seed', '-1').code).toBe(2);
     expect(sim(ex, '--check', 'nope=3')).toMatchObject({
       code: 2,
-      err: expect.stringMatching(/--check nope: no question 'nope'.*its questions are faults/),
+      err: expect.stringMatching(/--check nope: no question 'nope'.*its questions are first-window, faults/),
     });
     expect(sim(ex, '--answers').err).toMatch(/--answers goes with --quiz/);
     expect(sim('scenarios/fault-around/sequential.yaml', '--quiz').err).toMatch(/take an exercise \(a \.tour\.yaml/);
@@ -203,7 +211,7 @@ describe('a bad exercise is refused at its file, line and key', () => {
     );
     expect(
       parse(`title: t\nbeats:\n${BEAT}    ask: { id: a, prompt: p, number: pgfault, choice: { runs: pgfault } }\n`),
-    ).toThrow(/beats\[0\]\.ask: a question is a number:, a choice: or an order:, got number and choice/);
+    ).toThrow(/beats\[0\]\.ask: a question is a number:, a choice:, an order: or a pick:, got number and choice/);
     expect(parse(`title: t\nbeats:\n${BEAT}    ask: { id: a, prompt: p, number: nosuch }\n`)).toThrow(
       /beats\[0\]\.ask\.number: must be one of pgfault/,
     );

@@ -42,6 +42,10 @@ export function gradeAnswer(q: Question, a: QuizAnswer, typed: string): boolean 
     if (!/^-?\d+(\.\d+)?$/.test(t)) return false;
     return numberRight(q, a.value as number, Number(t));
   }
+  if (q.kind === 'pick') {
+    const given = parsePages(typed);
+    return given !== null && pageList(given) === String(a.value);
+  }
   if (q.kind === 'order') {
     /* the events' names, comma-separated, in the order given */
     const given = typed.split(',').map((x) => x.trim().toLowerCase());
@@ -50,4 +54,34 @@ export function gradeAnswer(q: Question, a: QuizAnswer, typed: string): boolean 
   const t = typed.trim().toLowerCase();
   const o = a.options.find((x) => x.id.toLowerCase() === t || x.label.toLowerCase() === t);
   return o?.id === a.value;
+}
+
+/** pages as a student writes them and the CLI prints them: "16-31, 40" (ranges of consecutive pages) */
+export function pageList(pages: Iterable<number>): string {
+  const p = [...new Set(pages)].sort((x, y) => x - y);
+  const out: string[] = [];
+  for (let i = 0; i < p.length; ) {
+    let j = i;
+    while (j + 1 < p.length && p[j + 1] === p[j] + 1) j++;
+    out.push(j > i ? `${p[i]}-${p[j]}` : `${p[i]}`);
+    i = j + 1;
+  }
+  return out.join(',');
+}
+
+/** "16-31, 40" as pages, or null if it is not such a list */
+export function parsePages(text: string): number[] | null {
+  const out: number[] = [];
+  for (const part of text
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const m = /^(\d{1,7})(?:\s*-\s*(\d{1,7}))?$/.exec(part);
+    if (!m) return null;
+    const lo = Number(m[1]),
+      hi = Number(m[2] ?? m[1]);
+    if (hi < lo || hi - lo > 1 << 16) return null;
+    for (let k = lo; k <= hi; k++) out.push(k);
+  }
+  return out;
 }

@@ -25,7 +25,7 @@ import type { Limits } from './limits.js';
 import type { Beat, Moment } from './load/tour.js';
 import { kernelRunLabels } from './multirun.js';
 import { momentAt } from './moment.js';
-import { questionFrom, type QuizAnswer, type QuizOption } from './grade.js';
+import { pageList, questionFrom, type QuizAnswer, type QuizOption } from './grade.js';
 import { Recorder, type TimelineInfo } from './recorder.js';
 import type { Scenario, SettingValue } from './scenario.js';
 import { withSettings } from './tunables.js';
@@ -142,6 +142,24 @@ export function answerQuestions(core: Core, file: string, beats: Beat[], src: Qu
           options: [],
           ...spanA,
         });
+        continue;
+      }
+      if (q.kind === 'pick') {
+        /* the pages of the mapping present at the moment and not where the question starts */
+        const r = recorded[0][1];
+        const map = r.rec.program.maps.indexOf(q.vma);
+        if (map < 0)
+          fail(`no mapping '${q.vma}' in ${beat.scenario}; its mappings are ${r.rec.program.maps.join(', ')}`);
+        const before = r.rec.presentPages(spanA.from, map);
+        const after = r.rec.presentPages(spanA.at, map);
+        if (!after) fail(`no live process maps '${q.vma}' at ${fmtMoment(beat.at)}`);
+        const had = new Set(before && before.mm === after!.mm ? before.pages : []);
+        const fresh = after!.pages.filter((p) => !had.has(p));
+        if (!fresh.length)
+          fail(`no page of '${q.vma}' becomes present between ${fmtMoment(fromM)} and ${fmtMoment(beat.at)}`);
+        if (fresh.length > 512)
+          fail(`${fresh.length} pages of '${q.vma}' become present: too many to pick (at most 512)`);
+        out.push({ id: q.id, kind: 'pick', value: pageList(fresh), options: [], ...spanA });
         continue;
       }
       if (q.kind === 'order') {

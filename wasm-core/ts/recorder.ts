@@ -478,6 +478,26 @@ export class Recorder {
     return lo;
   }
 
+  /**
+   * The pages of mapping `map` (its index in the program's maps) present at cursor c, as page numbers from
+   * the VMA's start, in the first live process that maps it (an exercise's pick question: quiz.ts); null
+   * when no live process maps it there.
+   */
+  presentPages(c: number, map: number): { mm: number; pages: number[] } | null {
+    this.seekCursor(c);
+    for (let mm = 0; mm < this.program.procs.length; mm++) {
+      if (!this.sim.mmInfo(mm).alive) continue;
+      const v = this.sim.vmas(mm).find((x) => x.map === map);
+      if (!v) continue;
+      const n = Math.min(Number((v.vmEnd - v.vmStart) / 4096n), 1 << 20);
+      const st = this.sim.pteStates(mm, v.vmStart, n);
+      const pages: number[] = [];
+      for (let i = 0; i < n; i++) if (st[i] & 1) pages.push(i);
+      return { mm, pages };
+    }
+    return null;
+  }
+
   /** the global counters at cursor c, between two events of an operation too (an exercise's answers: quiz.ts) */
   countersAtCursor(c: number): number[] {
     this.seekCursor(c);

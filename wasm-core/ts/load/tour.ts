@@ -86,6 +86,8 @@ export type Question = {
   | { kind: 'choice'; over: 'counters'; counters: string[]; fewest: boolean }
   /** put these events (tracepoint names) in the order the kernel first does each, in run A */
   | { kind: 'order'; events: string[] }
+  /** pick on the address space the pages of a mapping that become present over the span, in run A (a set) */
+  | { kind: 'pick'; vma: string }
 );
 
 export interface Beat {
@@ -263,6 +265,15 @@ const ASK: SchemaObject = {
       maxItems: 8,
       uniqueItems: true,
       description: 'an order question: these events, in the order each first happens from from: to the moment (run A)',
+    },
+    pick: {
+      type: 'object',
+      'x-what': 'pick',
+      additionalProperties: false,
+      required: ['vma'],
+      description:
+        'a pick question: the student clicks the pages of this mapping that become present from from: to the moment (run A)',
+      properties: { vma: doc(TEXT, "a mapping, by its name in the scenario's steps") },
     },
     from: MOMENT,
     tolerance: {
@@ -578,11 +589,11 @@ function readQuestion(
 ): Question | null {
   const q = o.ask as Obj;
   const base = ['beats', i, 'ask'];
-  const kinds = ['number', 'choice', 'order'].filter((k) => q[k] !== undefined);
+  const kinds = ['number', 'choice', 'order', 'pick'].filter((k) => q[k] !== undefined);
   if (kinds.length !== 1) {
     c.err(
       at(base),
-      `a question is a number:, a choice: or an order:, got ${kinds.length ? kinds.join(' and ') : 'none of them'}`,
+      `a question is a number:, a choice:, an order: or a pick:, got ${kinds.length ? kinds.join(' and ') : 'none of them'}`,
     );
     return null;
   }
@@ -629,6 +640,7 @@ function readQuestion(
     };
   }
   if (kinds[0] === 'order') return { ...common, kind: 'order', events: q.order as string[] };
+  if (kinds[0] === 'pick') return { ...common, kind: 'pick', vma: (q.pick as Obj).vma as string };
   const ch = q.choice as Obj;
   if ((ch.runs === undefined) === (ch.counters === undefined)) {
     c.err(

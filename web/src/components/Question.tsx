@@ -7,7 +7,7 @@
  * hand in.
  */
 import { useState } from 'react';
-import type { QuizAnswer } from '../../../wasm-core/ts/grade.js';
+import { pageList, type QuizAnswer } from '../../../wasm-core/ts/grade.js';
 import type { Moment, Question as Q } from '../../../wasm-core/ts/load/tour.js';
 import { fmt } from '../lib/format.js';
 import { beatQuestion, questionOpen, type AppState, type QuestionProgress } from '../store/state.js';
@@ -17,9 +17,11 @@ import './quiz.css';
 const answerText = (a: QuizAnswer) =>
   a.kind === 'number'
     ? fmt(a.value as number)
-    : a.kind === 'order'
-      ? String(a.value).split(',').join(' \u2192 ')
-      : (a.options.find((o) => o.id === a.value)?.label ?? String(a.value));
+    : a.kind === 'pick'
+      ? `pages ${String(a.value).split(',').join(', ')}`
+      : a.kind === 'order'
+        ? String(a.value).split(',').join(' \u2192 ')
+        : (a.options.find((o) => o.id === a.value)?.label ?? String(a.value));
 
 /** an order question's list: each event moved up or down with its buttons (the keyboard's too) */
 function OrderList({
@@ -106,7 +108,10 @@ export function resultLine(s: Pick<AppState, 'tour' | 'quiz'>): string {
 function Answering({ q, answer }: { q: Q; answer: QuizAnswer | null }) {
   const progress = useStore((s) => s.quiz?.progress[q.id] ?? null);
   const [typed, setTyped] = useState(progress?.given ?? (q.kind === 'order' ? q.events.join(',') : ''));
-  const check = () => dispatch({ type: 'checkAnswer', id: q.id, typed });
+  const picked = useStore((s) => s.quiz?.picked[q.id]);
+  /* a pick question's answer is the pages clicked on the address space */
+  const given = q.kind === 'pick' ? pageList(picked ?? []) : typed;
+  const check = () => dispatch({ type: 'checkAnswer', id: q.id, typed: given });
   return (
     <form
       className="q-form"
@@ -115,7 +120,17 @@ function Answering({ q, answer }: { q: Q; answer: QuizAnswer | null }) {
         check();
       }}
     >
-      {q.kind === 'order' ? (
+      {q.kind === 'pick' ? (
+        <span className="q-pick" data-testid="q-picked">
+          Click the pages of <b>{q.vma}</b> on the address space:{' '}
+          {picked?.length ? `${picked.length} picked (${pageList(picked).split(',').join(', ')})` : 'none picked yet'}{' '}
+          {picked?.length ? (
+            <button type="button" className="btn" onClick={() => dispatch({ type: 'clearPick', id: q.id })}>
+              Clear
+            </button>
+          ) : null}
+        </span>
+      ) : q.kind === 'order' ? (
         <OrderList answer={answer} order={typed.split(',')} setOrder={(o) => setTyped(o.join(','))} />
       ) : q.kind === 'number' ? (
         <label className="q-number">
@@ -148,7 +163,7 @@ function Answering({ q, answer }: { q: Q; answer: QuizAnswer | null }) {
           ))}
         </fieldset>
       )}
-      <button type="submit" className="btn primary" disabled={!answer || !typed.trim()}>
+      <button type="submit" className="btn primary" disabled={!answer || !given.trim()}>
         Check
       </button>
       <button
@@ -207,7 +222,9 @@ export function Worksheet() {
               <p className="ws-scene">
                 Scenario {b.scenario}, up to {momentText(b.at)}.{q.hint ? ` Hint: ${q.hint}` : ''}
               </p>
-              {q.kind === 'order' ? (
+              {q.kind === 'pick' ? (
+                <p className="ws-line">Pages of {q.vma}: ______________________________________</p>
+              ) : q.kind === 'order' ? (
                 <p className="ws-line">Number them in order: {q.events.map((e) => `____ ${e}`).join('   ')}</p>
               ) : q.kind === 'choice' ? (
                 <ul className="ws-options">
@@ -333,7 +350,9 @@ export function QuestionCard() {
               ? ` (${q.counter}, from event ${fmt(answer.from)} to event ${fmt(answer.at)})`
               : q.kind === 'order'
                 ? ` (each event's first time, from event ${fmt(answer.from)} to event ${fmt(answer.at)})`
-                : ` (the ${q.over === 'runs' ? 'run' : 'counter'} where ${q.over === 'runs' ? q.counter : 'the count'} grows ${q.fewest ? 'least' : 'most'})`}
+                : q.kind === 'pick'
+                  ? ` (the pages of ${q.vma} mapped from event ${fmt(answer.from)} to event ${fmt(answer.at)})`
+                  : ` (the ${q.over === 'runs' ? 'run' : 'counter'} where ${q.over === 'runs' ? q.counter : 'the count'} grows ${q.fewest ? 'least' : 'most'})`}
           </p>
         )
       )}

@@ -316,6 +316,7 @@ function act(state: AppState, action: Action): AppState {
                 answers: null,
                 error: null,
                 progress: action.progress ?? {},
+                picked: {},
               }
             : null,
         },
@@ -354,9 +355,19 @@ function act(state: AppState, action: Action): AppState {
       if (!q || q.id !== action.id || !state.quiz?.answers?.[q.id] || !questionOpen(state)) return state;
       return reveal(state, q.id, state.quiz.progress[q.id] ?? { tries: 0, given: '', verdict: null, revealed: false });
     }
+    case 'togglePick': {
+      const q = beatQuestion(state);
+      if (!q || q.kind !== 'pick' || q.id !== action.id || !questionOpen(state)) return state;
+      const was = state.quiz!.picked[q.id] ?? [];
+      const next = was.includes(action.page) ? was.filter((p) => p !== action.page) : [...was, action.page];
+      return { ...state, quiz: { ...state.quiz!, picked: { ...state.quiz!.picked, [q.id]: next } } };
+    }
+    case 'clearPick':
+      if (!state.quiz) return state;
+      return { ...state, quiz: { ...state.quiz, picked: { ...state.quiz.picked, [action.id]: [] } } };
     case 'restartQuiz':
       if (!state.quiz || !state.tour) return state;
-      return applyBeat({ ...state, quiz: { ...state.quiz, progress: {} } }, state.tour, state.tour.from);
+      return applyBeat({ ...state, quiz: { ...state.quiz, progress: {}, picked: {} } }, state.tour, state.tour.from);
     case 'setTourDraft':
       return { ...state, tourDraft: action.text };
     case 'gotoBeat':

@@ -278,6 +278,8 @@ export type Action =
   | { type: 'quizAnswers'; seed: number; answers: QuizAnswer[] | null; error: string | null }
   | { type: 'checkAnswer'; id: string; typed: string }
   | { type: 'revealAnswer'; id: string }
+  | { type: 'togglePick'; id: string; page: number }
+  | { type: 'clearPick'; id: string }
   | { type: 'restartQuiz' }
   | { type: 'setTourDraft'; text: string | null }
   | { type: 'letterStart'; runId: number }
@@ -381,6 +383,8 @@ export interface QuizState {
   answers: Record<string, QuizAnswer> | null;
   error: string | null;
   progress: Record<string, QuestionProgress>;
+  /** a pick question's pages as the student clicks them on the address space, by question id */
+  picked: Record<string, number[]>;
 }
 
 /** the question of the beat on screen, if it asks one */
@@ -395,6 +399,12 @@ export const beatQuestion = (s: Pick<AppState, 'tour'>): Question | null =>
 export function questionOpen(s: Pick<AppState, 'tour' | 'quiz'>): boolean {
   const q = beatQuestion(s);
   return !!q && !!s.quiz && !s.quiz.teacher && !s.quiz.progress[q.id]?.revealed;
+}
+
+/** the open pick question whose mapping is `vma`, if any: the address space then picks pages for it */
+export function pickingOn(s: Pick<AppState, 'tour' | 'quiz'>, vma: string): string | null {
+  const q = beatQuestion(s);
+  return q?.kind === 'pick' && q.vma === vma && questionOpen(s) ? q.id : null;
 }
 
 /** every run beside A, in order: B, then C and D */

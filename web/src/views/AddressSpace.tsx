@@ -24,7 +24,7 @@ import { fmt, hex, size } from '../lib/format.js';
 import { CAUSE_LEGEND, readPalette, type Palette } from '../lib/palette.js';
 import type { ViewProps } from './types.js';
 import { dispatch, useStore } from '../store/store.js';
-import { STAGE_TEXT } from '../store/state.js';
+import { pickingOn, STAGE_TEXT } from '../store/state.js';
 
 /** the row addresses' gutter at 14 px labels; wider with the stage's larger labels (labelPx) */
 const GUTTER = 136;
@@ -382,6 +382,9 @@ function VmaGrid({
     } else if (e.key === '+' || e.key === '=') zoomBy(1.5, inspect ?? start);
     else if (e.key === '-' || e.key === '_') zoomBy(1 / 1.5, inspect ?? start);
     else if (e.key === '0') fitAll();
+    else if (e.key === 'Enter' && picking && inspect !== null)
+      /* an exercise's pick question: Enter picks (or unpicks) the page the arrows inspect */
+      dispatch({ type: 'togglePick', id: picking, page: inspect });
     else if (e.key === 'Enter') {
       setInspect(null);
       onFollow();
@@ -401,6 +404,10 @@ function VmaGrid({
         }
       : hover;
 
+  /* an exercise's pick question on this mapping: a click picks a page (Enter the inspected one) */
+  const picking = useStore((s) => pickingOn(s, label));
+  const pickedList = useStore((s) => (picking ? s.quiz?.picked[picking] : undefined));
+  const picked = useMemo(() => new Set(pickedList ?? []), [pickedList]);
   /* a tour beat's pages, bracketed for the audience */
   const spot = useStore((s) => (s.highlight?.kind === 'pages' ? s.highlight : null));
   const spotFrom = spot?.from ?? -1,
@@ -417,8 +424,23 @@ function VmaGrid({
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, width, height);
     if (heat) drawHeat(g, vma, width, palette, labelPx);
-    else drawGrid(g, vma, frame, transform, cell, COLS, width, height, palette, inspect, [spotFrom, spotTo], labelPx);
-  }, [vma, frame, transform, cell, COLS, width, height, palette, heat, inspect, spotFrom, spotTo, labelPx]);
+    else
+      drawGrid(
+        g,
+        vma,
+        frame,
+        transform,
+        cell,
+        COLS,
+        width,
+        height,
+        palette,
+        inspect,
+        [spotFrom, spotTo],
+        labelPx,
+        picked,
+      );
+  }, [vma, frame, transform, cell, COLS, width, height, palette, heat, inspect, spotFrom, spotTo, labelPx, picked]);
 
   const pageAt = (x: number, y: number): number | null => {
     if (heat) return null;
@@ -456,6 +478,19 @@ function VmaGrid({
             setHover(p === null ? null : { x: e.clientX - r.left, y: e.clientY - r.top, page: p });
           }}
           onMouseLeave={() => setHover(null)}
+          onClick={(e) => {
+            if (!picking) return;
+            const r = e.currentTarget.getBoundingClientRect();
+            const p = pageAt(e.clientX - r.left, e.clientY - r.top);
+            if (p !== null) dispatch({ type: 'togglePick', id: picking, page: p });
+          }}
+          data-picking={picking ?? undefined}
+          data-picked={picking ? picked.size : undefined}
+          /* where page p is drawn, for tools and tests: x0 + (p % cols) * cell, y0 + row * cell (CSS px) */
+          data-cell={cell * transform.k}
+          data-x0={gutter * transform.k + transform.x}
+          data-y0={4 * transform.k + transform.y}
+          data-cols={COLS}
         />
         {shown && <Tooltip hover={shown} vma={vma} frame={frame} width={width} height={height} />}
       </div>
@@ -689,6 +724,7 @@ function drawGrid(
   inspect: number | null,
   spot: [number, number],
   labelPx: number,
+  picked: ReadonlySet<number> = new Set(),
 ) {
   const pages = vma.pages!;
   const n = pages.length;
@@ -780,6 +816,21 @@ function drawGrid(
         end = Math.min(n, spot[1] + 1, (r + 1) * COLS);
       g.strokeRect(x0 + (p % COLS) * cs - 4, y0 + r * cs - 4, (end - p) * cs - gap + 8, cs - gap + 8);
       p = end;
+    }
+  }
+  /* an exercise's picked pages: a thick accent square and a dot, on any cell */
+  if (picked.size) {
+    g.strokeStyle = pal.accent;
+    g.fillStyle = pal.accent;
+    g.lineWidth = Math.max(2, Math.min(4, cs / 5));
+    for (const p of picked) {
+      if (p >= n) continue;
+      const x = x0 + (p % COLS) * cs,
+        y = y0 + Math.floor(p / COLS) * cs;
+      g.strokeRect(x + 1, y + 1, cs - gap - 2, cs - gap - 2);
+      g.beginPath();
+      g.arc(x + (cs - gap) / 2, y + (cs - gap) / 2, Math.max(1.5, (cs - gap) / 6), 0, 2 * Math.PI);
+      g.fill();
     }
   }
   if (inspect !== null && inspect < n) {
