@@ -103,6 +103,11 @@ for (const name of PATHS)
         await expect(grid).toHaveAttribute('data-picked', String(want.length + 1));
         await card.getByRole('button', { name: 'Check' }).click();
         await expect(card).toHaveAttribute('data-verdict', 'wrong');
+        /* the view that explains it, shown and outlined on request */
+        if (await card.getByTestId('q-explain').count()) {
+          await card.getByTestId('q-explain').click();
+          await expect(page.locator('section.panel.spot[data-view]')).toHaveCount(1);
+        }
         await clickPage(Math.max(...want) + 1);
         await expect(card.getByTestId('q-picked')).toContainText(`${want.length} picked`);
       } else if (q.kind === 'number') {

@@ -305,4 +305,17 @@ beats:
       refusal('title: t\nbeats:\n  - scenario: lru/two-touch\n    at: { step: 2, reaches: 3 }\n    caption: x\n'),
     ).toMatch(/reaches: goes with counter:/);
   });
+
+  it("an answer's explain: names a view the playground has", () => {
+    expect(
+      refusal(
+        'title: t\nbeats:\n  - scenario: lru/two-touch\n    at: end\n    caption: x\n    ask: { id: a, prompt: p, number: pgfault, explain: nosuch }\n',
+      ),
+    ).toMatch(/bad\.tour\.yaml:6:\d+: .*explain: there is no view 'nosuch'/);
+    expect(
+      refusal(
+        'title: t\nbeats:\n  - scenario: lru/two-touch\n    at: end\n    caption: x\n    ask: { id: a, prompt: p, number: pgfault, explain: lru }\n',
+      ),
+    ).toBe('');
+  });
 });

@@ -71,6 +71,8 @@ export function loadTour(source: string, file: string, name: string, seed?: numb
     for (const v of b.views ?? [])
       if (!ALL_VIEW_IDS.includes(v))
         err(b.where.views ?? b.where.beat, `there is no view '${v}'; the views are ${ALL_VIEW_IDS.join(', ')}`);
+    if (b.ask?.explain && !ALL_VIEW_IDS.includes(b.ask.explain))
+      err(b.ask.where, `explain: there is no view '${b.ask.explain}'; the views are ${ALL_VIEW_IDS.join(', ')}`);
     if (b.highlight?.kind === 'view' && !ALL_VIEW_IDS.includes(b.highlight.view))
       err(b.where.highlight ?? b.where.beat, `there is no view '${b.highlight.view}'`);
     beats.push({ ...b, file: entry.file, source: entry.source });

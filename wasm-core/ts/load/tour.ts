@@ -76,6 +76,8 @@ export type Question = {
   prompt: string;
   /** shown after a wrong answer */
   hint: string;
+  /** the view that explains it (a view id): after a wrong answer the card offers to show and outline it */
+  explain: string | null;
   /** where the question starts (null: the start of the beat's step, or of the run) */
   from: Moment | null;
   /** where `ask:` is written */
@@ -234,6 +236,7 @@ const ASK: SchemaObject = {
     ),
     prompt: doc(TEXT, 'the question as the student reads it ($name is a parameter\u2019s value)'),
     hint: doc(TEXT, 'shown after a wrong answer'),
+    explain: doc(TEXT, 'the view that explains the answer, by id: after a wrong answer the page offers to show it'),
     number: doc(COUNTER, "a number question: how much this counter grows from from: to the beat's moment, in run A"),
     choice: {
       type: 'object',
@@ -624,6 +627,7 @@ function readQuestion(
     id,
     prompt: fillParams(q.prompt as string, values),
     hint: fillParams((q.hint as string | undefined) ?? '', values),
+    explain: (q.explain as string | undefined) ?? null,
     from: q.from !== undefined ? moment(q.from) : null,
     where: at(base),
   };

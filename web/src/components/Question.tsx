@@ -10,6 +10,11 @@ import { useState } from 'react';
 import { pageList, type QuizAnswer } from '../../../wasm-core/ts/grade.js';
 import type { Moment, Question as Q } from '../../../wasm-core/ts/load/tour.js';
 import { fmt } from '../lib/format.js';
+import { MECHANISM_DEFS } from '../gen/mechanisms.js';
+import { viewsFor } from '../views/ids.js';
+
+/* every view, to name the one an answer's explain: points at */
+const ALL_VIEWS = MECHANISM_DEFS.flatMap((m) => m.views ?? []);
 import { beatQuestion, questionOpen, type AppState, type QuestionProgress } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
 import './quiz.css';
@@ -175,6 +180,19 @@ function Answering({ q, answer }: { q: Q; answer: QuizAnswer | null }) {
       >
         Reveal
       </button>
+      {q.explain && progress?.verdict === 'wrong' && (
+        <button
+          type="button"
+          className="btn"
+          onClick={() => dispatch({ type: 'explainWith', view: q.explain! })}
+          data-testid="q-explain"
+        >
+          Look at the{' '}
+          {viewsFor(null)
+            .concat(ALL_VIEWS)
+            .find((v) => v.id === q.explain)?.title ?? q.explain}
+        </button>
+      )}
       <span className="q-verdict" id={`q-${q.id}-verdict`} aria-live="polite">
         {!answer
           ? 'Working out the answer with the model\u2026'

@@ -362,6 +362,13 @@ function act(state: AppState, action: Action): AppState {
       const next = was.includes(action.page) ? was.filter((p) => p !== action.page) : [...was, action.page];
       return { ...state, quiz: { ...state.quiz!, picked: { ...state.quiz!.picked, [q.id]: next } } };
     }
+    case 'explainWith':
+      return {
+        ...state,
+        views: { ...state.views, [action.view]: true },
+        enlarged: null,
+        highlight: { kind: 'view', view: action.view },
+      };
     case 'clearPick':
       if (!state.quiz) return state;
       return { ...state, quiz: { ...state.quiz, picked: { ...state.quiz.picked, [action.id]: [] } } };

@@ -279,6 +279,8 @@ export type Action =
   | { type: 'checkAnswer'; id: string; typed: string }
   | { type: 'revealAnswer'; id: string }
   | { type: 'togglePick'; id: string; page: number }
+  /** a wrong answer's "look at the view": that view shown and outlined */
+  | { type: 'explainWith'; view: ViewId }
   | { type: 'clearPick'; id: string }
   | { type: 'restartQuiz' }
   | { type: 'setTourDraft'; text: string | null }
