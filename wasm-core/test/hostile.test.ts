@@ -29,7 +29,6 @@ interface Outcome {
   code: number | null;
   signal: string | null;
   err: string;
-  ms: number;
   /** user + system CPU time: what a loaded machine does not inflate the way it does wall time */
   cpuMs: number;
   rssKiB: number;
@@ -37,7 +36,6 @@ interface Outcome {
 
 function sim(args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
-    const t0 = performance.now();
     const c = spawn(process.execPath, ['scripts/sim.mjs', ...args], {
       cwd: repo,
       env: { ...process.env, MMPLAY_RUSAGE: '1' },
@@ -53,7 +51,6 @@ function sim(args: string[]): Promise<Outcome> {
         code,
         signal,
         err: err.replace(/rusage: maxrss \d+ KiB cpu \d+ ms\n?$/, ''),
-        ms: performance.now() - t0,
         rssKiB: m ? Number(m[1]) : NaN,
         cpuMs: m ? Number(m[2]) : NaN,
       });

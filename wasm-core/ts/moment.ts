@@ -48,3 +48,21 @@ export function momentAt(t: Marks, m: Exclude<Moment, { kind: 'jump' }>): number
     }
   }
 }
+
+/** a moment in words, for messages and the worksheet: "step 4", "step 4's end", "mmsim_fork 1", "pgfault reaching 1" */
+export function momentText(m: Moment): string {
+  switch (m.kind) {
+    case 'step':
+      return `step ${m.step}${m.end ? "'s end" : ''}`;
+    case 'say':
+      return `caption ${m.nth}`;
+    case 'jump':
+      return `${m.jump} ${m.nth}`;
+    case 'event':
+      return `${m.event} ${m.nth}`;
+    case 'counter':
+      return `${m.counter} reaching ${m.reaches}`;
+    default:
+      return `the run's ${m.kind}`;
+  }
+}

@@ -24,7 +24,7 @@ import type { Core } from './core.js';
 import type { Limits } from './limits.js';
 import type { Beat, Moment } from './load/tour.js';
 import { kernelRunLabels } from './multirun.js';
-import { momentAt } from './moment.js';
+import { momentAt, momentText } from './moment.js';
 import { pageList, questionFrom, type QuizAnswer, type QuizOption } from './grade.js';
 import { Recorder, type TimelineInfo } from './recorder.js';
 import type { Scenario, SettingValue } from './scenario.js';
@@ -54,19 +54,6 @@ class Run {
     return this.rec.countersAtCursor(c);
   }
 }
-
-const fmtMoment = (m: Moment) =>
-  m.kind === 'step'
-    ? `step ${m.step}${m.end ? "'s end" : ''}`
-    : m.kind === 'say'
-      ? `caption ${m.nth}`
-      : m.kind === 'jump'
-        ? `${m.jump} ${m.nth}`
-        : m.kind === 'event'
-          ? `${m.event} ${m.nth}`
-          : m.kind === 'counter'
-            ? `${m.counter} reaching ${m.reaches}`
-            : `the run's ${m.kind}`;
 
 /**
  * Every question of these beats answered by the model, in order. Runs are recorded once per scenario and
@@ -123,10 +110,10 @@ export function answerQuestions(core: Core, file: string, beats: Beat[], src: Qu
             : momentAt(r.marks, m as Exclude<Moment, { kind: 'jump' }>);
         const from = place(fromM);
         const at = place(beat.at);
-        if (from === null) fail(`the run never reaches ${fmtMoment(fromM)}, where the question starts`);
-        if (at === null) fail(`the run never reaches ${fmtMoment(beat.at)}, the beat's moment`);
+        if (from === null) fail(`the run never reaches ${momentText(fromM)}, where the question starts`);
+        if (at === null) fail(`the run never reaches ${momentText(beat.at)}, the beat's moment`);
         if (from! > at!)
-          fail(`the question starts (${fmtMoment(fromM)}) after the beat's moment (${fmtMoment(beat.at)})`);
+          fail(`the question starts (${momentText(fromM)}) after the beat's moment (${momentText(beat.at)})`);
         return { from: from!, at: at! };
       };
       const growth = (r: Run, counter: string, s: { from: number; at: number }) => {
@@ -152,11 +139,11 @@ export function answerQuestions(core: Core, file: string, beats: Beat[], src: Qu
           fail(`no mapping '${q.vma}' in ${beat.scenario}; its mappings are ${r.rec.program.maps.join(', ')}`);
         const before = r.rec.presentPages(spanA.from, map);
         const after = r.rec.presentPages(spanA.at, map);
-        if (!after) fail(`no live process maps '${q.vma}' at ${fmtMoment(beat.at)}`);
+        if (!after) fail(`no live process maps '${q.vma}' at ${momentText(beat.at)}`);
         const had = new Set(before && before.mm === after!.mm ? before.pages : []);
         const fresh = after!.pages.filter((p) => !had.has(p));
         if (!fresh.length)
-          fail(`no page of '${q.vma}' becomes present between ${fmtMoment(fromM)} and ${fmtMoment(beat.at)}`);
+          fail(`no page of '${q.vma}' becomes present between ${momentText(fromM)} and ${momentText(beat.at)}`);
         if (fresh.length > 512)
           fail(`${fresh.length} pages of '${q.vma}' become present: too many to pick (at most 512)`);
         out.push({ id: q.id, kind: 'pick', value: pageList(fresh), options: [], ...spanA });
@@ -171,7 +158,7 @@ export function answerQuestions(core: Core, file: string, beats: Beat[], src: Qu
           while (k < list.length && list[k] < spanA.from) k++;
           if (k >= list.length || list[k] >= spanA.at)
             fail(
-              `${name} never happens between ${fmtMoment(fromM)} and ${fmtMoment(beat.at)}: it cannot be put in order`,
+              `${name} never happens between ${momentText(fromM)} and ${momentText(beat.at)}: it cannot be put in order`,
             );
           return { id: name, at: list[k] };
         });

@@ -38,6 +38,11 @@ describe('tours', () => {
     );
     const core = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`));
     const runs = new Map<string, Timeline>();
+    const counterMoments = TOURS.flatMap((e) =>
+      loadTour(e.source, e.file, e.name).beats.flatMap((x) =>
+        x.at.kind === 'counter' ? [{ scenario: x.scenario, counter: x.at.counter, reaches: x.at.reaches }] : [],
+      ),
+    );
     const timelineOf = (b: TourBeat): Timeline => {
       const key = `${b.scenario} ${JSON.stringify(settingsText(b.set))}`;
       let t = runs.get(key);
@@ -45,12 +50,10 @@ describe('tours', () => {
         const s = applyOverrides(parseScenario(b.source, b.file), settingsText(b.set));
         const engine = new Engine(core, compile(s), { interval: 4096 });
         const info = engine.recordAll();
-        /* the tour's counter moments, placed as the worker places them */
+        /* the tours' counter moments in this scenario, placed as the worker places them */
         const located: Record<string, number | null> = {};
-        for (const e of TOURS)
-          for (const x of loadTour(e.source, e.file, e.name).beats)
-            if (x.scenario === b.scenario && x.at.kind === 'counter')
-              located[counterKey(x.at)] = engine.locateCounter(x.at.counter, x.at.reaches);
+        for (const m of counterMoments.filter((x) => x.scenario === b.scenario))
+          located[counterKey(m)] = engine.locateCounter(m.counter, m.reaches);
         t = { ...info, marks: info.big ? {} : computeMarks(info.nEvents, (i) => engine.event(i)), located };
         engine.destroy();
         runs.set(key, t);

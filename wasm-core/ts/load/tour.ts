@@ -758,7 +758,7 @@ export function parseTour(source: string, file = '<tour>', opts: { seed?: number
       compare: o.compare ? settings(o.compare as Obj) : null,
       more: (['c', 'd'] as const).filter((k) => o[k]).map((k) => settings(o[k] as Obj)),
       at: moment(o.at),
-      views: (o.views as string[] | undefined) ?? (stays ? prev!.views : null),
+      views,
       sizes: (o.sizes as number[] | undefined) ?? (o.views === undefined && stays ? prev!.sizes : null),
       highlight: h
         ? h.figure !== undefined

@@ -8,13 +8,10 @@
  */
 import { useState } from 'react';
 import { pageList, type QuizAnswer } from '../../../wasm-core/ts/grade.js';
-import type { Moment, Question as Q } from '../../../wasm-core/ts/load/tour.js';
+import type { Question as Q } from '../../../wasm-core/ts/load/tour.js';
+import { momentText } from '../../../wasm-core/ts/moment.js';
 import { fmt } from '../lib/format.js';
-import { MECHANISM_DEFS } from '../gen/mechanisms.js';
-import { viewsFor } from '../views/ids.js';
-
-/* every view, to name the one an answer's explain: points at */
-const ALL_VIEWS = MECHANISM_DEFS.flatMap((m) => m.views ?? []);
+import { groupOf, viewsFor } from '../views/ids.js';
 import { beatQuestion, questionOpen, type AppState, type QuestionProgress } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
 import './quiz.css';
@@ -114,6 +111,7 @@ function Answering({ q, answer }: { q: Q; answer: QuizAnswer | null }) {
   const progress = useStore((s) => s.quiz?.progress[q.id] ?? null);
   const [typed, setTyped] = useState(progress?.given ?? (q.kind === 'order' ? q.events.join(',') : ''));
   const picked = useStore((s) => s.quiz?.picked[q.id]);
+  const group = useStore((s) => groupOf(s.scenario?.name));
   /* a pick question's answer is the pages clicked on the address space */
   const given = q.kind === 'pick' ? pageList(picked ?? []) : typed;
   const check = () => dispatch({ type: 'checkAnswer', id: q.id, typed: given });
@@ -187,10 +185,7 @@ function Answering({ q, answer }: { q: Q; answer: QuizAnswer | null }) {
           onClick={() => dispatch({ type: 'explainWith', view: q.explain! })}
           data-testid="q-explain"
         >
-          Look at the{' '}
-          {viewsFor(null)
-            .concat(ALL_VIEWS)
-            .find((v) => v.id === q.explain)?.title ?? q.explain}
+          Look at the {viewsFor(group).find((v) => v.id === q.explain)?.title ?? q.explain}
         </button>
       )}
       <span className="q-verdict" id={`q-${q.id}-verdict`} aria-live="polite">
@@ -205,17 +200,6 @@ function Answering({ q, answer }: { q: Q; answer: QuizAnswer | null }) {
     </form>
   );
 }
-
-const momentText = (m: Moment) =>
-  m.kind === 'step'
-    ? `${m.end ? 'the end of' : 'the start of'} step ${m.step}`
-    : m.kind === 'say'
-      ? `caption ${m.nth}`
-      : m.kind === 'jump' || m.kind === 'event'
-        ? `${m.kind === 'jump' ? m.jump : m.event} ${m.nth}`
-        : m.kind === 'counter'
-          ? `${m.counter} reaching ${m.reaches}`
-          : `the ${m.kind} of the run`;
 
 /**
  * The exercise on paper (window.print(), or the browser's Print): its questions with this seed's numbers and
@@ -302,11 +286,12 @@ export function QuestionCard() {
     );
   const answer = q ? (quiz.answers?.[q.id] ?? null) : null;
   const p = q ? quiz.progress[q.id] : undefined;
+  const sc = score({ tour, quiz });
   const summary = last && !open && (
     <div className="q-summary" data-testid="quiz-summary">
       <span>
-        {score({ tour, quiz }).right} of {score({ tour, quiz }).total} right
-        {score({ tour, quiz }).revealed ? `, ${score({ tour, quiz }).revealed} revealed` : ''} · seed {quiz.seed}
+        {sc.right} of {sc.total} right
+        {sc.revealed ? `, ${sc.revealed} revealed` : ''} · seed {quiz.seed}
       </span>
       <code className="q-result">{resultLine({ tour, quiz })}</code>
       <button

@@ -257,6 +257,9 @@ function applyBeat(state: AppState, tour: LoadedTour & { from: number; to: numbe
   };
 }
 
+/** a question not answered yet */
+const NOT_ASKED: QuestionProgress = { tries: 0, given: '', verdict: null, revealed: false };
+
 /**
  * Show a question's answer: its beat again as told (runs B-D too), and its moment played from where the
  * question starts, in about three seconds.
@@ -338,7 +341,7 @@ function act(state: AppState, action: Action): AppState {
       const q = beatQuestion(state);
       const a = state.quiz?.answers?.[action.id];
       if (!q || q.id !== action.id || !a || !questionOpen(state) || !action.typed.trim()) return state;
-      const was = state.quiz!.progress[q.id] ?? { tries: 0, given: '', verdict: null, revealed: false };
+      const was = state.quiz!.progress[q.id] ?? NOT_ASKED;
       const right = gradeAnswer(q, a, action.typed);
       const p: QuestionProgress = {
         ...was,
@@ -353,7 +356,7 @@ function act(state: AppState, action: Action): AppState {
     case 'revealAnswer': {
       const q = beatQuestion(state);
       if (!q || q.id !== action.id || !state.quiz?.answers?.[q.id] || !questionOpen(state)) return state;
-      return reveal(state, q.id, state.quiz.progress[q.id] ?? { tries: 0, given: '', verdict: null, revealed: false });
+      return reveal(state, q.id, state.quiz.progress[q.id] ?? NOT_ASKED);
     }
     case 'togglePick': {
       const q = beatQuestion(state);

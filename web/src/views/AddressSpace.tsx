@@ -16,6 +16,7 @@ import { focusedByPointer } from '../lib/keyboard.js';
 import { select, zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useBoxSize } from './useBoxSize.js';
+import { useHighlight } from './useHighlight.js';
 import { PC, PC_READAHEAD, PC_STATE_MASK, VM } from '../../../wasm-core/ts/abi.js';
 import { CAUSE, CAUSE_NAMES, type FaultMark, type FileView, type Frame, type VmaView } from '../frames/types.js';
 import type { Program } from '../../../wasm-core/ts/compile.js';
@@ -154,7 +155,7 @@ function VmaStrip({
   onSelect: (id: number) => void;
 }) {
   /* a tour's highlighted mapping, by its name */
-  const spot = useStore((s) => (s.highlight?.kind === 'vma' ? s.highlight.name : null));
+  const spot = useHighlight('vma')?.name ?? null;
   if (!vmas.length) return <div className="as-strip" role="group" aria-label="VMAs: none" />;
   /* thousands of VMAs: a window around the selected one (all of them took seconds to lay out) */
   const at = Math.max(
@@ -409,7 +410,7 @@ function VmaGrid({
   const pickedList = useStore((s) => (picking ? s.quiz?.picked[picking] : undefined));
   const picked = useMemo(() => new Set(pickedList ?? []), [pickedList]);
   /* a tour beat's pages, bracketed for the audience */
-  const spot = useStore((s) => (s.highlight?.kind === 'pages' ? s.highlight : null));
+  const spot = useHighlight('pages');
   const spotFrom = spot?.from ?? -1,
     spotTo = spot?.to ?? -1;
 
