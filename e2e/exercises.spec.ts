@@ -191,6 +191,14 @@ test('the teacher sees every answer and the parameters; the worksheet prints the
   for (const q of answers) await expect(sheet).toContainText(q.prompt);
   await expect(sheet).toContainText('Answer key · seed 3');
   await expect(sheet).toContainText(`traps: ${(answers[0].answer as number).toLocaleString('en-US')}`);
+  /* each question's picture: its view where the question starts, drawn (not an empty box); the second
+     question starts where the first does, and says so rather than print it twice */
+  const picture = sheet.locator(`[data-picture="${answers[0].id}"]`);
+  await expect(picture).toBeVisible();
+  await expect(picture).toContainText('where the question starts');
+  const box = await picture.locator('.ws-picture-box > *').first().boundingBox();
+  expect(box?.height ?? 0).toBeGreaterThan(100);
+  await expect(sheet).toContainText("The picture is question 1's.");
   /* a student's sheet has no key */
   await page.goto(`/?tour=${name}&seed=3&beat=2`);
   await expect(page.getByTestId('worksheet')).toBeVisible();

@@ -19,14 +19,14 @@
 import { COUNTERS } from './abi.js';
 import { EV } from './gen/events.js';
 import { EVENT_DOCS, EVENTS } from './gen/interface.js';
-import { compile } from './compile.js';
+import { compile, type Program } from './compile.js';
 import type { Core } from './core.js';
 import type { Limits } from './limits.js';
 import type { Beat, Moment } from './load/tour.js';
 import { kernelRunLabels } from './multirun.js';
 import { momentAt, momentText } from './moment.js';
 import { pageList, questionFrom, type QuizAnswer, type QuizOption } from './grade.js';
-import { Recorder, type TimelineInfo } from './recorder.js';
+import { type EngineOptions, Recorder, type TimelineInfo } from './recorder.js';
 import type { Scenario, SettingValue } from './scenario.js';
 import { withSettings } from './tunables.js';
 
@@ -36,14 +36,20 @@ export interface QuizSource {
   /** a beat's scenario, parsed (its name is group/name) */
   scenario(name: string): Scenario;
   limits?: Limits;
+  /** how a run is recorded (the playground's worker records with its frame providers, for pictures) */
+  recorder?: (core: Core, program: Program, opts: EngineOptions) => Recorder;
+  /** each answer with run A's recorder, before the runs are freed (the worksheet's picture is taken here) */
+  answered?: (answer: QuizAnswer, rec: Recorder) => void;
 }
 
 /** one recorded run, with its counters at any cursor */
 class Run {
   readonly rec: Recorder;
   readonly marks: TimelineInfo;
-  constructor(core: Core, s: Scenario, limits?: Limits) {
-    this.rec = new Recorder(core, compile(s, limits), { bigRunWork: 3_000_000 });
+  constructor(core: Core, s: Scenario, src: QuizSource) {
+    const opts = { bigRunWork: 3_000_000 };
+    const program = compile(s, src.limits);
+    this.rec = src.recorder ? src.recorder(core, program, opts) : new Recorder(core, program, opts);
     if (this.rec.isBig) {
       this.rec.destroy();
       throw new QuizError('its run is too big to record its events (more than 3,000,000 operations)');
@@ -65,7 +71,7 @@ export function answerQuestions(core: Core, file: string, beats: Beat[], src: Qu
   const runOf = (s: Scenario, key: string) => {
     let r = runs.get(key);
     if (!r) {
-      r = new Run(core, s, src.limits);
+      r = new Run(core, s, src);
       runs.set(key, r);
     }
     return r;
@@ -121,8 +127,12 @@ export function answerQuestions(core: Core, file: string, beats: Beat[], src: Qu
         return r.counters(s.at)[i] - r.counters(s.from)[i];
       };
       const spanA = span(recorded[0][1]);
+      const done = (a: QuizAnswer) => {
+        out.push(a);
+        src.answered?.(a, recorded[0][1].rec);
+      };
       if (q.kind === 'number') {
-        out.push({
+        done({
           id: q.id,
           kind: 'number',
           value: growth(recorded[0][1], q.counter, spanA),
@@ -146,7 +156,7 @@ export function answerQuestions(core: Core, file: string, beats: Beat[], src: Qu
           fail(`no page of '${q.vma}' becomes present between ${momentText(fromM)} and ${momentText(beat.at)}`);
         if (fresh.length > 512)
           fail(`${fresh.length} pages of '${q.vma}' become present: too many to pick (at most 512)`);
-        out.push({ id: q.id, kind: 'pick', value: pageList(fresh), options: [], ...spanA });
+        done({ id: q.id, kind: 'pick', value: pageList(fresh), options: [], ...spanA });
         continue;
       }
       if (q.kind === 'order') {
@@ -167,7 +177,7 @@ export function answerQuestions(core: Core, file: string, beats: Beat[], src: Qu
           fail(
             `the events are written in the order the kernel does them (${right.join(', ')}): write them in another, the page offers them as written`,
           );
-        out.push({
+        done({
           id: q.id,
           kind: 'order',
           value: right.join(','),
@@ -193,7 +203,7 @@ export function answerQuestions(core: Core, file: string, beats: Beat[], src: Qu
         fail(
           `${best[0].id} and ${best[1].id} tie (${best[0].v.toLocaleString('en-US')} each): the question has no single answer`,
         );
-      out.push({
+      done({
         id: q.id,
         kind: 'choice',
         value: best[0].id,

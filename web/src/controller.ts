@@ -553,7 +553,7 @@ export class Controller {
     void this.client.quiz({ source: tour.source, file: tour.file, seed, scenarios }).then((m) => {
       const now = this.store.get();
       if (now.tour?.source === tour.source && now.quiz?.seed === seed)
-        this.store.dispatch({ type: 'quizAnswers', seed, answers: m.answers, error: m.error });
+        this.store.dispatch({ type: 'quizAnswers', seed, answers: m.answers, pictures: m.pictures, error: m.error });
     });
   }
 

@@ -7,11 +7,15 @@
  * hand in.
  */
 import { useState } from 'react';
+import type { QuizPicture } from '../engine/protocol.js';
 import { pageList, type QuizAnswer } from '../../../wasm-core/ts/grade.js';
 import type { Question as Q } from '../../../wasm-core/ts/load/tour.js';
 import { momentText } from '../../../wasm-core/ts/moment.js';
 import { fmt } from '../lib/format.js';
 import { groupOf, viewsFor } from '../views/ids.js';
+import { PictureContext } from '../views/picture.js';
+import { componentOf } from '../views/registry.js';
+import type { Beat } from '../../../wasm-core/ts/load/tour.js';
 import { beatQuestion, questionOpen, type AppState, type QuestionProgress } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
 import './quiz.css';
@@ -205,18 +209,67 @@ function Answering({ q, answer }: { q: Q; answer: QuizAnswer | null }) {
  * The exercise on paper (window.print(), or the browser's Print): its questions with this seed's numbers and
  * room to write, and for a teacher (&teacher=1) an answer key on a page of its own. Drawn only for print.
  */
+/** views a picture never is: the run's numbers and its story (they would tell the answer), and whole-run charts */
+const NOT_PICTURED = new Set(['counters', 'log', 'steps']);
+
+/** the view that pictures a question: a pick's address space, else the beat's view, else its mechanism's first */
+export function pictureView(b: Beat, q: Q): string | null {
+  const views = viewsFor(groupOf(b.scenario)).filter((v) => !v.wholeRun && !NOT_PICTURED.has(v.id));
+  const ok = (id: string | undefined) => (id && views.some((v) => v.id === id) ? id : null);
+  if (q.kind === 'pick') return ok('address');
+  return (
+    ok(b.highlight?.kind === 'view' ? b.highlight.view : undefined) ??
+    (b.views ?? []).map(ok).find((v) => v !== null) ??
+    views[0]?.id ??
+    null
+  );
+}
+
+/** a question's picture: its view drawn where the question starts, in run A, in the sheet's light colours */
+function QuestionPicture({ b, q, p, root }: { b: Beat; q: Q; p: QuizPicture; root: HTMLElement }) {
+  const id = pictureView(b, q);
+  const C = id ? componentOf(id) : undefined;
+  const title = id ? viewsFor(groupOf(b.scenario)).find((v) => v.id === id)?.title : undefined;
+  if (!C) return null;
+  return (
+    <figure className="ws-picture" data-picture={q.id}>
+      <div className="ws-picture-box">
+        <PictureContext.Provider value={{ highlight: b.highlight, vma: q.kind === 'pick' ? q.vma : null, root }}>
+          <C frame={p.frame} program={p.program} timeline={p.timeline} prevCounters={null} theme="light" />
+        </PictureContext.Provider>
+      </div>
+      <figcaption>
+        {title}, where the question starts (event {fmt(p.frame.cursor)})
+      </figcaption>
+    </figure>
+  );
+}
+
 export function Worksheet() {
   const tour = useStore((s) => s.tour);
   const quiz = useStore((s) => s.quiz);
+  /* the sheet's element, once laid out: the pictures read their colours from it */
+  const [root, setRoot] = useState<HTMLElement | null>(null);
   if (!tour || !quiz) return null;
   const asks = tour.beats.flatMap((b) => (b.ask ? [{ b, q: b.ask }] : []));
+  /* two questions that start at one moment, in one run, in one view share a picture: the later says whose */
+  const firstOf = new Map<string, number>();
+  const sameAs = asks.map(({ b, q }, n) => {
+    const p = quiz.pictures?.[q.id];
+    if (!p) return null;
+    const key = `${b.scenario}\u0000${JSON.stringify(b.set)}\u0000${p.frame.cursor}\u0000${pictureView(b, q)}`;
+    const first = firstOf.get(key);
+    if (first === undefined) firstOf.set(key, n + 1);
+    return first ?? null;
+  });
   return (
-    <section className="worksheet" aria-hidden="true" data-testid="worksheet">
+    /* laid out off screen (the views measure their boxes), shown only on paper */
+    <section className="worksheet" aria-hidden="true" inert data-theme="light" data-testid="worksheet" ref={setRoot}>
       <h1>{tour.title}</h1>
       <p className="ws-meta">Seed {quiz.seed} · Name: ______________________ · Date: ____________</p>
       <p className="ws-about">{tour.about}</p>
       <ol className="ws-questions">
-        {asks.map(({ b, q }) => {
+        {asks.map(({ b, q }, n) => {
           const a = quiz.answers?.[q.id];
           return (
             <li key={q.id}>
@@ -224,6 +277,11 @@ export function Worksheet() {
               <p className="ws-scene">
                 Scenario {b.scenario}, up to {momentText(b.at)}.{q.hint ? ` Hint: ${q.hint}` : ''}
               </p>
+              {sameAs[n] !== null ? (
+                <p className="ws-scene">The picture is question {sameAs[n]}'s.</p>
+              ) : (
+                root && quiz.pictures?.[q.id] && <QuestionPicture b={b} q={q} p={quiz.pictures[q.id]} root={root} />
+              )}
               {q.kind === 'pick' ? (
                 <p className="ws-line">Pages of {q.vma}: ______________________________________</p>
               ) : q.kind === 'order' ? (
@@ -338,7 +396,15 @@ export function QuestionCard() {
                 .map(([k, v]) => `${k} = ${v}`)
                 .join(', ')}
             </>
-          )}
+          )}{' '}
+          <button
+            type="button"
+            className="btn"
+            onClick={() => window.print()}
+            title="The worksheet for this seed, and its answer key on a page of its own"
+          >
+            Print worksheet
+          </button>
         </div>
       )}
       {open ? (

@@ -127,7 +127,8 @@ export class EngineClient {
     this.letters.clear();
     for (const x of this.exports.values()) x(null);
     this.exports.clear();
-    for (const [seq, q] of this.quizzes) q({ t: 'quizDone', seq, answers: null, error: 'the engine restarted' });
+    for (const [seq, q] of this.quizzes)
+      q({ t: 'quizDone', seq, answers: null, pictures: null, error: 'the engine restarted' });
     this.quizzes.clear();
     this.onRestart();
   }

@@ -120,7 +120,15 @@ export type FromWorker =
   | { t: 'exported'; seq: number; log?: string; steps?: StepCounters[]; error?: string }
   | { t: 'letterProgress'; id: number; column: number; columns: number; label: string; fraction: number }
   | { t: 'letterDone'; id: number; cells: ReferenceCell[] | null; error: string | null }
-  | { t: 'quizDone'; seq: number; answers: QuizAnswer[] | null; error: string | null };
+  | { t: 'quizDone'; seq: number; answers: QuizAnswer[] | null; pictures: QuizPicture[] | null; error: string | null };
+
+/** a question's picture on the worksheet: run A where the question starts, as the views draw it */
+export interface QuizPicture {
+  id: string;
+  frame: Frame;
+  program: Program;
+  timeline: Timeline;
+}
 
 /** a recorded run's timeline, plus per jump target the events it stops after (mechanisms/registry.ts) */
 /** marks: each jump target's events; series: each frame provider's data over the whole run (FrameProvider.series) */

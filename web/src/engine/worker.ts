@@ -13,6 +13,7 @@ import { RunStatus } from '../../../wasm-core/ts/abi.js';
 import { eventFields } from '../../../wasm-core/ts/events.js';
 import { alignCursor } from '../../../wasm-core/ts/align.js';
 import { Core, type Sim } from '../../../wasm-core/ts/core.js';
+import type { Recorder } from '../../../wasm-core/ts/recorder.js';
 import { Engine } from '../frames/engine.js';
 import { compile, type Program } from '../../../wasm-core/ts/compile.js';
 import { LimitExceeded, limitsOf } from '../../../wasm-core/ts/limits.js';
@@ -30,8 +31,10 @@ import { computeMarks } from '../mechanisms/registry.js';
 import type {
   FromWorker,
   QuizInput,
+  QuizPicture,
   ScenarioInput,
   StepCounters,
+  Timeline,
   ToWorker,
   WorkerIssue,
   WorkerLimit,
@@ -91,6 +94,16 @@ function pump(id: number) {
     drop(id);
     return;
   }
+  post({ t: 'loaded', id, timeline: timelineOf(engine, locates.get(id)) });
+}
+
+/* the page never needs the typed step tree (program.steps describes each step): cloning it for a
+   scenario of 16,000 steps took the page 200 ms */
+const leanScenario = (sc: Scenario): Scenario => ({ ...sc, steps: [] });
+const lean = (p: Program): Program => ({ ...p, scenario: leanScenario(p.scenario) });
+
+/** a recorded run's timeline as the views read it: its marks, its providers' series, its counter moments placed */
+function timelineOf(engine: Engine, locate: ScenarioInput['locate'] = []): Timeline {
   const timeline = engine.timeline();
   const event = (i: number) => engine.event(i);
   const ofTypes = (types: readonly number[]) => engine.ofTypes(types);
@@ -100,12 +113,8 @@ function pump(id: number) {
       if (p.series) series[p.id] = p.series(timeline.nEvents, event, engine.program, ofTypes);
   /* a tour's counter moments, placed by binary search over the recorded run */
   const located: Record<string, number | null> = {};
-  for (const m of locates.get(id) ?? []) located[counterKey(m)] = engine.locateCounter(m.counter, m.reaches);
-  post({
-    t: 'loaded',
-    id,
-    timeline: { ...timeline, marks: computeMarks(timeline.nEvents, event, ofTypes), series, located },
-  });
+  for (const m of locate) located[counterKey(m)] = engine.locateCounter(m.counter, m.reaches);
+  return { ...timeline, marks: computeMarks(timeline.nEvents, event, ofTypes), series, located };
 }
 
 /* each run's counter moments to place once it is recorded (its input's locate) */
@@ -305,7 +314,20 @@ async function quiz(seq: number, input: QuizInput) {
   try {
     const tour = parseTour(input.source, input.file, { seed: input.seed });
     const parsed = new Map<string, Scenario>();
+    /* each question's picture for the worksheet: run A's frame where the question starts */
+    const pictures: QuizPicture[] = [];
+    const timelines = new Map<Recorder, Timeline>();
     const answers = answerQuestions(core, input.file, tour.beats, {
+      recorder: (c, program, opts) => new Engine(c, program, opts, FRAME_PROVIDERS),
+      answered: (a, rec) => {
+        const engine = rec as Engine;
+        let timeline = timelines.get(rec);
+        if (!timeline) {
+          timeline = timelineOf(engine);
+          timelines.set(rec, timeline);
+        }
+        pictures.push({ id: a.id, frame: engine.frame(a.from), program: lean(engine.program), timeline });
+      },
       scenario: (name) => {
         let s = parsed.get(name);
         if (!s) {
@@ -317,9 +339,12 @@ async function quiz(seq: number, input: QuizInput) {
         return s;
       },
     });
-    post({ t: 'quizDone', seq, answers, error: null });
+    post(
+      { t: 'quizDone', seq, answers, pictures, error: null },
+      pictures.flatMap((p) => transferables(p.frame)),
+    );
   } catch (e) {
-    post({ t: 'quizDone', seq, answers: null, error: (e as Error).message });
+    post({ t: 'quizDone', seq, answers: null, pictures: null, error: (e as Error).message });
   }
 }
 
@@ -443,10 +468,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
         else post({ t: 'prepareError', id: m.id, ...refusal(e) });
         return;
       }
-      /* the page never needs the typed step tree (program.steps describes each step): cloning
-         it for a scenario of 16,000 steps took the page 200 ms */
-      const lean = (sc: Scenario): Scenario => ({ ...sc, steps: [] });
-      post({ t: 'prepared', id: m.id, program: { ...program, scenario: lean(program.scenario) }, own: lean(own) });
+      post({ t: 'prepared', id: m.id, program: lean(program), own: leanScenario(own) });
       const core = await corePromise;
       let engine: Engine;
       try {

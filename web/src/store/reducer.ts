@@ -317,6 +317,7 @@ function act(state: AppState, action: Action): AppState {
                 teacher: action.teacher ?? false,
                 status: 'computing',
                 answers: null,
+                pictures: null,
                 error: null,
                 progress: action.progress ?? {},
                 picked: {},
@@ -334,6 +335,7 @@ function act(state: AppState, action: Action): AppState {
           ...state.quiz,
           status: action.answers ? 'ready' : 'error',
           answers: action.answers ? Object.fromEntries(action.answers.map((a) => [a.id, a])) : null,
+          pictures: action.pictures ? Object.fromEntries(action.pictures.map((p) => [p.id, p])) : null,
           error: action.error,
         },
       };

@@ -10,7 +10,7 @@ import type { ReferenceCell } from '../../../wasm-core/ts/letter.js';
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Frame } from '../frames/types.js';
 import { DEFAULT_LIMITS, type Limits } from '../../../wasm-core/ts/limits.js';
-import type { Timeline, WorkerLimit } from '../engine/protocol.js';
+import type { QuizPicture, Timeline, WorkerLimit } from '../engine/protocol.js';
 
 import type { ViewId } from '../views/types.js';
 /** a view's id: the shared views' and the mechanisms' (views/registry.ts) */
@@ -275,7 +275,13 @@ export type Action =
       progress?: Record<string, QuestionProgress>;
     }
   | { type: 'gotoBeat'; index: number }
-  | { type: 'quizAnswers'; seed: number; answers: QuizAnswer[] | null; error: string | null }
+  | {
+      type: 'quizAnswers';
+      seed: number;
+      answers: QuizAnswer[] | null;
+      pictures?: QuizPicture[] | null;
+      error: string | null;
+    }
   | { type: 'checkAnswer'; id: string; typed: string }
   | { type: 'revealAnswer'; id: string }
   | { type: 'togglePick'; id: string; page: number }
@@ -383,6 +389,8 @@ export interface QuizState {
   teacher: boolean;
   status: 'computing' | 'ready' | 'error';
   answers: Record<string, QuizAnswer> | null;
+  /** each question's picture on the worksheet (run A where it starts), by question id */
+  pictures: Record<string, QuizPicture> | null;
   error: string | null;
   progress: Record<string, QuestionProgress>;
   /** a pick question's pages as the student clicks them on the address space, by question id */

@@ -17,6 +17,7 @@ import { select, zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } fro
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useBoxSize } from './useBoxSize.js';
 import { useHighlight } from './useHighlight.js';
+import { usePicture } from './picture.js';
 import { PC, PC_READAHEAD, PC_STATE_MASK, VM } from '../../../wasm-core/ts/abi.js';
 import { CAUSE, CAUSE_NAMES, type FaultMark, type FileView, type Frame, type VmaView } from '../frames/types.js';
 import type { Program } from '../../../wasm-core/ts/compile.js';
@@ -58,7 +59,10 @@ function presentCount(v: VmaView): number {
 }
 
 export function AddressSpace({ frame, program, theme }: ViewProps) {
-  const mmSel = useStore((s) => s.mmSel);
+  const picture = usePicture();
+  const pageMmSel = useStore((s) => s.mmSel);
+  /* a picture shows the process at its moment and the mapping it names, whatever the page has chosen */
+  const mmSel = picture ? null : pageMmSel;
   const setMmSel = (mm: number | null) => dispatch({ type: 'selectMm', mm });
   const [vmaSel, setVmaSel] = useState<number | null>(null);
   const mmId = mmSel ?? frame.focusMm;
@@ -66,7 +70,11 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
   const faultVma = frame.fault
     ? mm?.vmas.find((v) => frame.fault!.addr >= v.start && frame.fault!.addr < v.end)
     : undefined;
-  const coreVma = (vmaSel !== null ? mm?.vmas.find((v) => v.id === vmaSel) : undefined) ?? faultVma ?? mm?.vmas[0];
+  const named = picture?.vma
+    ? mm?.vmas.find((v) => vmaName(v, program.maps, program.files) === picture.vma)
+    : undefined;
+  const coreVma =
+    (vmaSel !== null ? mm?.vmas.find((v) => v.id === vmaSel) : undefined) ?? named ?? faultVma ?? mm?.vmas[0];
   const vma: VmaView | undefined = coreVma;
   const following = vmaSel === null;
 
@@ -291,8 +299,9 @@ function VmaGrid({
   const [hover, setHover] = useState<Hover | null>(null);
   /* the page the keyboard inspects (arrows move it, + and - zoom around it) */
   const [inspect, setInspect] = useState<number | null>(null);
+  const picture = usePicture();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the palette is read from CSS, which the theme changes
-  const palette = useMemo<Palette>(() => readPalette(), [theme]);
+  const palette = useMemo<Palette>(() => readPalette(picture?.root), [theme, picture]);
 
   const n = (vma.end - vma.start) / 4096;
   const heat = !vma.pages;
@@ -406,7 +415,7 @@ function VmaGrid({
       : hover;
 
   /* an exercise's pick question on this mapping: a click picks a page (Enter the inspected one) */
-  const picking = useStore((s) => pickingOn(s, label));
+  const picking = useStore((s) => (picture ? null : pickingOn(s, label)));
   const pickedList = useStore((s) => (picking ? s.quiz?.picked[picking] : undefined));
   const picked = useMemo(() => new Set(pickedList ?? []), [pickedList]);
   /* a tour beat's pages, bracketed for the audience */
