@@ -180,6 +180,8 @@ export async function resolve() {
 
   /* tunables: each mechanism's (the kernel section), then the machine's */
   const tunables = [];
+  for (const t of core.kernel ?? [])
+    tunables.push({ ...t, scope: 'kernel', mechanism: 'core', field: t.field ?? t.key, ctype: t.ctype ?? 'u32' });
   for (const m of mechanisms)
     for (const t of m.tunables ?? [])
       tunables.push({
@@ -250,7 +252,7 @@ export async function resolve() {
         name: ch,
         value: i,
         doc: '',
-        c: t.cPrefix + ch.replace(/-/g, '_').toUpperCase(),
+        c: t.cPrefix + ch.replace(/[-.]/g, '_').toUpperCase(),
       })),
     });
 

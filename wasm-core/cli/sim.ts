@@ -280,7 +280,7 @@ function table(res: RunResult, s: Scenario): string {
   lines.push(s.name);
   const k = s.kernel;
   lines.push(
-    `kernel: fault_around_bytes=${k.fault_around_bytes} vmacache=${k.vmacache} anon_prefault=${k.anon_prefault} thp=${k.thp} readahead_kb=${k.readahead_kb} large_mapcount=${k.large_mapcount}`,
+    `kernel: version=${k.version} fault_around_bytes=${k.fault_around_bytes} vmacache=${k.vmacache} anon_prefault=${k.anon_prefault} thp=${k.thp} readahead_kb=${k.readahead_kb} large_mapcount=${k.large_mapcount}`,
   );
   lines.push(
     `machine: memory=${formatSize(s.machine.memory)}  steps run: ${res.steps}  touches: ${n(res.model.touches)}`,

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x2ca01980u
+#define MMSIM_INTERFACE_HASH 0x280a16bdu
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -271,6 +271,16 @@ enum mmsim_prefault_end {
 	MMSIM_PFEND_PMD = 4, /* the end of the page table (a batch never crosses a PMD) */
 	MMSIM_PFEND_ALLOC = 5, /* an allocation failed part way: the batch shrank (the prediction already stored will miss) */
 	MMSIM_PFEND_PRESENT = 6, /* a present PTE (a read batch stops there: the model's choice, as later postings; V1 overwrote it) */
+};
+enum mmsim_kernel_version {
+	MMSIM_KERNEL_2_6_38 = 0,
+	MMSIM_KERNEL_2_6_39 = 1,
+	MMSIM_KERNEL_3_14 = 2,
+	MMSIM_KERNEL_3_15 = 3,
+	MMSIM_KERNEL_6_9 = 4,
+	MMSIM_KERNEL_6_10 = 5,
+	MMSIM_KERNEL_6_12 = 6,
+	MMSIM_KERNEL_6_18 = 7,
 };
 enum mmsim_vmacache_mode {
 	MMSIM_VMACACHE_PER_THREAD = 0,
@@ -608,11 +618,12 @@ struct mmsim_event { /* 32 bytes: 32 bytes, one trace record */
 	uint32_t c;
 	uint32_t d;
 };
-struct mmsim_prog_header { /* 112 bytes: the program's first record */
+struct mmsim_prog_header { /* 120 bytes: the program's first record */
 	uint32_t magic; /* MMSIM_PROG_MAGIC */
 	uint32_t abi; /* MMSIM_ABI_VERSION */
 	uint64_t seed;
 	uint64_t memory; /* machine.memory, bytes */
+	uint32_t kernel_version; /* version (enum mmsim_kernel_version) */
 	uint32_t fault_around_bytes; /* fault_around_bytes (bytes) */
 	uint32_t readahead_kb; /* readahead_kb (KiB) */
 	uint32_t vmacache; /* vmacache (enum mmsim_vmacache_mode) */
@@ -635,6 +646,7 @@ struct mmsim_prog_header { /* 112 bytes: the program's first record */
 	uint32_t nr_maps; /* number of distinct map names */
 	uint32_t nr_steps;
 	uint32_t nr_data;
+	uint32_t reserved; /* padding to 8 bytes */
 };
 struct mmsim_prog_file { /* 16 bytes */
 	uint64_t size; /* bytes */
@@ -824,33 +836,35 @@ _Static_assert(offsetof(struct mmsim_event, a) == 16, "mmsim_event.a at 16");
 _Static_assert(offsetof(struct mmsim_event, b) == 20, "mmsim_event.b at 20");
 _Static_assert(offsetof(struct mmsim_event, c) == 24, "mmsim_event.c at 24");
 _Static_assert(offsetof(struct mmsim_event, d) == 28, "mmsim_event.d at 28");
-_Static_assert(sizeof(struct mmsim_prog_header) == 112, "struct mmsim_prog_header: 112 bytes");
+_Static_assert(sizeof(struct mmsim_prog_header) == 120, "struct mmsim_prog_header: 120 bytes");
 _Static_assert(offsetof(struct mmsim_prog_header, magic) == 0, "mmsim_prog_header.magic at 0");
 _Static_assert(offsetof(struct mmsim_prog_header, abi) == 4, "mmsim_prog_header.abi at 4");
 _Static_assert(offsetof(struct mmsim_prog_header, seed) == 8, "mmsim_prog_header.seed at 8");
 _Static_assert(offsetof(struct mmsim_prog_header, memory) == 16, "mmsim_prog_header.memory at 16");
-_Static_assert(offsetof(struct mmsim_prog_header, fault_around_bytes) == 24, "mmsim_prog_header.fault_around_bytes at 24");
-_Static_assert(offsetof(struct mmsim_prog_header, readahead_kb) == 28, "mmsim_prog_header.readahead_kb at 28");
-_Static_assert(offsetof(struct mmsim_prog_header, vmacache) == 32, "mmsim_prog_header.vmacache at 32");
-_Static_assert(offsetof(struct mmsim_prog_header, fadvise_dontneed) == 36, "mmsim_prog_header.fadvise_dontneed at 36");
-_Static_assert(offsetof(struct mmsim_prog_header, workingset) == 40, "mmsim_prog_header.workingset at 40");
-_Static_assert(offsetof(struct mmsim_prog_header, min_free_kbytes) == 44, "mmsim_prog_header.min_free_kbytes at 44");
-_Static_assert(offsetof(struct mmsim_prog_header, dirty_background_ratio) == 48, "mmsim_prog_header.dirty_background_ratio at 48");
-_Static_assert(offsetof(struct mmsim_prog_header, dirty_ratio) == 52, "mmsim_prog_header.dirty_ratio at 52");
-_Static_assert(offsetof(struct mmsim_prog_header, thp) == 56, "mmsim_prog_header.thp at 56");
-_Static_assert(offsetof(struct mmsim_prog_header, mthp_orders) == 60, "mmsim_prog_header.mthp_orders at 60");
-_Static_assert(offsetof(struct mmsim_prog_header, large_mapcount) == 64, "mmsim_prog_header.large_mapcount at 64");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_pages_mapped_batching) == 68, "mmsim_prog_header.nr_pages_mapped_batching at 68");
-_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault) == 72, "mmsim_prog_header.anon_prefault at 72");
-_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault_cap) == 76, "mmsim_prog_header.anon_prefault_cap at 76");
-_Static_assert(offsetof(struct mmsim_prog_header, io_latency) == 80, "mmsim_prog_header.io_latency at 80");
-_Static_assert(offsetof(struct mmsim_prog_header, writeback_latency) == 84, "mmsim_prog_header.writeback_latency at 84");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_files) == 88, "mmsim_prog_header.nr_files at 88");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_procs) == 92, "mmsim_prog_header.nr_procs at 92");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_tasks) == 96, "mmsim_prog_header.nr_tasks at 96");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_maps) == 100, "mmsim_prog_header.nr_maps at 100");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_steps) == 104, "mmsim_prog_header.nr_steps at 104");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_data) == 108, "mmsim_prog_header.nr_data at 108");
+_Static_assert(offsetof(struct mmsim_prog_header, kernel_version) == 24, "mmsim_prog_header.kernel_version at 24");
+_Static_assert(offsetof(struct mmsim_prog_header, fault_around_bytes) == 28, "mmsim_prog_header.fault_around_bytes at 28");
+_Static_assert(offsetof(struct mmsim_prog_header, readahead_kb) == 32, "mmsim_prog_header.readahead_kb at 32");
+_Static_assert(offsetof(struct mmsim_prog_header, vmacache) == 36, "mmsim_prog_header.vmacache at 36");
+_Static_assert(offsetof(struct mmsim_prog_header, fadvise_dontneed) == 40, "mmsim_prog_header.fadvise_dontneed at 40");
+_Static_assert(offsetof(struct mmsim_prog_header, workingset) == 44, "mmsim_prog_header.workingset at 44");
+_Static_assert(offsetof(struct mmsim_prog_header, min_free_kbytes) == 48, "mmsim_prog_header.min_free_kbytes at 48");
+_Static_assert(offsetof(struct mmsim_prog_header, dirty_background_ratio) == 52, "mmsim_prog_header.dirty_background_ratio at 52");
+_Static_assert(offsetof(struct mmsim_prog_header, dirty_ratio) == 56, "mmsim_prog_header.dirty_ratio at 56");
+_Static_assert(offsetof(struct mmsim_prog_header, thp) == 60, "mmsim_prog_header.thp at 60");
+_Static_assert(offsetof(struct mmsim_prog_header, mthp_orders) == 64, "mmsim_prog_header.mthp_orders at 64");
+_Static_assert(offsetof(struct mmsim_prog_header, large_mapcount) == 68, "mmsim_prog_header.large_mapcount at 68");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_pages_mapped_batching) == 72, "mmsim_prog_header.nr_pages_mapped_batching at 72");
+_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault) == 76, "mmsim_prog_header.anon_prefault at 76");
+_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault_cap) == 80, "mmsim_prog_header.anon_prefault_cap at 80");
+_Static_assert(offsetof(struct mmsim_prog_header, io_latency) == 84, "mmsim_prog_header.io_latency at 84");
+_Static_assert(offsetof(struct mmsim_prog_header, writeback_latency) == 88, "mmsim_prog_header.writeback_latency at 88");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_files) == 92, "mmsim_prog_header.nr_files at 92");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_procs) == 96, "mmsim_prog_header.nr_procs at 96");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_tasks) == 100, "mmsim_prog_header.nr_tasks at 100");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_maps) == 104, "mmsim_prog_header.nr_maps at 104");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_steps) == 108, "mmsim_prog_header.nr_steps at 108");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_data) == 112, "mmsim_prog_header.nr_data at 112");
+_Static_assert(offsetof(struct mmsim_prog_header, reserved) == 116, "mmsim_prog_header.reserved at 116");
 _Static_assert(sizeof(struct mmsim_prog_file) == 16, "struct mmsim_prog_file: 16 bytes");
 _Static_assert(offsetof(struct mmsim_prog_file, size) == 0, "mmsim_prog_file.size at 0");
 _Static_assert(offsetof(struct mmsim_prog_file, flags) == 8, "mmsim_prog_file.flags at 8");
@@ -1120,6 +1134,7 @@ int mmsim_prefault_state(const struct mmsim *sim, uint32_t task, struct mmsim_pr
 const char *mmsim_tunables_check(const struct mmsim_prog_header *h);
 /* the header's tunables at their defaults */
 #define MMSIM_HEADER_DEFAULTS(h) do { \
+	(h)->kernel_version = 7u; \
 	(h)->fault_around_bytes = 65536u; \
 	(h)->readahead_kb = 128u; \
 	(h)->vmacache = 0u; \

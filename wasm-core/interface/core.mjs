@@ -868,6 +868,33 @@ export const events = [
 ];
 
 /*
+ * The kernels a scenario can name (kernel: version:), oldest first: each is the set of rules the model
+ * follows for every behaviour it has. A tunable's `versions` map (value -> the kernel where that value
+ * became the rule) gives its default under each version: the value of the latest kernel at or before the
+ * version, the oldest value before all of them. A key the scenario sets explicitly wins over the version.
+ */
+export const kernelVersions = ['2.6.38', '2.6.39', '3.14', '3.15', '6.9', '6.10', '6.12', '6.18'];
+
+/* the core's own kernel key: which kernel's rules (the header carries it, for the record: the core reads
+   every behaviour from its own key, never from the version) */
+export const kernel = [
+  {
+    key: 'version',
+    field: 'kernel_version',
+    type: 'choice',
+    choices: kernelVersions,
+    default: '6.18',
+    cEnum: 'mmsim_kernel_version',
+    cPrefix: 'MMSIM_KERNEL_',
+    kernel: 'all',
+    status: 'modelled',
+    quick: true,
+    readsAlone: true,
+    desc: "The kernel whose rules the run follows: each tunable it does not set takes that kernel's value (fault_around_bytes from 3.15, the VMA cache from 3.14 to 6.0, fadvise_dontneed, workingset, large_mapcount, nr_pages_mapped_batching...). Without it, 6.18: today's kernel. A seed scenario names its seed's kernel.",
+  },
+];
+
+/*
  * Settings the program header carries besides the kernel tunables (which
  * come from the mechanisms): the machine. `key` is the scenario's (and
  * --set's) name; `field` the header field. Same fields as a tunable.

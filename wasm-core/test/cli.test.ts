@@ -338,7 +338,7 @@ describe('npm run sim --compare / --sweep', () => {
     const nope = sim(SEQ, '--sweep', 'nope');
     expect(nope.code).toBe(2);
     expect(nope.out).toBe('');
-    expect(nope.err).toContain("--sweep nope: unknown tunable 'nope'; tunables: fault_around_bytes, ");
+    expect(nope.err).toContain("--sweep nope: unknown tunable 'nope'; tunables: version, fault_around_bytes, ");
     expect(sim(SEQ, '--sweep', 'fault_around_byte').err).toContain("(did you mean 'fault_around_bytes'?)");
     const bad = sim(SEQ, '--sweep', 'fault_around_bytes=4096,3');
     expect(bad.code).toBe(2);

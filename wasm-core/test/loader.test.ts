@@ -463,9 +463,10 @@ steps: []
       large_mapcount: false,
       fadvise_dontneed: 'invalidate-only',
       readahead_kb: 256,
-      /* the project's own tunables, at their defaults */
-      nr_pages_mapped_batching: false,
-      workingset: false,
+      /* the rest at their defaults: today's kernel (6.18), as the scenario names no version */
+      version: '6.18',
+      nr_pages_mapped_batching: true,
+      workingset: true,
       min_free_kbytes: 0,
       dirty_background_ratio: 10,
       dirty_ratio: 20,
@@ -812,7 +813,12 @@ describe('editor assistance from the schema', () => {
     const d = docAt(S, ...at('kernel:\n  fault_a|round_bytes: 4096\n'));
     expect(d?.doc.title).toBe('fault_around_bytes');
     expect(d?.doc.lines).toEqual(
-      expect.arrayContaining([TUNABLES[0].desc, 'default: 64 KiB', 'kernel: 3.15', 'mechanism: Fault-around']),
+      expect.arrayContaining([
+        TUNABLES.find((t) => t.key === 'fault_around_bytes')!.desc,
+        'default: 64 KiB',
+        'kernel: 3.15',
+        'mechanism: Fault-around',
+      ]),
     );
     expect(docAt(S, ...at('steps:\n  - acc|ess: { task: app }\n'))?.doc).toEqual({
       title: 'step: access',

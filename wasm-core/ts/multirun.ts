@@ -16,7 +16,15 @@ import type { Scenario } from './scenario.js';
 import { withSettings } from './tunables.js';
 
 export { withSettings };
-import { formatTunable, KERNEL_TUNABLES, MACHINE_SETTINGS, tunableInfo, type TunableValue } from './tunables.js';
+import {
+  formatTunable,
+  KERNEL_TUNABLES,
+  MACHINE_SETTINGS,
+  tunableInfo,
+  type TunableValue,
+  followsVersion,
+  versionDefault,
+} from './tunables.js';
 
 /* ------------------------------------------------------------ tunables of a scenario */
 
@@ -49,7 +57,11 @@ export function describeTunables(s: Scenario, keys: readonly string[]): string {
   return keys
     .filter((k) => k !== 'without' || s.without.length)
     .map((k) =>
-      k === 'without' ? `without ${formatValue(k, s.without)}` : `${k} ${formatValue(k, tunableValue(s, k))}`,
+      k === 'without'
+        ? `without ${formatValue(k, s.without)}`
+        : k === 'version'
+          ? `Linux ${s.kernel.version}`
+          : `${k} ${formatValue(k, tunableValue(s, k))}`,
     )
     .join(', ');
 }
@@ -62,9 +74,22 @@ function same(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** The keys (kernel tunables, machine.*, seed) whose value in `run` differs from the scenario's own. */
+/**
+ * The keys (kernel tunables, machine.*, seed) whose value in `run` differs from the scenario's own. When the
+ * kernel version differs, a key whose value in each run is its version's rule is the version's doing, not a
+ * change of its own: "version" alone stands for it.
+ */
 export function changedTunables(own: Scenario, run: Scenario): string[] {
-  return RUN_KEYS.filter((k) => !same(tunableValue(own, k), tunableValue(run, k)));
+  const va = own.kernel.version,
+    vb = run.kernel.version;
+  return RUN_KEYS.filter((k) => {
+    if (same(tunableValue(own, k), tunableValue(run, k))) return false;
+    if (va === vb || k === 'version') return true;
+    const t = tunableInfo(k);
+    const ruled = (s: Scenario, v: string) =>
+      !!t && followsVersion(t) && same(tunableValue(s, k), versionDefault(t, v));
+    return !(ruled(own, va) && ruled(run, vb));
+  });
 }
 
 /* ------------------------------------------------------------ plans */
@@ -99,6 +124,12 @@ export function kernelOfRun(s: Scenario, keys: readonly string[]): string | null
 export function kernelRunLabels(a: Scenario, b: Scenario): { a: string; b: string } {
   const plain = runLabels(a, b);
   const keys = changedTunables(a, b);
+  /* two kernels: each run by its version, then whatever else differs ("6.18 · fault_around_bytes 4 KiB") */
+  if (keys.includes('version')) {
+    const rest = keys.filter((k) => k !== 'version');
+    const name = (x: Scenario) => `${x.kernel.version}${rest.length ? ` \u00b7 ${describeTunables(x, rest)}` : ''}`;
+    return { a: name(a), b: name(b) };
+  }
   const ka = kernelOfRun(a, keys),
     kb = kernelOfRun(b, keys);
   return ka && kb && ka !== kb ? { a: `${ka} \u00b7 ${plain.a}`, b: `${kb} \u00b7 ${plain.b}` } : plain;

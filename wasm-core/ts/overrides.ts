@@ -30,6 +30,8 @@ export function applyOverrides(s: Scenario, sets: Record<string, string>): Scena
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: 0 });
+      /* a kernel version is text as typed: version=6.10 is "6.10", not the number 6.1 */
+      if (key === 'version' && typeof value === 'number') value = raw.trim();
     } catch {
       errors.push(
         new ScenarioError(

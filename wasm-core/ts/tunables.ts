@@ -24,9 +24,58 @@ export function tunableInfo(key: string): TunableInfo | undefined {
   return TUNABLES.find((t) => t.key === key);
 }
 
-export const DEFAULT_KERNEL = Object.fromEntries(
-  KERNEL_TUNABLES.map((t) => [t.key, Array.isArray(t.default) ? [...t.default] : t.default]),
-) as unknown as KernelTunables;
+/* ------------------------------------------------------------ kernel versions */
+
+/** the kernels a scenario can name (kernel: version:), oldest first: the choices of the `version` key */
+export const KERNEL_VERSIONS: readonly string[] = TUNABLES.find((t) => t.key === 'version')!.choices!;
+/** the kernel a scenario that names none follows: today's */
+export const DEFAULT_VERSION = TUNABLES.find((t) => t.key === 'version')!.default as string;
+
+const KERNEL_RE = /^\d+(\.\d+)+$/;
+/** "2.6.39" < "3.14" < "6.10": dotted numbers compared part by part */
+export function compareVersions(a: string, b: string): number {
+  const x = a.split('.').map(Number),
+    y = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(x.length, y.length); i++)
+    if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
+
+/** a `versions` key (the value as text) as the tunable's value */
+function valueOfText(t: TunableInfo, text: string): TunableValue {
+  if (t.type === 'bool') return text === 'true';
+  if (t.type === 'choice') return text;
+  return Number(text);
+}
+
+/**
+ * A tunable's value under a kernel version: from its `versions` map (value -> the kernel where it became the
+ * rule), the value of the latest kernel at or before `version`, the oldest value before all of them. A
+ * tunable whose map names no kernel release (anon_prefault: "2004 prefault") keeps its default in every
+ * version.
+ */
+/** whether a tunable's value follows the kernel version: its `versions` map names kernel releases only */
+export const followsVersion = (t: TunableInfo): boolean =>
+  t.key !== 'version' && !!t.versions && Object.values(t.versions).every((k) => KERNEL_RE.test(k));
+
+export function versionDefault(t: TunableInfo, version: string): TunableValue {
+  if (t.key === 'version') return version;
+  if (!followsVersion(t)) return Array.isArray(t.default) ? [...t.default] : t.default;
+  const steps = Object.entries(t.versions!).sort((a, b) => compareVersions(a[1], b[1]));
+  let at = steps[0];
+  for (const st of steps) if (compareVersions(st[1], version) <= 0) at = st;
+  return valueOfText(t, at[0]);
+}
+
+/** every kernel tunable's value under a version (nothing set explicitly) */
+export function kernelOf(version: string): KernelTunables {
+  return Object.fromEntries(
+    KERNEL_TUNABLES.map((t) => [t.key, versionDefault(t, version)]),
+  ) as unknown as KernelTunables;
+}
+
+/** the kernel tunables of a scenario that names no version and sets nothing: today's */
+export const DEFAULT_KERNEL = kernelOf(DEFAULT_VERSION);
 export const DEFAULT_MACHINE = Object.fromEntries(
   MACHINE_SETTINGS.map((t) => [t.key.slice('machine.'.length), t.default]),
 ) as unknown as MachineSettings;
@@ -96,13 +145,23 @@ export function sweepDomain(t: TunableInfo): TunableValue[] {
  * RUN_KEYS; the caller has checked the values.
  */
 export function withSettings(s: Scenario, values: Readonly<Record<string, SettingValue>>): Scenario {
-  const out: Scenario = { ...s, kernel: { ...s.kernel }, machine: { ...s.machine } };
+  const out: Scenario = { ...s, kernel: { ...s.kernel }, kernelGiven: { ...s.kernelGiven }, machine: { ...s.machine } };
+  const kernel = out.kernel as unknown as Record<string, SettingValue>;
+  /* a new version first: every key nobody set takes that kernel's value; then the keys set here win */
+  const version = values.version as string | undefined;
+  if (version !== undefined)
+    for (const t of KERNEL_TUNABLES)
+      if (!(t.key in out.kernelGiven) && !(t.key in values)) kernel[t.key] = versionDefault(t, version) as SettingValue;
   for (const [key, v] of Object.entries(values)) {
     if (key === 'seed') out.seed = v as number;
     else if (key === 'without') out.without = [...(v as string[])];
     else if (key.startsWith('machine.'))
       (out.machine as unknown as Record<string, SettingValue>)[key.slice('machine.'.length)] = v;
-    else (out.kernel as unknown as Record<string, SettingValue>)[key] = v;
+    else {
+      kernel[key] = v;
+      /* set by hand: a later change of version leaves it as it is */
+      if (key !== 'version') out.kernelGiven[key as keyof KernelTunables] = { line: 0, col: 0, path: key };
+    }
   }
   return out;
 }

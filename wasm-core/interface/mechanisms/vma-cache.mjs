@@ -24,13 +24,13 @@ export default {
       default: 'per-thread',
       cEnum: 'mmsim_vmacache_mode',
       cPrefix: 'MMSIM_VMACACHE_',
-      kernel: '3.15 / 3.14',
-      versions: { 'per-thread': '3.15', 'mm-wide': '3.14' },
+      kernel: '3.15 / 3.14 / 6.1',
+      versions: { 'per-thread': '3.15', 'mm-wide': '3.14', off: '6.1' },
       status: 'modelled',
       quick: true,
       /* its values name the behaviour by themselves ('mm-wide'): a label may show one alone */
       readsAlone: true,
-      desc: '3.15 per-thread VMA cache (4 slots, seqnum invalidation), the 3.14 single mm->mmap_cache, or off: no cache, every find_vma() walks the tree (the baseline of the letter\'s "up to 250%").',
+      desc: '3.15 per-thread VMA cache (4 slots, seqnum invalidation), the 3.14 single mm->mmap_cache, or off: no cache, every find_vma() walks the tree (the baseline of the letter\'s "up to 250%"; and Linux from 6.1, which removed the cache: its find_vma() walks the maple tree, drawn here as the rb-tree).',
     },
   ],
   counters: [

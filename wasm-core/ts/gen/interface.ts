@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0x2ca01980;
+export const INTERFACE_HASH = 0x280a16bd;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -302,6 +302,18 @@ export enum PrefaultEnd {
   Present = 6, // a present PTE (a read batch stops there: the model's choice, as later postings; V1 overwrote it)
 }
 export const PREFAULT_END_DOCS: readonly string[] = ["no prediction hit: one page, the order reset","2^order pages, under the cap","the cap (PAGEVEC_SIZE)","the end of the VMA","the end of the page table (a batch never crosses a PMD)","an allocation failed part way: the batch shrank (the prediction already stored will miss)","a present PTE (a read batch stops there: the model's choice, as later postings; V1 overwrote it)"];
+export const VersionMode = {
+  "2.6.38": 0,
+  "2.6.39": 1,
+  "3.14": 2,
+  "3.15": 3,
+  "6.9": 4,
+  "6.10": 5,
+  "6.12": 6,
+  "6.18": 7,
+} as const;
+export const VERSION_MODE_NAMES = ["2.6.38","2.6.39","3.14","3.15","6.9","6.10","6.12","6.18"] as const;
+export const VERSION_MODE_DOCS: readonly string[] = ["","","","","","","",""];
 export const VmacacheMode = {
   "per-thread": 0,
   "mm-wide": 1,
@@ -427,33 +439,35 @@ export const STRUCTS = {
     c: { offset: 24, type: 'u32', n: 1 },
     d: { offset: 28, type: 'u32', n: 1 },
   } },
-  prog_header: { size: 112, fields: {
+  prog_header: { size: 120, fields: {
     magic: { offset: 0, type: 'u32', n: 1 },
     abi: { offset: 4, type: 'u32', n: 1 },
     seed: { offset: 8, type: 'u64', n: 1 },
     memory: { offset: 16, type: 'u64', n: 1 },
-    fault_around_bytes: { offset: 24, type: 'u32', n: 1 },
-    readahead_kb: { offset: 28, type: 'u32', n: 1 },
-    vmacache: { offset: 32, type: 'u32', n: 1 },
-    fadvise_dontneed: { offset: 36, type: 'u32', n: 1 },
-    workingset: { offset: 40, type: 'u32', n: 1 },
-    min_free_kbytes: { offset: 44, type: 'u32', n: 1 },
-    dirty_background_ratio: { offset: 48, type: 'u32', n: 1 },
-    dirty_ratio: { offset: 52, type: 'u32', n: 1 },
-    thp: { offset: 56, type: 'u32', n: 1 },
-    mthp_orders: { offset: 60, type: 'u32', n: 1 },
-    large_mapcount: { offset: 64, type: 'u32', n: 1 },
-    nr_pages_mapped_batching: { offset: 68, type: 'u32', n: 1 },
-    anon_prefault: { offset: 72, type: 'u32', n: 1 },
-    anon_prefault_cap: { offset: 76, type: 'u32', n: 1 },
-    io_latency: { offset: 80, type: 'u32', n: 1 },
-    writeback_latency: { offset: 84, type: 'u32', n: 1 },
-    nr_files: { offset: 88, type: 'u32', n: 1 },
-    nr_procs: { offset: 92, type: 'u32', n: 1 },
-    nr_tasks: { offset: 96, type: 'u32', n: 1 },
-    nr_maps: { offset: 100, type: 'u32', n: 1 },
-    nr_steps: { offset: 104, type: 'u32', n: 1 },
-    nr_data: { offset: 108, type: 'u32', n: 1 },
+    kernel_version: { offset: 24, type: 'u32', n: 1 },
+    fault_around_bytes: { offset: 28, type: 'u32', n: 1 },
+    readahead_kb: { offset: 32, type: 'u32', n: 1 },
+    vmacache: { offset: 36, type: 'u32', n: 1 },
+    fadvise_dontneed: { offset: 40, type: 'u32', n: 1 },
+    workingset: { offset: 44, type: 'u32', n: 1 },
+    min_free_kbytes: { offset: 48, type: 'u32', n: 1 },
+    dirty_background_ratio: { offset: 52, type: 'u32', n: 1 },
+    dirty_ratio: { offset: 56, type: 'u32', n: 1 },
+    thp: { offset: 60, type: 'u32', n: 1 },
+    mthp_orders: { offset: 64, type: 'u32', n: 1 },
+    large_mapcount: { offset: 68, type: 'u32', n: 1 },
+    nr_pages_mapped_batching: { offset: 72, type: 'u32', n: 1 },
+    anon_prefault: { offset: 76, type: 'u32', n: 1 },
+    anon_prefault_cap: { offset: 80, type: 'u32', n: 1 },
+    io_latency: { offset: 84, type: 'u32', n: 1 },
+    writeback_latency: { offset: 88, type: 'u32', n: 1 },
+    nr_files: { offset: 92, type: 'u32', n: 1 },
+    nr_procs: { offset: 96, type: 'u32', n: 1 },
+    nr_tasks: { offset: 100, type: 'u32', n: 1 },
+    nr_maps: { offset: 104, type: 'u32', n: 1 },
+    nr_steps: { offset: 108, type: 'u32', n: 1 },
+    nr_data: { offset: 112, type: 'u32', n: 1 },
+    reserved: { offset: 116, type: 'u32', n: 1 },
   } },
   prog_file: { size: 16, fields: {
     size: { offset: 0, type: 'u64', n: 1 },
@@ -646,6 +660,30 @@ export interface TunableInfo {
 }
 export const TUNABLES: readonly TunableInfo[] = [
   {
+    "key": "version",
+    "field": "kernel_version",
+    "type": "choice",
+    "choices": [
+      "2.6.38",
+      "2.6.39",
+      "3.14",
+      "3.15",
+      "6.9",
+      "6.10",
+      "6.12",
+      "6.18"
+    ],
+    "default": "6.18",
+    "kernel": "all",
+    "status": "modelled",
+    "quick": true,
+    "readsAlone": true,
+    "desc": "The kernel whose rules the run follows: each tunable it does not set takes that kernel's value (fault_around_bytes from 3.15, the VMA cache from 3.14 to 6.0, fadvise_dontneed, workingset, large_mapcount, nr_pages_mapped_batching...). Without it, 6.18: today's kernel. A seed scenario names its seed's kernel.",
+    "scope": "kernel",
+    "mechanism": "core",
+    "ctype": "u32"
+  },
+  {
     "key": "fault_around_bytes",
     "type": "size",
     "pow2": true,
@@ -702,15 +740,16 @@ export const TUNABLES: readonly TunableInfo[] = [
       "off"
     ],
     "default": "per-thread",
-    "kernel": "3.15 / 3.14",
+    "kernel": "3.15 / 3.14 / 6.1",
     "versions": {
       "per-thread": "3.15",
-      "mm-wide": "3.14"
+      "mm-wide": "3.14",
+      "off": "6.1"
     },
     "status": "modelled",
     "quick": true,
     "readsAlone": true,
-    "desc": "3.15 per-thread VMA cache (4 slots, seqnum invalidation), the 3.14 single mm->mmap_cache, or off: no cache, every find_vma() walks the tree (the baseline of the letter's \"up to 250%\").",
+    "desc": "3.15 per-thread VMA cache (4 slots, seqnum invalidation), the 3.14 single mm->mmap_cache, or off: no cache, every find_vma() walks the tree (the baseline of the letter's \"up to 250%\"; and Linux from 6.1, which removed the cache: its find_vma() walks the maple tree, drawn here as the rb-tree).",
     "scope": "kernel",
     "mechanism": "vma-cache",
     "field": "vmacache",
@@ -968,11 +1007,13 @@ export const TUNABLES: readonly TunableInfo[] = [
 
 /** The scenario's `kernel:` section, fully defaulted. */
 export interface KernelTunables {
+  /** The kernel whose rules the run follows: each tunable it does not set takes that kernel's value (fault_around_bytes from 3.15, the VMA cache from 3.14 to 6.0, fadvise_dontneed, workingset, large_mapcount, nr_pages_mapped_batching...). Without it, 6.18: today's kernel. A seed scenario names its seed's kernel. */
+  version: '2.6.38' | '2.6.39' | '3.14' | '3.15' | '6.9' | '6.10' | '6.12' | '6.18';
   /** Fault-around window (power of two). 4096 turns fault-around off: the pre-3.15 baseline. */
   fault_around_bytes: number;
   /** Read-around / readahead window for major faults and read (read_ahead_kb). */
   readahead_kb: number;
-  /** 3.15 per-thread VMA cache (4 slots, seqnum invalidation), the 3.14 single mm->mmap_cache, or off: no cache, every find_vma() walks the tree (the baseline of the letter's "up to 250%"). */
+  /** 3.15 per-thread VMA cache (4 slots, seqnum invalidation), the 3.14 single mm->mmap_cache, or off: no cache, every find_vma() walks the tree (the baseline of the letter's "up to 250%"; and Linux from 6.1, which removed the cache: its find_vma() walks the maple tree, drawn here as the rb-tree). */
   vmacache: 'per-thread' | 'mm-wide' | 'off';
   /** 2.6.39 deactivation of pages that could not be invalidated, or the 2.6.38 behaviour. */
   fadvise_dontneed: 'deactivate' | 'invalidate-only';
@@ -1010,7 +1051,7 @@ export interface MachineSettings {
 export const MECHANISMS = [{"id":"fault-around","title":"Fault-around","order":1,"seed":{"author":"Kirill A. Shutemov","title":"mm: introduce vm_ops->map_pages()","date":"2014-04","kernel":"3.15","commit":"8c6e50b029"},"kernels":["3.15"],"core":["src/memory.c","src/filemap.c","src/readahead.c","src/shmem.c"],"tests":[],"aliases":[],"describer":false,"frames":true,"views":false},{"id":"vma-cache","title":"VMA cache","order":2,"seed":{"author":"Davidlohr Bueso","title":"mm: per-thread vma caching","date":"2014-04-07","kernel":"3.15","commit":"615d6e8756c8"},"kernels":["3.14","3.15"],"core":["src/vmacache.c"],"tests":["test/native/vma-cache.c"],"aliases":["vmacache"],"describer":true,"frames":true,"views":true},{"id":"lru","title":"LRU and fadvise","order":3,"seed":{"author":"Minchan Kim","title":"[PATCH v5 0/4] fadvise(DONTNEED) support","date":"2011-02-17","kernel":"2.6.39"},"kernels":["2.6.38","2.6.39"],"core":["src/swap.c","src/vmscan.c","src/writeback.c","src/truncate.c","src/workingset.c"],"tests":["test/native/lru.c"],"aliases":[],"describer":true,"frames":true,"views":true},{"id":"large-folios","title":"Large folios","order":4,"seed":{"author":"David Hildenbrand","title":"[PATCH v1 00/18] mm: mapcount for large folios + page_mapcount() cleanups","date":"2024-04-09","kernel":"6.10"},"kernels":["6.9","6.10"],"core":["src/rmap.c","src/huge_memory.c","src/folio_query.c"],"tests":["test/native/large-folios.c"],"aliases":["folios"],"describer":true,"frames":true,"views":true},{"id":"prefault","title":"Anticipatory prefault","order":5,"seed":{"author":"Christoph Lameter","title":"Anticipatory prefaulting in the page fault handler V1","date":"2004-12-08","kernel":"2.6.10-rc3 (never merged)"},"kernels":["2.6.10-rc3 (2004 patch)"],"core":["src/prefault.c"],"tests":["test/native/prefault.c"],"aliases":[],"describer":true,"frames":true,"views":true}] as const;
 
 /** the order of the layout table's rows (interface_gen.c), for the drift test */
-export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info","vmacache_info","vma_node","lru_info","lru_band","wb_request","folio_info","folio_map","folio_census","prefault_state"],"enums":["Op","ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Pattern","Advice","ExpectKind","FolioField","PG","Pagevec","LruMove","ShrinkVerdict","InvalResult","WbReason","FolioRmapOp","SplitPmdWhy","PrefaultEnd","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT","PAGEVEC_SIZE","LRU_TAIL","WB_QUEUE"]} as const;
+export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info","vmacache_info","vma_node","lru_info","lru_band","wb_request","folio_info","folio_map","folio_census","prefault_state"],"enums":["Op","ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Pattern","Advice","ExpectKind","FolioField","PG","Pagevec","LruMove","ShrinkVerdict","InvalResult","WbReason","FolioRmapOp","SplitPmdWhy","PrefaultEnd","VersionMode","VmacacheMode","FadviseDontneedMode","ThpMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT","PAGEVEC_SIZE","LRU_TAIL","WB_QUEUE"]} as const;
 
 export type WasmType = 'i32' | 'i64' | 'void';
 export const EXPORTS: readonly { name: string; proto: string; params: readonly { name: string; wasm: WasmType }[]; ret: WasmType; doc: string }[] = [

@@ -13,7 +13,7 @@
 import { DEFAULT_LIMITS, checkShape, checkSource, type Limits } from '../limits.js';
 import type { At, FileDef, FileSystem, Machine, ProcDef, Scenario, Tunables } from '../scenario.js';
 import { checkDocument, formatSize, loadYaml, ScenarioErrors, toSize, validator } from '../schema/check.js';
-import { DEFAULT_KERNEL, DEFAULT_MACHINE, tunableInfo } from '../tunables.js';
+import { DEFAULT_MACHINE, DEFAULT_VERSION, KERNEL_VERSIONS, kernelOf, tunableInfo } from '../tunables.js';
 import { Builder, Ctx, settingValue, withoutValue, type Obj } from './build.js';
 import { MACHINE_KEYS, NAME_RE, scenarioJsonSchema, TUNABLE_KEYS } from './schema.js';
 import { checkSemantics } from './semantics.js';
@@ -29,7 +29,10 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
   if (!root || typeof root !== 'object' || Array.isArray(root)) throw new ScenarioErrors(c.errors);
   const b = new Builder(c, src, bad);
 
-  const kernel: Tunables = { ...DEFAULT_KERNEL, mthp: [...DEFAULT_KERNEL.mthp] };
+  /* the kernel the scenario names (6.18 when none) gives every key it does not set */
+  const named = (root.kernel as Obj | undefined)?.version;
+  const version = typeof named === 'string' && KERNEL_VERSIONS.includes(named) ? named : DEFAULT_VERSION;
+  const kernel: Tunables = kernelOf(version);
   const kernelGiven: Scenario['kernelGiven'] = {};
   const machine: Machine = { ...DEFAULT_MACHINE };
   for (const [section, target, keys] of [

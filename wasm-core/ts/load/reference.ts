@@ -8,7 +8,14 @@
  */
 import { STEPS, STRUCTURAL_KINDS, type StepArg } from '../../interface/steps.js';
 import { COUNTER_INFO, EVENT_DOCS, EVENT_FIELDS, EVENT_MECHANISMS, EVENTS, MECHANISMS, TASK_COUNTERS } from '../abi.js';
-import { TUNABLES, type TunableInfo } from '../tunables.js';
+import {
+  followsVersion,
+  formatTunable,
+  KERNEL_VERSIONS,
+  TUNABLES,
+  type TunableInfo,
+  versionDefault,
+} from '../tunables.js';
 import { formatSize } from '../units.js';
 import { scenarioJsonSchema } from './schema.js';
 
@@ -78,6 +85,23 @@ function keysTable(o: Described, defs: Record<string, Described>): string[] {
   ];
 }
 
+/** each kernel version's value of every tunable it rules: the defaults `kernel: version:` gives */
+function versionsTable(): string[] {
+  const ruled = TUNABLES.filter((t) => t.scope === 'kernel' && followsVersion(t));
+  return [
+    '### Kernel versions',
+    '',
+    "`kernel: version:` names the kernel whose rules a run follows (6.18, today's, when a scenario names none).",
+    "Each key the scenario does not set takes that kernel's value, from the key's `versions` in",
+    '`wasm-core/interface/`: the value of the latest kernel at or before the version. A key set in the scenario,',
+    'or with `--set`, wins over the version. Keys not in this table are the same in every version.',
+    '',
+    `| version | ${ruled.map((t) => `\`${t.key}\``).join(' | ')} |`,
+    `|---|${ruled.map(() => '---|').join('')}`,
+    ...KERNEL_VERSIONS.map((v) => `| ${v} | ${ruled.map((t) => formatTunable(t, versionDefault(t, v))).join(' | ')} |`),
+  ];
+}
+
 export function referenceMarkdown(): string {
   const S = scenarioJsonSchema() as Described & { $defs: Record<string, Described> };
   const P = S.properties ?? {};
@@ -119,6 +143,8 @@ export function referenceMarkdown(): string {
       (t) =>
         `| \`${t.key}\` | ${tunableValues(t)} | ${tunableDefault(t)} | ${t.kernel} | ${title(t.mechanism)} | ${t.status === 'later' ? 'not yet modelled' : 'modelled'} | ${cell(t.desc)} |`,
     ),
+    '',
+    ...versionsTable(),
     '',
     '## Step kinds',
     '',

@@ -268,6 +268,20 @@ export class YamlSource {
       },
     });
     if (errors.length) throw new ScenarioErrors(errors.slice(0, 100));
+    /* a kernel version is text as written: `version: 6.10` is "6.10", not the number 6.1 */
+    visit(doc, {
+      Pair: (_, pair) => {
+        const v = pair.value;
+        if (
+          isScalar(pair.key) &&
+          pair.key.value === 'version' &&
+          isScalar(v) &&
+          typeof v.value === 'number' &&
+          v.source
+        )
+          v.value = v.source;
+      },
+    });
     this.root = doc.contents as Node | null;
     this.data = doc.toJS({ maxAliasCount: 0 });
   }

@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { COUNTERS, TUNABLES } from '../../../wasm-core/ts/abi.js';
+import { DEFAULT_VERSION } from '../../../wasm-core/ts/tunables.js';
 import { judgeExpects } from '../../../wasm-core/ts/judge.js';
 import { changedTunables, kernelRunLabels, runLabels, withSettings } from '../../../wasm-core/ts/multirun.js';
 import { applyOverrides } from '../../../wasm-core/ts/overrides.js';
@@ -509,18 +510,33 @@ function CompareBar() {
           </button>
         </>
       ) : (
-        naturalSet && (
-          <button
-            type="button"
-            className="btn"
-            onClick={() => dispatch({ type: 'setCompare', set: naturalSet })}
-            data-testid="compare-natural"
-            aria-label={`Compare with ${naturalLabel}`}
-            title={`Compare with ${naturalLabel}: run the scenario a second time with it, side by side, stepped together`}
-          >
-            Compare with {shortLabel}
-          </button>
-        )
+        <>
+          {naturalSet && (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => dispatch({ type: 'setCompare', set: naturalSet })}
+              data-testid="compare-natural"
+              aria-label={`Compare with ${naturalLabel}`}
+              title={`Compare with ${naturalLabel}: run the scenario a second time with it, side by side, stepped together`}
+            >
+              Compare with {shortLabel}
+            </button>
+          )}
+          {/* a seed's kernel beside today's: the question after every talk */}
+          {scenario && scenario.kernel.version !== DEFAULT_VERSION && (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => dispatch({ type: 'setCompare', set: { version: DEFAULT_VERSION } })}
+              data-testid="compare-today"
+              aria-label={`Compare ${scenario.kernel.version} with today's kernel, ${DEFAULT_VERSION}`}
+              title={`Run it again under ${DEFAULT_VERSION}'s rules (every key the scenario does not set itself), side by side`}
+            >
+              Today: {DEFAULT_VERSION}
+            </button>
+          )}
+        </>
       )}
       {quick && (
         <button

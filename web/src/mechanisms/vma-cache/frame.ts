@@ -67,7 +67,8 @@ export interface Lookup {
 }
 
 export interface VmaCacheFrame {
-  mode: 'per-thread' | 'mm-wide';
+  /** off: no cache at all, every find_vma() walks the tree (Linux 6.1 on, and the letter's baseline) */
+  mode: 'per-thread' | 'mm-wide' | 'off';
   tasks: TaskCache[];
   mms: MmCache[];
   lookup: Lookup | null;
@@ -159,7 +160,7 @@ function frame(ctx: FrameContext): VmaCacheFrame {
       .queryMany('mmsim_vma_tree', 'vma_node', 2 ** (TREE_DEPTH + 1), m.mm, TREE_DEPTH)
       .map((n) => ({ id: n.id, left: n.left, right: n.right, depth: n.depth, red: n.red !== 0 }));
   /* the scenario as run: its kernel tunables with any override applied */
-  const mode = program.scenario.kernel.vmacache === 'mm-wide' ? 'mm-wide' : 'per-thread';
+  const mode = program.scenario.kernel.vmacache;
   return { mode, tasks, mms: [...byMm.values()], ...lookupIn(ctx.ops) };
 }
 

@@ -221,6 +221,13 @@ function MmWide({ vc, frame, program }: { vc: VmaCacheFrame; frame: Frame; progr
   );
 }
 
+/** what the run's cache is, as the summary line says it */
+const MODE_TEXT = {
+  'per-thread': '3.15: four slots per thread',
+  'mm-wide': '3.14: one mm->mmap_cache per process',
+  off: 'no VMA cache (off; gone since 6.1)',
+} as const;
+
 export function CacheSlots({ frame, program }: ViewProps) {
   const vc = vmaCacheOf(frame);
   if (!vc) return <Empty>No VMA-cache state in this frame.</Empty>;
@@ -232,7 +239,7 @@ export function CacheSlots({ frame, program }: ViewProps) {
   return (
     <div className="vc">
       <div className="vc-summary">
-        <span>{vc.mode === 'per-thread' ? '3.15: four slots per thread' : '3.14: one mm->mmap_cache per process'}</span>
+        <span>{MODE_TEXT[vc.mode]}</span>
         <span className="num" data-testid="vc-total">
           {fmt(hits)} hits in {fmt(calls)} lookups · <b>{pct(hits, calls)}</b>
         </span>
@@ -263,7 +270,12 @@ export function CacheSlots({ frame, program }: ViewProps) {
         role="group"
         aria-label={vc.mode === 'per-thread' ? 'each thread\u2019s VMA cache' : 'each process\u2019s mmap_cache'}
       >
-        {vc.mode === 'per-thread' ? (
+        {vc.mode === 'off' ? (
+          <Empty>
+            No cache to draw: every find_vma() walks the VMA tree ({fmt(calls)} walks so far). Linux removed the VMA
+            cache in 6.1, when the maple tree came.
+          </Empty>
+        ) : vc.mode === 'per-thread' ? (
           alive.map((t) => <ThreadCard key={t.task} t={t} vc={vc} frame={frame} program={program} />)
         ) : (
           <MmWide vc={vc} frame={frame} program={program} />

@@ -1,0 +1,53 @@
+/**
+ * Kernel versions as a setting, in the browser: a seed scenario names its seed's kernel and offers today's
+ * beside it in one click; the runs are labelled by their versions; a link can set the version; the end
+ * state follows each version's rules (the VMA cache 3.15 added is gone from 6.1 on).
+ */
+import { expect, test } from '@playwright/test';
+import { failOnPageProblems } from './problems.js';
+
+failOnPageProblems();
+
+const ready = '[data-testid=views][data-ready]';
+
+test("a seed scenario beside today's kernel: one click, runs named by version, each by its own rules", async ({
+  page,
+}) => {
+  await page.goto('/?scenario=vma-cache/ebizzy');
+  await expect(page.locator(ready)).toHaveCount(1, { timeout: 60_000 });
+  const today = page.getByTestId('compare-today');
+  await expect(today).toHaveText('Today: 6.18');
+  await today.click();
+  await expect(page.getByTestId('run-label-a')).toHaveText('A 3.15');
+  await expect(page.getByTestId('run-label-b')).toHaveText('B 6.18');
+  await expect(page).toHaveURL(/compare=version%3D6\.18/);
+  /* at the end: 3.15's per-thread cache hits, 6.18 has no cache to hit */
+  await page.keyboard.press('End');
+  const hits = page.locator('[data-counter=vmacache_find_hits]');
+  await expect(hits.first()).toBeVisible();
+  await expect
+    .poll(async () => ({
+      a: Number(await page.locator('[data-run=a][data-counter=vmacache_find_hits]').first().getAttribute('data-value')),
+      b: Number(await page.locator('[data-run=b][data-counter=vmacache_find_hits]').first().getAttribute('data-value')),
+    }))
+    .toEqual({ a: expect.any(Number), b: 0 });
+  const a = Number(
+    await page.locator('[data-run=a][data-counter=vmacache_find_hits]').first().getAttribute('data-value'),
+  );
+  expect(a).toBeGreaterThan(1000);
+});
+
+test('a link sets the version; a scenario already at 6.18 offers no "today"', async ({ page }) => {
+  await page.goto('/?scenario=fault-around/sequential&set=version%3D6.18');
+  await expect(page.locator(ready)).toHaveCount(1, { timeout: 60_000 });
+  await expect(page.getByTestId('compare-today')).toHaveCount(0);
+  await page.getByTestId('compare-natural').click();
+  /* both runs 6.18: named by what differs, the fault-around window, not by a kernel */
+  await expect(page.getByTestId('run-label-a')).toContainText('fault_around_bytes 64 KiB');
+  await expect(page.getByTestId('run-label-b')).toContainText('fault_around_bytes 4 KiB');
+});
+
+test('a version the model does not have is refused, naming the key', async ({ page }) => {
+  await page.goto('/?scenario=fault-around/sequential&set=version%3D5.4');
+  await expect(page.getByTestId('toast').or(page.getByTestId('error-banner')).first()).toContainText('version');
+});
