@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x280a16bdu
+#define MMSIM_INTERFACE_HASH 0xa67b1888u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -296,6 +296,10 @@ enum mmsim_thp_mode {
 	MMSIM_THP_MADVISE = 1,
 	MMSIM_THP_ALWAYS = 2,
 };
+enum mmsim_deferred_split_stats {
+	MMSIM_DSSTATS_GLOBAL = 0,
+	MMSIM_DSSTATS_PER_SIZE = 1,
+};
 enum mmsim_prefault_mode {
 	MMSIM_PREFAULT_OFF = 0,
 	MMSIM_PREFAULT_ANTICIPATORY = 1,
@@ -395,6 +399,7 @@ enum mmsim_prefault_mode {
 	X(THP_DEFERRED_SPLIT_PAGE, "thp_deferred_split_page") \
 	X(ANON_FAULT_ALLOC, "anon_fault_alloc") \
 	X(ANON_FAULT_FALLBACK, "anon_fault_fallback") \
+	X(SPLIT_DEFERRED, "split_deferred") \
 	X(NR_FREE_PAGES, "nr_free_pages") \
 	X(NR_INACTIVE_ANON, "nr_inactive_anon") \
 	X(NR_ACTIVE_ANON, "nr_active_anon") \
@@ -618,7 +623,7 @@ struct mmsim_event { /* 32 bytes: 32 bytes, one trace record */
 	uint32_t c;
 	uint32_t d;
 };
-struct mmsim_prog_header { /* 120 bytes: the program's first record */
+struct mmsim_prog_header { /* 128 bytes: the program's first record */
 	uint32_t magic; /* MMSIM_PROG_MAGIC */
 	uint32_t abi; /* MMSIM_ABI_VERSION */
 	uint64_t seed;
@@ -636,6 +641,8 @@ struct mmsim_prog_header { /* 120 bytes: the program's first record */
 	uint32_t mthp_orders; /* mthp (bit n: order n enabled) */
 	uint32_t large_mapcount; /* large_mapcount (0/1) */
 	uint32_t nr_pages_mapped_batching; /* nr_pages_mapped_batching (0/1) */
+	uint32_t large_folio_reuse; /* large_folio_reuse (0/1) */
+	uint32_t deferred_split_stats; /* deferred_split_stats (enum mmsim_deferred_split_stats) */
 	uint32_t anon_prefault; /* anon_prefault (enum mmsim_prefault_mode) */
 	uint32_t anon_prefault_cap; /* anon_prefault_cap (pages) */
 	uint32_t io_latency; /* machine.io_latency (operations) */
@@ -836,7 +843,7 @@ _Static_assert(offsetof(struct mmsim_event, a) == 16, "mmsim_event.a at 16");
 _Static_assert(offsetof(struct mmsim_event, b) == 20, "mmsim_event.b at 20");
 _Static_assert(offsetof(struct mmsim_event, c) == 24, "mmsim_event.c at 24");
 _Static_assert(offsetof(struct mmsim_event, d) == 28, "mmsim_event.d at 28");
-_Static_assert(sizeof(struct mmsim_prog_header) == 120, "struct mmsim_prog_header: 120 bytes");
+_Static_assert(sizeof(struct mmsim_prog_header) == 128, "struct mmsim_prog_header: 128 bytes");
 _Static_assert(offsetof(struct mmsim_prog_header, magic) == 0, "mmsim_prog_header.magic at 0");
 _Static_assert(offsetof(struct mmsim_prog_header, abi) == 4, "mmsim_prog_header.abi at 4");
 _Static_assert(offsetof(struct mmsim_prog_header, seed) == 8, "mmsim_prog_header.seed at 8");
@@ -854,17 +861,19 @@ _Static_assert(offsetof(struct mmsim_prog_header, thp) == 60, "mmsim_prog_header
 _Static_assert(offsetof(struct mmsim_prog_header, mthp_orders) == 64, "mmsim_prog_header.mthp_orders at 64");
 _Static_assert(offsetof(struct mmsim_prog_header, large_mapcount) == 68, "mmsim_prog_header.large_mapcount at 68");
 _Static_assert(offsetof(struct mmsim_prog_header, nr_pages_mapped_batching) == 72, "mmsim_prog_header.nr_pages_mapped_batching at 72");
-_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault) == 76, "mmsim_prog_header.anon_prefault at 76");
-_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault_cap) == 80, "mmsim_prog_header.anon_prefault_cap at 80");
-_Static_assert(offsetof(struct mmsim_prog_header, io_latency) == 84, "mmsim_prog_header.io_latency at 84");
-_Static_assert(offsetof(struct mmsim_prog_header, writeback_latency) == 88, "mmsim_prog_header.writeback_latency at 88");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_files) == 92, "mmsim_prog_header.nr_files at 92");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_procs) == 96, "mmsim_prog_header.nr_procs at 96");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_tasks) == 100, "mmsim_prog_header.nr_tasks at 100");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_maps) == 104, "mmsim_prog_header.nr_maps at 104");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_steps) == 108, "mmsim_prog_header.nr_steps at 108");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_data) == 112, "mmsim_prog_header.nr_data at 112");
-_Static_assert(offsetof(struct mmsim_prog_header, reserved) == 116, "mmsim_prog_header.reserved at 116");
+_Static_assert(offsetof(struct mmsim_prog_header, large_folio_reuse) == 76, "mmsim_prog_header.large_folio_reuse at 76");
+_Static_assert(offsetof(struct mmsim_prog_header, deferred_split_stats) == 80, "mmsim_prog_header.deferred_split_stats at 80");
+_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault) == 84, "mmsim_prog_header.anon_prefault at 84");
+_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault_cap) == 88, "mmsim_prog_header.anon_prefault_cap at 88");
+_Static_assert(offsetof(struct mmsim_prog_header, io_latency) == 92, "mmsim_prog_header.io_latency at 92");
+_Static_assert(offsetof(struct mmsim_prog_header, writeback_latency) == 96, "mmsim_prog_header.writeback_latency at 96");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_files) == 100, "mmsim_prog_header.nr_files at 100");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_procs) == 104, "mmsim_prog_header.nr_procs at 104");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_tasks) == 108, "mmsim_prog_header.nr_tasks at 108");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_maps) == 112, "mmsim_prog_header.nr_maps at 112");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_steps) == 116, "mmsim_prog_header.nr_steps at 116");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_data) == 120, "mmsim_prog_header.nr_data at 120");
+_Static_assert(offsetof(struct mmsim_prog_header, reserved) == 124, "mmsim_prog_header.reserved at 124");
 _Static_assert(sizeof(struct mmsim_prog_file) == 16, "struct mmsim_prog_file: 16 bytes");
 _Static_assert(offsetof(struct mmsim_prog_file, size) == 0, "mmsim_prog_file.size at 0");
 _Static_assert(offsetof(struct mmsim_prog_file, flags) == 8, "mmsim_prog_file.flags at 8");
@@ -1137,16 +1146,18 @@ const char *mmsim_tunables_check(const struct mmsim_prog_header *h);
 	(h)->kernel_version = 7u; \
 	(h)->fault_around_bytes = 65536u; \
 	(h)->readahead_kb = 128u; \
-	(h)->vmacache = 0u; \
+	(h)->vmacache = 2u; \
 	(h)->fadvise_dontneed = 0u; \
-	(h)->workingset = 0u; \
+	(h)->workingset = 1u; \
 	(h)->min_free_kbytes = 0u; \
 	(h)->dirty_background_ratio = 10u; \
 	(h)->dirty_ratio = 20u; \
 	(h)->thp = 0u; \
 	(h)->mthp_orders = 0u; \
 	(h)->large_mapcount = 1u; \
-	(h)->nr_pages_mapped_batching = 0u; \
+	(h)->nr_pages_mapped_batching = 1u; \
+	(h)->large_folio_reuse = 1u; \
+	(h)->deferred_split_stats = 1u; \
 	(h)->anon_prefault = 0u; \
 	(h)->anon_prefault_cap = 14u; \
 	(h)->memory = 4294967296ull; \

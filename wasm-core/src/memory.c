@@ -630,6 +630,46 @@ static uint32_t wp_page_copy(struct mmsim *sim, struct vm_fault *vmf)
 	return 0;
 }
 
+/*
+ * __wp_can_reuse_large_anon_folio() (6.15+, CONFIG_MM_ID): a large anon
+ * folio whose every reference is a mapping, and every mapping in this mm's
+ * page tables, is exclusive to this mm and is reused in place: no copy, the
+ * folio stays whole (6.10 to 6.14 copy the page, leaving the folio partly
+ * mapped and queued for a deferred split). The kernel knows "every mapping
+ * in this mm" from the folio's _mm_ids; the model counts this mm's PTEs that
+ * map the folio's pages where the faulting VMA would have them. A single
+ * mapping is not reused ("just free up a large folio if only a single page
+ * is mapped").
+ */
+static bool wp_can_reuse_large_anon_folio(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn)
+{
+	uint32_t head = compound_head(sim, pfn), nr = 1u << folio_order(sim, head), here = 0;
+	int mapcount = folio_mapcount(sim, head);
+	const struct mm_struct *mm = mm_ptr(sim, vmf->mm);
+	uint64_t start =
+		(vmf->address & ~(uint64_t)(PAGE_SIZE - 1)) - (uint64_t)(pfn - head) * PAGE_SIZE;
+
+	if (!sim->s.hdr.large_folio_reuse || mapcount <= 1)
+		return false;
+	if (pfn_to_page(sim, head)->_refcount > mapcount &&
+	    !folio_test(pfn_to_page(sim, head), lru))
+		lru_add_drain(sim);
+	if (pfn_to_page(sim, head)->_refcount != mapcount)
+		return false;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t addr = start + (uint64_t)i * PAGE_SIZE;
+		const uint64_t *pte;
+
+		if (addr < vmf->vma->vm_start || addr >= vmf->vma->vm_end)
+			continue;
+		pte = walk_pte(sim, mm, addr);
+		if (pte && pte_present(*pte) && !(*pte & MMSIM_PTE_SPECIAL) &&
+		    pte_pfn(*pte) == head + i)
+			here++;
+	}
+	return (int)here == mapcount;
+}
+
 /* do_wp_page(): a write to a present, read-only PTE */
 static uint32_t do_wp_page(struct mmsim *sim, struct vm_fault *vmf)
 {
@@ -655,6 +695,11 @@ static uint32_t do_wp_page(struct mmsim *sim, struct vm_fault *vmf)
 			lru_add_drain(sim);
 		if (folio_test_anon(folio) && !folio_test_large(folio) && folio->_refcount == 1) {
 			folio->flags |= PF(anon_exclusive);
+			return wp_page_reuse(sim, vmf, MMSIM_FK_WP_REUSE);
+		}
+		if (folio_test_anon(folio) && folio_test_large(folio) &&
+		    wp_can_reuse_large_anon_folio(sim, vmf, pfn)) {
+			pfn_to_page(sim, pfn)->flags |= PF(anon_exclusive);
 			return wp_page_reuse(sim, vmf, MMSIM_FK_WP_REUSE);
 		}
 	}

@@ -95,7 +95,18 @@ static void deferred_split_folio(struct mmsim *sim, uint32_t head)
 		return;
 	pfn_to_page(sim, head + 2)->index = 1;
 	pfn_list_add(sim, &sim->s.deferred_split_head, head + 2, true);
-	count_vm_event(sim, MMSIM_THP_DEFERRED_SPLIT_PAGE);
+	/*
+	 * 6.10 counts every order in thp_deferred_split_page; 6.11+ only
+	 * PMD-sized folios there, and every order in its size's mTHP stat
+	 * (count_mthp_stat(order, MTHP_STAT_SPLIT_DEFERRED))
+	 */
+	if (sim->s.hdr.deferred_split_stats == MMSIM_DSSTATS_GLOBAL) {
+		count_vm_event(sim, MMSIM_THP_DEFERRED_SPLIT_PAGE);
+	} else {
+		if (folio_order(sim, head) == PMD_SHIFT - PAGE_SHIFT)
+			count_vm_event(sim, MMSIM_THP_DEFERRED_SPLIT_PAGE);
+		count_vm_event(sim, MMSIM_SPLIT_DEFERRED);
+	}
 	mod_node_page_state(sim, MMSIM_NR_DEFERRED_SPLIT, 1);
 	trace_mmsim_deferred_split(sim, head, folio_order(sim, head),
 				   (pfn_to_page(sim, head + 1)->_nr_pages_mapped &

@@ -209,7 +209,7 @@ steps:
     for (const flag of ['--compare key=value', '--sweep key', '--sweep key=v1,v2,...', '--csv'])
       expect(r.out).toContain(flag);
     expect(r.out).toMatch(/^ {2}fault_around_bytes +power of two, 4 KiB \.\. 2 MiB +default 64 KiB$/m);
-    expect(r.out).toMatch(/^ {2}vmacache +per-thread \| mm-wide \| off +default per-thread$/m);
+    expect(r.out).toMatch(/^ {2}vmacache +per-thread \| mm-wide \| off +default off$/m);
     expect(r.out).toMatch(/^ {2}machine\.io_latency +0 \.\. 1000000 operations +default 0 operations$/m);
     expect(r.out).toMatch(/^ {2}machine\.writeback_latency +1 \.\. 1000000 operations +default 20 operations$/m);
     expect(r.out).toMatch(/^ {2}seed +a whole number +default 1$/m);

@@ -466,6 +466,8 @@ steps: []
       /* the rest at their defaults: today's kernel (6.18), as the scenario names no version */
       version: '6.18',
       nr_pages_mapped_batching: true,
+      large_folio_reuse: true,
+      deferred_split_stats: 'per-size',
       workingset: true,
       min_free_kbytes: 0,
       dirty_background_ratio: 10,

@@ -11,7 +11,15 @@ import { parseScenario } from '../ts/load/index.js';
 import { changedTunables, kernelRunLabels } from '../ts/multirun.js';
 import { applyOverrides } from '../ts/overrides.js';
 import { runProgram } from '../ts/runner.js';
-import { DEFAULT_VERSION, KERNEL_VERSIONS, kernelOf, compareVersions } from '../ts/tunables.js';
+import {
+  compareVersions,
+  DEFAULT_VERSION,
+  followsVersion,
+  KERNEL_TUNABLES,
+  KERNEL_VERSIONS,
+  kernelOf,
+  versionDefault,
+} from '../ts/tunables.js';
 import { loadCore, repo, shippedScenarios } from './helpers.js';
 
 const at = (v: string) => kernelOf(v);
@@ -43,6 +51,13 @@ describe('each tunable under each kernel', () => {
     expect(k.nr_pages_mapped_batching).toBe(batching);
     /* the 2004 prefault was never merged: off in every version */
     expect(k.anon_prefault).toBe('off');
+    /* 6.11's per-size split statistics, 6.15's large-folio reuse */
+    expect(k.deferred_split_stats).toBe(compareVersions(v, '6.11') >= 0 ? 'per-size' : 'global');
+    expect(k.large_folio_reuse).toBe(compareVersions(v, '6.15') >= 0);
+  });
+  it("the description's default of each such key is today's value (the C header's defaults use it)", () => {
+    for (const t of KERNEL_TUNABLES.filter(followsVersion))
+      expect(t.default, `${t.key}'s default in wasm-core/interface/`).toEqual(versionDefault(t, DEFAULT_VERSION));
   });
 });
 

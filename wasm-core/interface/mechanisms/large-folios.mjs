@@ -54,11 +54,32 @@ export default {
     {
       key: 'nr_pages_mapped_batching',
       type: 'bool',
-      default: false,
+      default: true,
       kernel: '6.9, 6.10 / 6.12',
       versions: { false: '6.10', true: '6.12' },
       status: 'modelled',
       desc: "How a batch of PTEs updates a folio's _nr_pages_mapped: false, one atomic per page whose _mapcount crosses -1/0 (6.9 and 6.10's __folio_add_rmap/__folio_remove_rmap); true, one per batch (6.12: 'minimize folio->_nr_pages_mapped updates when batching PTE (un)mapping').",
+    },
+    {
+      key: 'large_folio_reuse',
+      type: 'bool',
+      default: true,
+      kernel: '6.10-6.14 / 6.15',
+      versions: { false: '6.10', true: '6.15' },
+      status: 'modelled',
+      desc: "A write fault on a read-only PTE of a large anonymous folio. false: the page is copied and the folio left partly mapped (6.10 to 6.14). true: if every reference is a mapping and every mapping is in this process's page tables (a fork's child has exited), the folio is reused in place, whole (6.15+ __wp_can_reuse_large_anon_folio with CONFIG_MM_ID).",
+    },
+    {
+      key: 'deferred_split_stats',
+      type: 'choice',
+      choices: ['global', 'per-size'],
+      default: 'per-size',
+      cEnum: 'mmsim_deferred_split_stats',
+      cPrefix: 'MMSIM_DSSTATS_',
+      kernel: '6.10 / 6.11',
+      versions: { global: '6.10', 'per-size': '6.11' },
+      status: 'modelled',
+      desc: "How deferred_split_folio() counts a folio it queues. global: thp_deferred_split_page for every order (6.10). per-size: thp_deferred_split_page for PMD-sized folios only, and the per-size mTHP statistic split_deferred for every order (6.11+, 'mm: add per-order mTHP split counters'; here summed over sizes).",
     },
   ],
   enums: [
@@ -125,6 +146,13 @@ export default {
       { doc: 'mTHP: an enabled order whose allocation failed on fault, falling back (summed over sizes)' },
     ],
     ['NR_DEFERRED_SPLIT', 'nr_deferred_split', { gauge: true, doc: 'folios on the deferred split queue' }],
+    [
+      'SPLIT_DEFERRED',
+      'split_deferred',
+      {
+        doc: 'mTHP (6.11+): large folios of any order queued for a deferred split (the per-size sysfs stat hugepages-*/stats/split_deferred, summed over sizes; 0 under deferred_split_stats: global, which has no such stat)',
+      },
+    ],
     [
       'MODEL_RMAP_ATOMIC_PAGE_MAPCOUNT',
       'rmap_atomic_page_mapcount',

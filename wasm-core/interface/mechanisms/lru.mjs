@@ -40,7 +40,7 @@ export default {
     {
       key: 'workingset',
       type: 'bool',
-      default: false,
+      default: true,
       kernel: '3.15 / 2.6.39',
       versions: { true: '3.15', false: '2.6.39' },
       status: 'modelled',

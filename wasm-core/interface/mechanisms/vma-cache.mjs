@@ -21,7 +21,7 @@ export default {
       key: 'vmacache',
       type: 'choice',
       choices: ['per-thread', 'mm-wide', 'off'],
-      default: 'per-thread',
+      default: 'off',
       cEnum: 'mmsim_vmacache_mode',
       cPrefix: 'MMSIM_VMACACHE_',
       kernel: '3.15 / 3.14 / 6.1',

@@ -63,7 +63,9 @@ static struct atomics atomics_now(struct mmsim *sim)
  * fork; then either the child exits and the parent writes page 0 (rows
  * 3-4), or the parent writes page 0 while the child maps it (row 5).
  */
-static struct mmsim *folio_prog(int order, bool large_mapcount, bool child_exits_first)
+/* the 6.9 / 6.10 rules these tests were written for: no large-folio reuse (6.15), one deferred-split counter */
+static struct mmsim *folio_prog_reuse(int order, bool large_mapcount, bool child_exits_first,
+				      bool reuse)
 {
 	struct prog p;
 	uint64_t p0[] = { 0 };
@@ -72,6 +74,9 @@ static struct mmsim *folio_prog(int order, bool large_mapcount, bool child_exits
 	prog_anon_pair(&p, 64 * MiB, PAGE_SIZE << order); /* step 0: the mmap */
 	p.h.mthp_orders = 1u << order;
 	p.h.large_mapcount = large_mapcount;
+	p.h.large_folio_reuse = reuse;
+	p.h.deferred_split_stats = MMSIM_DSSTATS_GLOBAL;
+	p.h.nr_pages_mapped_batching = false;
 	prog_touch(&p, 0, 0, 1, p0, 1); /* step 1 */
 	f = prog_step(&p, MMSIM_OP_FORK); /* step 2 */
 	f->task = 0;
@@ -80,6 +85,11 @@ static struct mmsim *folio_prog(int order, bool large_mapcount, bool child_exits
 		prog_step(&p, MMSIM_OP_EXIT)->task = 1; /* step 3 */
 	prog_touch(&p, 0, 0, 1, p0, 1); /* step 3 or 4 */
 	return start(&p);
+}
+
+static struct mmsim *folio_prog(int order, bool large_mapcount, bool child_exits_first)
+{
+	return folio_prog_reuse(order, large_mapcount, child_exits_first, false);
 }
 
 static uint32_t parent_pfn(struct mmsim *sim, uint32_t page)
@@ -165,6 +175,49 @@ TEST(mthp_fault_fork_exit_cow)
 			CHECK_ATOMICS(a0, a1, 1, lm ? 1 : 0, 1, 0);
 			mmsim_destroy(sim);
 		}
+}
+
+/*
+ * 6.15+: after fork and the child's exit every reference to the folio is a
+ * mapping in the parent: its write reuses the page in place, the folio
+ * stays whole and off the deferred split queue, and nothing is copied.
+ */
+TEST(mthp_fault_fork_exit_reuse)
+{
+	for (int order = 2; order <= 4; order += 2) {
+		uint32_t n = 1u << order, head;
+		struct mmsim *sim = folio_prog_reuse(order, true, true, true);
+		struct folio_state f;
+
+		run_to_step(sim, 2); /* the write fault has mapped the folio */
+		head = parent_pfn(sim, 0);
+		CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+		folio_read(sim, head, n, &f);
+		CHECK_EQ(parent_pfn(sim, 0), head);
+		for (uint32_t i = 0; i < n; i++)
+			CHECK_EQ(f.mapcount[i], 1);
+		CHECK_EQ(f.large, n);
+		CHECK(!f.queued);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_PGREUSE), 1);
+		CHECK_EQ(mmsim_counter(sim, MMSIM_THP_DEFERRED_SPLIT_PAGE), 0);
+		CHECK(walk_pte(sim, mm_ptr(sim, 0), MMAP_BASE) &&
+		      pte_write(*walk_pte(sim, mm_ptr(sim, 0), MMAP_BASE)));
+		mmsim_destroy(sim);
+	}
+}
+
+/* while the child still maps the folio, 6.15 copies as 6.10 does: the folio is not exclusive */
+TEST(mthp_cow_while_child_maps_reuse_on)
+{
+	struct mmsim *sim = folio_prog_reuse(2, true, false, true);
+	uint32_t head;
+
+	run_to_step(sim, 2);
+	head = parent_pfn(sim, 0);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK(parent_pfn(sim, 0) != head);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGREUSE), 0);
+	mmsim_destroy(sim);
 }
 
 TEST(mthp_cow_while_child_maps)
@@ -329,6 +382,10 @@ static struct mmsim *thp_prog(bool large_mapcount)
 	prog_anon_pair(&p, 64 * MiB, 4 * MiB); /* step 0: the mmap */
 	p.h.thp = MMSIM_THP_ALWAYS;
 	p.h.large_mapcount = large_mapcount;
+	/* 6.9 / 6.10 rules */
+	p.h.nr_pages_mapped_batching = false;
+	p.h.large_folio_reuse = false;
+	p.h.deferred_split_stats = MMSIM_DSSTATS_GLOBAL;
 	prog_touch(&p, 0, 0, 1, p0, 1); /* step 1 */
 	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, PAGE_SIZE,
 		    PMD_SIZE - PAGE_SIZE); /* step 2 */
@@ -475,6 +532,7 @@ static void thp_prog_init(struct prog *p, uint32_t mode, uint64_t mem, bool larg
 	prog_anon_pair(p, mem, 4 * MiB);
 	p->h.thp = mode;
 	p->h.large_mapcount = large_mapcount;
+	p->h.nr_pages_mapped_batching = false; /* 6.9 / 6.10 rules */
 }
 
 static struct mmsim_step *prog_madvise(struct prog *p, uint32_t task, uint32_t advice, uint64_t off,

@@ -57,6 +57,7 @@ TEST(vmacache_slots_hash_and_scan)
 	uint32_t A, B, C, D, E;
 
 	prog_init(&p, 64 * MiB);
+	p.h.vmacache = MMSIM_VMACACHE_PER_THREAD; /* 3.15 (the default, 6.18, has none) */
 	prog_proc(&p, 1, 0);
 	vc_maps(&p, 0, 5);
 	vc_touch(&p, 0, 0, 0);
@@ -115,6 +116,7 @@ TEST(vmacache_mm_wide_single_slot)
 	struct mmsim_step *s;
 
 	prog_init(&p, 64 * MiB);
+	p.h.vmacache = MMSIM_VMACACHE_PER_THREAD; /* 3.15 (the default, 6.18, has none) */
 	p.h.vmacache = MMSIM_VMACACHE_MM_WIDE;
 	prog_proc(&p, 1, 0);
 	vc_maps(&p, 0, 5);
@@ -166,6 +168,7 @@ TEST(vmacache_munmap_invalidates_every_thread)
 	struct mmsim_step *s;
 
 	prog_init(&p, 64 * MiB);
+	p.h.vmacache = MMSIM_VMACACHE_PER_THREAD; /* 3.15 (the default, 6.18, has none) */
 	prog_proc(&p, 2, 0);
 	vc_maps(&p, 0, 3);
 	vc_touch(&p, 0, 0, 0);
@@ -225,6 +228,7 @@ TEST(vmacache_split_keeps_merge_invalidates)
 	struct mmsim_step *s;
 
 	prog_init(&p, 64 * MiB);
+	p.h.vmacache = MMSIM_VMACACHE_PER_THREAD; /* 3.15 (the default, 6.18, has none) */
 	prog_proc(&p, 1, 0);
 	vc_maps(&p, 0, 1);
 	vc_touch(&p, 0, 0, 0);
@@ -273,6 +277,7 @@ TEST(vmacache_seqnum_wrap_flushes_all)
 	struct mmsim_step *s;
 
 	prog_init(&p, 64 * MiB);
+	p.h.vmacache = MMSIM_VMACACHE_PER_THREAD; /* 3.15 (the default, 6.18, has none) */
 	prog_proc(&p, 2, 0);
 	p.procs[0].vmacache_seqnum = 0xffffffffu;
 	vc_maps(&p, 0, 3);
@@ -315,6 +320,7 @@ TEST(vmacache_fork_resets)
 	uint32_t child;
 
 	prog_init(&p, 64 * MiB);
+	p.h.vmacache = MMSIM_VMACACHE_PER_THREAD; /* 3.15 (the default, 6.18, has none) */
 	prog_proc(&p, 1, 0);
 	child = prog_proc(&p, 1, 1);
 	vc_maps(&p, 0, 2);
@@ -363,6 +369,7 @@ TEST(vmacache_mm_wide_caches_any_found_vma_and_unlink_hands_to_prev)
 	uint32_t C;
 
 	prog_init(&p, 64 * MiB);
+	p.h.vmacache = MMSIM_VMACACHE_PER_THREAD; /* 3.15 (the default, 6.18, has none) */
 	p.h.vmacache = MMSIM_VMACACHE_MM_WIDE;
 	prog_proc(&p, 1, 0);
 	for (uint32_t i = 0; i < 3; i++)
@@ -444,6 +451,7 @@ TEST(vmacache_map_fixed_looks_up_only_over_a_mapping)
 
 	/* where A lands (placement is deterministic): a first run with A alone */
 	prog_init(&p, 64 * MiB);
+	p.h.vmacache = MMSIM_VMACACHE_PER_THREAD; /* 3.15 (the default, 6.18, has none) */
 	prog_proc(&p, 1, 0);
 	prog_mmap(&p, 0, 0, -1, 0, 2 * MiB, 0, 1);
 	sim = start(&p);
@@ -452,6 +460,7 @@ TEST(vmacache_map_fixed_looks_up_only_over_a_mapping)
 	mmsim_destroy(sim);
 
 	prog_init(&p, 64 * MiB);
+	p.h.vmacache = MMSIM_VMACACHE_PER_THREAD; /* 3.15 (the default, 6.18, has none) */
 	prog_proc(&p, 1, 0);
 	prog_mmap(&p, 0, 0, -1, 0, 2 * MiB, 0, 1);
 	s = prog_mmap(&p, 0, 1, -1, 0, 2 * MiB, 0, 0); /* step 1 */
@@ -492,6 +501,7 @@ TEST(vmacache_off_walks_every_time)
 		struct mmsim *sim;
 
 		prog_init(&p, 64 * MiB);
+		p.h.vmacache = MMSIM_VMACACHE_PER_THREAD; /* 3.15 (the default, 6.18, has none) */
 		prog_proc(&p, 1, 0);
 		p.h.vmacache = (uint32_t)mode;
 		vc_maps(&p, 0, 5);
