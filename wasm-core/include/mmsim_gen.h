@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0xa67b1888u
+#define MMSIM_INTERFACE_HASH 0xd4b439e6u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -24,6 +24,7 @@
 #define MMSIM_MAX_LOOPS 8 /* repeats nested in one another (the interpreter's loop stack) */
 #define MMSIM_MAX_MAP_COUNT 65530 /* VMAs per process: the kernel's default vm.max_map_count */
 #define MMSIM_PAGEVEC_SIZE 14 /* pages per pagevec (2.6.39) */
+#define MMSIM_FOLIO_BATCH_SIZE 31 /* folios per per-CPU folio_batch (6.10+): fadvise's deactivate batch under try-invalidate */
 #define MMSIM_LRU_TAIL 256 /* mmsim_lru_move.c: list | LRU_TAIL when the folio went to the tail */
 #define MMSIM_WB_QUEUE 256 /* writeback requests in flight at most (the oldest completes early beyond) */
 #define MMSIM_UNLIMITED UINT64_MAX
@@ -290,6 +291,11 @@ enum mmsim_vmacache_mode {
 enum mmsim_fadvise_mode {
 	MMSIM_FADVISE_DEACTIVATE = 0,
 	MMSIM_FADVISE_INVALIDATE_ONLY = 1,
+	MMSIM_FADVISE_TRY_INVALIDATE = 2,
+};
+enum mmsim_unmap_drain {
+	MMSIM_UNMAP_DRAIN_BEFORE = 0,
+	MMSIM_UNMAP_DRAIN_AFTER = 1,
 };
 enum mmsim_thp_mode {
 	MMSIM_THP_NEVER = 0,
@@ -633,6 +639,7 @@ struct mmsim_prog_header { /* 128 bytes: the program's first record */
 	uint32_t readahead_kb; /* readahead_kb (KiB) */
 	uint32_t vmacache; /* vmacache (enum mmsim_vmacache_mode) */
 	uint32_t fadvise_dontneed; /* fadvise_dontneed (enum mmsim_fadvise_mode) */
+	uint32_t unmap_drain; /* unmap_drain (enum mmsim_unmap_drain) */
 	uint32_t workingset; /* workingset (0/1) */
 	uint32_t min_free_kbytes; /* min_free_kbytes (KiB) */
 	uint32_t dirty_background_ratio; /* dirty_background_ratio (%) */
@@ -653,7 +660,6 @@ struct mmsim_prog_header { /* 128 bytes: the program's first record */
 	uint32_t nr_maps; /* number of distinct map names */
 	uint32_t nr_steps;
 	uint32_t nr_data;
-	uint32_t reserved; /* padding to 8 bytes */
 };
 struct mmsim_prog_file { /* 16 bytes */
 	uint64_t size; /* bytes */
@@ -853,27 +859,27 @@ _Static_assert(offsetof(struct mmsim_prog_header, fault_around_bytes) == 28, "mm
 _Static_assert(offsetof(struct mmsim_prog_header, readahead_kb) == 32, "mmsim_prog_header.readahead_kb at 32");
 _Static_assert(offsetof(struct mmsim_prog_header, vmacache) == 36, "mmsim_prog_header.vmacache at 36");
 _Static_assert(offsetof(struct mmsim_prog_header, fadvise_dontneed) == 40, "mmsim_prog_header.fadvise_dontneed at 40");
-_Static_assert(offsetof(struct mmsim_prog_header, workingset) == 44, "mmsim_prog_header.workingset at 44");
-_Static_assert(offsetof(struct mmsim_prog_header, min_free_kbytes) == 48, "mmsim_prog_header.min_free_kbytes at 48");
-_Static_assert(offsetof(struct mmsim_prog_header, dirty_background_ratio) == 52, "mmsim_prog_header.dirty_background_ratio at 52");
-_Static_assert(offsetof(struct mmsim_prog_header, dirty_ratio) == 56, "mmsim_prog_header.dirty_ratio at 56");
-_Static_assert(offsetof(struct mmsim_prog_header, thp) == 60, "mmsim_prog_header.thp at 60");
-_Static_assert(offsetof(struct mmsim_prog_header, mthp_orders) == 64, "mmsim_prog_header.mthp_orders at 64");
-_Static_assert(offsetof(struct mmsim_prog_header, large_mapcount) == 68, "mmsim_prog_header.large_mapcount at 68");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_pages_mapped_batching) == 72, "mmsim_prog_header.nr_pages_mapped_batching at 72");
-_Static_assert(offsetof(struct mmsim_prog_header, large_folio_reuse) == 76, "mmsim_prog_header.large_folio_reuse at 76");
-_Static_assert(offsetof(struct mmsim_prog_header, deferred_split_stats) == 80, "mmsim_prog_header.deferred_split_stats at 80");
-_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault) == 84, "mmsim_prog_header.anon_prefault at 84");
-_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault_cap) == 88, "mmsim_prog_header.anon_prefault_cap at 88");
-_Static_assert(offsetof(struct mmsim_prog_header, io_latency) == 92, "mmsim_prog_header.io_latency at 92");
-_Static_assert(offsetof(struct mmsim_prog_header, writeback_latency) == 96, "mmsim_prog_header.writeback_latency at 96");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_files) == 100, "mmsim_prog_header.nr_files at 100");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_procs) == 104, "mmsim_prog_header.nr_procs at 104");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_tasks) == 108, "mmsim_prog_header.nr_tasks at 108");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_maps) == 112, "mmsim_prog_header.nr_maps at 112");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_steps) == 116, "mmsim_prog_header.nr_steps at 116");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_data) == 120, "mmsim_prog_header.nr_data at 120");
-_Static_assert(offsetof(struct mmsim_prog_header, reserved) == 124, "mmsim_prog_header.reserved at 124");
+_Static_assert(offsetof(struct mmsim_prog_header, unmap_drain) == 44, "mmsim_prog_header.unmap_drain at 44");
+_Static_assert(offsetof(struct mmsim_prog_header, workingset) == 48, "mmsim_prog_header.workingset at 48");
+_Static_assert(offsetof(struct mmsim_prog_header, min_free_kbytes) == 52, "mmsim_prog_header.min_free_kbytes at 52");
+_Static_assert(offsetof(struct mmsim_prog_header, dirty_background_ratio) == 56, "mmsim_prog_header.dirty_background_ratio at 56");
+_Static_assert(offsetof(struct mmsim_prog_header, dirty_ratio) == 60, "mmsim_prog_header.dirty_ratio at 60");
+_Static_assert(offsetof(struct mmsim_prog_header, thp) == 64, "mmsim_prog_header.thp at 64");
+_Static_assert(offsetof(struct mmsim_prog_header, mthp_orders) == 68, "mmsim_prog_header.mthp_orders at 68");
+_Static_assert(offsetof(struct mmsim_prog_header, large_mapcount) == 72, "mmsim_prog_header.large_mapcount at 72");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_pages_mapped_batching) == 76, "mmsim_prog_header.nr_pages_mapped_batching at 76");
+_Static_assert(offsetof(struct mmsim_prog_header, large_folio_reuse) == 80, "mmsim_prog_header.large_folio_reuse at 80");
+_Static_assert(offsetof(struct mmsim_prog_header, deferred_split_stats) == 84, "mmsim_prog_header.deferred_split_stats at 84");
+_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault) == 88, "mmsim_prog_header.anon_prefault at 88");
+_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault_cap) == 92, "mmsim_prog_header.anon_prefault_cap at 92");
+_Static_assert(offsetof(struct mmsim_prog_header, io_latency) == 96, "mmsim_prog_header.io_latency at 96");
+_Static_assert(offsetof(struct mmsim_prog_header, writeback_latency) == 100, "mmsim_prog_header.writeback_latency at 100");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_files) == 104, "mmsim_prog_header.nr_files at 104");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_procs) == 108, "mmsim_prog_header.nr_procs at 108");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_tasks) == 112, "mmsim_prog_header.nr_tasks at 112");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_maps) == 116, "mmsim_prog_header.nr_maps at 116");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_steps) == 120, "mmsim_prog_header.nr_steps at 120");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_data) == 124, "mmsim_prog_header.nr_data at 124");
 _Static_assert(sizeof(struct mmsim_prog_file) == 16, "struct mmsim_prog_file: 16 bytes");
 _Static_assert(offsetof(struct mmsim_prog_file, size) == 0, "mmsim_prog_file.size at 0");
 _Static_assert(offsetof(struct mmsim_prog_file, flags) == 8, "mmsim_prog_file.flags at 8");
@@ -1147,7 +1153,8 @@ const char *mmsim_tunables_check(const struct mmsim_prog_header *h);
 	(h)->fault_around_bytes = 65536u; \
 	(h)->readahead_kb = 128u; \
 	(h)->vmacache = 2u; \
-	(h)->fadvise_dontneed = 0u; \
+	(h)->fadvise_dontneed = 2u; \
+	(h)->unmap_drain = 1u; \
 	(h)->workingset = 1u; \
 	(h)->min_free_kbytes = 0u; \
 	(h)->dirty_background_ratio = 10u; \

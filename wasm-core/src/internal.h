@@ -348,10 +348,10 @@ struct wb_req {
 };
 
 /* 2.6.39's per-CPU pagevec (swap.c), one CPU */
+/* room for a 6.10+ folio_batch; a 2.6.39 pagevec holds MMSIM_PAGEVEC_SIZE of it (pagevec_size()) */
 struct pagevec {
 	uint32_t nr;
-	uint32_t pages[MMSIM_PAGEVEC_SIZE];
-	uint32_t reserved;
+	uint32_t pages[MMSIM_FOLIO_BATCH_SIZE];
 };
 
 /* kswapd (vmscan.c): asleep, or inside balance_pgdat() at some priority */

@@ -506,7 +506,7 @@ int do_mmap(struct mmsim *sim, uint32_t mmid, uint32_t file, uint64_t addr, uint
  */
 int do_munmap(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t len)
 {
-	uint64_t end = start + len;
+	uint64_t end = start + len, cleared = 0;
 	uint32_t id = find_vma(sim, sim->s.cur_task, start), mmid, last;
 
 	if (!id || vma_ptr(sim, id)->vm_start >= end)
@@ -523,15 +523,24 @@ int do_munmap(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t 
 		return sim_error(sim, MMSIM_ELIMIT, end, MAX_MAP_COUNT);
 	/* detach_vmas_to_be_unmapped(): the cache goes before anything is freed */
 	vmacache_unlinked(sim, mmid, 0, 0);
-	lru_add_drain(sim); /* unmap_region() */
+	if (sim->s.hdr.unmap_drain == MMSIM_UNMAP_DRAIN_BEFORE)
+		lru_add_drain(sim); /* unmap_region() */
 	while (id && vma_ptr(sim, id)->vm_start < end) {
 		struct vm_area_struct *v = vma_ptr(sim, id);
 		uint32_t next = v->vm_next;
 
-		zap_page_range(sim, v, v->vm_start, v->vm_end, NULL);
+		cleared += zap_page_range(sim, v, v->vm_start, v->vm_end, NULL);
 		vma_remove(sim, mm, id);
 		id = next;
 	}
+	/*
+	 * 6.12+ (vms_clear_ptes(), no drain before the zap): tlb_finish_mmu() frees
+	 * the gathered pages through free_pages_and_swap_cache(), which drains this
+	 * CPU's batches first: a folio queued while it was mapped is moved now that
+	 * it is not
+	 */
+	if (cleared && sim->s.hdr.unmap_drain == MMSIM_UNMAP_DRAIN_AFTER)
+		lru_add_drain(sim);
 	free_pgtables(sim, mm, start, end);
 	maprec_unmap(sim, mmid, start, end);
 	return 0;

@@ -191,9 +191,14 @@ static void lru_deactivate_fn(struct mmsim *sim, uint32_t pfn)
 	int from, to;
 	bool active;
 
+	/* the seed's profiling counters (pginvalidate, pgreclaim) are 2.6.39's; today's kernel has neither */
+	bool seed = sim->s.hdr.fadvise_dontneed != MMSIM_FADVISE_TRY_INVALIDATE;
+
+	/* "Some processes are using the page": a mapped folio stays where it is */
 	if (!folio_test(folio, lru) || folio_test(folio, unevictable) || folio_mapcount(sim, pfn))
 		return;
-	count_vm_event(sim, MMSIM_PGINVALIDATE);
+	if (seed)
+		count_vm_event(sim, MMSIM_PGINVALIDATE);
 	from = folio_lru_list(folio);
 	active = folio_test(folio, active);
 	lruvec_del_folio(sim, pfn);
@@ -204,7 +209,8 @@ static void lru_deactivate_fn(struct mmsim *sim, uint32_t pfn)
 		/* PG_reclaim: end_page_writeback() will rotate it to the tail */
 		lruvec_add_folio(sim, pfn, to);
 		folio_set(folio, reclaim);
-		count_vm_event(sim, MMSIM_PGRECLAIM);
+		if (seed)
+			count_vm_event(sim, MMSIM_PGRECLAIM);
 		lru_move_event(sim, pfn, from, to, MMSIM_LRUMV_DEACTIVATE_FILE);
 	} else {
 		lruvec_add_folio_tail(sim, pfn, to);
@@ -244,6 +250,19 @@ static void pagevec_drain(struct mmsim *sim, uint32_t pv_id, uint32_t why)
 		folio_put(sim, pv->pages[i]);
 }
 
+/*
+ * How many folios a pagevec holds: 2.6.39's 14, except fadvise's deactivate
+ * batch under today's rules (fadvise_dontneed: try-invalidate), a 6.10+
+ * folio_batch of 31 (lru_deactivate_file). The LRU-add pagevec keeps 14.
+ */
+static uint32_t pagevec_size(const struct mmsim *sim, uint32_t pv_id)
+{
+	return pv_id == MMSIM_PVEC_DEACTIVATE &&
+			       sim->s.hdr.fadvise_dontneed == MMSIM_FADVISE_TRY_INVALIDATE ?
+		       MMSIM_FOLIO_BATCH_SIZE :
+		       MMSIM_PAGEVEC_SIZE;
+}
+
 /* pagevec_add(): take a reference and queue; the 14th folio drains the pagevec */
 static void pagevec_add(struct mmsim *sim, uint32_t pv_id, uint32_t pfn)
 {
@@ -260,7 +279,7 @@ static void pagevec_add(struct mmsim *sim, uint32_t pv_id, uint32_t pfn)
 	 */
 	if (unlikely(folio_test_large(pfn_to_page(sim, pfn))))
 		pagevec_drain(sim, pv_id, 2);
-	else if (pv->nr == MMSIM_PAGEVEC_SIZE)
+	else if (pv->nr == pagevec_size(sim, pv_id))
 		pagevec_drain(sim, pv_id, 0);
 }
 

@@ -44,14 +44,20 @@
 
 #define PAGEVEC_SIZE MMSIM_PAGEVEC_SIZE
 
-/* pagevec_lookup(): up to 14 cached pages from index on, each referenced; returns how many */
+/*
+ * pagevec_lookup(): up to 14 cached pages from index on (a 6.10+ folio_batch:
+ * 31, under today's rules), each referenced; returns how many
+ */
 static uint32_t pagevec_lookup(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t *pages)
 {
 	struct file *f = file_ptr(sim, file);
 	uint64_t end = DIV_ROUND_UP(f->i_size, PAGE_SIZE);
 	uint32_t n = 0, run = 0, *slot = NULL;
+	uint32_t max = sim->s.hdr.fadvise_dontneed == MMSIM_FADVISE_TRY_INVALIDATE ?
+			       MMSIM_FOLIO_BATCH_SIZE :
+			       PAGEVEC_SIZE;
 
-	for (; index < end && n < PAGEVEC_SIZE; index++) {
+	for (; index < end && n < max; index++) {
 		uint32_t e;
 
 		if (!run)
@@ -130,6 +136,96 @@ static uint64_t invalidate_mapping_pages(struct mmsim *sim, uint32_t file, uint6
 	return count;
 }
 
+/*
+ * Today's rules (fadvise_dontneed: try-invalidate; 6.10 to 6.18's
+ * mm/fadvise.c and mm/truncate.c): mapping_try_invalidate() gets its folios
+ * from find_lock_entries(), which skips a folio it cannot lock and one under
+ * writeback: such a folio is neither dropped nor deactivated. One that
+ * cannot be dropped (dirty, mapped, or held by someone else: mapping_evict_
+ * folio()) goes to deactivate_file_folio(), a per-CPU batch of 31 that
+ * drains when full, or at this pass's first folio_batch_release() (its
+ * lru_add_drain()), or at any later drain: lru_deactivate_file() leaves a
+ * folio that is still mapped where it is. Batches of lookups are bounded by
+ * end. Returns how many could not be dropped.
+ */
+static uint64_t mapping_try_invalidate(struct mmsim *sim, uint32_t file, uint64_t start,
+				       uint64_t end)
+{
+	uint32_t pages[MMSIM_FOLIO_BATCH_SIZE], n;
+	uint64_t next = start, failed = 0;
+	bool drained = false;
+
+	while (next <= end && (n = pagevec_lookup(sim, file, next, pages))) {
+		uint32_t kept = 0;
+
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t pfn = pages[i], ret;
+			struct page *folio = pfn_to_page(sim, pfn);
+			uint64_t index = folio->index, tag = page_tag(sim, pfn);
+
+			if (index > end)
+				break;
+			kept = i + 1;
+			next = index + 1;
+			if (folio_test(folio, locked) || folio_test(folio, writeback)) {
+				/* find_lock_entries(): not locked, or under writeback: skipped */
+				trace_mmsim_invalidate_page(sim, tag, pfn, index,
+							    folio_test(folio, locked) ?
+								    MMSIM_INVAL_LOCKED :
+								    MMSIM_INVAL_WRITEBACK,
+							    0);
+				continue;
+			}
+			ret = invalidate_inode_page(sim, pfn);
+			trace_mmsim_invalidate_page(sim, tag, pfn, index, ret,
+						    ret != MMSIM_INVAL_REMOVED);
+			if (ret != MMSIM_INVAL_REMOVED) {
+				deactivate_page(sim, pfn);
+				failed++;
+			}
+		}
+		/* folio_batch_release(): its first call drains this CPU's batches (percpu_pvec_drained) */
+		if (!drained) {
+			lru_add_drain(sim);
+			drained = true;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			folio_put(sim, pages[i]);
+		if (kept < n)
+			break;
+	}
+	return failed;
+}
+
+/* generic_fadvise(POSIX_FADV_DONTNEED), 6.10 to 6.18 */
+static void fadvise_dontneed_today(struct mmsim *sim, uint32_t file, uint64_t offset,
+				   uint64_t endbyte)
+{
+	uint64_t start = (offset + PAGE_SIZE - 1) >> PAGE_SHIFT, end = endbyte >> PAGE_SHIFT;
+	bool flush = !sim->s.wb_congested;
+
+	/* tmpfs has no backing device (noop_backing_dev_info): the advice is ignored */
+	if (shmem_file(file_ptr(sim, file))) {
+		trace_mmsim_fadvise_dontneed(sim, file, start, MMSIM_NONE, false);
+		return;
+	}
+	/* __filemap_fdatawrite_range(WB_SYNC_NONE) of the advised range only */
+	if (flush)
+		write_cache_range(sim, file, offset >> PAGE_SHIFT, endbyte >> PAGE_SHIFT,
+				  UINT64_MAX, false, MMSIM_WB_FLUSH);
+	trace_mmsim_fadvise_dontneed(sim, file, start,
+				     end > UINT32_MAX ? MMSIM_NONE : (uint32_t)end, flush);
+	if (end < start)
+		return;
+	/* "It's common to FADV_DONTNEED right after the read or write that instantiates the pages" */
+	lru_add_drain(sim);
+	/* failures may be folios in another CPU's LRU cache: drain them all and go again */
+	if (mapping_try_invalidate(sim, file, start, end)) {
+		lru_add_drain(sim); /* lru_add_drain_all(): one CPU here */
+		mapping_try_invalidate(sim, file, start, end);
+	}
+}
+
 /* fadvise64(fd, offset, len, POSIX_FADV_DONTNEED) */
 int do_fadvise_dontneed(struct mmsim *sim, uint32_t file, uint64_t offset, uint64_t len)
 {
@@ -140,6 +236,10 @@ int do_fadvise_dontneed(struct mmsim *sim, uint32_t file, uint64_t offset, uint6
 		endbyte = UINT64_MAX;
 	else
 		endbyte--; /* inclusive */
+	if (sim->s.hdr.fadvise_dontneed == MMSIM_FADVISE_TRY_INVALIDATE) {
+		fadvise_dontneed_today(sim, file, offset, endbyte);
+		return 0;
+	}
 	if (flush && !shmem_file(file_ptr(sim, file)))
 		write_cache_pages(sim, file, UINT64_MAX, false, MMSIM_WB_FLUSH);
 	start = (offset + PAGE_SIZE - 1) >> PAGE_SHIFT;

@@ -267,9 +267,20 @@ bool writeback_wait_oldest(struct mmsim *sim)
 uint64_t write_cache_pages(struct mmsim *sim, uint32_t file, uint64_t nr_to_write, bool cyclic,
 			   uint32_t reason)
 {
+	return write_cache_range(sim, file, 0, UINT64_MAX, nr_to_write, cyclic, reason);
+}
+
+/*
+ * The same over pages first..last only (__filemap_fdatawrite_range(), as
+ * 6.x generic_fadvise() starts writeback of the advised range); not cyclic
+ * then.
+ */
+uint64_t write_cache_range(struct mmsim *sim, uint32_t file, uint64_t first, uint64_t last,
+			   uint64_t nr_to_write, bool cyclic, uint32_t reason)
+{
 	struct file *f = file_ptr(sim, file);
 	uint64_t end = DIV_ROUND_UP(f->i_size, PAGE_SIZE), written = 0;
-	uint64_t start = cyclic && f->writeback_index < end ? f->writeback_index : 0;
+	uint64_t start = cyclic && f->writeback_index < end ? f->writeback_index : first;
 	uint64_t index = start, done_index = start, run_first = 0;
 	uint32_t run = 0;
 	bool wrapped = false;
@@ -279,7 +290,7 @@ uint64_t write_cache_pages(struct mmsim *sim, uint32_t file, uint64_t nr_to_writ
 		uint32_t pfn;
 		struct page *folio;
 
-		if (!xa_find_tagged(sim, &f->i_pages, index, &next) || next >= end ||
+		if (!xa_find_tagged(sim, &f->i_pages, index, &next) || next >= end || next > last ||
 		    (wrapped && next >= start)) {
 			if (wrapped || !start)
 				break;

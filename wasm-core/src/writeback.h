@@ -13,6 +13,8 @@ void writeback_submit(struct mmsim *sim, uint32_t file, uint64_t first, uint32_t
 		      uint32_t reason);
 uint64_t write_cache_pages(struct mmsim *sim, uint32_t file, uint64_t nr_to_write, bool cyclic,
 			   uint32_t reason);
+uint64_t write_cache_range(struct mmsim *sim, uint32_t file, uint64_t first, uint64_t last,
+			   uint64_t nr_to_write, bool cyclic, uint32_t reason);
 uint64_t writeback_inodes(struct mmsim *sim, uint64_t nr_pages, uint32_t reason);
 void writeback_advance(struct mmsim *sim);
 void writeback_wait_page(struct mmsim *sim, uint32_t pfn);

@@ -468,6 +468,7 @@ steps: []
       nr_pages_mapped_batching: true,
       large_folio_reuse: true,
       deferred_split_stats: 'per-size',
+      unmap_drain: 'after',
       workingset: true,
       min_free_kbytes: 0,
       dirty_background_ratio: 10,

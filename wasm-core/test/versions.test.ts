@@ -37,9 +37,9 @@ describe('each tunable under each kernel', () => {
     ['3.14', 4096, 'mm-wide', 'deactivate', false, false, false],
     ['3.15', 65536, 'per-thread', 'deactivate', true, false, false],
     ['6.9', 65536, 'off', 'deactivate', true, false, false],
-    ['6.10', 65536, 'off', 'deactivate', true, true, false],
-    ['6.12', 65536, 'off', 'deactivate', true, true, true],
-    ['6.18', 65536, 'off', 'deactivate', true, true, true],
+    ['6.10', 65536, 'off', 'try-invalidate', true, true, false],
+    ['6.12', 65536, 'off', 'try-invalidate', true, true, true],
+    ['6.18', 65536, 'off', 'try-invalidate', true, true, true],
   ])('%s', (v, fab, vmacache, fadvise, workingset, largeMapcount, batching) => {
     const k = at(v);
     expect(k.version).toBe(v);
@@ -54,6 +54,7 @@ describe('each tunable under each kernel', () => {
     /* 6.11's per-size split statistics, 6.15's large-folio reuse */
     expect(k.deferred_split_stats).toBe(compareVersions(v, '6.11') >= 0 ? 'per-size' : 'global');
     expect(k.large_folio_reuse).toBe(compareVersions(v, '6.15') >= 0);
+    expect(k.unmap_drain).toBe(compareVersions(v, '6.12') >= 0 ? 'after' : 'before');
   });
   it("the description's default of each such key is today's value (the C header's defaults use it)", () => {
     for (const t of KERNEL_TUNABLES.filter(followsVersion))

@@ -13,6 +13,14 @@
 #define LRU_AF MMSIM_LRU_ACTIVE_FILE
 #define PV_ADD_IF MMSIM_PVEC_LRU_ADD_INACTIVE_FILE
 
+/* the 2.6.39 rules these tests were written for (the default, 6.18, differs: try-invalidate, the drain after munmap's zap, refault detection) */
+static void lru_2639(struct prog *p)
+{
+	p->h.fadvise_dontneed = MMSIM_FADVISE_DEACTIVATE;
+	p->h.unmap_drain = MMSIM_UNMAP_DRAIN_BEFORE;
+	p->h.workingset = 0;
+}
+
 static uint32_t pg(struct mmsim *sim, uint32_t file, uint64_t index)
 {
 	return filemap_get_folio(sim, file, index);
@@ -62,6 +70,7 @@ static bool flag(struct mmsim *sim, uint32_t pfn, unsigned bit)
 static void lru_prog(struct prog *p, uint64_t memory, uint64_t pages, int cached)
 {
 	prog_init(p, memory);
+	lru_2639(p);
 	p->h.readahead_kb = 0; /* one page per read: the tests place every page themselves */
 	prog_file(p, pages * 4096, cached);
 	prog_proc(p, 1, 0);
@@ -184,6 +193,7 @@ TEST(lru_deactivate_fn_table)
 	uint32_t pf[9];
 
 	prog_init(&p, 64 * MiB);
+	lru_2639(&p);
 	prog_file(&p, 16 * 4096, 1);
 	prog_proc(&p, 1, 0);
 	p.h.writeback_latency = 1000;
@@ -260,6 +270,7 @@ TEST(lru_writeback_end_rotates_reclaim_pages)
 		current = mode ? "lru_writeback_end_rotates_reclaim_pages (2.6.38)" :
 				 "lru_writeback_end_rotates_reclaim_pages";
 		prog_init(&p, 64 * MiB);
+		lru_2639(&p);
 		prog_file(&p, 16 * 4096, 1);
 		prog_proc(&p, 1, 0);
 		p.h.writeback_latency = 3;
@@ -339,6 +350,7 @@ TEST(lru_watermarks_and_inactive_ratio)
 		struct mmsim *sim;
 
 		prog_init(&p, rows[i].mem);
+		lru_2639(&p);
 		p.h.min_free_kbytes = rows[i].kb;
 		prog_proc(&p, 1, 0);
 		sim = start(&p);
@@ -370,6 +382,7 @@ TEST(lru_page_check_references)
 	const struct maprec *m;
 
 	prog_init(&p, 64 * MiB);
+	lru_2639(&p);
 	prog_file(&p, 16 * 4096, 1);
 	prog_proc(&p, 1, 0);
 	p.h.fault_around_bytes = 4096;
@@ -440,6 +453,7 @@ TEST(lru_shrink_active_list)
 	const struct maprec *m;
 
 	prog_init(&p, 64 * MiB);
+	lru_2639(&p);
 	prog_file(&p, 16 * 4096, 1);
 	prog_proc(&p, 1, 0);
 	p.h.fault_around_bytes = 4096;
@@ -552,6 +566,7 @@ TEST(lru_anon_without_swap_is_eoom)
 	struct mmsim *sim;
 
 	prog_init(&p, 4 * MiB);
+	lru_2639(&p);
 	prog_proc(&p, 1, 0);
 	prog_mmap(&p, 0, 0, -1, 0, 8 * MiB, 0, 1);
 	prog_access(&p, 0, 0, 1, MMSIM_PAT_SEQUENTIAL, 0, 0);
@@ -618,6 +633,7 @@ TEST(lru_writeback_thresholds_and_fsync)
 	uint32_t r;
 
 	prog_init(&p, 64 * MiB);
+	lru_2639(&p);
 	prog_file(&p, 4096 * 4096, 0);
 	p.files[0].flags |= MMSIM_FILE_SPARSE;
 	prog_proc(&p, 1, 0);
@@ -653,6 +669,7 @@ TEST(lru_rmap_finds_both_processes)
 	struct mmsim_step *st;
 
 	prog_init(&p, 64 * MiB);
+	lru_2639(&p);
 	prog_file(&p, 16 * 4096, 1);
 	prog_proc(&p, 1, 0);
 	prog_proc(&p, 1, 1);

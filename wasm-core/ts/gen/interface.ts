@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0xa67b1888;
+export const INTERFACE_HASH = 0xd4b439e6;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -34,6 +34,8 @@ export const MAX_LOOPS = 8;
 export const MAX_MAP_COUNT = 65530;
 /** pages per pagevec (2.6.39) */
 export const PAGEVEC_SIZE = 14;
+/** folios per per-CPU folio_batch (6.10+): fadvise's deactivate batch under try-invalidate */
+export const FOLIO_BATCH_SIZE = 31;
 /** mmsim_lru_move.c: list | LRU_TAIL when the folio went to the tail */
 export const LRU_TAIL = 256;
 /** writeback requests in flight at most (the oldest completes early beyond) */
@@ -324,9 +326,16 @@ export const VMACACHE_MODE_DOCS: readonly string[] = ["","",""];
 export const FadviseDontneedMode = {
   deactivate: 0,
   "invalidate-only": 1,
+  "try-invalidate": 2,
 } as const;
-export const FADVISE_DONTNEED_MODE_NAMES = ["deactivate","invalidate-only"] as const;
-export const FADVISE_DONTNEED_MODE_DOCS: readonly string[] = ["",""];
+export const FADVISE_DONTNEED_MODE_NAMES = ["deactivate","invalidate-only","try-invalidate"] as const;
+export const FADVISE_DONTNEED_MODE_DOCS: readonly string[] = ["","",""];
+export const UnmapDrainMode = {
+  before: 0,
+  after: 1,
+} as const;
+export const UNMAP_DRAIN_MODE_NAMES = ["before","after"] as const;
+export const UNMAP_DRAIN_MODE_DOCS: readonly string[] = ["",""];
 export const ThpMode = {
   never: 0,
   madvise: 1,
@@ -455,27 +464,27 @@ export const STRUCTS = {
     readahead_kb: { offset: 32, type: 'u32', n: 1 },
     vmacache: { offset: 36, type: 'u32', n: 1 },
     fadvise_dontneed: { offset: 40, type: 'u32', n: 1 },
-    workingset: { offset: 44, type: 'u32', n: 1 },
-    min_free_kbytes: { offset: 48, type: 'u32', n: 1 },
-    dirty_background_ratio: { offset: 52, type: 'u32', n: 1 },
-    dirty_ratio: { offset: 56, type: 'u32', n: 1 },
-    thp: { offset: 60, type: 'u32', n: 1 },
-    mthp_orders: { offset: 64, type: 'u32', n: 1 },
-    large_mapcount: { offset: 68, type: 'u32', n: 1 },
-    nr_pages_mapped_batching: { offset: 72, type: 'u32', n: 1 },
-    large_folio_reuse: { offset: 76, type: 'u32', n: 1 },
-    deferred_split_stats: { offset: 80, type: 'u32', n: 1 },
-    anon_prefault: { offset: 84, type: 'u32', n: 1 },
-    anon_prefault_cap: { offset: 88, type: 'u32', n: 1 },
-    io_latency: { offset: 92, type: 'u32', n: 1 },
-    writeback_latency: { offset: 96, type: 'u32', n: 1 },
-    nr_files: { offset: 100, type: 'u32', n: 1 },
-    nr_procs: { offset: 104, type: 'u32', n: 1 },
-    nr_tasks: { offset: 108, type: 'u32', n: 1 },
-    nr_maps: { offset: 112, type: 'u32', n: 1 },
-    nr_steps: { offset: 116, type: 'u32', n: 1 },
-    nr_data: { offset: 120, type: 'u32', n: 1 },
-    reserved: { offset: 124, type: 'u32', n: 1 },
+    unmap_drain: { offset: 44, type: 'u32', n: 1 },
+    workingset: { offset: 48, type: 'u32', n: 1 },
+    min_free_kbytes: { offset: 52, type: 'u32', n: 1 },
+    dirty_background_ratio: { offset: 56, type: 'u32', n: 1 },
+    dirty_ratio: { offset: 60, type: 'u32', n: 1 },
+    thp: { offset: 64, type: 'u32', n: 1 },
+    mthp_orders: { offset: 68, type: 'u32', n: 1 },
+    large_mapcount: { offset: 72, type: 'u32', n: 1 },
+    nr_pages_mapped_batching: { offset: 76, type: 'u32', n: 1 },
+    large_folio_reuse: { offset: 80, type: 'u32', n: 1 },
+    deferred_split_stats: { offset: 84, type: 'u32', n: 1 },
+    anon_prefault: { offset: 88, type: 'u32', n: 1 },
+    anon_prefault_cap: { offset: 92, type: 'u32', n: 1 },
+    io_latency: { offset: 96, type: 'u32', n: 1 },
+    writeback_latency: { offset: 100, type: 'u32', n: 1 },
+    nr_files: { offset: 104, type: 'u32', n: 1 },
+    nr_procs: { offset: 108, type: 'u32', n: 1 },
+    nr_tasks: { offset: 112, type: 'u32', n: 1 },
+    nr_maps: { offset: 116, type: 'u32', n: 1 },
+    nr_steps: { offset: 120, type: 'u32', n: 1 },
+    nr_data: { offset: 124, type: 'u32', n: 1 },
   } },
   prog_file: { size: 16, fields: {
     size: { offset: 0, type: 'u64', n: 1 },
@@ -768,21 +777,43 @@ export const TUNABLES: readonly TunableInfo[] = [
     "type": "choice",
     "choices": [
       "deactivate",
-      "invalidate-only"
+      "invalidate-only",
+      "try-invalidate"
     ],
-    "default": "deactivate",
-    "kernel": "2.6.39 / 2.6.38",
+    "default": "try-invalidate",
+    "kernel": "2.6.39 / 2.6.38 / 6.10",
     "versions": {
       "deactivate": "2.6.39",
-      "invalidate-only": "2.6.38"
+      "invalidate-only": "2.6.38",
+      "try-invalidate": "6.10"
     },
     "status": "modelled",
     "quick": true,
     "readsAlone": true,
-    "desc": "2.6.39 deactivation of pages that could not be invalidated, or the 2.6.38 behaviour.",
+    "desc": "2.6.39 deactivation of pages that could not be invalidated, the 2.6.38 behaviour (left where they are), or today's generic_fadvise() (try-invalidate, 6.10 to 6.18): writeback of the range only, mapping_try_invalidate() skipping folios under writeback, the folios it could not drop deactivated through a 31-folio per-CPU batch (mapped ones left alone), a second pass after draining when any failed; a no-op on tmpfs.",
     "scope": "kernel",
     "mechanism": "lru",
     "field": "fadvise_dontneed",
+    "ctype": "u32"
+  },
+  {
+    "key": "unmap_drain",
+    "type": "choice",
+    "choices": [
+      "before",
+      "after"
+    ],
+    "default": "after",
+    "kernel": "2.6.39 / 6.12",
+    "versions": {
+      "before": "2.6.39",
+      "after": "6.12"
+    },
+    "status": "modelled",
+    "desc": "When munmap() drains this CPU's LRU batches. before: unmap_region()'s lru_add_drain() before the PTEs are zapped (2.6.39 to 6.11). after: only once the zapped pages are freed (6.12+ vms_clear_ptes(); tlb_finish_mmu() -> free_pages_and_swap_cache()), so a folio fadvise queued while it was mapped is deactivated after all.",
+    "scope": "kernel",
+    "mechanism": "lru",
+    "field": "unmap_drain",
     "ctype": "u32"
   },
   {
@@ -1059,8 +1090,10 @@ export interface KernelTunables {
   readahead_kb: number;
   /** 3.15 per-thread VMA cache (4 slots, seqnum invalidation), the 3.14 single mm->mmap_cache, or off: no cache, every find_vma() walks the tree (the baseline of the letter's "up to 250%"; and Linux from 6.1, which removed the cache: its find_vma() walks the maple tree, drawn here as the rb-tree). */
   vmacache: 'per-thread' | 'mm-wide' | 'off';
-  /** 2.6.39 deactivation of pages that could not be invalidated, or the 2.6.38 behaviour. */
-  fadvise_dontneed: 'deactivate' | 'invalidate-only';
+  /** 2.6.39 deactivation of pages that could not be invalidated, the 2.6.38 behaviour (left where they are), or today's generic_fadvise() (try-invalidate, 6.10 to 6.18): writeback of the range only, mapping_try_invalidate() skipping folios under writeback, the folios it could not drop deactivated through a 31-folio per-CPU batch (mapped ones left alone), a second pass after draining when any failed; a no-op on tmpfs. */
+  fadvise_dontneed: 'deactivate' | 'invalidate-only' | 'try-invalidate';
+  /** When munmap() drains this CPU's LRU batches. before: unmap_region()'s lru_add_drain() before the PTEs are zapped (2.6.39 to 6.11). after: only once the zapped pages are freed (6.12+ vms_clear_ptes(); tlb_finish_mmu() -> free_pages_and_swap_cache()), so a folio fadvise queued while it was mapped is deactivated after all. */
+  unmap_drain: 'before' | 'after';
   /** 3.15 workingset detection: a refaulting page whose refault distance is at most the active file list is activated (false: 2.6.39, which had none; refaults are counted either way). */
   workingset: boolean;
   /** vm.min_free_kbytes, the min watermark (low = min + min/4, high = min + min/2); 0: int_sqrt(16 x memory in KiB), clamped to 128 .. 65536, as the kernel boots. */
@@ -1099,7 +1132,7 @@ export interface MachineSettings {
 export const MECHANISMS = [{"id":"fault-around","title":"Fault-around","order":1,"seed":{"author":"Kirill A. Shutemov","title":"mm: introduce vm_ops->map_pages()","date":"2014-04","kernel":"3.15","commit":"8c6e50b029"},"kernels":["3.15"],"core":["src/memory.c","src/filemap.c","src/readahead.c","src/shmem.c"],"tests":[],"aliases":[],"describer":false,"frames":true,"views":false},{"id":"vma-cache","title":"VMA cache","order":2,"seed":{"author":"Davidlohr Bueso","title":"mm: per-thread vma caching","date":"2014-04-07","kernel":"3.15","commit":"615d6e8756c8"},"kernels":["3.14","3.15"],"core":["src/vmacache.c"],"tests":["test/native/vma-cache.c"],"aliases":["vmacache"],"describer":true,"frames":true,"views":true},{"id":"lru","title":"LRU and fadvise","order":3,"seed":{"author":"Minchan Kim","title":"[PATCH v5 0/4] fadvise(DONTNEED) support","date":"2011-02-17","kernel":"2.6.39"},"kernels":["2.6.38","2.6.39"],"core":["src/swap.c","src/vmscan.c","src/writeback.c","src/truncate.c","src/workingset.c"],"tests":["test/native/lru.c"],"aliases":[],"describer":true,"frames":true,"views":true},{"id":"large-folios","title":"Large folios","order":4,"seed":{"author":"David Hildenbrand","title":"[PATCH v1 00/18] mm: mapcount for large folios + page_mapcount() cleanups","date":"2024-04-09","kernel":"6.10"},"kernels":["6.9","6.10"],"core":["src/rmap.c","src/huge_memory.c","src/folio_query.c"],"tests":["test/native/large-folios.c"],"aliases":["folios"],"describer":true,"frames":true,"views":true},{"id":"prefault","title":"Anticipatory prefault","order":5,"seed":{"author":"Christoph Lameter","title":"Anticipatory prefaulting in the page fault handler V1","date":"2004-12-08","kernel":"2.6.10-rc3 (never merged)"},"kernels":["2.6.10-rc3 (2004 patch)"],"core":["src/prefault.c"],"tests":["test/native/prefault.c"],"aliases":[],"describer":true,"frames":true,"views":true}] as const;
 
 /** the order of the layout table's rows (interface_gen.c), for the drift test */
-export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info","vmacache_info","vma_node","lru_info","lru_band","wb_request","folio_info","folio_map","folio_census","prefault_state"],"enums":["Op","ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Pattern","Advice","ExpectKind","FolioField","PG","Pagevec","LruMove","ShrinkVerdict","InvalResult","WbReason","FolioRmapOp","SplitPmdWhy","PrefaultEnd","VersionMode","VmacacheMode","FadviseDontneedMode","ThpMode","DeferredSplitStatsMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT","PAGEVEC_SIZE","LRU_TAIL","WB_QUEUE"]} as const;
+export const LAYOUT_ORDER = {"structs":["event","prog_header","prog_file","prog_proc","step","error_info","expect_failure","vma_info","walk","page_info","task_info","mm_info","file_info","vmacache_info","vma_node","lru_info","lru_band","wb_request","folio_info","folio_map","folio_census","prefault_state"],"enums":["Op","ErrorCode","RunStatus","FaultKind","SetHow","SkipReason","PgtLevel","PageUse","LruList","PcState","Pattern","Advice","ExpectKind","FolioField","PG","Pagevec","LruMove","ShrinkVerdict","InvalResult","WbReason","FolioRmapOp","SplitPmdWhy","PrefaultEnd","VersionMode","VmacacheMode","FadviseDontneedMode","UnmapDrainMode","ThpMode","DeferredSplitStatsMode","AnonPrefaultMode"],"flags":["PTE","VM","VM_FAULT","FAULT_FLAG","STEPF","FILEF","PROCF","PC_FLAG"],"constants":["PROG_MAGIC","SNAP_MAGIC","PAGE_SHIFT","PAGE_SIZE","NONE","EVF_OP_START","EV_TYPE_MASK","TASK_ALL","MAX_FILES","MAX_PROCS","MAX_TASKS","MAX_MAPS","MAX_STEPS","MAX_DATA","MAX_LOOPS","MAX_MAP_COUNT","PAGEVEC_SIZE","FOLIO_BATCH_SIZE","LRU_TAIL","WB_QUEUE"]} as const;
 
 export type WasmType = 'i32' | 'i64' | 'void';
 export const EXPORTS: readonly { name: string; proto: string; params: readonly { name: string; wasm: WasmType }[]; ret: WasmType; doc: string }[] = [
