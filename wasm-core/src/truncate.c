@@ -57,16 +57,21 @@ static uint32_t pagevec_lookup(struct mmsim *sim, uint32_t file, uint64_t index,
 			       MMSIM_FOLIO_BATCH_SIZE :
 			       PAGEVEC_SIZE;
 
-	for (; index < end && n < max; index++) {
-		uint32_t e;
+	/*
+	 * the next present folio (empty leaves and subtrees skipped: a walk of
+	 * every index up to the end of a large sparse file made fadvise grow
+	 * faster than its work), then the rest of its leaf slot by slot
+	 */
+	while (n < max && index < end && xa_find_present(sim, &f->i_pages, index, &index) &&
+	       index < end) {
+		for (slot = xa_slot(sim, &f->i_pages, index, &run); run && n < max && index < end;
+		     run--, index++, slot++) {
+			uint32_t e = *slot;
 
-		if (!run)
-			slot = xa_slot(sim, &f->i_pages, index, &run);
-		e = slot ? *slot++ : 0;
-		run--;
-		if (e && !xa_is_value(e)) {
-			pages[n++] = xa_to_pfn(e);
-			folio_get(sim, xa_to_pfn(e));
+			if (e && !xa_is_value(e)) {
+				pages[n++] = xa_to_pfn(e);
+				folio_get(sim, xa_to_pfn(e));
+			}
 		}
 	}
 	return n;

@@ -265,6 +265,40 @@ static bool find_tagged(const struct mmsim *sim, uint32_t id, uint64_t base, uin
 	return false;
 }
 
+/* the first index >= from under node id (first index base) holding a folio: empty subtrees are skipped */
+static bool find_present(const struct mmsim *sim, uint32_t id, uint64_t base, uint64_t from,
+			 uint64_t *out)
+{
+	const struct xa_node *n = xa_node(sim, id);
+	uint32_t i = from > base ? (uint32_t)((from - base) >> n->shift) : 0;
+
+	for (; i < XA_CHUNK_SIZE; i++) {
+		uint64_t b = base + ((uint64_t)i << n->shift);
+		uint32_t e = n->slots[i];
+
+		if (!e)
+			continue;
+		if (!n->shift) {
+			if (xa_is_value(e) || b < from)
+				continue;
+			*out = b;
+			return true;
+		}
+		if (find_present(sim, e, b, MAX(from, b), out))
+			return true;
+	}
+	return false;
+}
+
+/* the first index >= from that holds a folio (not a shadow entry): a walk of the present entries only */
+bool xa_find_present(const struct mmsim *sim, const struct xarray *xa, uint64_t from,
+		     uint64_t *index)
+{
+	if (!xa->head || from > xa_max(xa->height))
+		return false;
+	return find_present(sim, xa->head, 0, from, index);
+}
+
 bool xa_find_tagged(const struct mmsim *sim, const struct xarray *xa, uint64_t from,
 		    uint64_t *index)
 {

@@ -11,6 +11,8 @@ int xa_store(struct mmsim *sim, struct xarray *xa, uint64_t index, uint32_t entr
 void xa_erase(struct mmsim *sim, struct xarray *xa, uint64_t index);
 /* pointer to the slot for index if its leaf exists, and how many slots follow in that leaf */
 uint32_t *xa_slot(const struct mmsim *sim, const struct xarray *xa, uint64_t index, uint32_t *run);
+bool xa_find_present(const struct mmsim *sim, const struct xarray *xa, uint64_t from,
+		     uint64_t *index);
 /* the dirty tag (PAGECACHE_TAG_DIRTY): set, cleared, and the first tagged index at or after from */
 void xa_set_tag(struct mmsim *sim, struct xarray *xa, uint64_t index);
 void xa_clear_tag(struct mmsim *sim, struct xarray *xa, uint64_t index);
