@@ -160,6 +160,18 @@ static uint32_t vma_try_merge(struct mmsim *sim, struct mm_struct *mm, uint32_t 
 	bool with_prev = prev && can_merge(vma_ptr(sim, prev), v);
 	bool with_next = next && can_merge(v, vma_ptr(sim, next));
 
+	/*
+	 * vma_merge(): prev and next may each merge with the new range, but all
+	 * three only if their anon_vmas may be one (is_mergeable_anon_vma(prev,
+	 * next)); otherwise prev alone expands (cases 2, 5, 7). Merging all three
+	 * would leave next's pages under an anon_vma rmap no longer reaches.
+	 */
+	if (fresh && with_prev && with_next) {
+		const struct vm_area_struct *p = vma_ptr(sim, prev), *n = vma_ptr(sim, next);
+
+		if (p->anon_vma && n->anon_vma && p->anon_vma != n->anon_vma)
+			with_next = false;
+	}
 	if (fresh && with_next && !with_prev) {
 		/* vma_adjust(next, addr, ...): next grows down, keeping its identity */
 		struct vm_area_struct *n = vma_ptr(sim, next);
