@@ -285,7 +285,14 @@ static int writeback_check(struct mmsim *sim, char *msg, uint32_t len)
 	return 0;
 }
 
-int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
+/*
+ * full: every check below. Otherwise the cheap ones every run ends with
+ * (run.c), release builds too: the pagevecs, the free lists with every page
+ * of each free block (a freed page that kept its flags), nr_free_pages, and
+ * each mm's VMA tree; not the page-table walks, the per-frame pass and the
+ * rmap walks, which cost as much as a large run itself.
+ */
+static int vm_check(struct mmsim *sim, char *msg, uint32_t len, bool full)
 {
 	struct mmsim_state *s = &sim->s;
 	uint32_t hw = s->high_water;
@@ -300,10 +307,11 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 	if (!s->loaded)
 		return 0;
 	memset(&c, 0, sizeof(c));
-	c.ptes = sim_alloc(sim, ptes_bytes);
-	c.tables = sim_alloc(sim, hw);
+	/* the page-table walk's tallies only for the full checks */
+	c.ptes = full ? sim_alloc(sim, ptes_bytes) : NULL;
+	c.tables = full ? sim_alloc(sim, hw) : NULL;
 	c.pvec = sim_alloc(sim, hw);
-	if (!c.ptes || !c.tables || !c.pvec)
+	if ((full && (!c.ptes || !c.tables)) || !c.pvec)
 		FAIL("checker: not enough host memory");
 
 	if (s->reclaiming)
@@ -331,6 +339,11 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 			if (++n > s->free_area[o].nr_free)
 				FAIL("free list %u longer than nr_free %u", o,
 				     s->free_area[o].nr_free);
+			if (!full)
+				for (uint32_t i = 1; i < (1u << o); i++)
+					if (pfn_to_page(sim, p + i)->flags)
+						FAIL("pfn %u inside free block %u has flags", p + i,
+						     p);
 			free_pages += 1u << o;
 		}
 		if (n != s->free_area[o].nr_free)
@@ -342,6 +355,15 @@ int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
 		FAIL("nr_free_pages %llu, but %llu frames are free",
 		     (unsigned long long)s->counters[MMSIM_NR_FREE_PAGES],
 		     (unsigned long long)free_pages);
+
+	if (!full) {
+		for (uint32_t m = 0; m < s->hdr.nr_procs; m++)
+			if (mm_ptr(sim, m)->alive && vma_rb_check(sim, mm_ptr(sim, m), msg, len)) {
+				err = -1;
+				goto out;
+			}
+		goto out;
+	}
 
 	/* page tables and PTEs, per live mm */
 	for (uint32_t m = 0; m < s->hdr.nr_procs; m++) {
@@ -695,4 +717,14 @@ out:
 	if (!err && msg && len)
 		msg[0] = 0;
 	return err;
+}
+
+int mmsim_check(struct mmsim *sim, char *msg, uint32_t len)
+{
+	return vm_check(sim, msg, len, true);
+}
+
+int mmsim_check_cheap(struct mmsim *sim, char *msg, uint32_t len)
+{
+	return vm_check(sim, msg, len, false);
 }

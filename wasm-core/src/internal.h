@@ -671,4 +671,7 @@ static inline void sim_tick(struct mmsim *sim)
 		background_work(sim);
 }
 
+/* debug_vm.c: the invariant checks every run ends with (the full ones: mmsim_check) */
+int mmsim_check_cheap(struct mmsim *sim, char *msg, uint32_t len);
+
 #endif /* MMSIM_INTERNAL_H */

@@ -599,6 +599,14 @@ static int run_op(struct mmsim *sim)
 		s->finished = 1;
 		s->cur_step = MMSIM_NONE;
 		s->cur_task = MMSIM_NONE;
+		/*
+		 * Every run ends with the cheap invariant checks, release builds
+		 * too: a model that broke them can never report ok (debug_vm runs
+		 * every check after every step as well)
+		 */
+		if (!sim->debug_vm &&
+		    mmsim_check_cheap(sim, sim->check_msg, sizeof(sim->check_msg)))
+			return MMSIM_EINVARIANT;
 		return 0;
 	}
 	return step_op(sim);

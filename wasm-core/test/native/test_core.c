@@ -141,6 +141,32 @@ static bool mapped(struct mmsim *sim, uint32_t task, uint64_t addr)
 
 /* ----------------------------------------------------------- windows */
 
+/*
+ * A release run (no debug_vm) ends with the cheap invariant checks: a state
+ * broken on purpose (nr_free_pages off by one from the free lists) makes it
+ * fail, never report done.
+ */
+TEST(release_run_ends_with_the_checks)
+{
+	struct prog p;
+	uint64_t pages[] = { 0 };
+	struct mmsim *sim;
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 256 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+	prog_touch(&p, 0, 0, 0, pages, 1);
+	sim = start(&p);
+	sim->debug_vm = 0; /* a release run */
+	run_to_step(sim, 1);
+	sim->s.counters[MMSIM_NR_FREE_PAGES]++;
+	CHECK_EQ(run_all(sim), MMSIM_RUN_ERROR);
+	CHECK_EQ(mmsim_last_error(sim)->code, MMSIM_EINVARIANT);
+	CHECK(strstr(mmsim_check_message(sim), "nr_free_pages"));
+	mmsim_destroy(sim);
+}
+
 TEST(window_aligned)
 {
 	/*
