@@ -50,3 +50,15 @@ test('a version the model does not have is refused, naming the key', async ({ pa
   await page.goto('/?scenario=fault-around/sequential&set=version%3D5.4');
   await expect(page.getByTestId('toast').or(page.getByTestId('error-banner')).first()).toContainText('version');
 });
+
+test("a seed's own comparison is named by the kernel it stands for", async ({ page }) => {
+  await page.goto('/?scenario=lru/backup');
+  await expect(page.locator(ready)).toHaveCount(1, { timeout: 60_000 });
+  /* fadvise_dontneed: invalidate-only is 2.6.38's rule: the button says so, its label says all */
+  await expect(page.getByTestId('compare-natural')).toHaveText('Compare with 2.6.38');
+  await expect(page.getByTestId('compare-natural')).toHaveAttribute(
+    'aria-label',
+    /2\.6\.38 · fadvise_dontneed invalidate-only/,
+  );
+  await expect(page.getByTestId('compare-today')).toHaveText('Today: 6.18');
+});

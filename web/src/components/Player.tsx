@@ -441,11 +441,16 @@ function CompareBar() {
     : null;
   /* offered as run B's label; not when run A has those tunables already (the drawer, set=): B would be A */
   let naturalLabel = '';
+  /* the kernel run B stands for, when its settings name one ("2.6.38" rather than "invalidate-only") */
+  let naturalKernel: string | null = null;
   if (naturalSet && scenario && natural) {
     /* the scenario's own compare: is typed and checked already: no parsing on the page */
     const b = withSettings(scenario, natural as Record<string, SettingValue>);
-    if (changedTunables(scenario, b).length) naturalLabel = runLabels(scenario, b).b;
-    else naturalSet = null;
+    if (changedTunables(scenario, b).length) {
+      naturalLabel = kernelRunLabels(scenario, b).b;
+      const plain = runLabels(scenario, b).b;
+      if (naturalLabel !== plain) naturalKernel = naturalLabel.split(' \u00b7 ')[0];
+    } else naturalSet = null;
   }
   const mech = mechanismOf(group);
   const sweepY = mech.sweepY ?? 'pgfault';
@@ -467,13 +472,14 @@ function CompareBar() {
      ('mm-wide'); a bare "off" or "always" says nothing: such values keep the tunable's name */
   const quickInfo = TUNABLES.find((t) => t.key === quick);
   const readsAlone = !!quickInfo && (quickInfo.type === 'choice' ? !!quickInfo.readsAlone : quickInfo.type !== 'bool');
-  const shortLabel =
-    naturalSet &&
-    quick &&
-    besideIt &&
-    Object.keys(naturalSet).length === 1 &&
-    naturalLabel.startsWith(`${quick} `) &&
-    readsAlone
+  const shortLabel = naturalKernel
+    ? naturalKernel
+    : naturalSet &&
+        quick &&
+        besideIt &&
+        Object.keys(naturalSet).length === 1 &&
+        naturalLabel.startsWith(`${quick} `) &&
+        readsAlone
       ? naturalLabel.slice(quick.length + 1)
       : naturalLabel;
   return (
