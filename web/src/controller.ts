@@ -45,6 +45,8 @@ export function urlFor(s: AppState): string {
   return `${location.pathname}${encodeUrl({
     scenario: s.scenario.name ?? undefined,
     src: s.scenario.edited ? s.scenario.source : undefined,
+    /* the editor's text not yet run, valid or not: never lost to a reload or Back */
+    draft: s.draft !== null && s.draft !== s.scenario.source ? s.draft : undefined,
     set: s.overrides,
     cursor:
       s.load.status === 'ready'
@@ -232,6 +234,7 @@ export class Controller {
         file: 'edited.yaml',
         source: u.src,
         edited: true,
+        draft: u.draft,
         overrides: u.set,
         cursor: u.cursor,
         views: u.views,
@@ -252,6 +255,7 @@ export class Controller {
           file: entry.file,
           source: entry.source,
           edited: false,
+          draft: u.draft,
           overrides: u.set,
           cursor: u.cursor,
           views: u.views,
@@ -357,7 +361,8 @@ export class Controller {
       s.chart !== prev.chart ||
       s.present !== prev.present ||
       s.embed !== prev.embed ||
-      s.fontScale !== prev.fontScale
+      s.fontScale !== prev.fontScale ||
+      s.draft !== prev.draft
     )
       this.syncUrl(
         s.page !== prev.page ||

@@ -401,7 +401,7 @@ function act(state: AppState, action: Action): AppState {
         ...state,
         page: 'player',
         scenario: { name: action.name, file: action.file, source: action.source, edited: action.edited },
-        draft: null,
+        draft: action.draft ?? null,
         limits: DEFAULT_LIMITS /* limits raised for another scenario do not carry over */,
         overrides: action.overrides ?? {},
         runId: state.runId + 1,
@@ -425,7 +425,7 @@ function act(state: AppState, action: Action): AppState {
         embed: action.embed ?? false,
         fontScale: action.fontScale ?? state.fontScale,
         blank: false,
-        drawer: null,
+        drawer: action.draft !== undefined ? 'editor' : null,
         ...comparison(state, action.compare ?? null, action.more ?? []),
         sweep: sweepRun(state, action.sweep ?? null),
         /* a scenario opened on its own ends a tour (a beat sets the tour again after this) */

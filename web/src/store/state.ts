@@ -180,6 +180,8 @@ export type Action =
       file: string;
       source: string;
       edited: boolean;
+      /** the editor's text not yet run, from the link (`#draft=`): the editor opens with it */
+      draft?: string;
       overrides?: Record<string, string>;
       cursor?: CursorTarget;
       views?: ViewId[];

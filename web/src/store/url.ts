@@ -50,6 +50,8 @@ export interface UrlState {
   teacher?: boolean;
   /** an edited tour's whole text (`#tour-src=`, deflated like an edited scenario's) */
   tourSrc?: string;
+  /** the editor's text not yet run (`#draft=`, deflated), valid or not: a reload, Back or the link bring it back */
+  draft?: string;
   beat?: number;
   /** the beats a tour may walk, from 1, inclusive: &beats=3-7 */
   beats?: [number, number];
@@ -75,7 +77,8 @@ export function encodeUrl(u: UrlState): string {
     if (u.scale !== undefined && u.scale !== 1) p.set('scale', String(u.scale));
     return `?${p.toString()}${u.tourSrc !== undefined ? `#tour-src=${compressSource(u.tourSrc)}` : ''}`;
   }
-  if (u.src === undefined && u.scenario) p.set('scenario', u.scenario);
+  /* with an edited text too: the name keeps its group's views and tunables after a reload */
+  if (u.scenario) p.set('scenario', u.scenario);
   for (const [k, v] of Object.entries(u.set)) p.append('set', `${k}=${v}`);
   if (u.cursor !== undefined && u.cursor !== 0 && !(typeof u.cursor === 'object' && 'moment' in u.cursor))
     p.set(
@@ -107,7 +110,11 @@ export function encodeUrl(u: UrlState): string {
   if (u.embed) p.set('embed', '1');
   if (u.scale !== undefined && u.scale !== 1) p.set('scale', String(u.scale));
   const s = p.toString();
-  return `${s ? `?${s}` : ''}${u.src !== undefined ? `#src=${compressSource(u.src)}` : ''}`;
+  const hash = [
+    u.src !== undefined ? `src=${compressSource(u.src)}` : '',
+    u.draft !== undefined ? `draft=${compressSource(u.draft)}` : '',
+  ].filter(Boolean);
+  return `${s ? `?${s}` : ''}${hash.length ? `#${hash.join('&')}` : ''}`;
 }
 
 /** a scenario's name under its group's current spelling: links from before a rename (vmacache/ebizzy) still open */
@@ -143,6 +150,8 @@ export function decodeUrl(search: string, hash?: string): UrlState {
   if (src !== undefined) out.src = src;
   const tourSrc = inflate(h.get('tour-src'), 'tour');
   if (tourSrc !== undefined) out.tourSrc = tourSrc;
+  const draft = inflate(h.get('draft'), 'draft');
+  if (draft !== undefined) out.draft = draft;
   const sc = p.get('scenario');
   if (sc) out.scenario = currentName(sc);
   for (const kv of p.getAll('set')) {
