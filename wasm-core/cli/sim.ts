@@ -140,7 +140,10 @@ function fail(msg: string): never {
 function keyValue(flag: string, kv: string | undefined, into: Record<string, string>) {
   const eq = kv?.indexOf('=') ?? -1;
   if (!kv || eq <= 0) fail(`${flag} needs key=value, got '${kv ?? ''}'\n\n${USAGE}`);
-  into[kv.slice(0, eq).trim()] = kv.slice(eq + 1);
+  const key = kv.slice(0, eq).trim();
+  /* the same key twice: which one was meant is not for us to guess */
+  if (key in into) fail(`${flag} ${key} is given twice (${into[key]} and ${kv.slice(eq + 1)}): give it once`);
+  into[key] = kv.slice(eq + 1);
 }
 
 function parseArgs(argv: string[]) {

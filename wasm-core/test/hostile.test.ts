@@ -125,7 +125,7 @@ function judge(c: Case, r: Outcome, rel: string) {
       .filter((l) => !l.startsWith(' ')))
       expect(line, what).toMatch(
         new RegExp(
-          `^(${rel.replace(/[.]/g, '\\.')}:\\d+(:\\d+)?: |${rel.replace(/[.]/g, '\\.')}: .*\\(limit \\w+|--set |--limit |unknown limit )`,
+          `^(${rel.replace(/[.]/g, '\\.')}:\\d+(:\\d+)?: |${rel.replace(/[.]/g, '\\.')}: .*\\(limit \\w+|--set |--compare |--sweep |--limit |unknown limit )`,
         ),
       );
   }

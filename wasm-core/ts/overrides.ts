@@ -3,7 +3,7 @@
  * kernel tunable, machine.* setting or the seed, each value a YAML scalar
  * checked by the same schema as the scenario's own kernel: and machine:.
  */
-import { parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, visit } from 'yaml';
 import { settingValue, withoutValue } from './load/build.js';
 import { SEED, TUNABLE_SCHEMAS, WITHOUT } from './load/schema.js';
 import type { Scenario, SettingValue } from './scenario.js';
@@ -25,6 +25,24 @@ export function applyOverrides(s: Scenario, sets: Record<string, string>): Scena
         ? 'several YAML documents'
         : doc.errors[0].message.split('\n')[0];
       errors.push(new ScenarioError('--set', 0, 0, key, `expected one value, got ${JSON.stringify(raw)} (${why})`));
+      continue;
+    }
+    /* a tag (!!binary, !!str) would change what the value is: the loader refuses them, so do we */
+    let tag: string | undefined;
+    visit(doc, (_, node) => {
+      const t = node && (isScalar(node) || isMap(node) || isSeq(node)) ? node.tag : undefined;
+      if (t && !tag) tag = t;
+    });
+    if (tag) {
+      errors.push(
+        new ScenarioError(
+          '--set',
+          0,
+          0,
+          key,
+          `YAML tags (${tag.replace(/^tag:yaml\.org,2002:/, '!!')}) are not supported: write the plain value`,
+        ),
+      );
       continue;
     }
     let value: unknown;

@@ -4,7 +4,7 @@
  * (applyOverrides), so this module brings in the loader. The CLI and the
  * worker use it; the page does not (multirun.ts holds what it needs).
  */
-import { runLabels, tunableValue, formatValue } from './multirun.js';
+import { changedTunables, formatValue, runLabels, tunableValue } from './multirun.js';
 import { applyOverrides } from './overrides.js';
 import { ScenarioError, ScenarioErrors, suggest } from './errors.js';
 import type { Scenario } from './scenario.js';
@@ -20,6 +20,19 @@ export interface ComparePlan {
 /** A is `base`; B is A with `compare` applied (the same overrides --set takes; throws ScenarioErrors). */
 export function planCompare(base: Scenario, compare: Record<string, string>): ComparePlan {
   const b = applyOverrides(base, compare);
+  /* as the scenario's own compare: refuses, a comparison that changes nothing would run A twice */
+  if (!changedTunables(base, b).length) {
+    const keys = Object.keys(compare);
+    throw new ScenarioErrors([
+      new ScenarioError(
+        '--set',
+        0,
+        0,
+        keys.join(', '),
+        `run A has ${keys.length > 1 ? 'these values' : 'this value'} already: run B would be run A`,
+      ),
+    ]);
+  }
   return { a: base, b, label: runLabels(base, b) };
 }
 

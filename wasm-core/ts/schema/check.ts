@@ -46,7 +46,7 @@ export function describe(v: unknown): string {
   if (v === null || v === undefined) return 'nothing';
   if (typeof v === 'string') return `'${v}'`;
   if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'object') return 'a mapping';
+  if (typeof v === 'object') return Object.keys(v).length ? 'a mapping' : 'an empty mapping ({})';
   return String(v);
 }
 
