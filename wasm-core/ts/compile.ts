@@ -26,6 +26,7 @@ import { checkLimits, DEFAULT_LIMITS, type Estimate, type Limits } from './limit
 import { STEPS, type StepKindDesc } from '../interface/steps.js';
 import type { At, DescribedKind, Scenario, Step, TaskRef } from './scenario.js';
 import { formatSize } from './units.js';
+import { ScenarioError, ScenarioErrors } from './errors.js';
 import { encodeTunable, KERNEL_TUNABLES, MACHINE_SETTINGS } from './tunables.js';
 
 export interface StepInfo {
@@ -114,7 +115,28 @@ export function describeStep(st: Step): string {
 const SUMMARY = { size: formatSize, hex: (n: number) => `0x${n.toString(16)}` };
 
 /** Compile a scenario; refuses (ScenarioErrors of LimitExceeded) one over a limit before any work. */
+/**
+ * Settings that cannot run together, named where they were set (a scenario line, or --set): the watermark
+ * min_free_kbytes keeps must leave the machine pages to hand out.
+ */
+function checkSettings(s: Scenario): void {
+  const minFree = s.kernel.min_free_kbytes * 1024;
+  if (minFree < s.machine.memory) return;
+  const at = s.kernelGiven.min_free_kbytes;
+  const inFile = !!at && at.line > 0;
+  throw new ScenarioErrors([
+    new ScenarioError(
+      inFile ? s.file : '--set',
+      inFile ? at!.line : 0,
+      inFile ? at!.col : 0,
+      inFile ? 'kernel.min_free_kbytes' : 'min_free_kbytes',
+      `${formatSize(minFree)} is not below machine.memory (${formatSize(s.machine.memory)}): the watermark would keep back every page; make it smaller than the machine`,
+    ),
+  ]);
+}
+
 export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
+  checkSettings(s);
   const estimate = checkLimits(s, limits);
   const files = s.files.map((f) => f.name);
   const procs: ProcInfo[] = [];

@@ -67,6 +67,32 @@ export function locate(prog: Program, at: At | null, message: string): string {
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
+/*
+ * What ran out, named: the free pages the min watermark keeps (min_free_kbytes), or every page; and what
+ * holds memory that reclaim cannot free (anonymous pages without swap, page tables, pages under I/O).
+ */
+function oomSentence(prog: Program, sim: Sim): string {
+  const n = (c: (typeof COUNTERS)[number]) => Number(sim.counter(COUNTERS.indexOf(c)));
+  const free = n('nr_free_pages'),
+    anon = n('nr_anon_pages'),
+    tables = n('nr_page_table_pages'),
+    file = n('nr_file_pages');
+  const mem = prog.scenario.machine.memory;
+  const minFree = prog.scenario.kernel.min_free_kbytes * 1024;
+  const pages = (x: number) => `${x.toLocaleString('en-US')} pages (${formatSize(x * 4096)})`;
+  const what =
+    /* pages still free, yet none handed out: the watermark min_free_kbytes sets keeps them */
+    free > 0 && minFree > 0
+      ? `the ${pages(free)} still free are kept back by the watermark kernel.min_free_kbytes (${formatSize(minFree)}) sets for the kernel's own use`
+      : 'no free page is left';
+  const held = [
+    anon ? `anonymous memory ${pages(anon)}, never reclaimed here (the model has no swap)` : '',
+    tables ? `page tables ${pages(tables)}` : '',
+    file ? `the page cache ${pages(file)}, of which reclaim could free no more` : '',
+  ].filter(Boolean);
+  return `out of memory: machine.memory (${formatSize(mem)}) is exhausted: ${what}${held.length ? `; it holds ${held.join(', ')}` : ''}; raise machine.memory${minFree ? ' or lower kernel.min_free_kbytes' : ''}`;
+}
+
 /** Turn a core error into a sentence a scenario author understands. */
 export function explainError(prog: Program, sim: Sim): RunIssue & { code: number } {
   const e = sim.lastError();
@@ -87,7 +113,7 @@ export function explainError(prog: Program, sim: Sim): RunIssue & { code: number
       msg =
         e.step === null
           ? `out of memory: the cached files (${formatSize(Number(e.detail) * 4096)}) do not fit in machine.memory (${formatSize(prog.scenario.machine.memory)})`
-          : `out of memory: machine.memory (${formatSize(prog.scenario.machine.memory)}) is exhausted: the simulated machine has no free page left, and this model does not reclaim yet; raise machine.memory`;
+          : oomSentence(prog, sim);
       break;
     case ErrorCode.ENOMEM: {
       const lost = sim.loadMessage();
