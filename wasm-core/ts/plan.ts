@@ -46,6 +46,9 @@ export interface SweepRun {
   scenario: Scenario;
 }
 
+/** the most values one sweep runs (the chart, the link and the work stay in proportion) */
+export const MAX_SWEEP_VALUES = 256;
+
 function sweepError(key: string, detail: string): ScenarioErrors {
   return new ScenarioErrors([new ScenarioError('--set', 0, 0, key, detail)]);
 }
@@ -70,6 +73,12 @@ export function planSweep(base: Scenario, key: string, values?: readonly string[
     }
   }
   if (!raws.length) throw sweepError(key, 'a sweep needs at least one value');
+  /* a chart of more points says nothing more, and its link would outgrow what servers accept */
+  if (raws.length > MAX_SWEEP_VALUES)
+    throw sweepError(
+      key,
+      `${raws.length.toLocaleString('en-US')} values: a sweep takes at most ${MAX_SWEEP_VALUES} (sweep a range in steps, or several sweeps)`,
+    );
   const errors: ScenarioError[] = [];
   const out: SweepRun[] = [];
   for (const raw of raws) {
