@@ -237,6 +237,21 @@ async function main() {
   console.log(
     `  the playground's engine (wasm): ${BACKUP} as a big run (final state, no events) ${withRange(bk.record, ms)}`,
   );
+  /* the cost must grow with the work, not faster: the same backup at 1x, 8x and 32x, native, warm */
+  const sizes: [string, number][] = [
+    ['scenarios/lru/backup.yaml', 1],
+    [BACKUP_RECORDED, 8],
+    [BACKUP, 32],
+  ];
+  const times = sizes.map(([file, k]) => {
+    const p = program(file);
+    return { k, t: stat(nativeWarm(p, programFile(p, `growth-${k}`)).runS).median };
+  });
+  const exp = (a: (typeof times)[0], b: (typeof times)[0]) => Math.log(b.t / a.t) / Math.log(b.k / a.k);
+  const worstExp = Math.max(exp(times[0], times[1]), exp(times[1], times[2]));
+  console.log(
+    `  growth (native, warm, medians): ${times.map((x) => `${x.k}x ${ms(x.t)}`).join(', ')}: size^${exp(times[0], times[1]).toFixed(2)} from 1x to 8x, size^${exp(times[1], times[2]).toFixed(2)} from 8x to 32x ${worstExp <= 1.1 ? '(linear: met)' : '(faster than the work: MISSED, target <= 1.1)'}`,
+  );
   console.log(
     `  the playground's engine (wasm): ${BACKUP_RECORDED} recorded (events and snapshots) ${withRange(bk.recorded, ms)}, ${bk.events.toLocaleString('en-US')} events`,
   );
