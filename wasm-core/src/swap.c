@@ -250,17 +250,10 @@ static void pagevec_drain(struct mmsim *sim, uint32_t pv_id, uint32_t why)
 		folio_put(sim, pv->pages[i]);
 }
 
-/*
- * How many folios a pagevec holds: 2.6.39's 14, except fadvise's deactivate
- * batch under today's rules (fadvise_dontneed: try-invalidate), a 6.10+
- * folio_batch of 31 (lru_deactivate_file). The LRU-add pagevec keeps 14.
- */
+/* how many folios a pagevec holds: 14, except fadvise's deactivate batch (fadvise_batch_size()) */
 static uint32_t pagevec_size(const struct mmsim *sim, uint32_t pv_id)
 {
-	return pv_id == MMSIM_PVEC_DEACTIVATE &&
-			       sim->s.hdr.fadvise_dontneed == MMSIM_FADVISE_TRY_INVALIDATE ?
-		       MMSIM_FOLIO_BATCH_SIZE :
-		       MMSIM_PAGEVEC_SIZE;
+	return pv_id == MMSIM_PVEC_DEACTIVATE ? fadvise_batch_size(sim) : MMSIM_PAGEVEC_SIZE;
 }
 
 /* pagevec_add(): take a reference and queue; the 14th folio drains the pagevec */

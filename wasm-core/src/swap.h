@@ -17,6 +17,18 @@ void lru_add_drain(struct mmsim *sim);
 void folio_mark_accessed(struct mmsim *sim, uint32_t pfn);
 void rotate_reclaimable_page(struct mmsim *sim, uint32_t pfn);
 void deactivate_page(struct mmsim *sim, uint32_t pfn);
+
+/*
+ * fadvise's batches: 2.6.39's pagevec of 14, or under today's rules
+ * (fadvise_dontneed: try-invalidate) a 6.10+ folio_batch of 31: the lookup
+ * batch and the deactivate batch alike
+ */
+static inline uint32_t fadvise_batch_size(const struct mmsim *sim)
+{
+	return sim->s.hdr.fadvise_dontneed == MMSIM_FADVISE_TRY_INVALIDATE ?
+		       MMSIM_FOLIO_BATCH_SIZE :
+		       MMSIM_PAGEVEC_SIZE;
+}
 void update_page_reclaim_stat(struct mmsim *sim, const struct page *folio, bool rotated);
 void lru_isolate(struct mmsim *sim, uint32_t pfn);
 void lru_putback(struct mmsim *sim, uint32_t pfn, uint32_t from, uint32_t how);

@@ -53,9 +53,7 @@ static uint32_t pagevec_lookup(struct mmsim *sim, uint32_t file, uint64_t index,
 	struct file *f = file_ptr(sim, file);
 	uint64_t end = DIV_ROUND_UP(f->i_size, PAGE_SIZE);
 	uint32_t n = 0, run = 0, *slot = NULL;
-	uint32_t max = sim->s.hdr.fadvise_dontneed == MMSIM_FADVISE_TRY_INVALIDATE ?
-			       MMSIM_FOLIO_BATCH_SIZE :
-			       PAGEVEC_SIZE;
+	uint32_t max = fadvise_batch_size(sim);
 
 	/*
 	 * the next present folio (empty leaves and subtrees skipped: a walk of
