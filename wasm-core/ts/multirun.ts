@@ -124,15 +124,24 @@ export function kernelOfRun(s: Scenario, keys: readonly string[]): string | null
 export function kernelRunLabels(a: Scenario, b: Scenario): { a: string; b: string } {
   const plain = runLabels(a, b);
   const keys = changedTunables(a, b);
-  /* two kernels: each run by its version, then whatever else differs ("6.18 · fault_around_bytes 4 KiB") */
+  const k = kernelsOfRuns(a, b);
+  if (!k) return plain;
+  /* two kernels by version: each run by its version, then whatever else differs ("6.18 · fault_around_bytes 4 KiB") */
   if (keys.includes('version')) {
-    const rest = keys.filter((k) => k !== 'version');
-    const name = (x: Scenario) => `${x.kernel.version}${rest.length ? ` \u00b7 ${describeTunables(x, rest)}` : ''}`;
-    return { a: name(a), b: name(b) };
+    const rest = keys.filter((x) => x !== 'version');
+    const name = (x: Scenario, v: string) => `${v}${rest.length ? ` \u00b7 ${describeTunables(x, rest)}` : ''}`;
+    return { a: name(a, k.a), b: name(b, k.b) };
   }
+  return { a: `${k.a} \u00b7 ${plain.a}`, b: `${k.b} \u00b7 ${plain.b}` };
+}
+
+/** the kernels two runs stand for, when they name two different ones (their versions, or their keys' values) */
+export function kernelsOfRuns(a: Scenario, b: Scenario): { a: string; b: string } | null {
+  const keys = changedTunables(a, b);
+  if (keys.includes('version')) return { a: a.kernel.version, b: b.kernel.version };
   const ka = kernelOfRun(a, keys),
     kb = kernelOfRun(b, keys);
-  return ka && kb && ka !== kb ? { a: `${ka} \u00b7 ${plain.a}`, b: `${kb} \u00b7 ${plain.b}` } : plain;
+  return ka && kb && ka !== kb ? { a: ka, b: kb } : null;
 }
 
 /** "v1,v2,..." split at the commas outside brackets: "[16KiB, 64KiB],[]" is two values */

@@ -7,7 +7,13 @@ import { useEffect, useMemo, useState } from 'react';
 import { COUNTERS, TUNABLES } from '../../../wasm-core/ts/abi.js';
 import { DEFAULT_VERSION } from '../../../wasm-core/ts/tunables.js';
 import { judgeExpects } from '../../../wasm-core/ts/judge.js';
-import { changedTunables, kernelRunLabels, runLabels, withSettings } from '../../../wasm-core/ts/multirun.js';
+import {
+  changedTunables,
+  kernelRunLabels,
+  kernelsOfRuns,
+  runLabels,
+  withSettings,
+} from '../../../wasm-core/ts/multirun.js';
 import { applyOverrides } from '../../../wasm-core/ts/overrides.js';
 import type { Scenario, SettingValue } from '../../../wasm-core/ts/scenario.js';
 import { formatDuration } from '../../../wasm-core/ts/limits.js';
@@ -448,8 +454,7 @@ function CompareBar() {
     const b = withSettings(scenario, natural as Record<string, SettingValue>);
     if (changedTunables(scenario, b).length) {
       naturalLabel = kernelRunLabels(scenario, b).b;
-      const plain = runLabels(scenario, b).b;
-      if (naturalLabel !== plain) naturalKernel = naturalLabel.split(' \u00b7 ')[0];
+      naturalKernel = kernelsOfRuns(scenario, b)?.b ?? null;
     } else naturalSet = null;
   }
   const mech = mechanismOf(group);
