@@ -3,11 +3,11 @@
  * kernel tunable, machine.* setting or the seed, each value a YAML scalar
  * checked by the same schema as the scenario's own kernel: and machine:.
  */
-import { isMap, isScalar, isSeq, parseDocument, visit } from 'yaml';
+import { parseDocument, visit } from 'yaml';
 import { settingValue, withoutValue } from './load/build.js';
 import { SEED, TUNABLE_SCHEMAS, WITHOUT } from './load/schema.js';
 import type { Scenario, SettingValue } from './scenario.js';
-import { checkValue, keyPath, ScenarioError, ScenarioErrors, suggest } from './schema/check.js';
+import { checkValue, keyPath, ScenarioError, ScenarioErrors, suggest, yamlTag } from './schema/check.js';
 import { SETTABLE_KEYS, tunableInfo, withSettings } from './tunables.js';
 
 /**
@@ -28,21 +28,12 @@ export function applyOverrides(s: Scenario, sets: Record<string, string>): Scena
       continue;
     }
     /* a tag (!!binary, !!str) would change what the value is: the loader refuses them, so do we */
-    let tag: string | undefined;
+    let tag: string | null = null;
     visit(doc, (_, node) => {
-      const t = node && (isScalar(node) || isMap(node) || isSeq(node)) ? node.tag : undefined;
-      if (t && !tag) tag = t;
+      tag ??= yamlTag(node);
     });
     if (tag) {
-      errors.push(
-        new ScenarioError(
-          '--set',
-          0,
-          0,
-          key,
-          `YAML tags (${tag.replace(/^tag:yaml\.org,2002:/, '!!')}) are not supported: write the plain value`,
-        ),
-      );
+      errors.push(new ScenarioError('--set', 0, 0, key, `YAML tags (${tag}) are not supported: write the plain value`));
       continue;
     }
     let value: unknown;

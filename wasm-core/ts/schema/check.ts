@@ -216,6 +216,12 @@ function pointerSegs(pointer: string): Seg[] {
  * A parsed YAML document: its plain-JS value, and where each key and value
  * came from. YAML syntax errors and aliases throw ScenarioErrors.
  */
+/** a node's YAML tag as written (!!binary, !custom), or null: a scenario and --set refuse them alike */
+export function yamlTag(node: unknown): string | null {
+  const tag = node && (isScalar(node) || isMap(node) || isSeq(node)) ? node.tag : undefined;
+  return tag ? tag.replace(/^tag:yaml\.org,2002:/, '!!') : null;
+}
+
 export class YamlSource {
   readonly data: unknown;
   private readonly lc = new LineCounter();
@@ -237,8 +243,8 @@ export class YamlSource {
     }
     /* tags (!!binary, !!js/function, !custom) would change what a value is: refuse them */
     visit(doc, (_, node) => {
-      const tag = node ? (node as { tag?: string }).tag : undefined;
-      if (tag && (isScalar(node) || isMap(node) || isSeq(node)) && (node as { range?: [number] }).range) {
+      const tag = yamlTag(node);
+      if (tag && (node as { range?: [number] }).range) {
         const { line, col } = this.lc.linePos((node as unknown as Node).range![0]);
         errors.push(
           new ScenarioError(
@@ -246,7 +252,7 @@ export class YamlSource {
             line,
             col,
             '',
-            `YAML tags (${tag.replace(/^tag:yaml\.org,2002:/, '!!')}) are not supported in scenarios: write the plain value`,
+            `YAML tags (${tag}) are not supported in scenarios: write the plain value`,
           ),
         );
       }
