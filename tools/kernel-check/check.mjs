@@ -154,6 +154,16 @@ async function modelDelta(head, setup, phase, dir, name) {
   return d;
 }
 
+/* the model's counters over one write of `length` of anonymous memory, one byte per page */
+const writeDelta = (kernel, length, dir, name) =>
+  modelDelta(
+    head(kernel),
+    `  - mmap: { task: app, name: m, length: ${length}, prot: read-write }\n`,
+    '  - access: { task: app, map: m, op: write, pattern: sequential }\n',
+    dir,
+    name,
+  );
+
 const head = (kernel, extra = '') =>
   `name: kernel-check\nseed: 1\nkernel: { ${kernel} }\nmachine: { memory: 2GiB }\n${extra}processes:\n  app: {}\n`;
 
@@ -168,14 +178,7 @@ const ANON = [
     what: "write 1 GiB of anonymous memory, THP and mTHP off (the prefault letter's write, today)",
     knobs: {},
     args: ['write', '1024'],
-    model: (dir) =>
-      modelDelta(
-        head('thp: never'),
-        '  - mmap: { task: app, name: m, length: 1GiB, prot: read-write }\n',
-        '  - access: { task: app, map: m, op: write, pattern: sequential }\n',
-        dir,
-        'A1',
-      ),
+    model: (dir) => writeDelta('thp: never', '1GiB', dir, 'A1'),
     figures: { 'write.minflt': 'pgfault', 'write.thp_fault_alloc': 'thp_fault_alloc' },
   },
   {
@@ -184,14 +187,7 @@ const ANON = [
     what: 'write 1 GiB, THP always: one fault per 2 MiB',
     knobs: { thp: 'always' },
     args: ['write', '1024'],
-    model: (dir) =>
-      modelDelta(
-        head('thp: always'),
-        '  - mmap: { task: app, name: m, length: 1GiB, prot: read-write }\n',
-        '  - access: { task: app, map: m, op: write, pattern: sequential }\n',
-        dir,
-        'A2',
-      ),
+    model: (dir) => writeDelta('thp: always', '1GiB', dir, 'A2'),
     figures: { 'write.minflt': 'pgfault', 'write.thp_fault_alloc': 'thp_fault_alloc' },
   },
   {
@@ -200,14 +196,7 @@ const ANON = [
     what: 'write 1 GiB, mTHP 64 KiB always: one fault per 64 KiB folio',
     knobs: { mthp64: 'always' },
     args: ['write', '1024'],
-    model: (dir) =>
-      modelDelta(
-        head('mthp: [64KiB]'),
-        '  - mmap: { task: app, name: m, length: 1GiB, prot: read-write }\n',
-        '  - access: { task: app, map: m, op: write, pattern: sequential }\n',
-        dir,
-        'A3',
-      ),
+    model: (dir) => writeDelta('mthp: [64KiB]', '1GiB', dir, 'A3'),
     figures: { 'write.minflt': 'pgfault', 'write.anon_fault_alloc_64kB': 'anon_fault_alloc' },
   },
   {
@@ -504,9 +493,8 @@ function snapshotSettings() {
     const p = `${THP}/hugepages-${s}/enabled`;
     if (existsSync(p)) out[p] = chosen(p);
   }
-  out['losetup -a'] =
-    execFileSync('losetup', ['-a'], { encoding: 'utf8' }).trim().split('\n').length.toString() + ' attached';
-  if (execFileSync('losetup', ['-a'], { encoding: 'utf8' }).trim() === '') out['losetup -a'] = 'none attached';
+  const attached = execFileSync('losetup', ['-a'], { encoding: 'utf8' }).trim();
+  out['losetup -a'] = attached ? `${attached.split('\n').length} attached` : 'none attached';
   return out;
 }
 

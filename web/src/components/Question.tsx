@@ -304,14 +304,7 @@ export function Worksheet() {
       {quiz.teacher && (
         <div className="ws-key">
           <h2>Answer key · seed {quiz.seed}</h2>
-          {tour.params && (
-            <p>
-              Parameters:{' '}
-              {Object.entries(tour.params.values)
-                .map(([k, v]) => `${k} = ${v}`)
-                .join(', ')}
-            </p>
-          )}
+          {tour.params && <p>Parameters: {paramsText(tour.params.values)}</p>}
           <ol>
             {asks.map(({ q }) => {
               const a = quiz.answers?.[q.id];
@@ -325,6 +318,21 @@ export function Worksheet() {
         </div>
       )}
     </section>
+  );
+}
+
+/** "cap = 2, window = 8KiB": an exercise's parameters for this seed, as the teacher and the key show them */
+const paramsText = (values: Record<string, unknown>) =>
+  Object.entries(values)
+    .map(([k, v]) => `${k} = ${v}`)
+    .join(', ');
+
+/** the worksheet (the browser's Print; the sheet is drawn for print only) */
+function PrintWorksheet({ title }: { title: string }) {
+  return (
+    <button type="button" className="btn" onClick={() => window.print()} title={title}>
+      Print worksheet
+    </button>
   );
 }
 
@@ -367,14 +375,7 @@ export function QuestionCard() {
       <button type="button" className="btn" onClick={() => dispatch({ type: 'restartQuiz' })}>
         Start again
       </button>
-      <button
-        type="button"
-        className="btn"
-        onClick={() => window.print()}
-        title="The questions on paper, with room to write"
-      >
-        Print worksheet
-      </button>
+      <PrintWorksheet title="The questions on paper, with room to write" />
     </div>
   );
   if (!q) return summary ? <div className="q-card">{summary}</div> : null;
@@ -391,20 +392,10 @@ export function QuestionCard() {
           {tour.params && Object.keys(tour.params.values).length > 0 && (
             <>
               {' '}
-              · seed {quiz.seed}:{' '}
-              {Object.entries(tour.params.values)
-                .map(([k, v]) => `${k} = ${v}`)
-                .join(', ')}
+              · seed {quiz.seed}: {paramsText(tour.params.values)}
             </>
           )}{' '}
-          <button
-            type="button"
-            className="btn"
-            onClick={() => window.print()}
-            title="The worksheet for this seed, and its answer key on a page of its own"
-          >
-            Print worksheet
-          </button>
+          <PrintWorksheet title="The worksheet for this seed, and its answer key on a page of its own" />
         </div>
       )}
       {open ? (
