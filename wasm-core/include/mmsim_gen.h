@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0xd4b439e6u
+#define MMSIM_INTERFACE_HASH 0x86b1443cu
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -364,6 +364,7 @@ enum mmsim_prefault_mode {
 #define MMSIM_PROC_FORKED 0x1u /* created by a fork step, not present at start */
 /* mmsim_pagecache_states() bits beside enum mmsim_pc_state */
 #define MMSIM_PC_READAHEAD 0x10u /* PG_readahead */
+#define MMSIM_PC_CONT 0x20u /* the page continues the previous page's large folio */
 #define MMSIM_PC_STATE_MASK 0xfu
 #define MMSIM_VM_FAULT_ERROR (MMSIM_VM_FAULT_OOM | MMSIM_VM_FAULT_SIGBUS | MMSIM_VM_FAULT_SIGSEGV)
 
@@ -428,6 +429,7 @@ enum mmsim_prefault_mode {
 	X(MODEL_FAULT_AROUND_MAPPED, "fault_around_mapped") \
 	X(MODEL_FAULT_AROUND_SKIPPED, "fault_around_skipped") \
 	X(MODEL_READAHEAD_PAGES, "readahead_pages") \
+	X(MODEL_PAGECACHE_SPLITS, "pagecache_folio_splits") \
 	X(MODEL_FIND_VMA_NODES, "find_vma_nodes") \
 	X(MODEL_KSWAPD_WAKEUPS, "kswapd_wakeups") \
 	X(MODEL_WB_WAITS, "writeback_waits") \
@@ -546,6 +548,8 @@ enum mmsim_mm_counter {
 	X(RA_MARK, "mmsim_readahead_mark") \
 	/* a present PTE cleared (zap_pte_range: munmap, madvise(DONTNEED), exit; reclaim and splits) */ \
 	X(PTE_CLEAR, "mmsim_pte_clear") \
+	/* the model split a large page-cache folio to order 0 before a path it has no large-folio rule for (the kernel keeps it whole) */ \
+	X(PAGECACHE_SPLIT, "mmsim_pagecache_split") \
 	/* find_vma() asked the cache */ \
 	X(VMACACHE_FIND, "mmsim_vmacache_find") \
 	/* the rb-tree walk of a miss: one event per VMA visited */ \
@@ -629,7 +633,7 @@ struct mmsim_event { /* 32 bytes: 32 bytes, one trace record */
 	uint32_t c;
 	uint32_t d;
 };
-struct mmsim_prog_header { /* 128 bytes: the program's first record */
+struct mmsim_prog_header { /* 136 bytes: the program's first record */
 	uint32_t magic; /* MMSIM_PROG_MAGIC */
 	uint32_t abi; /* MMSIM_ABI_VERSION */
 	uint64_t seed;
@@ -637,6 +641,7 @@ struct mmsim_prog_header { /* 128 bytes: the program's first record */
 	uint32_t kernel_version; /* version (enum mmsim_kernel_version) */
 	uint32_t fault_around_bytes; /* fault_around_bytes (bytes) */
 	uint32_t readahead_kb; /* readahead_kb (KiB) */
+	uint32_t pagecache_large_folios; /* pagecache_large_folios (0/1) */
 	uint32_t vmacache; /* vmacache (enum mmsim_vmacache_mode) */
 	uint32_t fadvise_dontneed; /* fadvise_dontneed (enum mmsim_fadvise_mode) */
 	uint32_t unmap_drain; /* unmap_drain (enum mmsim_unmap_drain) */
@@ -660,6 +665,7 @@ struct mmsim_prog_header { /* 128 bytes: the program's first record */
 	uint32_t nr_maps; /* number of distinct map names */
 	uint32_t nr_steps;
 	uint32_t nr_data;
+	uint32_t reserved; /* padding to 8 bytes */
 };
 struct mmsim_prog_file { /* 16 bytes */
 	uint64_t size; /* bytes */
@@ -849,7 +855,7 @@ _Static_assert(offsetof(struct mmsim_event, a) == 16, "mmsim_event.a at 16");
 _Static_assert(offsetof(struct mmsim_event, b) == 20, "mmsim_event.b at 20");
 _Static_assert(offsetof(struct mmsim_event, c) == 24, "mmsim_event.c at 24");
 _Static_assert(offsetof(struct mmsim_event, d) == 28, "mmsim_event.d at 28");
-_Static_assert(sizeof(struct mmsim_prog_header) == 128, "struct mmsim_prog_header: 128 bytes");
+_Static_assert(sizeof(struct mmsim_prog_header) == 136, "struct mmsim_prog_header: 136 bytes");
 _Static_assert(offsetof(struct mmsim_prog_header, magic) == 0, "mmsim_prog_header.magic at 0");
 _Static_assert(offsetof(struct mmsim_prog_header, abi) == 4, "mmsim_prog_header.abi at 4");
 _Static_assert(offsetof(struct mmsim_prog_header, seed) == 8, "mmsim_prog_header.seed at 8");
@@ -857,29 +863,31 @@ _Static_assert(offsetof(struct mmsim_prog_header, memory) == 16, "mmsim_prog_hea
 _Static_assert(offsetof(struct mmsim_prog_header, kernel_version) == 24, "mmsim_prog_header.kernel_version at 24");
 _Static_assert(offsetof(struct mmsim_prog_header, fault_around_bytes) == 28, "mmsim_prog_header.fault_around_bytes at 28");
 _Static_assert(offsetof(struct mmsim_prog_header, readahead_kb) == 32, "mmsim_prog_header.readahead_kb at 32");
-_Static_assert(offsetof(struct mmsim_prog_header, vmacache) == 36, "mmsim_prog_header.vmacache at 36");
-_Static_assert(offsetof(struct mmsim_prog_header, fadvise_dontneed) == 40, "mmsim_prog_header.fadvise_dontneed at 40");
-_Static_assert(offsetof(struct mmsim_prog_header, unmap_drain) == 44, "mmsim_prog_header.unmap_drain at 44");
-_Static_assert(offsetof(struct mmsim_prog_header, workingset) == 48, "mmsim_prog_header.workingset at 48");
-_Static_assert(offsetof(struct mmsim_prog_header, min_free_kbytes) == 52, "mmsim_prog_header.min_free_kbytes at 52");
-_Static_assert(offsetof(struct mmsim_prog_header, dirty_background_ratio) == 56, "mmsim_prog_header.dirty_background_ratio at 56");
-_Static_assert(offsetof(struct mmsim_prog_header, dirty_ratio) == 60, "mmsim_prog_header.dirty_ratio at 60");
-_Static_assert(offsetof(struct mmsim_prog_header, thp) == 64, "mmsim_prog_header.thp at 64");
-_Static_assert(offsetof(struct mmsim_prog_header, mthp_orders) == 68, "mmsim_prog_header.mthp_orders at 68");
-_Static_assert(offsetof(struct mmsim_prog_header, large_mapcount) == 72, "mmsim_prog_header.large_mapcount at 72");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_pages_mapped_batching) == 76, "mmsim_prog_header.nr_pages_mapped_batching at 76");
-_Static_assert(offsetof(struct mmsim_prog_header, large_folio_reuse) == 80, "mmsim_prog_header.large_folio_reuse at 80");
-_Static_assert(offsetof(struct mmsim_prog_header, deferred_split_stats) == 84, "mmsim_prog_header.deferred_split_stats at 84");
-_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault) == 88, "mmsim_prog_header.anon_prefault at 88");
-_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault_cap) == 92, "mmsim_prog_header.anon_prefault_cap at 92");
-_Static_assert(offsetof(struct mmsim_prog_header, io_latency) == 96, "mmsim_prog_header.io_latency at 96");
-_Static_assert(offsetof(struct mmsim_prog_header, writeback_latency) == 100, "mmsim_prog_header.writeback_latency at 100");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_files) == 104, "mmsim_prog_header.nr_files at 104");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_procs) == 108, "mmsim_prog_header.nr_procs at 108");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_tasks) == 112, "mmsim_prog_header.nr_tasks at 112");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_maps) == 116, "mmsim_prog_header.nr_maps at 116");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_steps) == 120, "mmsim_prog_header.nr_steps at 120");
-_Static_assert(offsetof(struct mmsim_prog_header, nr_data) == 124, "mmsim_prog_header.nr_data at 124");
+_Static_assert(offsetof(struct mmsim_prog_header, pagecache_large_folios) == 36, "mmsim_prog_header.pagecache_large_folios at 36");
+_Static_assert(offsetof(struct mmsim_prog_header, vmacache) == 40, "mmsim_prog_header.vmacache at 40");
+_Static_assert(offsetof(struct mmsim_prog_header, fadvise_dontneed) == 44, "mmsim_prog_header.fadvise_dontneed at 44");
+_Static_assert(offsetof(struct mmsim_prog_header, unmap_drain) == 48, "mmsim_prog_header.unmap_drain at 48");
+_Static_assert(offsetof(struct mmsim_prog_header, workingset) == 52, "mmsim_prog_header.workingset at 52");
+_Static_assert(offsetof(struct mmsim_prog_header, min_free_kbytes) == 56, "mmsim_prog_header.min_free_kbytes at 56");
+_Static_assert(offsetof(struct mmsim_prog_header, dirty_background_ratio) == 60, "mmsim_prog_header.dirty_background_ratio at 60");
+_Static_assert(offsetof(struct mmsim_prog_header, dirty_ratio) == 64, "mmsim_prog_header.dirty_ratio at 64");
+_Static_assert(offsetof(struct mmsim_prog_header, thp) == 68, "mmsim_prog_header.thp at 68");
+_Static_assert(offsetof(struct mmsim_prog_header, mthp_orders) == 72, "mmsim_prog_header.mthp_orders at 72");
+_Static_assert(offsetof(struct mmsim_prog_header, large_mapcount) == 76, "mmsim_prog_header.large_mapcount at 76");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_pages_mapped_batching) == 80, "mmsim_prog_header.nr_pages_mapped_batching at 80");
+_Static_assert(offsetof(struct mmsim_prog_header, large_folio_reuse) == 84, "mmsim_prog_header.large_folio_reuse at 84");
+_Static_assert(offsetof(struct mmsim_prog_header, deferred_split_stats) == 88, "mmsim_prog_header.deferred_split_stats at 88");
+_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault) == 92, "mmsim_prog_header.anon_prefault at 92");
+_Static_assert(offsetof(struct mmsim_prog_header, anon_prefault_cap) == 96, "mmsim_prog_header.anon_prefault_cap at 96");
+_Static_assert(offsetof(struct mmsim_prog_header, io_latency) == 100, "mmsim_prog_header.io_latency at 100");
+_Static_assert(offsetof(struct mmsim_prog_header, writeback_latency) == 104, "mmsim_prog_header.writeback_latency at 104");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_files) == 108, "mmsim_prog_header.nr_files at 108");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_procs) == 112, "mmsim_prog_header.nr_procs at 112");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_tasks) == 116, "mmsim_prog_header.nr_tasks at 116");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_maps) == 120, "mmsim_prog_header.nr_maps at 120");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_steps) == 124, "mmsim_prog_header.nr_steps at 124");
+_Static_assert(offsetof(struct mmsim_prog_header, nr_data) == 128, "mmsim_prog_header.nr_data at 128");
+_Static_assert(offsetof(struct mmsim_prog_header, reserved) == 132, "mmsim_prog_header.reserved at 132");
 _Static_assert(sizeof(struct mmsim_prog_file) == 16, "struct mmsim_prog_file: 16 bytes");
 _Static_assert(offsetof(struct mmsim_prog_file, size) == 0, "mmsim_prog_file.size at 0");
 _Static_assert(offsetof(struct mmsim_prog_file, flags) == 8, "mmsim_prog_file.flags at 8");
@@ -1152,6 +1160,7 @@ const char *mmsim_tunables_check(const struct mmsim_prog_header *h);
 	(h)->kernel_version = 7u; \
 	(h)->fault_around_bytes = 65536u; \
 	(h)->readahead_kb = 128u; \
+	(h)->pagecache_large_folios = 1u; \
 	(h)->vmacache = 2u; \
 	(h)->fadvise_dontneed = 2u; \
 	(h)->unmap_drain = 1u; \

@@ -195,12 +195,13 @@ static int walk_tables(struct mmsim *sim, struct check_ctx *c, uint32_t mmid, ui
 			}
 			if (!folio_test_anon(folio)) {
 				if (!v->vm_file || folio->mapping != v->vm_file ||
-				    folio->index != (uint32_t)linear_page_index(v, addr)) {
+				    folio->index + (p - head) !=
+					    (uint32_t)linear_page_index(v, addr)) {
 					snprintf(
 						msg, len,
 						"mm %u: PTE at %#llx maps file page (file %u, index %u) but the VMA expects (file %u, index %llu)",
 						mmid, (unsigned long long)addr, folio->mapping,
-						folio->index, v->vm_file,
+						folio->index + (p - head), v->vm_file,
 						(unsigned long long)linear_page_index(v, addr));
 					return -1;
 				}
@@ -555,11 +556,12 @@ static int vm_check(struct mmsim *sim, char *msg, uint32_t len, bool full)
 			} else if (!ptes && !pmds && !c.pvec[p]) {
 				FAIL("pfn %u: anonymous folio mapped by no PTE (leaked)", p);
 			}
+			/* the page cache holds a large folio by one reference per page */
 			if ((int64_t)pg->_refcount !=
-			    (int64_t)ptes + pmds + (cached ? 1 : 0) + (c.pvec[p] & 0x7f))
-				FAIL("pfn %u: refcount %d, expected %llu (PTEs) + %u (PMDs) + %d (page cache) + %d (pagevecs)",
+			    (int64_t)ptes + pmds + (cached ? nr : 0) + (c.pvec[p] & 0x7f))
+				FAIL("pfn %u: refcount %d, expected %llu (PTEs) + %u (PMDs) + %u (page cache) + %d (pagevecs)",
 				     p, pg->_refcount, (unsigned long long)ptes, pmds,
-				     cached ? 1 : 0, c.pvec[p] & 0x7f);
+				     cached ? nr : 0, c.pvec[p] & 0x7f);
 			if ((pg->flags & PF(lru)) && (c.pvec[p] & 0x80))
 				FAIL("pfn %u: on an LRU list and in an lru_add pagevec", p);
 			if (!(pg->flags & PF(lru)) && !(c.pvec[p] & 0x80))
@@ -629,8 +631,10 @@ static int vm_check(struct mmsim *sim, char *msg, uint32_t len, bool full)
 					if (!e || xa_is_value(e))
 						continue;
 					pfn = xa_to_pfn(e);
-					pg = pfn_to_page(sim, pfn);
-					if (pg->mapping != f + 1 || pg->index != idx)
+					/* a large folio's slots hold its pages: the head answers for them */
+					pg = pfn_to_page(sim, compound_head(sim, pfn));
+					if (pg->mapping != f + 1 ||
+					    pg->index + (pfn - compound_head(sim, pfn)) != idx)
 						FAIL("file %u index %llu: pfn %u points elsewhere",
 						     f, (unsigned long long)idx, pfn);
 					n++;

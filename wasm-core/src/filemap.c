@@ -19,15 +19,21 @@
  * page and finish_fault() maps that one page.
  *
  * The model follows v6.19 (mm/filemap.c next_uptodate_folio,
- * filemap_map_order0_folio, filemap_map_pages, filemap_fault) with order-0
- * page-cache folios. Differences, on purpose:
+ * filemap_map_order0_folio, filemap_map_pages, filemap_fault); with
+ * pagecache_large_folios, 6.18's large folios: a folio that lies in the VMA
+ * and one page table and ends before the file's last page is mapped whole
+ * (map_large_folio). Differences, on purpose:
  *  - there are no other CPUs, so "trylock failed" never happens on its own;
  *    a page is locked only while its read I/O is in flight;
  *  - I/O has no duration of its own: a read completes io_latency touches
  *    after submission (0: at once), or as soon as a task waits for one of its
  *    pages (the task sleeps until it is done);
  *  - the faulting task's retry after dropping mmap_lock (VM_FAULT_RETRY) is
- *    modelled, since it decides what the retry maps (see do_user_addr_fault).
+ *    modelled, since it decides what the retry maps (see do_user_addr_fault);
+ *  - an order-9 page-cache folio is mapped by 512 PTEs, not a PMD
+ *    (filemap_map_pmd): the same one fault;
+ *  - write(2), a shared write fault, fadvise, truncate and reclaim split a
+ *    large folio to order 0 first (filemap_split_folio; counted).
  */
 #include "internal.h"
 #include "filemap.h"
@@ -40,7 +46,13 @@
 
 /* ------------------------------------------------------------- page cache */
 
-uint32_t filemap_get_folio(const struct mmsim *sim, uint32_t file, uint64_t index)
+/*
+ * The page cache holds, at each index, the page frame of the page at that
+ * index: an order-0 folio's own, or one page of a large folio (the kernel's
+ * multi-index entry, seen one index at a time). filemap_get_folio() answers
+ * the folio (its head page), filemap_get_page() the page itself.
+ */
+uint32_t filemap_get_page(const struct mmsim *sim, uint32_t file, uint64_t index)
 {
 	uint32_t e = xa_load_cached(sim, &file_ptr(sim, file)->i_pages, index);
 
@@ -49,42 +61,139 @@ uint32_t filemap_get_folio(const struct mmsim *sim, uint32_t file, uint64_t inde
 	return xa_to_pfn(e);
 }
 
+uint32_t filemap_get_folio(const struct mmsim *sim, uint32_t file, uint64_t index)
+{
+	uint32_t pfn = filemap_get_page(sim, file, index);
+
+	return pfn ? compound_head(sim, pfn) : 0;
+}
+
 /*
- * filemap_add_folio() / add_to_page_cache_lru(): a new order-0 folio at
- * index, locked and not uptodate (the caller starts the read), bound for
- * the inactive file list through the lru_add pagevec; for tmpfs
- * swap-backed (shmem_alloc_and_add_folio), for the inactive anon list.
+ * The model's stand-in where it has no large-folio rule (write(2), a shared
+ * write fault, fadvise, truncate, reclaim): a large page-cache folio becomes
+ * order-0 folios in place, as split_huge_page() leaves a file folio: each
+ * page keeps its PTEs and one page-cache reference, the tails follow the
+ * head on its LRU list. The kernel keeps the folio whole on these paths;
+ * pagecache_folio_splits counts each time the model did this. References
+ * other than the page cache's and the mappings' (a caller's) stay with the
+ * head page.
+ */
+void filemap_split_folio(struct mmsim *sim, uint32_t head)
+{
+	struct page *folio = pfn_to_page(sim, head);
+	const uint32_t keep = PF(uptodate) | PF(dirty) | PF(active) | PF(workingset) |
+			      PF(referenced) | PF(lru) | PF(unevictable) | PF(locked);
+	uint32_t order = folio_order(sim, head), nr = 1u << order, prev = head;
+	int32_t extra = folio->_refcount - (int32_t)nr;
+	bool on_lru = folio_test(folio, lru);
+
+	VM_BUG_ON(!folio_test_large(folio) || folio_test_anon(folio));
+	for (uint32_t i = 0; i < nr; i++)
+		extra -= pfn_to_page(sim, head + i)->_mapcount + 1;
+	VM_BUG_ON(extra < 0);
+	for (uint32_t i = 1; i < nr; i++) {
+		struct page *p = pfn_to_page(sim, head + i);
+
+		p->flags = folio->flags & keep;
+		p->private = 0;
+		p->lru_next = p->lru_prev = 0;
+		p->mapping = folio->mapping;
+		p->index = folio->index + i;
+		p->_refcount = 1 + p->_mapcount + 1;
+		if (on_lru) {
+			/* right after the previous page: the list keeps the folio's place */
+			uint32_t next = pfn_to_page(sim, prev)->lru_next;
+
+			pfn_list_add(sim, &next, head + i, false);
+		}
+		prev = head + i;
+	}
+	folio->flags &= ~PF(head);
+	folio->_refcount = 1 + folio->_mapcount + 1 + extra;
+	count_vm_event(sim, MMSIM_MODEL_PAGECACHE_SPLITS);
+	trace_mmsim_pagecache_split(sim, folio->mapping - 1, folio->index, head, order);
+}
+
+/* the order-0 folio at index (a large one split first), 0 if none */
+uint32_t filemap_get_small_folio(struct mmsim *sim, uint32_t file, uint64_t index)
+{
+	uint32_t pfn = filemap_get_page(sim, file, index);
+
+	if (pfn && folio_test_large(pfn_to_page(sim, compound_head(sim, pfn))))
+		filemap_split_folio(sim, compound_head(sim, pfn));
+	return pfn;
+}
+
+/*
+ * filemap_add_folio() / add_to_page_cache_lru(): a new folio of 2^order
+ * pages at index (aligned to it), locked and not uptodate (the caller starts
+ * the read), bound for the inactive file list through the lru_add pagevec
+ * (a large folio drains it at once); for tmpfs swap-backed
+ * (shmem_alloc_and_add_folio), for the inactive anon list. A large folio
+ * holds one page-cache reference per page, as the kernel's folio_ref_add().
+ * Any folio already cached in the range: -EEXIST (the caller falls back).
  * Where reclaim left a shadow, the page is a refault (workingset.c): with
  * kernel.workingset it goes to the active list instead.
  */
-int filemap_add_folio(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t *pfn)
+int filemap_add_folio_order(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t order,
+			    uint32_t *pfn)
 {
 	struct file *f = file_ptr(sim, file);
 	struct page *folio;
-	uint32_t old;
-	int err = alloc_page(sim, pfn, MMSIM_USE_PAGECACHE);
+	uint32_t old = 0, nr = 1u << order;
+	int err;
 
+	if (order) {
+		/* __filemap_add_folio(): a conflicting folio anywhere in the range */
+		for (uint32_t i = 0; i < nr; i++) {
+			uint32_t e = xa_load(sim, &f->i_pages, index + i);
+
+			if (e && !xa_is_value(e))
+				return MMSIM_EEXIST;
+		}
+	}
+	/* readahead's large folios do not reclaim (__GFP_NORETRY): short of memory, order 0 */
+	if (order)
+		err = zone_watermark_ok(sim, order, sim->s.wmark[1]) ?
+			      alloc_pages_nowmark(sim, order, pfn, MMSIM_USE_PAGECACHE) :
+			      MMSIM_EOOM;
+	else
+		err = alloc_pages(sim, 0, pfn, MMSIM_USE_PAGECACHE);
 	if (err)
 		return err;
 	folio = pfn_to_page(sim, *pfn);
 	folio->flags |= PF(locked);
 	folio->mapping = file + 1;
 	folio->index = (uint32_t)index;
-	/* the slot, after the allocation (which may have reclaimed, and left a shadow there) */
-	old = xa_load(sim, &f->i_pages, index);
-	err = xa_store(sim, &f->i_pages, index, xa_mk_folio(*pfn));
+	folio->_refcount = (int32_t)nr;
+	/* the slots, after the allocation (which may have reclaimed, and left shadows there) */
+	for (uint32_t i = 0; i < nr && !err; i++) {
+		uint32_t e = xa_load(sim, &f->i_pages, index + i);
+
+		if (e && !xa_is_value(e)) {
+			err = MMSIM_EEXIST; /* reclaim cannot add, but keep the rule */
+			break;
+		}
+		if (!old && xa_is_value(e))
+			old = e;
+		err = xa_store(sim, &f->i_pages, index + i, xa_mk_folio(*pfn + i));
+		if (err) {
+			for (uint32_t j = 0; j < i; j++)
+				xa_erase(sim, &f->i_pages, index + j);
+		}
+	}
 	if (err) {
 		folio->_refcount = 0;
-		free_pages(sim, *pfn, 0);
+		free_pages(sim, *pfn, order);
 		return err;
 	}
-	f->nrpages++;
-	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, 1);
+	f->nrpages += nr;
+	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, nr);
 	if (shmem_file(f)) {
 		folio->flags |= PF(swapbacked);
-		mod_node_page_state(sim, MMSIM_NR_SHMEM, 1);
+		mod_node_page_state(sim, MMSIM_NR_SHMEM, nr);
 	}
-	trace_mm_filemap_add_to_page_cache(sim, file, index, *pfn, folio->flags);
+	trace_mm_filemap_add_to_page_cache(sim, file, order, index, *pfn, folio->flags);
 	if (xa_is_value(old) && workingset_refault(sim, file, index, old >> 1)) {
 		folio_set(folio, active);
 		workingset_activation(sim);
@@ -93,30 +202,39 @@ int filemap_add_folio(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t
 	return 0;
 }
 
+int filemap_add_folio(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t *pfn)
+{
+	return filemap_add_folio_order(sim, file, index, 0, pfn);
+}
+
 /*
- * __delete_from_page_cache(): out of the page cache, the slot emptied or
+ * __delete_from_page_cache(): out of the page cache, the slots emptied or
  * given a shadow (shadow != 0, an xa value entry: reclaim's eviction);
- * drops the cache's reference.
+ * drops the cache's references.
  */
 void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn, uint32_t shadow)
 {
 	struct file *f = file_ptr(sim, file);
 	struct page *folio = pfn_to_page(sim, pfn);
+	uint32_t order = folio_order(sim, pfn), nr = 1u << order;
 
 	/* the dirty accounting (and tag) first, while the slot is there */
 	if (folio_test(folio, swapbacked))
-		mod_node_page_state(sim, MMSIM_NR_SHMEM, -1);
+		mod_node_page_state(sim, MMSIM_NR_SHMEM, -(int64_t)nr);
 	else if (folio_test(folio, dirty))
 		account_page_cleaned(sim, pfn);
-	if (shadow)
-		xa_store(sim, &f->i_pages, folio->index,
-			 shadow); /* replaces the folio: no node to allocate */
-	else
-		xa_erase(sim, &f->i_pages, folio->index);
-	f->nrpages--;
-	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, -1);
+	for (uint32_t i = 0; i < nr; i++) {
+		if (shadow)
+			xa_store(sim, &f->i_pages, folio->index + i,
+				 shadow); /* replaces the folio: no node to allocate */
+		else
+			xa_erase(sim, &f->i_pages, folio->index + i);
+	}
+	f->nrpages -= nr;
+	mod_node_page_state(sim, MMSIM_NR_FILE_PAGES, -(int64_t)nr);
 	folio->mapping = 0;
-	trace_mm_filemap_delete_from_page_cache(sim, file, folio->index, pfn, shadow != 0);
+	trace_mm_filemap_delete_from_page_cache(sim, file, order, folio->index, pfn, shadow != 0);
+	folio->_refcount -= (int32_t)nr - 1;
 	folio_put(sim, pfn);
 }
 
@@ -241,6 +359,62 @@ static void map_skip(struct mmsim *sim, uint64_t addr, uint64_t pgoff, uint32_t 
 }
 
 /*
+ * filemap_map_folio_range() for a large folio (6.18, "mm/filemap: map
+ * entire large folio faultaround"): the whole folio, beyond the
+ * fault-around window on either side, when it lies inside the VMA and
+ * inside one page table and ends before the file's last page (6.18's
+ * "do not populate PTEs beyond i_size": file_end >= folio_next_index, so a
+ * folio ending on the last page is never mapped whole); otherwise only its
+ * pages in the window. PTEs already present are left alone. *hi: the last
+ * index visited (the caller goes on after it).
+ */
+static uint32_t map_large_folio(struct mmsim *sim, struct vm_fault *vmf, uint64_t *ptes,
+				uint32_t pfn, uint64_t index, uint64_t addr, uint64_t end_pgoff,
+				uint64_t max_idx, uint32_t *hits, uint32_t *rss, uint64_t *hi)
+{
+	const struct vm_area_struct *vma = vmf->vma;
+	uint32_t head = compound_head(sim, pfn), nr = 1u << folio_order(sim, head), ret = 0;
+	struct page *folio = pfn_to_page(sim, head);
+	uint64_t first = folio->index, last = first + nr - 1, lo = index;
+	uint64_t addr0 = addr - (index - first) * PAGE_SIZE;
+	bool within_vma = first >= vma->vm_pgoff &&
+			  last < vma->vm_pgoff + ((vma->vm_end - vma->vm_start) >> PAGE_SHIFT);
+	bool one_table = (addr0 & ~(PMD_SIZE - 1)) ==
+			 ((addr0 + (uint64_t)nr * PAGE_SIZE - 1) & ~(PMD_SIZE - 1));
+	bool can_map_large = shmem_file(file_ptr(sim, vma->vm_file - 1)) || max_idx - 1 >= last + 1;
+
+	*hi = MIN(last, end_pgoff);
+	if (can_map_large && within_vma && one_table) {
+		lo = first;
+		*hi = last;
+	}
+	for (uint64_t j = lo; j <= *hi; j++) {
+		uint64_t a = addr0 + (j - first) * PAGE_SIZE;
+		uint64_t *pte = &ptes[(a >> PAGE_SHIFT) & (PTRS_PER_PTE - 1)];
+		uint32_t page = head + (uint32_t)(j - first);
+		bool in_window = j >= index && j <= end_pgoff;
+
+		if (!folio_test(folio, workingset))
+			(*hits)++;
+		if (!pte_none(*pte)) {
+			if (in_window)
+				map_skip(sim, a, j, MMSIM_SKIP_PTE_PRESENT, page);
+			continue;
+		}
+		if (a == vmf->address) {
+			ret = MMSIM_VM_FAULT_NOPAGE;
+			set_pte_range(sim, vmf, page, a, pte, MMSIM_SET_AROUND_SELF);
+		} else {
+			count_vm_event(sim, MMSIM_MODEL_FAULT_AROUND_MAPPED);
+			set_pte_range(sim, vmf, page, a, pte, MMSIM_SET_AROUND);
+		}
+		folio->_refcount++;
+		(*rss)++;
+	}
+	return ret;
+}
+
+/*
  * filemap_map_pages(vmf, start_pgoff, end_pgoff) - v6.19 mm/filemap.c.
  * Returns VM_FAULT_NOPAGE if the faulting address got mapped, else 0, or
  * VM_FAULT_OOM if a page table could not be allocated.
@@ -289,7 +463,7 @@ uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t sta
 			continue;
 		}
 		pfn = xa_to_pfn(e);
-		folio = pfn_to_page(sim, pfn);
+		folio = pfn_to_page(sim, compound_head(sim, pfn));
 		if (folio_test(folio, locked)) {
 			map_skip(sim, addr, index, MMSIM_SKIP_LOCKED, pfn);
 			continue;
@@ -307,8 +481,6 @@ uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t sta
 			map_skip(sim, addr, index, MMSIM_SKIP_HWPOISON, pfn);
 			continue;
 		}
-		if (!folio_test(folio, workingset))
-			hits++;
 		if (!ptes) {
 			/*
 			 * filemap_map_pmd(): install the page table on the first usable
@@ -316,11 +488,20 @@ uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t sta
 			 * next_uptodate_folio's folio_try_get holds it) and the slots
 			 * are looked up again after.
 			 */
-			uint32_t tid;
+			uint32_t tid, head = compound_head(sim, pfn);
 
-			folio_get(sim, pfn);
+			/*
+			 * 6.18: the first usable folio decides can_map_large; one that
+			 * reaches the file's last page cannot, filemap_map_pmd() is not
+			 * called, and without a page table nothing is mapped (->fault and
+			 * finish_fault() install it). Under 6.18's rules only.
+			 */
+			if (sim->s.hdr.pagecache_large_folios && !shmem_file(f) && !*vmf->pmd &&
+			    max_idx - 1 < (uint64_t)folio->index + (1u << folio_order(sim, head)))
+				break;
+			folio_get(sim, head);
 			tid = pte_alloc(sim, vmf);
-			folio_put(sim, pfn);
+			folio_put(sim, head);
 			run = 0;
 			if (!tid) {
 				ret = MMSIM_VM_FAULT_OOM;
@@ -328,6 +509,19 @@ uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t sta
 			}
 			ptes = pgt_table(sim, tid);
 		}
+		if (folio_test_large(folio)) {
+			/* filemap_map_folio_range(): a large folio, whole or its pages in the window */
+			uint64_t hi;
+
+			ret |= map_large_folio(sim, vmf, ptes, pfn, index, addr, end_pgoff, max_idx,
+					       &hits, &rss, &hi);
+			addr += (hi - index) * PAGE_SIZE;
+			index = hi;
+			run = 0;
+			continue;
+		}
+		if (!folio_test(folio, workingset))
+			hits++;
 		pte = &ptes[(addr >> PAGE_SHIFT) & (PTRS_PER_PTE - 1)];
 		if (!pte_none(*pte)) {
 			map_skip(sim, addr, index, MMSIM_SKIP_PTE_PRESENT, pfn);
@@ -469,9 +663,13 @@ uint32_t filemap_fault(struct mmsim *sim, struct vm_fault *vmf)
 	}
 	if (fpin)
 		return ret | MMSIM_VM_FAULT_RETRY;
+	/* a shared write dirties the folio: the model has no large-folio rule for that */
+	if (folio_test_large(folio) && (vmf->flags & MMSIM_FAULT_FLAG_WRITE) &&
+	    (vmf->vma->vm_flags & MMSIM_VM_SHARED))
+		filemap_split_folio(sim, pfn);
 	/* the folio goes back referenced (filemap_get_folio's reference): the caller maps or puts it */
-	folio_get(sim, pfn);
-	vmf->page = pfn;
+	vmf->page = pfn + (uint32_t)(index - folio->index); /* the page at index, in its folio */
+	folio_get(sim, compound_head(sim, vmf->page));
 	return ret | MMSIM_VM_FAULT_LOCKED;
 }
 
@@ -497,7 +695,7 @@ int generic_file_read(struct mmsim *sim, uint32_t file, uint64_t offset, uint64_
 	struct file *f = file_ptr(sim, file);
 	struct file_ra_state *ra = &f->f_ra;
 	uint64_t isize = f->i_size, pos = offset, end, index, first, last_index, prev_index;
-	uint32_t prev_offset, pages = 0, missing = 0;
+	uint32_t prev_offset, pages = 0, missing = 0, marked = 0;
 
 	if (!len || pos >= isize)
 		return 0;
@@ -532,8 +730,11 @@ int generic_file_read(struct mmsim *sim, uint32_t file, uint64_t offset, uint64_
 						    (uint32_t)(last_index - index));
 			if (folio_test(folio, locked))
 				io_wait_folio(sim, file, pfn);
-			if (prev_index != index || off != prev_offset)
+			/* a large folio: once per call (filemap_read() marks each folio of its batch once) */
+			if ((prev_index != index || off != prev_offset) && pfn != marked)
 				folio_mark_accessed(sim, pfn);
+			if (folio_test_large(folio))
+				marked = pfn;
 		}
 		prev_index = index;
 		prev_offset = (off + nr) & (PAGE_SIZE - 1);
@@ -571,7 +772,7 @@ int generic_file_write(struct mmsim *sim, uint32_t file, uint64_t offset, uint64
 		uint64_t index = pos >> PAGE_SHIFT;
 		uint32_t off = (uint32_t)(pos & (PAGE_SIZE - 1));
 		uint32_t nr = (uint32_t)MIN(PAGE_SIZE - off, end - pos);
-		uint32_t pfn = filemap_get_folio(sim, file, index);
+		uint32_t pfn = filemap_get_small_folio(sim, file, index);
 		struct page *folio;
 
 		if (!pfn) {

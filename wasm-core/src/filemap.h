@@ -11,6 +11,11 @@ void filemap_remove_folio(struct mmsim *sim, uint32_t file, uint32_t pfn, uint32
 int generic_file_read(struct mmsim *sim, uint32_t file, uint64_t offset, uint64_t len);
 int generic_file_write(struct mmsim *sim, uint32_t file, uint64_t offset, uint64_t len);
 uint32_t filemap_get_folio(const struct mmsim *sim, uint32_t file, uint64_t index);
+uint32_t filemap_get_page(const struct mmsim *sim, uint32_t file, uint64_t index);
+uint32_t filemap_get_small_folio(struct mmsim *sim, uint32_t file, uint64_t index);
+void filemap_split_folio(struct mmsim *sim, uint32_t head);
+int filemap_add_folio_order(struct mmsim *sim, uint32_t file, uint64_t index, uint32_t order,
+			    uint32_t *pfn);
 uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t start_pgoff,
 			   uint64_t end_pgoff);
 uint32_t filemap_fault(struct mmsim *sim, struct vm_fault *vmf);

@@ -41,52 +41,56 @@ static const uint32_t layout[][5] = {
 	{ 3, 1, 5, sizeof(((struct mmsim_prog_header *)0)->fault_around_bytes), 0 },
 	{ 2, 1, 6, offsetof(struct mmsim_prog_header, readahead_kb), 0 },
 	{ 3, 1, 6, sizeof(((struct mmsim_prog_header *)0)->readahead_kb), 0 },
-	{ 2, 1, 7, offsetof(struct mmsim_prog_header, vmacache), 0 },
-	{ 3, 1, 7, sizeof(((struct mmsim_prog_header *)0)->vmacache), 0 },
-	{ 2, 1, 8, offsetof(struct mmsim_prog_header, fadvise_dontneed), 0 },
-	{ 3, 1, 8, sizeof(((struct mmsim_prog_header *)0)->fadvise_dontneed), 0 },
-	{ 2, 1, 9, offsetof(struct mmsim_prog_header, unmap_drain), 0 },
-	{ 3, 1, 9, sizeof(((struct mmsim_prog_header *)0)->unmap_drain), 0 },
-	{ 2, 1, 10, offsetof(struct mmsim_prog_header, workingset), 0 },
-	{ 3, 1, 10, sizeof(((struct mmsim_prog_header *)0)->workingset), 0 },
-	{ 2, 1, 11, offsetof(struct mmsim_prog_header, min_free_kbytes), 0 },
-	{ 3, 1, 11, sizeof(((struct mmsim_prog_header *)0)->min_free_kbytes), 0 },
-	{ 2, 1, 12, offsetof(struct mmsim_prog_header, dirty_background_ratio), 0 },
-	{ 3, 1, 12, sizeof(((struct mmsim_prog_header *)0)->dirty_background_ratio), 0 },
-	{ 2, 1, 13, offsetof(struct mmsim_prog_header, dirty_ratio), 0 },
-	{ 3, 1, 13, sizeof(((struct mmsim_prog_header *)0)->dirty_ratio), 0 },
-	{ 2, 1, 14, offsetof(struct mmsim_prog_header, thp), 0 },
-	{ 3, 1, 14, sizeof(((struct mmsim_prog_header *)0)->thp), 0 },
-	{ 2, 1, 15, offsetof(struct mmsim_prog_header, mthp_orders), 0 },
-	{ 3, 1, 15, sizeof(((struct mmsim_prog_header *)0)->mthp_orders), 0 },
-	{ 2, 1, 16, offsetof(struct mmsim_prog_header, large_mapcount), 0 },
-	{ 3, 1, 16, sizeof(((struct mmsim_prog_header *)0)->large_mapcount), 0 },
-	{ 2, 1, 17, offsetof(struct mmsim_prog_header, nr_pages_mapped_batching), 0 },
-	{ 3, 1, 17, sizeof(((struct mmsim_prog_header *)0)->nr_pages_mapped_batching), 0 },
-	{ 2, 1, 18, offsetof(struct mmsim_prog_header, large_folio_reuse), 0 },
-	{ 3, 1, 18, sizeof(((struct mmsim_prog_header *)0)->large_folio_reuse), 0 },
-	{ 2, 1, 19, offsetof(struct mmsim_prog_header, deferred_split_stats), 0 },
-	{ 3, 1, 19, sizeof(((struct mmsim_prog_header *)0)->deferred_split_stats), 0 },
-	{ 2, 1, 20, offsetof(struct mmsim_prog_header, anon_prefault), 0 },
-	{ 3, 1, 20, sizeof(((struct mmsim_prog_header *)0)->anon_prefault), 0 },
-	{ 2, 1, 21, offsetof(struct mmsim_prog_header, anon_prefault_cap), 0 },
-	{ 3, 1, 21, sizeof(((struct mmsim_prog_header *)0)->anon_prefault_cap), 0 },
-	{ 2, 1, 22, offsetof(struct mmsim_prog_header, io_latency), 0 },
-	{ 3, 1, 22, sizeof(((struct mmsim_prog_header *)0)->io_latency), 0 },
-	{ 2, 1, 23, offsetof(struct mmsim_prog_header, writeback_latency), 0 },
-	{ 3, 1, 23, sizeof(((struct mmsim_prog_header *)0)->writeback_latency), 0 },
-	{ 2, 1, 24, offsetof(struct mmsim_prog_header, nr_files), 0 },
-	{ 3, 1, 24, sizeof(((struct mmsim_prog_header *)0)->nr_files), 0 },
-	{ 2, 1, 25, offsetof(struct mmsim_prog_header, nr_procs), 0 },
-	{ 3, 1, 25, sizeof(((struct mmsim_prog_header *)0)->nr_procs), 0 },
-	{ 2, 1, 26, offsetof(struct mmsim_prog_header, nr_tasks), 0 },
-	{ 3, 1, 26, sizeof(((struct mmsim_prog_header *)0)->nr_tasks), 0 },
-	{ 2, 1, 27, offsetof(struct mmsim_prog_header, nr_maps), 0 },
-	{ 3, 1, 27, sizeof(((struct mmsim_prog_header *)0)->nr_maps), 0 },
-	{ 2, 1, 28, offsetof(struct mmsim_prog_header, nr_steps), 0 },
-	{ 3, 1, 28, sizeof(((struct mmsim_prog_header *)0)->nr_steps), 0 },
-	{ 2, 1, 29, offsetof(struct mmsim_prog_header, nr_data), 0 },
-	{ 3, 1, 29, sizeof(((struct mmsim_prog_header *)0)->nr_data), 0 },
+	{ 2, 1, 7, offsetof(struct mmsim_prog_header, pagecache_large_folios), 0 },
+	{ 3, 1, 7, sizeof(((struct mmsim_prog_header *)0)->pagecache_large_folios), 0 },
+	{ 2, 1, 8, offsetof(struct mmsim_prog_header, vmacache), 0 },
+	{ 3, 1, 8, sizeof(((struct mmsim_prog_header *)0)->vmacache), 0 },
+	{ 2, 1, 9, offsetof(struct mmsim_prog_header, fadvise_dontneed), 0 },
+	{ 3, 1, 9, sizeof(((struct mmsim_prog_header *)0)->fadvise_dontneed), 0 },
+	{ 2, 1, 10, offsetof(struct mmsim_prog_header, unmap_drain), 0 },
+	{ 3, 1, 10, sizeof(((struct mmsim_prog_header *)0)->unmap_drain), 0 },
+	{ 2, 1, 11, offsetof(struct mmsim_prog_header, workingset), 0 },
+	{ 3, 1, 11, sizeof(((struct mmsim_prog_header *)0)->workingset), 0 },
+	{ 2, 1, 12, offsetof(struct mmsim_prog_header, min_free_kbytes), 0 },
+	{ 3, 1, 12, sizeof(((struct mmsim_prog_header *)0)->min_free_kbytes), 0 },
+	{ 2, 1, 13, offsetof(struct mmsim_prog_header, dirty_background_ratio), 0 },
+	{ 3, 1, 13, sizeof(((struct mmsim_prog_header *)0)->dirty_background_ratio), 0 },
+	{ 2, 1, 14, offsetof(struct mmsim_prog_header, dirty_ratio), 0 },
+	{ 3, 1, 14, sizeof(((struct mmsim_prog_header *)0)->dirty_ratio), 0 },
+	{ 2, 1, 15, offsetof(struct mmsim_prog_header, thp), 0 },
+	{ 3, 1, 15, sizeof(((struct mmsim_prog_header *)0)->thp), 0 },
+	{ 2, 1, 16, offsetof(struct mmsim_prog_header, mthp_orders), 0 },
+	{ 3, 1, 16, sizeof(((struct mmsim_prog_header *)0)->mthp_orders), 0 },
+	{ 2, 1, 17, offsetof(struct mmsim_prog_header, large_mapcount), 0 },
+	{ 3, 1, 17, sizeof(((struct mmsim_prog_header *)0)->large_mapcount), 0 },
+	{ 2, 1, 18, offsetof(struct mmsim_prog_header, nr_pages_mapped_batching), 0 },
+	{ 3, 1, 18, sizeof(((struct mmsim_prog_header *)0)->nr_pages_mapped_batching), 0 },
+	{ 2, 1, 19, offsetof(struct mmsim_prog_header, large_folio_reuse), 0 },
+	{ 3, 1, 19, sizeof(((struct mmsim_prog_header *)0)->large_folio_reuse), 0 },
+	{ 2, 1, 20, offsetof(struct mmsim_prog_header, deferred_split_stats), 0 },
+	{ 3, 1, 20, sizeof(((struct mmsim_prog_header *)0)->deferred_split_stats), 0 },
+	{ 2, 1, 21, offsetof(struct mmsim_prog_header, anon_prefault), 0 },
+	{ 3, 1, 21, sizeof(((struct mmsim_prog_header *)0)->anon_prefault), 0 },
+	{ 2, 1, 22, offsetof(struct mmsim_prog_header, anon_prefault_cap), 0 },
+	{ 3, 1, 22, sizeof(((struct mmsim_prog_header *)0)->anon_prefault_cap), 0 },
+	{ 2, 1, 23, offsetof(struct mmsim_prog_header, io_latency), 0 },
+	{ 3, 1, 23, sizeof(((struct mmsim_prog_header *)0)->io_latency), 0 },
+	{ 2, 1, 24, offsetof(struct mmsim_prog_header, writeback_latency), 0 },
+	{ 3, 1, 24, sizeof(((struct mmsim_prog_header *)0)->writeback_latency), 0 },
+	{ 2, 1, 25, offsetof(struct mmsim_prog_header, nr_files), 0 },
+	{ 3, 1, 25, sizeof(((struct mmsim_prog_header *)0)->nr_files), 0 },
+	{ 2, 1, 26, offsetof(struct mmsim_prog_header, nr_procs), 0 },
+	{ 3, 1, 26, sizeof(((struct mmsim_prog_header *)0)->nr_procs), 0 },
+	{ 2, 1, 27, offsetof(struct mmsim_prog_header, nr_tasks), 0 },
+	{ 3, 1, 27, sizeof(((struct mmsim_prog_header *)0)->nr_tasks), 0 },
+	{ 2, 1, 28, offsetof(struct mmsim_prog_header, nr_maps), 0 },
+	{ 3, 1, 28, sizeof(((struct mmsim_prog_header *)0)->nr_maps), 0 },
+	{ 2, 1, 29, offsetof(struct mmsim_prog_header, nr_steps), 0 },
+	{ 3, 1, 29, sizeof(((struct mmsim_prog_header *)0)->nr_steps), 0 },
+	{ 2, 1, 30, offsetof(struct mmsim_prog_header, nr_data), 0 },
+	{ 3, 1, 30, sizeof(((struct mmsim_prog_header *)0)->nr_data), 0 },
+	{ 2, 1, 31, offsetof(struct mmsim_prog_header, reserved), 0 },
+	{ 3, 1, 31, sizeof(((struct mmsim_prog_header *)0)->reserved), 0 },
 	{ 1, 2, 0, sizeof(struct mmsim_prog_file), 0 },
 	{ 2, 2, 0, offsetof(struct mmsim_prog_file, size), 0 },
 	{ 3, 2, 0, sizeof(((struct mmsim_prog_file *)0)->size), 0 },
@@ -661,8 +665,10 @@ static const uint32_t layout[][5] = {
 	{ 6, 6, 0, (uint32_t)((uint64_t)(MMSIM_PROC_FORKED) >> 32), 0 },
 	{ 5, 7, 0, (uint32_t)(MMSIM_PC_READAHEAD), 0 },
 	{ 6, 7, 0, (uint32_t)((uint64_t)(MMSIM_PC_READAHEAD) >> 32), 0 },
-	{ 5, 7, 1, (uint32_t)(MMSIM_PC_STATE_MASK), 0 },
-	{ 6, 7, 1, (uint32_t)((uint64_t)(MMSIM_PC_STATE_MASK) >> 32), 0 },
+	{ 5, 7, 1, (uint32_t)(MMSIM_PC_CONT), 0 },
+	{ 6, 7, 1, (uint32_t)((uint64_t)(MMSIM_PC_CONT) >> 32), 0 },
+	{ 5, 7, 2, (uint32_t)(MMSIM_PC_STATE_MASK), 0 },
+	{ 6, 7, 2, (uint32_t)((uint64_t)(MMSIM_PC_STATE_MASK) >> 32), 0 },
 	{ 7, 0, 0, (uint32_t)MMSIM_PROG_MAGIC, 0 },
 	{ 7, 1, 0, (uint32_t)MMSIM_SNAP_MAGIC, 0 },
 	{ 7, 2, 0, (uint32_t)MMSIM_PAGE_SHIFT, 0 },
@@ -703,6 +709,8 @@ const char *mmsim_tunables_check(const struct mmsim_prog_header *h)
 		return "fault_around_bytes must be from 4096 to 2097152";
 	if (h->readahead_kb > 65536u)
 		return "readahead_kb must be from 0 to 65536";
+	if (h->pagecache_large_folios > 1)
+		return "pagecache_large_folios must be 0 or 1";
 	if (h->vmacache >= 3)
 		return "vmacache must be one of per-thread, mm-wide, off";
 	if (h->fadvise_dontneed >= 3)
@@ -758,8 +766,8 @@ void mmsim_trace_selftest(struct mmsim *sim)
 	trace_mm_filemap_fault(sim, 0x123400000901ull, 0x5a000902u, 0x5a000903u, true);
 	trace_page_cache_sync_ra(sim, 0x123400000a01ull, 0x5a000a02u, 0x5a000a03u, 0x5a000a04u, 0x5a000a05u);
 	trace_page_cache_async_ra(sim, 0x5a000b01u, 0x5a000b02u, 0x5a000b03u, 0x5a000b04u);
-	trace_mm_filemap_add_to_page_cache(sim, 0x5a000c01u, 0x5a000c02u, 0x5a000c03u, 0x5a000c04u);
-	trace_mm_filemap_delete_from_page_cache(sim, 0x5a000d01u, 0x5a000d02u, 0x5a000d03u, true);
+	trace_mm_filemap_add_to_page_cache(sim, 0x55u, 0x58u, 0x5a000c03u, 0x5a000c04u, 0x5a000c05u);
+	trace_mm_filemap_delete_from_page_cache(sim, 0x5cu, 0x5fu, 0x5a000d03u, 0x5a000d04u, true);
 	trace_mmsim_read_done(sim, 0x5a000e01u, 0x5a000e02u, 0x5a000e03u, 0x5a000e04u);
 	trace_mmsim_read_submit(sim, 0x5a000f01u, 0x5a000f02u, 0x5a000f03u, 0x5a000f04u);
 	trace_mmsim_folio_wait(sim, 0x5a001001u, 0x5a001002u, 0x5a001003u);
@@ -782,37 +790,38 @@ void mmsim_trace_selftest(struct mmsim *sim)
 	trace_mmsim_shmem_fault(sim, 0x123400002101ull, 0x5a002102u, 0x5a002103u, true);
 	trace_mmsim_readahead_mark(sim, 0x5a002201u, 0x5a002202u, true);
 	trace_mmsim_pte_clear(sim, 0x123400002301ull, 0x5a002302u, 0x5a002303u);
-	trace_mmsim_vmacache_find(sim, 0x123400002401ull, 0x5a002402u, 0x5a002403u, 0x5a002404u, 0x5a002405u);
-	trace_mmsim_find_vma_walk(sim, 0x123400002501ull, 0x5a002502u, 0x5a002503u, true, 0x5a002505u);
-	trace_mmsim_vmacache_update(sim, 0x123400002601ull, 0x5a002602u, 0x5a002603u, 0x5a002604u, 0x5a002605u);
-	trace_mmsim_vmacache_invalidate(sim, 0x5a002701u, 0x5a002702u, 0x5a002703u);
-	trace_mmsim_vmacache_flush_all(sim, 0x5a002801u, 0x5a002802u);
-	trace_mmsim_pagevec_add(sim, 0x123400002901ull, 0x5a002902u, 0x5a002903u, 0x5a002904u);
-	trace_mmsim_pagevec_drain(sim, 0x5a002a01u, 0x5a002a02u, 0x5a002a03u);
-	trace_mmsim_lru_move(sim, 0x123400002b01ull, 0x5a002b02u, 0x5a002b03u, 0x5a002b04u, 0x5a002b05u);
-	trace_mm_vmscan_lru_isolate(sim, 0x5a002c01u, 0x5a002c02u, 0x5a002c03u, 0x5a002c04u);
-	trace_mmsim_shrink_page(sim, 0x123400002d01ull, 0x5a002d02u, 0x5a002d03u, 0x5a002d04u, 0x5a002d05u);
-	trace_mm_vmscan_lru_shrink_inactive(sim, true, 0x5a002e02u, 0x5a002e03u, 0x5a002e04u);
-	trace_mm_vmscan_lru_shrink_active(sim, true, 0x5a002f02u, 0x5a002f03u, 0x5a002f04u);
-	trace_mm_vmscan_kswapd_wake(sim, 0x5a003001u, 0x5a003002u);
-	trace_mm_vmscan_kswapd_sleep(sim, 0x5a003101u, 0x5a003102u, true);
-	trace_mmsim_kswapd_pass(sim, 0x5a003201u, 0x5a003202u, 0x5a003203u, 0x5a003204u);
-	trace_mm_vmscan_direct_reclaim_begin(sim, 0x5a003301u, 0x5a003302u);
-	trace_mm_vmscan_direct_reclaim_end(sim, 0x5a003401u, 0x5a003402u);
-	trace_mm_vmscan_writepage(sim, 0x123400003501ull, 0x5a003502u, 0x5a003503u, 0x5a003504u);
-	trace_mmsim_writeback_submit(sim, 0x123400003601ull, 0x5a003602u, 0x5a003603u, 0x5a003604u, 0x5a003605u);
-	trace_mmsim_writeback_done(sim, 0x5a003701u, 0x5a003702u, 0x5a003703u, 0x5a003704u);
-	trace_mmsim_fadvise_dontneed(sim, 0x5a003801u, 0x5a003802u, 0x5a003803u, true);
-	trace_mmsim_invalidate_page(sim, 0x123400003901ull, 0x5a003902u, 0x5a003903u, 0x5a003904u, true);
-	trace_mmsim_workingset_refault(sim, 0x5a003a01u, 0x5a003a02u, 0x5a003a03u, true);
-	trace_mmsim_balance_dirty_pages(sim, 0x5a003b01u, 0x5a003b02u, 0x5a003b03u, 0x5a003b04u);
-	trace_mmsim_file_read(sim, 0x5a003c01u, 0x5a003c02u, 0x5a003c03u, 0x5a003c04u);
-	trace_mmsim_file_write(sim, 0x5a003d01u, 0x5a003d02u, 0x5a003d03u, 0x5a003d04u);
-	trace_mmsim_folio_rmap(sim, 0x123400003e01ull, 0x5a003e02u, 0x5a003e03u, 0x5a003e04u, 0x1bfu, 0xfu, 0x3u, 0x1c8u);
-	trace_mmsim_set_pmd(sim, 0x123400003f01ull, 0x5a003f02u, 0x5a003f03u, 0x5a003f04u, 0x5a003f05u);
-	trace_mmsim_pmd_clear(sim, 0x123400004001ull, 0x5a004002u, 0x5a004003u, true);
-	trace_mmsim_split_huge_pmd(sim, 0x123400004101ull, 0x5a004102u, 0x5a004103u, 0x5a004104u, 0x5a004105u);
-	trace_mmsim_deferred_split(sim, 0x5a004201u, 0x5a004202u, 0x5a004203u);
-	trace_mmsim_split_huge_page(sim, 0x5a004301u, 0x5a004302u, 0x5a004303u, 0x5a004304u);
-	trace_mmsim_anon_prefault(sim, 0x123400004401ull, true, 0x5a004403u, 0x5a004404u, 0xeau, 0x1ecu);
+	trace_mmsim_pagecache_split(sim, 0x5a002401u, 0x5a002402u, 0x5a002403u, 0x5a002404u);
+	trace_mmsim_vmacache_find(sim, 0x123400002501ull, 0x5a002502u, 0x5a002503u, 0x5a002504u, 0x5a002505u);
+	trace_mmsim_find_vma_walk(sim, 0x123400002601ull, 0x5a002602u, 0x5a002603u, true, 0x5a002605u);
+	trace_mmsim_vmacache_update(sim, 0x123400002701ull, 0x5a002702u, 0x5a002703u, 0x5a002704u, 0x5a002705u);
+	trace_mmsim_vmacache_invalidate(sim, 0x5a002801u, 0x5a002802u, 0x5a002803u);
+	trace_mmsim_vmacache_flush_all(sim, 0x5a002901u, 0x5a002902u);
+	trace_mmsim_pagevec_add(sim, 0x123400002a01ull, 0x5a002a02u, 0x5a002a03u, 0x5a002a04u);
+	trace_mmsim_pagevec_drain(sim, 0x5a002b01u, 0x5a002b02u, 0x5a002b03u);
+	trace_mmsim_lru_move(sim, 0x123400002c01ull, 0x5a002c02u, 0x5a002c03u, 0x5a002c04u, 0x5a002c05u);
+	trace_mm_vmscan_lru_isolate(sim, 0x5a002d01u, 0x5a002d02u, 0x5a002d03u, 0x5a002d04u);
+	trace_mmsim_shrink_page(sim, 0x123400002e01ull, 0x5a002e02u, 0x5a002e03u, 0x5a002e04u, 0x5a002e05u);
+	trace_mm_vmscan_lru_shrink_inactive(sim, true, 0x5a002f02u, 0x5a002f03u, 0x5a002f04u);
+	trace_mm_vmscan_lru_shrink_active(sim, true, 0x5a003002u, 0x5a003003u, 0x5a003004u);
+	trace_mm_vmscan_kswapd_wake(sim, 0x5a003101u, 0x5a003102u);
+	trace_mm_vmscan_kswapd_sleep(sim, 0x5a003201u, 0x5a003202u, true);
+	trace_mmsim_kswapd_pass(sim, 0x5a003301u, 0x5a003302u, 0x5a003303u, 0x5a003304u);
+	trace_mm_vmscan_direct_reclaim_begin(sim, 0x5a003401u, 0x5a003402u);
+	trace_mm_vmscan_direct_reclaim_end(sim, 0x5a003501u, 0x5a003502u);
+	trace_mm_vmscan_writepage(sim, 0x123400003601ull, 0x5a003602u, 0x5a003603u, 0x5a003604u);
+	trace_mmsim_writeback_submit(sim, 0x123400003701ull, 0x5a003702u, 0x5a003703u, 0x5a003704u, 0x5a003705u);
+	trace_mmsim_writeback_done(sim, 0x5a003801u, 0x5a003802u, 0x5a003803u, 0x5a003804u);
+	trace_mmsim_fadvise_dontneed(sim, 0x5a003901u, 0x5a003902u, 0x5a003903u, true);
+	trace_mmsim_invalidate_page(sim, 0x123400003a01ull, 0x5a003a02u, 0x5a003a03u, 0x5a003a04u, true);
+	trace_mmsim_workingset_refault(sim, 0x5a003b01u, 0x5a003b02u, 0x5a003b03u, true);
+	trace_mmsim_balance_dirty_pages(sim, 0x5a003c01u, 0x5a003c02u, 0x5a003c03u, 0x5a003c04u);
+	trace_mmsim_file_read(sim, 0x5a003d01u, 0x5a003d02u, 0x5a003d03u, 0x5a003d04u);
+	trace_mmsim_file_write(sim, 0x5a003e01u, 0x5a003e02u, 0x5a003e03u, 0x5a003e04u);
+	trace_mmsim_folio_rmap(sim, 0x123400003f01ull, 0x5a003f02u, 0x5a003f03u, 0x5a003f04u, 0x1c6u, 0x7u, 0xau, 0x1cfu);
+	trace_mmsim_set_pmd(sim, 0x123400004001ull, 0x5a004002u, 0x5a004003u, 0x5a004004u, 0x5a004005u);
+	trace_mmsim_pmd_clear(sim, 0x123400004101ull, 0x5a004102u, 0x5a004103u, true);
+	trace_mmsim_split_huge_pmd(sim, 0x123400004201ull, 0x5a004202u, 0x5a004203u, 0x5a004204u, 0x5a004205u);
+	trace_mmsim_deferred_split(sim, 0x5a004301u, 0x5a004302u, 0x5a004303u);
+	trace_mmsim_split_huge_page(sim, 0x5a004401u, 0x5a004402u, 0x5a004403u, 0x5a004404u);
+	trace_mmsim_anon_prefault(sim, 0x123400004501ull, true, 0x5a004503u, 0x5a004504u, 0xf1u, 0x1f3u);
 }

@@ -40,6 +40,8 @@
 #define MMAP_BASE 0x7f0000000000ull
 #define TASK_UNMAPPED_BASE ALIGN_UP(TASK_SIZE / 3, PAGE_SIZE) /* the legacy bottom-up base */
 #define MAX_PAGE_ORDER 10
+/* the largest page-cache folio: PMD order (MAX_PAGECACHE_ORDER, 2 MiB with 4 KiB pages) */
+#define MAX_PAGECACHE_ORDER 9
 #define MMAP_LOTSAMISS 100
 #define MMSIM_MAX_FAILS 64
 #define MMSIM_IO_QUEUE 64

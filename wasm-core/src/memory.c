@@ -468,6 +468,43 @@ static bool should_fault_around(const struct mmsim *sim)
 }
 
 /*
+ * finish_fault() of a large page-cache folio (6.18, "mm/fault: try to map
+ * the entire file folio in finish_fault()"): every page of the folio, when
+ * the folio lies inside the VMA and inside this page table and does not
+ * reach past i_size (DIV_ROUND_UP(i_size) < folio_next_index: one page);
+ * the folio's reference from ->fault becomes one per PTE. Returns false to
+ * map the one page instead. Where some of the folio's PTEs are already
+ * present the kernel answers VM_FAULT_NOPAGE and the access faults again;
+ * the model maps the one page at once.
+ */
+static bool finish_fault_folio(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64_t *pte)
+{
+	const struct vm_area_struct *vma = vmf->vma;
+	const struct file *f = file_ptr(sim, vma->vm_file - 1);
+	uint32_t head = compound_head(sim, pfn), nr = 1u << folio_order(sim, head);
+	struct page *folio = pfn_to_page(sim, head);
+	uint64_t idx = pfn - head, vma_off = vmf->pgoff - vma->vm_pgoff,
+		 pte_off = (vmf->address >> PAGE_SHIFT) & (PTRS_PER_PTE - 1), addr;
+	uint64_t *first = pte - idx;
+
+	if (!shmem_file(f) && DIV_ROUND_UP(f->i_size, PAGE_SIZE) < (uint64_t)folio->index + nr)
+		return false;
+	if (vma_off < idx || vma_off + (nr - idx) > ((vma->vm_end - vma->vm_start) >> PAGE_SHIFT) ||
+	    pte_off < idx || pte_off + (nr - idx) > PTRS_PER_PTE)
+		return false;
+	for (uint32_t i = 0; i < nr; i++)
+		if (!pte_none(first[i]))
+			return false;
+	addr = vmf->address - idx * PAGE_SIZE;
+	folio->_refcount += (int32_t)nr - 1; /* folio_ref_add(folio, nr_pages - 1) */
+	for (uint32_t i = 0; i < nr; i++)
+		set_pte_range(sim, vmf, head + i, addr + (uint64_t)i * PAGE_SIZE, first + i,
+			      MMSIM_SET_FAULT);
+	mm_ptr(sim, vmf->mm)->rss[mm_counter_file(folio)] += nr;
+	return true;
+}
+
+/*
  * finish_fault(): map vmf->page (or the COW copy) at the faulting address.
  * vmf->page comes referenced from ->fault; mapped, that reference is the
  * PTE's; not mapped, the caller puts it.
@@ -482,6 +519,9 @@ static uint32_t finish_fault(struct mmsim *sim, struct vm_fault *vmf, bool cow)
 		return MMSIM_VM_FAULT_OOM;
 	if (!pte_none(*pte))
 		return MMSIM_VM_FAULT_NOPAGE; /* somebody else mapped it meanwhile */
+	if (!cow && folio_test_large(pfn_to_page(sim, compound_head(sim, pfn))) &&
+	    finish_fault_folio(sim, vmf, pfn, pte))
+		return 0;
 	set_pte_range(sim, vmf, pfn, vmf->address, pte, cow ? MMSIM_SET_COW : MMSIM_SET_FAULT);
 	if (cow)
 		mm->rss[MMSIM_MM_ANONPAGES]++;
@@ -515,7 +555,7 @@ static uint32_t do_read_fault(struct mmsim *sim, struct vm_fault *vmf)
 	vmf->kind = MMSIM_FK_FILE_READ;
 	ret |= finish_fault(sim, vmf, false);
 	if (ret & (MMSIM_VM_FAULT_ERROR | MMSIM_VM_FAULT_NOPAGE))
-		folio_put(sim, vmf->page);
+		folio_put(sim, compound_head(sim, vmf->page));
 	return ret;
 }
 
@@ -535,7 +575,7 @@ static uint32_t do_cow_fault(struct mmsim *sim, struct vm_fault *vmf)
 	}
 	/* copy_mc_user_highpage(): the model keeps no page contents; then put_page(vmf->page) */
 	folio_set(pfn_to_page(sim, vmf->cow_page), uptodate);
-	folio_put(sim, vmf->page);
+	folio_put(sim, compound_head(sim, vmf->page));
 	vmf->kind = MMSIM_FK_FILE_COW;
 	ret |= finish_fault(sim, vmf, true);
 	if (ret & (MMSIM_VM_FAULT_ERROR | MMSIM_VM_FAULT_NOPAGE))
@@ -558,7 +598,7 @@ static uint32_t do_shared_fault(struct mmsim *sim, struct vm_fault *vmf)
 	vmf->kind = MMSIM_FK_FILE_SHARED;
 	ret |= finish_fault(sim, vmf, false);
 	if (ret & (MMSIM_VM_FAULT_ERROR | MMSIM_VM_FAULT_NOPAGE))
-		folio_put(sim, vmf->page);
+		folio_put(sim, compound_head(sim, vmf->page));
 	return ret;
 }
 
@@ -677,7 +717,10 @@ static uint32_t do_wp_page(struct mmsim *sim, struct vm_fault *vmf)
 	uint32_t pfn = pte_pfn(pte);
 
 	if (vmf->vma->vm_flags & MMSIM_VM_SHARED) {
-		/* wp_page_shared(): ->page_mkwrite then reuse */
+		/* wp_page_shared(): ->page_mkwrite then reuse (a large page-cache folio split first) */
+		if (folio_test_large(pfn_to_page(sim, compound_head(sim, pfn))) &&
+		    !folio_test_anon(pfn_to_page(sim, compound_head(sim, pfn))))
+			filemap_split_folio(sim, compound_head(sim, pfn));
 		filemap_page_mkwrite(sim, compound_head(sim, pfn));
 		return wp_page_reuse(sim, vmf, MMSIM_FK_WP_SHARED);
 	}

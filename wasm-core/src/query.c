@@ -284,9 +284,10 @@ uint32_t mmsim_pagecache_states(const struct mmsim *sim, uint32_t file, uint64_t
 			out[i] = MMSIM_PC_SHADOW;
 			continue;
 		}
-		folio = pfn_to_page(sim, xa_to_pfn(e));
+		folio = pfn_to_page(sim, compound_head(sim, xa_to_pfn(e)));
 		out[i] = (folio_test(folio, uptodate) ? MMSIM_PC_UPTODATE : MMSIM_PC_READING) |
-			 (folio_test(folio, readahead) ? MMSIM_PC_READAHEAD : 0);
+			 (folio_test(folio, readahead) ? MMSIM_PC_READAHEAD : 0) |
+			 (xa_to_pfn(e) != compound_head(sim, xa_to_pfn(e)) ? MMSIM_PC_CONT : 0);
 	}
 	return n;
 }

@@ -1,5 +1,5 @@
 /*
- * readahead.c - mm/readahead.c (v6.19), for order-0 page-cache folios.
+ * readahead.c - mm/readahead.c (v6.19; the large-folio orders of 6.18).
  *
  * A major fault on a mapping without MADV_RANDOM/MADV_SEQUENTIAL does mmap
  * *read-around* (filemap.c do_sync_mmap_readahead): ra_pages (readahead_kb /
@@ -31,9 +31,13 @@
  * only when the lookahead fits in what is read: a window cut short by EOF
  * to fewer pages than its lookahead gets no mark at all.
  *
- * Not modelled: large folios in the page cache (page_cache_ra_order always
- * falls back to order 0, as for a filesystem without large folio support),
- * cgroup congestion, and the bdi io_pages limit (max_pages is ra_pages).
+ * Large folios (pagecache_large_folios, 6.18's ext4): page_cache_ra_order()
+ * below. Each async window raises the order by 2, so a sequential reader's
+ * folios grow 0, 2, 4, 6, 8 window by window (docs/kernel.md, "Large
+ * page-cache folios"). Without them, or on tmpfs, every folio is order 0.
+ *
+ * Not modelled: cgroup congestion, VM_HUGEPAGE file readahead, and the bdi
+ * io_pages limit (max_pages is ra_pages).
  */
 #include "internal.h"
 #include "filemap.h"
@@ -93,13 +97,83 @@ void do_page_cache_ra(struct mmsim *sim, uint32_t file, uint64_t index, uint64_t
 	page_cache_ra_unbounded(sim, file, index, nr_to_read, lookahead_size);
 }
 
-/* page_cache_ra_order() without large folio support: order 0, read the ra window */
+static uint32_t ffs32(uint32_t x);
+
+/* ilog2() of a nonzero 32-bit value */
+static uint32_t ilog2_32(uint32_t x)
+{
+	uint32_t n = 0;
+
+	while (x >>= 1)
+		n++;
+	return n;
+}
+
+/*
+ * page_cache_ra_order() - 6.18 mm/readahead.c. Without large folio support
+ * (pagecache_large_folios false, or tmpfs): order 0, the ra window read by
+ * do_page_cache_ra(). With it (6.18's ext4): ra->order, clamped to
+ * MAX_PAGECACHE_ORDER (9) and to ilog2(ra->size), is the order of the
+ * window's folios and is kept for the next window; each folio is that order
+ * where the index is aligned to it (else the index's own alignment, __ffs),
+ * cut down so as not to pass the window's end or the file's; the folio
+ * holding the mark (start + size - async_size, rounded down to the folio)
+ * gets PG_readahead. A folio that cannot be added (a page already cached, or
+ * no memory) stops the loop, and the rest of the window is read by the
+ * order-0 path, which steps over cached pages.
+ *
+ *     async window 1920..2559, order 6:  10 folios of 64 pages, mark on 1920
+ *     next window 2560..3199, order 8:   2560 o8, 2816 o8, 3072 o7 (ends at 3199)
+ */
 void page_cache_ra_order(struct mmsim *sim, uint32_t file)
 {
-	struct file_ra_state *ra = &file_ptr(sim, file)->f_ra;
+	struct file *f = file_ptr(sim, file);
+	struct file_ra_state *ra = &f->f_ra;
+	uint64_t start = ra->start, index = start, limit, mark, batch_start = start;
+	uint32_t new_order, batch = 0;
+	int err = 0;
 
-	ra->order = 0;
-	do_page_cache_ra(sim, file, ra->start, ra->size, ra->async_size);
+	if (!sim->s.hdr.pagecache_large_folios || shmem_file(f) || !f->i_size || !ra->size) {
+		ra->order = 0;
+		do_page_cache_ra(sim, file, ra->start, ra->size, ra->async_size);
+		return;
+	}
+	limit = (f->i_size - 1) >> PAGE_SHIFT;
+	if (limit > start + ra->size - 1)
+		limit = start + ra->size - 1;
+	mark = start + ra->size - ra->async_size;
+	new_order = MIN(ra->order, MAX_PAGECACHE_ORDER);
+	new_order = MIN(new_order, ilog2_32(ra->size));
+	ra->order = new_order;
+	while (index <= limit) {
+		uint32_t order = new_order, pfn;
+
+		/* align with smaller folios where the index is not aligned */
+		if (index & ((1ull << order) - 1))
+			order = ffs32((uint32_t)index) - 1;
+		/* no folio past the window's or the file's end */
+		while (order && index + (1ull << order) - 1 > limit)
+			order--;
+		/* ra_alloc_folio() */
+		err = filemap_add_folio_order(sim, file, index, order, &pfn);
+		if (err)
+			break;
+		if (index == (mark & ~((1ull << order) - 1))) {
+			folio_set(pfn_to_page(sim, pfn), readahead);
+			trace_mmsim_readahead_mark(sim, file, index, 1);
+		}
+		count_vm_events(sim, MMSIM_MODEL_READAHEAD_PAGES, 1u << order);
+		batch += 1u << order;
+		index += 1ull << order;
+	}
+	/* read_pages(): the folios added, one request */
+	if (batch)
+		io_submit_read(sim, file, batch_start, batch);
+	if (!err)
+		return;
+	/* pages already cached left gaps: the order-0 path fills the rest of the window */
+	if (ra->size > index - start)
+		do_page_cache_ra(sim, file, index, ra->size - (index - start), ra->async_size);
 }
 
 static uint32_t roundup_pow_of_two(uint32_t n)
@@ -236,8 +310,9 @@ void page_cache_async_ra(struct mmsim *sim, uint32_t file, uint32_t pfn, uint64_
 		return;
 	folio_clear(folio, readahead);
 	trace_mmsim_readahead_mark(sim, file, index, 0);
-	/* round_down(..., folio_nr_pages(folio)): order-0 folios, a no-op */
-	expected = ra->start + ra->size - ra->async_size;
+	expected =
+		(ra->start + ra->size - ra->async_size) &
+		~((uint64_t)(1u << folio_order(sim, pfn)) - 1); /* round_down(, folio_nr_pages) */
 	if (index == expected) {
 		/* the expected marker: sequential, push the window forward */
 		ra->start += ra->size;

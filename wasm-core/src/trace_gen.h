@@ -81,15 +81,19 @@ static inline void trace_page_cache_async_ra(struct mmsim *sim, uint32_t file, u
 }
 
 /* a folio entered the page cache */
-static inline void trace_mm_filemap_add_to_page_cache(struct mmsim *sim, uint32_t file, uint32_t pgoff, uint32_t pfn, uint32_t page_flags)
+static inline void trace_mm_filemap_add_to_page_cache(struct mmsim *sim, uint32_t file, uint32_t order, uint32_t pgoff, uint32_t pfn, uint32_t page_flags)
 {
-	trace(sim, MMSIM_EV_ADD_TO_PAGE_CACHE, 0, (uint32_t)file, (uint32_t)pgoff, (uint32_t)pfn, (uint32_t)page_flags);
+	MMSIM_TRACE_FITS(file, 16);
+	MMSIM_TRACE_FITS(order, 16);
+	trace(sim, MMSIM_EV_ADD_TO_PAGE_CACHE, 0, (uint32_t)file | (uint32_t)order << 16, (uint32_t)pgoff, (uint32_t)pfn, (uint32_t)page_flags);
 }
 
 /* a folio left the page cache */
-static inline void trace_mm_filemap_delete_from_page_cache(struct mmsim *sim, uint32_t file, uint32_t pgoff, uint32_t pfn, bool shadow)
+static inline void trace_mm_filemap_delete_from_page_cache(struct mmsim *sim, uint32_t file, uint32_t order, uint32_t pgoff, uint32_t pfn, bool shadow)
 {
-	trace(sim, MMSIM_EV_DELETE_FROM_PAGE_CACHE, 0, (uint32_t)file, (uint32_t)pgoff, (uint32_t)pfn, (uint32_t)shadow);
+	MMSIM_TRACE_FITS(file, 16);
+	MMSIM_TRACE_FITS(order, 16);
+	trace(sim, MMSIM_EV_DELETE_FROM_PAGE_CACHE, 0, (uint32_t)file | (uint32_t)order << 16, (uint32_t)pgoff, (uint32_t)pfn, (uint32_t)shadow);
 }
 
 /* a read request completed */
@@ -222,6 +226,12 @@ static inline void trace_mmsim_readahead_mark(struct mmsim *sim, uint32_t file, 
 static inline void trace_mmsim_pte_clear(struct mmsim *sim, uint64_t address, uint32_t pfn, uint32_t mm)
 {
 	trace(sim, MMSIM_EV_PTE_CLEAR, address, (uint32_t)pfn, (uint32_t)mm, 0, 0);
+}
+
+/* the model split a large page-cache folio to order 0 before a path it has no large-folio rule for (the kernel keeps it whole) */
+static inline void trace_mmsim_pagecache_split(struct mmsim *sim, uint32_t file, uint32_t pgoff, uint32_t head, uint32_t order)
+{
+	trace(sim, MMSIM_EV_PAGECACHE_SPLIT, 0, (uint32_t)file, (uint32_t)pgoff, (uint32_t)head, (uint32_t)order);
 }
 
 /* find_vma() asked the cache */

@@ -67,6 +67,11 @@ static uint32_t pagevec_lookup(struct mmsim *sim, uint32_t file, uint64_t index,
 			uint32_t e = *slot;
 
 			if (e && !xa_is_value(e)) {
+				uint32_t head = compound_head(sim, xa_to_pfn(e));
+
+				/* a large folio: the model invalidates order-0 folios (filemap_split_folio) */
+				if (folio_test_large(pfn_to_page(sim, head)))
+					filemap_split_folio(sim, head);
 				pages[n++] = xa_to_pfn(e);
 				folio_get(sim, xa_to_pfn(e));
 			}

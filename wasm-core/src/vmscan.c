@@ -287,6 +287,12 @@ static uint32_t isolate_lru_pages(struct mmsim *sim, uint32_t lru, uint32_t nr, 
 
 		if (!pfn)
 			break;
+		/* a large page-cache folio: the model reclaims order-0 folios (filemap_split_folio) */
+		if (folio_test_large(pfn_to_page(sim, pfn)) &&
+		    !folio_test_anon(pfn_to_page(sim, pfn))) {
+			filemap_split_folio(sim, pfn);
+			continue;
+		}
 		lru_isolate(sim, pfn);
 		out[n++] = pfn;
 	}

@@ -465,6 +465,7 @@ steps: []
       readahead_kb: 256,
       /* the rest at their defaults: today's kernel (6.18), as the scenario names no version */
       version: '6.18',
+      pagecache_large_folios: true,
       nr_pages_mapped_batching: true,
       large_folio_reuse: true,
       deferred_split_stats: 'per-size',

@@ -53,6 +53,8 @@ export const PC = {
 } as const;
 export const PC_STATE_MASK = PC_FLAG.STATE_MASK;
 export const PC_READAHEAD = PC_FLAG.READAHEAD;
+/** the page continues the previous page's large page-cache folio */
+export const PC_CONT = PC_FLAG.CONT;
 
 export const FILE_CACHED = FILEF.CACHED;
 export const FILE_SHMEM = FILEF.SHMEM;

@@ -250,17 +250,29 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
         label: `async readahead ${e.start}+${e.size}`,
       };
     case EV.mm_filemap_add_to_page_cache:
-      return {
-        text: `page ${e.pgoff} of ${file(e.file)} added to the page cache (pfn ${e.pfn}), locked until read`,
-        fn: 'filemap_add_folio',
-        label: `cache page ${e.pgoff}`,
-      };
+      return e.order
+        ? {
+            text: `pages ${e.pgoff}–${e.pgoff + (1 << e.order) - 1} of ${file(e.file)} added to the page cache as one order-${e.order} folio (pfn ${e.pfn}), locked until read`,
+            fn: 'filemap_add_folio',
+            label: `cache pages ${e.pgoff}+${1 << e.order}`,
+          }
+        : {
+            text: `page ${e.pgoff} of ${file(e.file)} added to the page cache (pfn ${e.pfn}), locked until read`,
+            fn: 'filemap_add_folio',
+            label: `cache page ${e.pgoff}`,
+          };
     case EV.mm_filemap_delete_from_page_cache:
-      return {
-        text: `page ${e.pgoff} of ${file(e.file)} removed from the page cache`,
-        fn: 'filemap_remove_folio',
-        label: `uncache page ${e.pgoff}`,
-      };
+      return e.order
+        ? {
+            text: `pages ${e.pgoff}–${e.pgoff + (1 << e.order) - 1} of ${file(e.file)} (an order-${e.order} folio) removed from the page cache`,
+            fn: 'filemap_remove_folio',
+            label: `uncache pages ${e.pgoff}+${1 << e.order}`,
+          }
+        : {
+            text: `page ${e.pgoff} of ${file(e.file)} removed from the page cache`,
+            fn: 'filemap_remove_folio',
+            label: `uncache page ${e.pgoff}`,
+          };
     case EV.mmsim_read_submit:
       return {
         text: `read I/O submitted: ${file(e.file)} pages ${e.start}–${e.start + e.nr - 1}`,
@@ -374,6 +386,12 @@ export function describeEvent(e: SimEvent, prog?: Program, before?: SimEvent[]):
           : `->fault (shmem_fault): page ${e.pgoff} of ${file(e.file)} is a hole: a new zeroed page, no I/O`,
         fn: 'shmem_fault',
         label: e.found ? 'shmem_fault (cached)' : 'shmem_fault (new page)',
+      };
+    case EV.mmsim_pagecache_split:
+      return {
+        text: `the model split the order-${e.order} folio of ${file(e.file)} at page ${e.pgoff} into ${plural(1 << e.order, 'small folio')} before a path it has no large-folio rule for (Linux keeps it whole)`,
+        fn: 'filemap_split_folio',
+        label: `split pages ${e.pgoff}+${1 << e.order}`,
       };
     case EV.mmsim_readahead_mark:
       return e.set

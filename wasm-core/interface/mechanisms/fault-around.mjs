@@ -19,7 +19,7 @@ export default {
   },
   kernels: ['3.15'],
   core: ['src/memory.c', 'src/filemap.c', 'src/readahead.c', 'src/shmem.c'],
-  tests: [],
+  tests: ['test/native/fault-around.c'],
   aliases: [],
   tunables: [
     {
@@ -49,12 +49,41 @@ export default {
       sweep: [0, 16, 32, 64, 128, 256, 512, 1024, 2048],
       desc: 'Read-around / readahead window for major faults and read (read_ahead_kb).',
     },
+    {
+      key: 'pagecache_large_folios',
+      type: 'bool',
+      default: true,
+      kernel: '3.15-6.12 / 6.18',
+      versions: { false: '2.6.38', true: '6.18' },
+      status: 'modelled',
+      desc: "Large folios in a disk file's page cache. false: order-0 folios only (every kernel before ext4's large folios in 6.16, and 6.18's ext4 with data=journal). true: 6.18's ext4: readahead grows each window's folio order by 2 (page_cache_ra_order), fault-around maps a large folio whole when it lies inside the VMA and one page table and ends before the file's last page, and finish_fault() maps the whole folio. tmpfs stays order-0 (huge=never).",
+    },
   ],
   counters: [
     ['MODEL_FAULT_AROUND_CALLS', 'fault_around_calls', { model: true, doc: 'do_fault_around() calls' }],
     ['MODEL_FAULT_AROUND_MAPPED', 'fault_around_mapped', { model: true, doc: 'neighbours map_pages mapped' }],
     ['MODEL_FAULT_AROUND_SKIPPED', 'fault_around_skipped', { model: true, doc: 'pages map_pages skipped' }],
     ['MODEL_READAHEAD_PAGES', 'readahead_pages', { model: true, doc: 'pages read by readahead and read-around' }],
+    [
+      'MODEL_PAGECACHE_SPLITS',
+      'pagecache_folio_splits',
+      {
+        model: true,
+        doc: 'large page-cache folios the model split to order 0 before a path it has no large-folio rule for (write, a shared write fault, fadvise, truncate, reclaim); the kernel keeps them whole',
+      },
+    ],
   ],
-  events: [],
+  events: [
+    [
+      'PAGECACHE_SPLIT',
+      'mmsim_pagecache_split',
+      'the model split a large page-cache folio to order 0 before a path it has no large-folio rule for (the kernel keeps it whole)',
+      [
+        ['file', 'u32', 'the file'],
+        ['pgoff', 'u32', "the folio's first file page"],
+        ['head', 'u32', "the folio's head page frame"],
+        ['order', 'u32', 'its order'],
+      ],
+    ],
+  ],
 };

@@ -26,6 +26,8 @@ static inline void prog_init(struct prog *p, uint64_t memory)
 	p->h.abi = MMSIM_ABI_VERSION;
 	p->h.seed = 1;
 	MMSIM_HEADER_DEFAULTS(&p->h);
+	/* the tests were written for the seeds' order-0 page cache; 6.18's large folios have their own */
+	p->h.pagecache_large_folios = 0;
 	p->h.memory = memory;
 }
 

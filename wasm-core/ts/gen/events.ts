@@ -44,39 +44,40 @@ export const EV = {
   mmsim_shmem_fault: 33,
   mmsim_readahead_mark: 34,
   mmsim_pte_clear: 35,
-  mmsim_vmacache_find: 36,
-  mmsim_find_vma_walk: 37,
-  mmsim_vmacache_update: 38,
-  mmsim_vmacache_invalidate: 39,
-  mmsim_vmacache_flush_all: 40,
-  mmsim_pagevec_add: 41,
-  mmsim_pagevec_drain: 42,
-  mmsim_lru_move: 43,
-  mm_vmscan_lru_isolate: 44,
-  mmsim_shrink_page: 45,
-  mm_vmscan_lru_shrink_inactive: 46,
-  mm_vmscan_lru_shrink_active: 47,
-  mm_vmscan_kswapd_wake: 48,
-  mm_vmscan_kswapd_sleep: 49,
-  mmsim_kswapd_pass: 50,
-  mm_vmscan_direct_reclaim_begin: 51,
-  mm_vmscan_direct_reclaim_end: 52,
-  mm_vmscan_writepage: 53,
-  mmsim_writeback_submit: 54,
-  mmsim_writeback_done: 55,
-  mmsim_fadvise_dontneed: 56,
-  mmsim_invalidate_page: 57,
-  mmsim_workingset_refault: 58,
-  mmsim_balance_dirty_pages: 59,
-  mmsim_file_read: 60,
-  mmsim_file_write: 61,
-  mmsim_folio_rmap: 62,
-  mmsim_set_pmd: 63,
-  mmsim_pmd_clear: 64,
-  mmsim_split_huge_pmd: 65,
-  mmsim_deferred_split: 66,
-  mmsim_split_huge_page: 67,
-  mmsim_anon_prefault: 68,
+  mmsim_pagecache_split: 36,
+  mmsim_vmacache_find: 37,
+  mmsim_find_vma_walk: 38,
+  mmsim_vmacache_update: 39,
+  mmsim_vmacache_invalidate: 40,
+  mmsim_vmacache_flush_all: 41,
+  mmsim_pagevec_add: 42,
+  mmsim_pagevec_drain: 43,
+  mmsim_lru_move: 44,
+  mm_vmscan_lru_isolate: 45,
+  mmsim_shrink_page: 46,
+  mm_vmscan_lru_shrink_inactive: 47,
+  mm_vmscan_lru_shrink_active: 48,
+  mm_vmscan_kswapd_wake: 49,
+  mm_vmscan_kswapd_sleep: 50,
+  mmsim_kswapd_pass: 51,
+  mm_vmscan_direct_reclaim_begin: 52,
+  mm_vmscan_direct_reclaim_end: 53,
+  mm_vmscan_writepage: 54,
+  mmsim_writeback_submit: 55,
+  mmsim_writeback_done: 56,
+  mmsim_fadvise_dontneed: 57,
+  mmsim_invalidate_page: 58,
+  mmsim_workingset_refault: 59,
+  mmsim_balance_dirty_pages: 60,
+  mmsim_file_read: 61,
+  mmsim_file_write: 62,
+  mmsim_folio_rmap: 63,
+  mmsim_set_pmd: 64,
+  mmsim_pmd_clear: 65,
+  mmsim_split_huge_pmd: 66,
+  mmsim_deferred_split: 67,
+  mmsim_split_huge_page: 68,
+  mmsim_anon_prefault: 69,
 } as const;
 
 export type EventFieldType = 'addr' | 'u32' | 'i32' | 'bool' | 'u64';
@@ -99,8 +100,8 @@ export const EVENT_FIELDS: readonly (readonly EventFieldLayout[])[] = [
   [{"name":"address","type":"addr","doc":"the faulting address","enum":null,"flags":null,"unit":null,"offset":8,"shift":0,"bits":64},{"name":"file","type":"u32","doc":"the file","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"pgoff","type":"u32","doc":"the file page","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"cached","type":"bool","doc":"the page was in the page cache","enum":null,"flags":null,"unit":null,"offset":24,"shift":0,"bits":32}],
   [{"name":"address","type":"addr","doc":"the faulting address (read-around), or 0","enum":null,"flags":null,"unit":null,"offset":8,"shift":0,"bits":64},{"name":"file","type":"u32","doc":"the file","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"start","type":"u32","doc":"the first page of the window","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"size","type":"u32","doc":"pages in the window","enum":null,"flags":null,"unit":"pages","offset":24,"shift":0,"bits":32},{"name":"async_size","type":"u32","doc":"pages before its end where PG_readahead is set","enum":null,"flags":null,"unit":"pages","offset":28,"shift":0,"bits":32}],
   [{"name":"file","type":"u32","doc":"the file","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"start","type":"u32","doc":"the first page of the window","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"size","type":"u32","doc":"pages in the window","enum":null,"flags":null,"unit":"pages","offset":24,"shift":0,"bits":32},{"name":"async_size","type":"u32","doc":"pages before its end where PG_readahead is set","enum":null,"flags":null,"unit":"pages","offset":28,"shift":0,"bits":32}],
-  [{"name":"file","type":"u32","doc":"the file","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"pgoff","type":"u32","doc":"the file page","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"pfn","type":"u32","doc":"its page frame","enum":null,"flags":null,"unit":null,"offset":24,"shift":0,"bits":32},{"name":"page_flags","type":"u32","doc":"its page flags (PG_*)","enum":null,"flags":null,"unit":null,"offset":28,"shift":0,"bits":32}],
-  [{"name":"file","type":"u32","doc":"the file","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"pgoff","type":"u32","doc":"the file page","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"pfn","type":"u32","doc":"its page frame","enum":null,"flags":null,"unit":null,"offset":24,"shift":0,"bits":32},{"name":"shadow","type":"bool","doc":"reclaim left a shadow entry in its place","enum":null,"flags":null,"unit":null,"offset":28,"shift":0,"bits":32}],
+  [{"name":"file","type":"u32","doc":"the file","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":16},{"name":"order","type":"u32","doc":"the folio's order (0: one page)","enum":null,"flags":null,"unit":null,"offset":16,"shift":16,"bits":16},{"name":"pgoff","type":"u32","doc":"the file page (the first, for a large folio)","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"pfn","type":"u32","doc":"its page frame (the head page)","enum":null,"flags":null,"unit":null,"offset":24,"shift":0,"bits":32},{"name":"page_flags","type":"u32","doc":"its page flags (PG_*)","enum":null,"flags":null,"unit":null,"offset":28,"shift":0,"bits":32}],
+  [{"name":"file","type":"u32","doc":"the file","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":16},{"name":"order","type":"u32","doc":"the folio's order (0: one page)","enum":null,"flags":null,"unit":null,"offset":16,"shift":16,"bits":16},{"name":"pgoff","type":"u32","doc":"the file page (the first, for a large folio)","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"pfn","type":"u32","doc":"its page frame (the head page)","enum":null,"flags":null,"unit":null,"offset":24,"shift":0,"bits":32},{"name":"shadow","type":"bool","doc":"reclaim left a shadow entry in its place","enum":null,"flags":null,"unit":null,"offset":28,"shift":0,"bits":32}],
   [{"name":"file","type":"u32","doc":"the file","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"start","type":"u32","doc":"the first page read","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"nr","type":"u32","doc":"pages read","enum":null,"flags":null,"unit":"pages","offset":24,"shift":0,"bits":32},{"name":"req","type":"u32","doc":"the request id","enum":null,"flags":null,"unit":null,"offset":28,"shift":0,"bits":32}],
   [{"name":"file","type":"u32","doc":"the file","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"start","type":"u32","doc":"the first page to read","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"nr","type":"u32","doc":"pages to read","enum":null,"flags":null,"unit":"pages","offset":24,"shift":0,"bits":32},{"name":"req","type":"u32","doc":"the request id","enum":null,"flags":null,"unit":null,"offset":28,"shift":0,"bits":32}],
   [{"name":"file","type":"u32","doc":"the file","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"pgoff","type":"u32","doc":"the file page","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"req","type":"u32","doc":"the read request it waited for","enum":null,"flags":null,"unit":null,"offset":24,"shift":0,"bits":32}],
@@ -123,6 +124,7 @@ export const EVENT_FIELDS: readonly (readonly EventFieldLayout[])[] = [
   [{"name":"address","type":"addr","doc":"the faulting address","enum":null,"flags":null,"unit":null,"offset":8,"shift":0,"bits":64},{"name":"file","type":"u32","doc":"the file","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"pgoff","type":"u32","doc":"the file page","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"found","type":"bool","doc":"the page existed (else a hole got a new page)","enum":null,"flags":null,"unit":null,"offset":24,"shift":0,"bits":32}],
   [{"name":"file","type":"u32","doc":"the file","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"pgoff","type":"u32","doc":"the file page","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"set","type":"bool","doc":"set (else cleared)","enum":null,"flags":null,"unit":null,"offset":24,"shift":0,"bits":32}],
   [{"name":"address","type":"addr","doc":"the virtual address","enum":null,"flags":null,"unit":null,"offset":8,"shift":0,"bits":64},{"name":"pfn","type":"u32","doc":"the page frame it mapped","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"mm","type":"u32","doc":"the address space","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32}],
+  [{"name":"file","type":"u32","doc":"the file","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"pgoff","type":"u32","doc":"the folio's first file page","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"head","type":"u32","doc":"the folio's head page frame","enum":null,"flags":null,"unit":null,"offset":24,"shift":0,"bits":32},{"name":"order","type":"u32","doc":"its order","enum":null,"flags":null,"unit":null,"offset":28,"shift":0,"bits":32}],
   [{"name":"address","type":"addr","doc":"the address looked up","enum":null,"flags":null,"unit":null,"offset":8,"shift":0,"bits":64},{"name":"vma","type":"u32","doc":"the VMA the cache answered with (0: a miss)","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"slot","type":"u32","doc":"the slot that answered (MMSIM_NONE on a miss)","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"miss","type":"u32","doc":"0 a hit; 1 not in the slots; 2 the seqnum did not match: the task's slots were flushed","enum":null,"flags":null,"unit":null,"offset":24,"shift":0,"bits":32},{"name":"mm","type":"u32","doc":"the address space","enum":null,"flags":null,"unit":null,"offset":28,"shift":0,"bits":32}],
   [{"name":"address","type":"addr","doc":"the address looked up","enum":null,"flags":null,"unit":null,"offset":8,"shift":0,"bits":64},{"name":"vma","type":"u32","doc":"the VMA visited","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"depth","type":"u32","doc":"its depth in the tree (0: the root)","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"candidate","type":"bool","doc":"vm_end > address: a candidate, the walk goes left","enum":null,"flags":null,"unit":null,"offset":24,"shift":0,"bits":32},{"name":"mm","type":"u32","doc":"the address space","enum":null,"flags":null,"unit":null,"offset":28,"shift":0,"bits":32}],
   [{"name":"address","type":"addr","doc":"the address looked up","enum":null,"flags":null,"unit":null,"offset":8,"shift":0,"bits":64},{"name":"vma","type":"u32","doc":"the VMA stored","enum":null,"flags":null,"unit":null,"offset":16,"shift":0,"bits":32},{"name":"slot","type":"u32","doc":"the slot written","enum":null,"flags":null,"unit":null,"offset":20,"shift":0,"bits":32},{"name":"old","type":"u32","doc":"the VMA it replaced (0: the slot was empty)","enum":null,"flags":null,"unit":null,"offset":24,"shift":0,"bits":32},{"name":"mm","type":"u32","doc":"the address space","enum":null,"flags":null,"unit":null,"offset":28,"shift":0,"bits":32}],
@@ -171,8 +173,8 @@ export const EVENT_OFFSETS = {
   mm_filemap_fault: { address: 8, file: 16, pgoff: 20, cached: 24 },
   page_cache_sync_ra: { address: 8, file: 16, start: 20, size: 24, async_size: 28 },
   page_cache_async_ra: { file: 16, start: 20, size: 24, async_size: 28 },
-  mm_filemap_add_to_page_cache: { file: 16, pgoff: 20, pfn: 24, page_flags: 28 },
-  mm_filemap_delete_from_page_cache: { file: 16, pgoff: 20, pfn: 24, shadow: 28 },
+  mm_filemap_add_to_page_cache: { pgoff: 20, pfn: 24, page_flags: 28 },
+  mm_filemap_delete_from_page_cache: { pgoff: 20, pfn: 24, shadow: 28 },
   mmsim_read_done: { file: 16, start: 20, nr: 24, req: 28 },
   mmsim_read_submit: { file: 16, start: 20, nr: 24, req: 28 },
   mmsim_folio_wait: { file: 16, pgoff: 20, req: 24 },
@@ -195,6 +197,7 @@ export const EVENT_OFFSETS = {
   mmsim_shmem_fault: { address: 8, file: 16, pgoff: 20, found: 24 },
   mmsim_readahead_mark: { file: 16, pgoff: 20, set: 24 },
   mmsim_pte_clear: { address: 8, pfn: 16, mm: 20 },
+  mmsim_pagecache_split: { file: 16, pgoff: 20, head: 24, order: 28 },
   mmsim_vmacache_find: { address: 8, vma: 16, slot: 20, miss: 24, mm: 28 },
   mmsim_find_vma_walk: { address: 8, vma: 16, depth: 20, candidate: 24, mm: 28 },
   mmsim_vmacache_update: { address: 8, vma: 16, slot: 20, old: 24, mm: 28 },
@@ -244,8 +247,8 @@ export interface EventFields {
   mm_filemap_fault: { address: number; file: number; pgoff: number; cached: boolean; };
   page_cache_sync_ra: { address: number; file: number; start: number; size: number; async_size: number; };
   page_cache_async_ra: { file: number; start: number; size: number; async_size: number; };
-  mm_filemap_add_to_page_cache: { file: number; pgoff: number; pfn: number; page_flags: number; };
-  mm_filemap_delete_from_page_cache: { file: number; pgoff: number; pfn: number; shadow: boolean; };
+  mm_filemap_add_to_page_cache: { file: number; order: number; pgoff: number; pfn: number; page_flags: number; };
+  mm_filemap_delete_from_page_cache: { file: number; order: number; pgoff: number; pfn: number; shadow: boolean; };
   mmsim_read_done: { file: number; start: number; nr: number; req: number; };
   mmsim_read_submit: { file: number; start: number; nr: number; req: number; };
   mmsim_folio_wait: { file: number; pgoff: number; req: number; };
@@ -268,6 +271,7 @@ export interface EventFields {
   mmsim_shmem_fault: { address: number; file: number; pgoff: number; found: boolean; };
   mmsim_readahead_mark: { file: number; pgoff: number; set: boolean; };
   mmsim_pte_clear: { address: number; pfn: number; mm: number; };
+  mmsim_pagecache_split: { file: number; pgoff: number; head: number; order: number; };
   mmsim_vmacache_find: { address: number; vma: number; slot: number; miss: number; mm: number; };
   mmsim_find_vma_walk: { address: number; vma: number; depth: number; candidate: boolean; mm: number; };
   mmsim_vmacache_update: { address: number; vma: number; slot: number; old: number; mm: number; };
@@ -351,9 +355,9 @@ export function decodeEvent(v: DataView, o: number, index: number): SimEvent {
     case 11:
       return { index, type, name: 'page_cache_async_ra', opStart, task: t, step: s, file: v.getUint32(o + 16, true), start: v.getUint32(o + 20, true), size: v.getUint32(o + 24, true), async_size: v.getUint32(o + 28, true) } as SimEvent;
     case 12:
-      return { index, type, name: 'mm_filemap_add_to_page_cache', opStart, task: t, step: s, file: v.getUint32(o + 16, true), pgoff: v.getUint32(o + 20, true), pfn: v.getUint32(o + 24, true), page_flags: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mm_filemap_add_to_page_cache', opStart, task: t, step: s, file: (v.getUint32(o + 16, true) >>> 0) & 0xffff, order: (v.getUint32(o + 16, true) >>> 16) & 0xffff, pgoff: v.getUint32(o + 20, true), pfn: v.getUint32(o + 24, true), page_flags: v.getUint32(o + 28, true) } as SimEvent;
     case 13:
-      return { index, type, name: 'mm_filemap_delete_from_page_cache', opStart, task: t, step: s, file: v.getUint32(o + 16, true), pgoff: v.getUint32(o + 20, true), pfn: v.getUint32(o + 24, true), shadow: v.getUint32(o + 28, true) !== 0 } as SimEvent;
+      return { index, type, name: 'mm_filemap_delete_from_page_cache', opStart, task: t, step: s, file: (v.getUint32(o + 16, true) >>> 0) & 0xffff, order: (v.getUint32(o + 16, true) >>> 16) & 0xffff, pgoff: v.getUint32(o + 20, true), pfn: v.getUint32(o + 24, true), shadow: v.getUint32(o + 28, true) !== 0 } as SimEvent;
     case 14:
       return { index, type, name: 'mmsim_read_done', opStart, task: t, step: s, file: v.getUint32(o + 16, true), start: v.getUint32(o + 20, true), nr: v.getUint32(o + 24, true), req: v.getUint32(o + 28, true) } as SimEvent;
     case 15:
@@ -399,70 +403,72 @@ export function decodeEvent(v: DataView, o: number, index: number): SimEvent {
     case 35:
       return { index, type, name: 'mmsim_pte_clear', opStart, task: t, step: s, address: u64(v, o + 8), pfn: v.getUint32(o + 16, true), mm: v.getUint32(o + 20, true) } as SimEvent;
     case 36:
-      return { index, type, name: 'mmsim_vmacache_find', opStart, task: t, step: s, address: u64(v, o + 8), vma: v.getUint32(o + 16, true), slot: v.getUint32(o + 20, true), miss: v.getUint32(o + 24, true), mm: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mmsim_pagecache_split', opStart, task: t, step: s, file: v.getUint32(o + 16, true), pgoff: v.getUint32(o + 20, true), head: v.getUint32(o + 24, true), order: v.getUint32(o + 28, true) } as SimEvent;
     case 37:
-      return { index, type, name: 'mmsim_find_vma_walk', opStart, task: t, step: s, address: u64(v, o + 8), vma: v.getUint32(o + 16, true), depth: v.getUint32(o + 20, true), candidate: v.getUint32(o + 24, true) !== 0, mm: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mmsim_vmacache_find', opStart, task: t, step: s, address: u64(v, o + 8), vma: v.getUint32(o + 16, true), slot: v.getUint32(o + 20, true), miss: v.getUint32(o + 24, true), mm: v.getUint32(o + 28, true) } as SimEvent;
     case 38:
-      return { index, type, name: 'mmsim_vmacache_update', opStart, task: t, step: s, address: u64(v, o + 8), vma: v.getUint32(o + 16, true), slot: v.getUint32(o + 20, true), old: v.getUint32(o + 24, true), mm: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mmsim_find_vma_walk', opStart, task: t, step: s, address: u64(v, o + 8), vma: v.getUint32(o + 16, true), depth: v.getUint32(o + 20, true), candidate: v.getUint32(o + 24, true) !== 0, mm: v.getUint32(o + 28, true) } as SimEvent;
     case 39:
-      return { index, type, name: 'mmsim_vmacache_invalidate', opStart, task: t, step: s, mm: v.getUint32(o + 16, true), seqnum: v.getUint32(o + 20, true), wrap: v.getUint32(o + 24, true) } as SimEvent;
+      return { index, type, name: 'mmsim_vmacache_update', opStart, task: t, step: s, address: u64(v, o + 8), vma: v.getUint32(o + 16, true), slot: v.getUint32(o + 20, true), old: v.getUint32(o + 24, true), mm: v.getUint32(o + 28, true) } as SimEvent;
     case 40:
-      return { index, type, name: 'mmsim_vmacache_flush_all', opStart, task: t, step: s, mm: v.getUint32(o + 16, true), threads: v.getUint32(o + 20, true) } as SimEvent;
+      return { index, type, name: 'mmsim_vmacache_invalidate', opStart, task: t, step: s, mm: v.getUint32(o + 16, true), seqnum: v.getUint32(o + 20, true), wrap: v.getUint32(o + 24, true) } as SimEvent;
     case 41:
-      return { index, type, name: 'mmsim_pagevec_add', opStart, task: t, step: s, page: u64(v, o + 8), pfn: v.getUint32(o + 16, true), pagevec: v.getUint32(o + 20, true), nr: v.getUint32(o + 24, true) } as SimEvent;
+      return { index, type, name: 'mmsim_vmacache_flush_all', opStart, task: t, step: s, mm: v.getUint32(o + 16, true), threads: v.getUint32(o + 20, true) } as SimEvent;
     case 42:
-      return { index, type, name: 'mmsim_pagevec_drain', opStart, task: t, step: s, pagevec: v.getUint32(o + 16, true), nr: v.getUint32(o + 20, true), why: v.getUint32(o + 24, true) } as SimEvent;
+      return { index, type, name: 'mmsim_pagevec_add', opStart, task: t, step: s, page: u64(v, o + 8), pfn: v.getUint32(o + 16, true), pagevec: v.getUint32(o + 20, true), nr: v.getUint32(o + 24, true) } as SimEvent;
     case 43:
-      return { index, type, name: 'mmsim_lru_move', opStart, task: t, step: s, page: u64(v, o + 8), pfn: v.getUint32(o + 16, true), from: v.getUint32(o + 20, true), to: v.getUint32(o + 24, true), why: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mmsim_pagevec_drain', opStart, task: t, step: s, pagevec: v.getUint32(o + 16, true), nr: v.getUint32(o + 20, true), why: v.getUint32(o + 24, true) } as SimEvent;
     case 44:
-      return { index, type, name: 'mm_vmscan_lru_isolate', opStart, task: t, step: s, lru: v.getUint32(o + 16, true), scanned: v.getUint32(o + 20, true), taken: v.getUint32(o + 24, true), priority: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mmsim_lru_move', opStart, task: t, step: s, page: u64(v, o + 8), pfn: v.getUint32(o + 16, true), from: v.getUint32(o + 20, true), to: v.getUint32(o + 24, true), why: v.getUint32(o + 28, true) } as SimEvent;
     case 45:
-      return { index, type, name: 'mmsim_shrink_page', opStart, task: t, step: s, page: u64(v, o + 8), pfn: v.getUint32(o + 16, true), verdict: v.getUint32(o + 20, true), ptes: v.getUint32(o + 24, true), page_flags: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mm_vmscan_lru_isolate', opStart, task: t, step: s, lru: v.getUint32(o + 16, true), scanned: v.getUint32(o + 20, true), taken: v.getUint32(o + 24, true), priority: v.getUint32(o + 28, true) } as SimEvent;
     case 46:
-      return { index, type, name: 'mm_vmscan_lru_shrink_inactive', opStart, task: t, step: s, file: v.getUint32(o + 16, true) !== 0, scanned: v.getUint32(o + 20, true), reclaimed: v.getUint32(o + 24, true), priority: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mmsim_shrink_page', opStart, task: t, step: s, page: u64(v, o + 8), pfn: v.getUint32(o + 16, true), verdict: v.getUint32(o + 20, true), ptes: v.getUint32(o + 24, true), page_flags: v.getUint32(o + 28, true) } as SimEvent;
     case 47:
-      return { index, type, name: 'mm_vmscan_lru_shrink_active', opStart, task: t, step: s, file: v.getUint32(o + 16, true) !== 0, taken: v.getUint32(o + 20, true), rotated: v.getUint32(o + 24, true), deactivated: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mm_vmscan_lru_shrink_inactive', opStart, task: t, step: s, file: v.getUint32(o + 16, true) !== 0, scanned: v.getUint32(o + 20, true), reclaimed: v.getUint32(o + 24, true), priority: v.getUint32(o + 28, true) } as SimEvent;
     case 48:
-      return { index, type, name: 'mm_vmscan_kswapd_wake', opStart, task: t, step: s, free: v.getUint32(o + 16, true), low: v.getUint32(o + 20, true) } as SimEvent;
+      return { index, type, name: 'mm_vmscan_lru_shrink_active', opStart, task: t, step: s, file: v.getUint32(o + 16, true) !== 0, taken: v.getUint32(o + 20, true), rotated: v.getUint32(o + 24, true), deactivated: v.getUint32(o + 28, true) } as SimEvent;
     case 49:
-      return { index, type, name: 'mm_vmscan_kswapd_sleep', opStart, task: t, step: s, free: v.getUint32(o + 16, true), high: v.getUint32(o + 20, true), unreclaimable: v.getUint32(o + 24, true) !== 0 } as SimEvent;
+      return { index, type, name: 'mm_vmscan_kswapd_wake', opStart, task: t, step: s, free: v.getUint32(o + 16, true), low: v.getUint32(o + 20, true) } as SimEvent;
     case 50:
-      return { index, type, name: 'mmsim_kswapd_pass', opStart, task: t, step: s, priority: v.getUint32(o + 16, true), reclaimed: v.getUint32(o + 20, true), scanned: v.getUint32(o + 24, true), free: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mm_vmscan_kswapd_sleep', opStart, task: t, step: s, free: v.getUint32(o + 16, true), high: v.getUint32(o + 20, true), unreclaimable: v.getUint32(o + 24, true) !== 0 } as SimEvent;
     case 51:
-      return { index, type, name: 'mm_vmscan_direct_reclaim_begin', opStart, task: t, step: s, free: v.getUint32(o + 16, true), min: v.getUint32(o + 20, true) } as SimEvent;
+      return { index, type, name: 'mmsim_kswapd_pass', opStart, task: t, step: s, priority: v.getUint32(o + 16, true), reclaimed: v.getUint32(o + 20, true), scanned: v.getUint32(o + 24, true), free: v.getUint32(o + 28, true) } as SimEvent;
     case 52:
-      return { index, type, name: 'mm_vmscan_direct_reclaim_end', opStart, task: t, step: s, reclaimed: v.getUint32(o + 16, true), scanned: v.getUint32(o + 20, true) } as SimEvent;
+      return { index, type, name: 'mm_vmscan_direct_reclaim_begin', opStart, task: t, step: s, free: v.getUint32(o + 16, true), min: v.getUint32(o + 20, true) } as SimEvent;
     case 53:
-      return { index, type, name: 'mm_vmscan_writepage', opStart, task: t, step: s, page: u64(v, o + 8), pfn: v.getUint32(o + 16, true), file: v.getUint32(o + 20, true), pgoff: v.getUint32(o + 24, true) } as SimEvent;
+      return { index, type, name: 'mm_vmscan_direct_reclaim_end', opStart, task: t, step: s, reclaimed: v.getUint32(o + 16, true), scanned: v.getUint32(o + 20, true) } as SimEvent;
     case 54:
-      return { index, type, name: 'mmsim_writeback_submit', opStart, task: t, step: s, reason: u64(v, o + 8), file: v.getUint32(o + 16, true), start: v.getUint32(o + 20, true), nr: v.getUint32(o + 24, true), req: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mm_vmscan_writepage', opStart, task: t, step: s, page: u64(v, o + 8), pfn: v.getUint32(o + 16, true), file: v.getUint32(o + 20, true), pgoff: v.getUint32(o + 24, true) } as SimEvent;
     case 55:
-      return { index, type, name: 'mmsim_writeback_done', opStart, task: t, step: s, file: v.getUint32(o + 16, true), start: v.getUint32(o + 20, true), nr: v.getUint32(o + 24, true), req: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mmsim_writeback_submit', opStart, task: t, step: s, reason: u64(v, o + 8), file: v.getUint32(o + 16, true), start: v.getUint32(o + 20, true), nr: v.getUint32(o + 24, true), req: v.getUint32(o + 28, true) } as SimEvent;
     case 56:
-      return { index, type, name: 'mmsim_fadvise_dontneed', opStart, task: t, step: s, file: v.getUint32(o + 16, true), start: v.getUint32(o + 20, true), end: v.getUint32(o + 24, true), flushed: v.getUint32(o + 28, true) !== 0 } as SimEvent;
+      return { index, type, name: 'mmsim_writeback_done', opStart, task: t, step: s, file: v.getUint32(o + 16, true), start: v.getUint32(o + 20, true), nr: v.getUint32(o + 24, true), req: v.getUint32(o + 28, true) } as SimEvent;
     case 57:
-      return { index, type, name: 'mmsim_invalidate_page', opStart, task: t, step: s, page: u64(v, o + 8), pfn: v.getUint32(o + 16, true), pgoff: v.getUint32(o + 20, true), result: v.getUint32(o + 24, true), queued: v.getUint32(o + 28, true) !== 0 } as SimEvent;
+      return { index, type, name: 'mmsim_fadvise_dontneed', opStart, task: t, step: s, file: v.getUint32(o + 16, true), start: v.getUint32(o + 20, true), end: v.getUint32(o + 24, true), flushed: v.getUint32(o + 28, true) !== 0 } as SimEvent;
     case 58:
-      return { index, type, name: 'mmsim_workingset_refault', opStart, task: t, step: s, file: v.getUint32(o + 16, true), pgoff: v.getUint32(o + 20, true), distance: v.getUint32(o + 24, true), activate: v.getUint32(o + 28, true) !== 0 } as SimEvent;
+      return { index, type, name: 'mmsim_invalidate_page', opStart, task: t, step: s, page: u64(v, o + 8), pfn: v.getUint32(o + 16, true), pgoff: v.getUint32(o + 20, true), result: v.getUint32(o + 24, true), queued: v.getUint32(o + 28, true) !== 0 } as SimEvent;
     case 59:
-      return { index, type, name: 'mmsim_balance_dirty_pages', opStart, task: t, step: s, dirty: v.getUint32(o + 16, true), background: v.getUint32(o + 20, true), threshold: v.getUint32(o + 24, true), written: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mmsim_workingset_refault', opStart, task: t, step: s, file: v.getUint32(o + 16, true), pgoff: v.getUint32(o + 20, true), distance: v.getUint32(o + 24, true), activate: v.getUint32(o + 28, true) !== 0 } as SimEvent;
     case 60:
-      return { index, type, name: 'mmsim_file_read', opStart, task: t, step: s, file: v.getUint32(o + 16, true), start: v.getUint32(o + 20, true), nr: v.getUint32(o + 24, true), missing: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mmsim_balance_dirty_pages', opStart, task: t, step: s, dirty: v.getUint32(o + 16, true), background: v.getUint32(o + 20, true), threshold: v.getUint32(o + 24, true), written: v.getUint32(o + 28, true) } as SimEvent;
     case 61:
-      return { index, type, name: 'mmsim_file_write', opStart, task: t, step: s, file: v.getUint32(o + 16, true), start: v.getUint32(o + 20, true), nr: v.getUint32(o + 24, true), dirtied: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mmsim_file_read', opStart, task: t, step: s, file: v.getUint32(o + 16, true), start: v.getUint32(o + 20, true), nr: v.getUint32(o + 24, true), missing: v.getUint32(o + 28, true) } as SimEvent;
     case 62:
-      return { index, type, name: 'mmsim_folio_rmap', opStart, task: t, step: s, first_pfn: u64(v, o + 8), head: v.getUint32(o + 16, true), op: v.getUint32(o + 20, true), nr: v.getUint32(o + 24, true), mapcount_atomics: (v.getUint32(o + 28, true) >>> 0) & 0xfff, large_mapcount_atomics: (v.getUint32(o + 28, true) >>> 12) & 0xf, entire_mapcount_atomics: (v.getUint32(o + 28, true) >>> 16) & 0xf, nr_pages_mapped_atomics: (v.getUint32(o + 28, true) >>> 20) & 0xfff } as SimEvent;
+      return { index, type, name: 'mmsim_file_write', opStart, task: t, step: s, file: v.getUint32(o + 16, true), start: v.getUint32(o + 20, true), nr: v.getUint32(o + 24, true), dirtied: v.getUint32(o + 28, true) } as SimEvent;
     case 63:
-      return { index, type, name: 'mmsim_set_pmd', opStart, task: t, step: s, address: u64(v, o + 8), head: v.getUint32(o + 16, true), mm: v.getUint32(o + 20, true), how: v.getUint32(o + 24, true), pmd_flags: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mmsim_folio_rmap', opStart, task: t, step: s, first_pfn: u64(v, o + 8), head: v.getUint32(o + 16, true), op: v.getUint32(o + 20, true), nr: v.getUint32(o + 24, true), mapcount_atomics: (v.getUint32(o + 28, true) >>> 0) & 0xfff, large_mapcount_atomics: (v.getUint32(o + 28, true) >>> 12) & 0xf, entire_mapcount_atomics: (v.getUint32(o + 28, true) >>> 16) & 0xf, nr_pages_mapped_atomics: (v.getUint32(o + 28, true) >>> 20) & 0xfff } as SimEvent;
     case 64:
-      return { index, type, name: 'mmsim_pmd_clear', opStart, task: t, step: s, address: u64(v, o + 8), head: v.getUint32(o + 16, true), mm: v.getUint32(o + 20, true), freed: v.getUint32(o + 24, true) !== 0 } as SimEvent;
+      return { index, type, name: 'mmsim_set_pmd', opStart, task: t, step: s, address: u64(v, o + 8), head: v.getUint32(o + 16, true), mm: v.getUint32(o + 20, true), how: v.getUint32(o + 24, true), pmd_flags: v.getUint32(o + 28, true) } as SimEvent;
     case 65:
-      return { index, type, name: 'mmsim_split_huge_pmd', opStart, task: t, step: s, address: u64(v, o + 8), head: v.getUint32(o + 16, true), mm: v.getUint32(o + 20, true), why: v.getUint32(o + 24, true), atomics: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mmsim_pmd_clear', opStart, task: t, step: s, address: u64(v, o + 8), head: v.getUint32(o + 16, true), mm: v.getUint32(o + 20, true), freed: v.getUint32(o + 24, true) !== 0 } as SimEvent;
     case 66:
-      return { index, type, name: 'mmsim_deferred_split', opStart, task: t, step: s, head: v.getUint32(o + 16, true), order: v.getUint32(o + 20, true), mapped: v.getUint32(o + 24, true) } as SimEvent;
+      return { index, type, name: 'mmsim_split_huge_pmd', opStart, task: t, step: s, address: u64(v, o + 8), head: v.getUint32(o + 16, true), mm: v.getUint32(o + 20, true), why: v.getUint32(o + 24, true), atomics: v.getUint32(o + 28, true) } as SimEvent;
     case 67:
-      return { index, type, name: 'mmsim_split_huge_page', opStart, task: t, step: s, head: v.getUint32(o + 16, true), order: v.getUint32(o + 20, true), freed: v.getUint32(o + 24, true), left: v.getUint32(o + 28, true) } as SimEvent;
+      return { index, type, name: 'mmsim_deferred_split', opStart, task: t, step: s, head: v.getUint32(o + 16, true), order: v.getUint32(o + 20, true), mapped: v.getUint32(o + 24, true) } as SimEvent;
     case 68:
+      return { index, type, name: 'mmsim_split_huge_page', opStart, task: t, step: s, head: v.getUint32(o + 16, true), order: v.getUint32(o + 20, true), freed: v.getUint32(o + 24, true), left: v.getUint32(o + 28, true) } as SimEvent;
+    case 69:
       return { index, type, name: 'mmsim_anon_prefault', opStart, task: t, step: s, address: u64(v, o + 8), hit: v.getUint32(o + 16, true) !== 0, order: v.getUint32(o + 20, true), mapped: v.getUint32(o + 24, true), end: (v.getUint32(o + 28, true) >>> 0) & 0xff, planned: (v.getUint32(o + 28, true) >>> 8) & 0xffffff } as SimEvent;
   }
   throw new Error(`event ${index}: unknown type ${type}`);

@@ -410,8 +410,8 @@ describe('engine: every view is the core at the cursor, also inside a fault', ()
           t.tables++;
           opAlloc.push(e.level);
         } else if (e.type === EV.mm_pgtable_free) t.tables--;
-        else if (e.type === EV.mm_filemap_add_to_page_cache) t.filePages++;
-        else if (e.type === EV.mm_filemap_delete_from_page_cache) t.filePages--;
+        else if (e.type === EV.mm_filemap_add_to_page_cache) t.filePages += 1 << e.order;
+        else if (e.type === EV.mm_filemap_delete_from_page_cache) t.filePages -= 1 << e.order;
         else if (e.type === EV.mmsim_file_preload) t.filePages += e.nr;
         else if (e.type === EV.mm_set_pte) opSet.push(e.address);
         /* async_size 0: a small random read, which leaves the readahead state alone */ else if (

@@ -18,7 +18,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useBoxSize } from './useBoxSize.js';
 import { useHighlight } from './useHighlight.js';
 import { usePicture } from './picture.js';
-import { PC, PC_READAHEAD, PC_STATE_MASK, VM } from '../../../wasm-core/ts/abi.js';
+import { PC, PC_CONT, PC_READAHEAD, PC_STATE_MASK, VM } from '../../../wasm-core/ts/abi.js';
 import { CAUSE, CAUSE_NAMES, type FaultMark, type FileView, type Frame, type VmaView } from '../frames/types.js';
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import { MECHANISM_DEFS } from '../mechanisms/registry.js';
@@ -639,6 +639,15 @@ const CACHE_TEXT: Record<number, string> = {
   [PC.shadow]: 'evicted (a shadow entry is left)',
 };
 
+/** ", in a large folio of file pages a–b" when page p's cache entry is part of one (as far as this VMA shows it) */
+function folioText(cache: Uint8Array, p: number, pgoff: number): string {
+  let a = p,
+    b = p;
+  while (a > 0 && cache[a] & PC_CONT) a--;
+  while (b + 1 < cache.length && cache[b + 1] & PC_CONT) b++;
+  return b > a ? `, in a large folio (file pages ${fmt(pgoff + a)}–${fmt(pgoff + b)})` : '';
+}
+
 /** the readahead window of the VMA's file, in the VMA's page numbers */
 function raOf(vma: VmaView, frame: Frame): (FileView['ra'] & { first: number }) | null {
   const ra = vma.file !== null ? frame.files[vma.file]?.ra : null;
@@ -702,6 +711,7 @@ function Tooltip({
         <>
           <br />
           {CACHE_TEXT[pc & PC_STATE_MASK]}
+          {folioText(vma.cache!, hover.page, vma.pgoff)}
         </>
       )}
       {pc !== undefined && (pc & PC_READAHEAD) !== 0 && (
@@ -755,10 +765,14 @@ function drawGrid(
       if (p >= n) break;
       const st = pages[p];
       g.fillStyle = st & 1 ? (pal.cause[st >> 4] ?? pal.cause[0]) : pal.empty;
-      /* a page continuing the previous page's large folio closes the gap between them: a folio reads as one block */
-      const joined = c > 0 && vma.joins !== undefined && (vma.joins[p >> 5] & (1 << (p & 31))) !== 0;
-      g.fillRect(x0 + c * cs - (joined ? gap : 0), y0 + r * cs, cs - gap + (joined ? gap : 0), cs - gap);
+      /*
+       * a page continuing the previous page's large folio (mapped: the PTEs' folio; cached: the page
+       * cache's) closes the gap between them: a folio reads as one block
+       */
       const pc = vma.cache ? vma.cache[p] : 0;
+      const joined =
+        c > 0 && ((vma.joins !== undefined && (vma.joins[p >> 5] & (1 << (p & 31))) !== 0) || (pc & PC_CONT) !== 0);
+      g.fillRect(x0 + c * cs - (joined ? gap : 0), y0 + r * cs, cs - gap + (joined ? gap : 0), cs - gap);
       if (!(st & 1) && cs >= 5) drawCache(g, pc, x0 + c * cs, y0 + r * cs, cs - gap, pal);
       if (st & 1 && st >> 4 === CAUSE.major && cs >= 7) {
         g.fillStyle = '#fff';

@@ -269,10 +269,10 @@ function series(nEvents: number, event: (i: number) => SimEvent, program: Progra
     let f = -1;
     if (e.type === EV.mm_filemap_add_to_page_cache) {
       f = e.file;
-      count[f]++;
+      count[f] += 1 << e.order;
     } else if (e.type === EV.mm_filemap_delete_from_page_cache) {
       f = e.file;
-      count[f]--;
+      count[f] -= 1 << e.order;
     } else if (e.type === EV.mmsim_file_preload) {
       f = e.file;
       count[f] += e.nr;
