@@ -331,6 +331,39 @@ const ANON = [
     },
     figures: { 'after.resident': 'resident' },
   },
+  ...[
+    ['L1', 16, 2560, 0, false, 152],
+    ['L2', 64, 2560, 0, false, 200],
+    ['L3', 16, 128, 0, false, 133],
+    ['L4', 16, 2560, 8, true, 190],
+    ['L5', 16, 2560, 264, true, 193],
+  ].map(([id, mib, ra, off, warm]) => ({
+    mech: 'large page-cache folios (ext4, read faults)',
+    id,
+    what:
+      `read ${mib} MiB of a ${warm ? 'cached' : 'cold'} ext4 file through a shared mapping` +
+      `${off ? ` ${off} pages past 2 MiB` : ''}, read_ahead_kb ${ra}: large page-cache folios`,
+    knobs: {},
+    dir: 'ext4',
+    ra,
+    args: (d) => ['mapread', d, String(mib), String(off), warm ? '1' : '0'],
+    model: async (dir) => {
+      const map = (name, addr) =>
+        `  - mmap: { task: app, name: ${name}, file: f, prot: read, shared: true${addr ? `, addr: ${addr}` : ''} }\n`;
+      const setup = warm
+        ? `${map('w')}  - access: { task: app, map: w, op: read }\n  - munmap: { task: app, map: w }\n`
+        : '';
+      const d = await modelDelta(
+        head(`thp: never, readahead_kb: ${ra}`, `files:\n  f: { size: ${mib}MiB, cached: none }\n`),
+        `${setup}${map('m', `"0x${(0x7f0000400000 + off * 4096).toString(16)}"`)}`,
+        '  - access: { task: app, map: m, op: read }\n',
+        dir,
+        id,
+      );
+      return { pgfault: d.pgfault, pgmajfault: d.pgmajfault };
+    },
+    figures: { 'read.faults': 'pgfault', 'read.majflt': 'pgmajfault' },
+  })),
 ];
 
 /* ------------------------------------------------------------ storage for the fadvise cases */
@@ -393,6 +426,10 @@ async function main() {
   /* part 2: anonymous memory and fadvise */
   say(`part 2: anonymous memory and fadvise (${ANON.length} cases × ${runs} runs)`);
   const dirs = storage();
+  const raPath = `/sys/block/${loop.replace('/dev/', '')}/queue/read_ahead_kb`;
+  const raFound = readFileSync(raPath, 'utf8').trim();
+  /* the loop device's readahead window, for the large-folio cases (the loop goes away at the end) */
+  const readAhead = (kb) => writeFileSync(raPath, `${kb}\n`);
   const bin = join(work, 'kanon');
   execFileSync('gcc', ['-O2', '-Wall', '-static', '-pthread', '-o', bin, join(HERE, 'kanon.c')]);
   const mdir = join(work, 'model');
@@ -400,6 +437,7 @@ async function main() {
   const rows = [];
   for (const c of ANON) {
     knobs(c.knobs);
+    readAhead(c.ra ?? raFound);
     const args = typeof c.args === 'function' ? c.args(dirs[c.dir]) : c.args;
     if (c.dir) spawnSync('sh', ['-c', 'sync; echo 3 > /proc/sys/vm/drop_caches']);
     const k = await kernelRuns(bin, args, runs);
@@ -452,7 +490,7 @@ async function main() {
       '',
     );
   lines.push(
-    '## Anonymous memory and fadvise',
+    '## Anonymous memory, fadvise and large page-cache folios',
     '',
     `Kernel: the median of ${runs} runs of \`kanon\` (the range where runs differ); vmstat and the mTHP statistics`,
     'are system-wide, so another process on the machine can add to them.',

@@ -12,6 +12,10 @@
  *   kanon threads N MIB              N threads, each writes its own MIB MiB mapping
  *   kanon fadvise-written DIR PAGES  write PAGES pages to DIR/f, fadvise(DONTNEED) at once, count resident
  *   kanon fadvise-tmpfs DIR PAGES    the same on a tmpfs (DIR): no backing device
+ *   kanon mapread DIR MIB OFF WARM   a MIB MiB file in DIR, dropped from the page cache
+ *                                    (fadvise of a clean file), read through a shared mapping
+ *                                    OFF pages past a 2 MiB boundary, one byte per page; WARM 1:
+ *                                    read once through another mapping first (the folios stay)
  *
  * System-wide counters (vmstat, mTHP stats) count every process: run on a
  * quiet machine; the caller takes the median of several runs.
@@ -185,6 +189,74 @@ static int fadvise_case(const char *dir, long pages)
 	return 0;
 }
 
+/* a shared read-only mapping of fd at a 2 MiB aligned address + off pages */
+static char *map_file_at(int fd, size_t len, long off)
+{
+	size_t al = 2 * MIB;
+	char *p = mmap(NULL, len + 2 * al, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *a;
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	a = (char *)(((uintptr_t)p + al - 1) & ~(al - 1)) + off * PAGE;
+	if (mmap(a, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		perror("mmap file");
+		exit(1);
+	}
+	return a;
+}
+
+static void read_pages(const char *a, size_t len)
+{
+	for (size_t i = 0; i < len; i += PAGE)
+		(void)((volatile const char *)a)[i];
+}
+
+static int mapread_case(const char *dir, size_t mib, long off, int warm)
+{
+	char path[512], *buf = calloc(1, MIB), *a;
+	size_t len = mib * MIB;
+	struct rusage r0, r1;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/kanon-mapread-%zu", dir, mib);
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	if (fd < 0 || !buf) {
+		perror(path);
+		return 1;
+	}
+	if ((size_t)lseek(fd, 0, SEEK_END) != len) {
+		memset(buf, 1, MIB);
+		ftruncate(fd, 0);
+		for (size_t i = 0; i < mib; i++)
+			if (write(fd, buf, MIB) != (ssize_t)MIB) {
+				perror("write");
+				return 1;
+			}
+	}
+	fsync(fd);
+	/* clean and unmapped: the whole file leaves the page cache */
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	printf("before.resident %ld\n", resident(fd, len));
+	if (warm) {
+		a = map_file_at(fd, len, 0);
+		read_pages(a, len);
+		munmap(a, len);
+	}
+	a = map_file_at(fd, len, off);
+	getrusage(RUSAGE_SELF, &r0);
+	read_pages(a, len);
+	getrusage(RUSAGE_SELF, &r1);
+	printf("read.minflt %ld\nread.majflt %ld\nread.faults %ld\n", r1.ru_minflt - r0.ru_minflt,
+	       r1.ru_majflt - r0.ru_majflt,
+	       r1.ru_minflt - r0.ru_minflt + r1.ru_majflt - r0.ru_majflt);
+	munmap(a, len);
+	close(fd);
+	free(buf);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct snap s0, s1;
@@ -255,6 +327,9 @@ int main(int argc, char **argv)
 	}
 	if ((!strcmp(argv[1], "fadvise-written") || !strcmp(argv[1], "fadvise-tmpfs")) && argc == 4)
 		return fadvise_case(argv[2], atol(argv[3]));
+	if (!strcmp(argv[1], "mapread") && argc == 6)
+		return mapread_case(argv[2], strtoul(argv[3], NULL, 0), atol(argv[4]),
+				    atoi(argv[5]));
 usage:
 	fprintf(stderr, "usage: see the comment at the top of kanon.c\n");
 	return 2;
