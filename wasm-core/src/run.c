@@ -379,6 +379,7 @@ static int do_expect(struct mmsim *sim, const struct mmsim_step *st, uint64_t ad
 {
 	struct mmsim_state *s = &sim->s;
 	uint32_t failed = 0, pfn = MMSIM_NONE;
+	uint64_t entry = 0;
 
 	for (uint32_t i = 0; i < st->ndata; i += 2) {
 		uint64_t key = prog_data(sim, st->data + i),
@@ -403,13 +404,17 @@ static int do_expect(struct mmsim *sim, const struct mmsim_step *st, uint64_t ad
 			if (err)
 				return err;
 			/* the page mapped there, by a PTE or a PMD leaf (MMSIM_NONE: none, or the zero page) */
+			entry = 0;
 			pfn = follow_page_pfn(sim, mm_ptr(sim, task_ptr(sim, task)->mm), start,
-					      NULL);
+					      &entry);
 			continue;
 		}
 		default: /* MMSIM_EXPECT_FOLIO_FIELD */
-			actual = pfn == MMSIM_NONE ? MMSIM_UNLIMITED :
-						     folio_field(sim, pfn, key & 0xffff);
+			/* no folio: MMSIM_UNLIMITED for nothing mapped, one less for the (huge) zero page */
+			actual = pfn != MMSIM_NONE ? folio_field(sim, pfn, key & 0xffff) :
+				 pte_present(entry) && (entry & MMSIM_PTE_SPECIAL) ?
+						     MMSIM_UNLIMITED - 1 :
+						     MMSIM_UNLIMITED;
 		}
 		if (actual != want) {
 			if (s->nr_fails < MMSIM_MAX_FAILS)

@@ -39,7 +39,7 @@ export function expectNoteIssues(own: Scenario, run: Scenario, result: Pick<RunR
   return result.expectFailures.map((f) => {
     const c = expectCheck(f);
     const message = c
-      ? `the scenario expected ${c.item} ${c.expected} with ${ownText}; this run (${runText}) ${c.actual === 'not mapped' ? 'finds it not mapped' : `gives ${c.actual}`}`
+      ? `the scenario expected ${c.item} ${c.expected} with ${ownText}; this run (${runText}) ${c.actual === 'not mapped' ? 'finds it not mapped' : c.actual.startsWith('the zero page') ? 'finds the zero page there (no folio)' : `gives ${c.actual}`}`
       : `with ${ownText} the scenario expects: ${f.message}; this run has ${runText}`;
     return { at: f.at, step: f.step, message };
   });

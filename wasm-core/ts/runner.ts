@@ -155,7 +155,10 @@ export function explainError(prog: Program, sim: Sim): RunIssue & { code: number
 
 function fmtExpected(item: string, v: bigint): string {
   if (item.endsWith('likely_mapped_shared')) return v ? 'true' : 'false';
-  return v === (1n << 64n) - 1n ? 'not mapped' : v.toLocaleString('en-US');
+  if (v === (1n << 64n) - 1n) return 'not mapped';
+  /* the core's answer for the zero page or the huge zero page, which have no folio */
+  if (v === (1n << 64n) - 2n) return 'the zero page (no folio)';
+  return v.toLocaleString('en-US');
 }
 
 export function explainFailure(prog: Program, f: ExpectFailure): RunIssue {
