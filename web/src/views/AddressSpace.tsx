@@ -142,7 +142,11 @@ export function AddressSpace({ frame, program, theme }: ViewProps) {
         />
       )}
       {/* before the first mapping, the legend of the kind the scenario will map (it does not change size when one appears) */}
-      <Legend file={vma ? vma.file !== null : program.files.length > 0} fork={program.procs.some((p) => p.forked)} />
+      <Legend
+        file={vma ? vma.file !== null : program.files.length > 0}
+        fork={program.procs.some((p) => p.forked)}
+        folio={mayJoin(program)}
+      />
     </div>
   );
 }
@@ -233,7 +237,7 @@ function emptyText(mm: number, name: string, step: number | null, program: Progr
 const VMA_WINDOW = 40;
 
 /** what the cells mean: short labels (the tooltip says more); a file mapping's page-cache states only beside a file, fork's copies only where a process forks */
-function Legend({ file, fork }: { file: boolean; fork: boolean }) {
+function Legend({ file, fork, folio }: { file: boolean; fork: boolean; folio: boolean }) {
   const item = (cls: string, label: string, title: string, style?: React.CSSProperties) => (
     <span key={label} title={title}>
       <i className={cls} style={style} />
@@ -259,7 +263,22 @@ function Legend({ file, fork }: { file: boolean; fork: boolean }) {
           {item('ra', 'readahead window', 'the file\u2019s readahead window (thick: the part ahead of the reader)')}
         </>
       )}
+      {folio && item('folio', 'large folio', 'cells joined into one block: the pages of one large folio')}
     </div>
+  );
+}
+
+/**
+ * whether this run can show large folios as joined cells (the legend says so from the start, so that it
+ * does not change size when the first one appears): a disk file under 6.18's large page-cache folios, or
+ * anonymous THP or mTHP
+ */
+function mayJoin(program: ViewProps['program']): boolean {
+  const k = program.scenario.kernel;
+  return (
+    (k.pagecache_large_folios && program.scenario.files.some((f) => f.fs !== 'tmpfs')) ||
+    k.thp !== 'never' ||
+    k.mthp.length > 0
   );
 }
 

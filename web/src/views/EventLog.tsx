@@ -5,15 +5,23 @@
  * Enter opens the current event's kernel source.
  */
 import { memo, useRef } from 'react';
+import { EV } from '../../../wasm-core/ts/abi.js';
 import { elixir } from '../../../wasm-core/ts/events.js';
+import { changedTunables } from '../../../wasm-core/ts/multirun.js';
 import { questionOpen } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
 import { useKeepInView } from './keepInView.js';
 import type { ViewProps } from './types.js';
 
-export function EventLog({ frame }: ViewProps) {
+export function EventLog({ frame, program }: ViewProps) {
   /* an exercise's open question: the events after the cursor would tell its answer */
   const asking = useStore(questionOpen);
+  /*
+   * a run with other tunables than the scenario's own (run B of a comparison, a --set): its expects are
+   * about another kernel, a comparison rather than a test (as the banner above the views says)
+   */
+  const own = useStore((s) => s.own);
+  const notes = own !== null && changedTunables(own, program.scenario).length > 0;
   const box = useRef<HTMLDivElement>(null);
   const cur = useRef<HTMLLIElement>(null);
   useKeepInView(
@@ -58,7 +66,11 @@ export function EventLog({ frame }: ViewProps) {
             <Line
               key={l.index}
               index={l.index}
-              text={l.text}
+              text={
+                notes && l.type === EV.mmsim_expect && l.label === 'expect FAILED'
+                  ? l.text.replace(/FAILED$/, "differ: the scenario's numbers are for its own kernel")
+                  : l.text
+              }
               fn={l.fn}
               opStart={l.opStart}
               cur={isCur}
