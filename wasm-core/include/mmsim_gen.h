@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x86b1443cu
+#define MMSIM_INTERFACE_HASH 0x9f1b5f16u
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -360,6 +360,7 @@ enum mmsim_prefault_mode {
 #define MMSIM_FILE_CACHED 0x1u /* in the page cache before step 1 */
 #define MMSIM_FILE_SHMEM 0x2u /* tmpfs: shmem_fault, no I/O, no write-notify */
 #define MMSIM_FILE_SPARSE 0x4u /* a disk file whose blocks are not written yet: a partial write reads nothing first */
+#define MMSIM_FILE_ORDER0 0x8u /* a disk file on a file system without large folios (large_folios: false, as ext4 mounted data=journal): order-0 page-cache folios under every kernel */
 /* mmsim_prog_proc.flags */
 #define MMSIM_PROC_FORKED 0x1u /* created by a fork step, not present at start */
 /* mmsim_pagecache_states() bits beside enum mmsim_pc_state */

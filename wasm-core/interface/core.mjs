@@ -365,6 +365,11 @@ export const flags = [
       ['CACHED', 0x1, 'in the page cache before step 1'],
       ['SHMEM', 0x2, 'tmpfs: shmem_fault, no I/O, no write-notify'],
       ['SPARSE', 0x4, 'a disk file whose blocks are not written yet: a partial write reads nothing first'],
+      [
+        'ORDER0',
+        0x8,
+        'a disk file on a file system without large folios (large_folios: false, as ext4 mounted data=journal): order-0 page-cache folios under every kernel',
+      ],
     ],
   },
   {

@@ -661,6 +661,8 @@ static const uint32_t layout[][5] = {
 	{ 6, 5, 1, (uint32_t)((uint64_t)(MMSIM_FILE_SHMEM) >> 32), 0 },
 	{ 5, 5, 2, (uint32_t)(MMSIM_FILE_SPARSE), 0 },
 	{ 6, 5, 2, (uint32_t)((uint64_t)(MMSIM_FILE_SPARSE) >> 32), 0 },
+	{ 5, 5, 3, (uint32_t)(MMSIM_FILE_ORDER0), 0 },
+	{ 6, 5, 3, (uint32_t)((uint64_t)(MMSIM_FILE_ORDER0) >> 32), 0 },
 	{ 5, 6, 0, (uint32_t)(MMSIM_PROC_FORKED), 0 },
 	{ 6, 6, 0, (uint32_t)((uint64_t)(MMSIM_PROC_FORKED) >> 32), 0 },
 	{ 5, 7, 0, (uint32_t)(MMSIM_PC_READAHEAD), 0 },

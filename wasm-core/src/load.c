@@ -164,7 +164,8 @@ static int validate(struct mmsim *sim, const struct mmsim_prog_header *h,
 				 "program too large: more than 16777216 data words (page lists)");
 	for (uint32_t i = 0; i < h->nr_files; i++)
 		if (files[i].size > MMSIM_MAX_FILE_SIZE ||
-		    (files[i].flags & ~(MMSIM_FILE_CACHED | MMSIM_FILE_SHMEM | MMSIM_FILE_SPARSE)))
+		    (files[i].flags & ~(MMSIM_FILE_CACHED | MMSIM_FILE_SHMEM | MMSIM_FILE_SPARSE |
+					MMSIM_FILE_ORDER0)))
 			return load_fail(sim, MMSIM_NONE, "file size out of range");
 	for (uint32_t i = 0; i < h->nr_procs; i++) {
 		if (!procs[i].threads || procs[i].first_task != tasks ||

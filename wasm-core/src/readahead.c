@@ -111,7 +111,8 @@ static uint32_t ilog2_32(uint32_t x)
 
 /*
  * page_cache_ra_order() - 6.18 mm/readahead.c. Without large folio support
- * (pagecache_large_folios false, or tmpfs): order 0, the ra window read by
+ * (pagecache_large_folios false, a file saying large_folios: false, or tmpfs):
+ * order 0, the ra window read by
  * do_page_cache_ra(). With it (6.18's ext4): ra->order, clamped to
  * MAX_PAGECACHE_ORDER (9) and to ilog2(ra->size), is the order of the
  * window's folios and is kept for the next window; each folio is that order
@@ -133,7 +134,8 @@ void page_cache_ra_order(struct mmsim *sim, uint32_t file)
 	uint32_t new_order, batch = 0;
 	int err = 0;
 
-	if (!sim->s.hdr.pagecache_large_folios || shmem_file(f) || !f->i_size || !ra->size) {
+	if (!sim->s.hdr.pagecache_large_folios || shmem_file(f) || (f->flags & MMSIM_FILE_ORDER0) ||
+	    !f->i_size || !ra->size) {
 		ra->order = 0;
 		do_page_cache_ra(sim, file, ra->start, ra->size, ra->async_size);
 		return;

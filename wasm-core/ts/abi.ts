@@ -59,6 +59,7 @@ export const PC_CONT = PC_FLAG.CONT;
 export const FILE_CACHED = FILEF.CACHED;
 export const FILE_SHMEM = FILEF.SHMEM;
 export const FILE_SPARSE = FILEF.SPARSE;
+export const FILE_ORDER0 = FILEF.ORDER0;
 export const PROC_FORKED = PROCF.FORKED;
 
 export const FOLIO_FIELDS = FOLIO_FIELD_NAMES;

@@ -12,6 +12,7 @@ import {
   FILE_CACHED,
   FILE_SHMEM,
   FILE_SPARSE,
+  FILE_ORDER0,
   FOLIO_FIELDS,
   Op,
   PROC_FORKED,
@@ -322,7 +323,11 @@ export function compile(s: Scenario, limits: Limits = DEFAULT_LIMITS): Program {
   for (const f of s.files) {
     writeStruct(v, o, 'prog_file', {
       size: BigInt(f.size),
-      flags: (f.cached ? FILE_CACHED : 0) | (f.fs === 'tmpfs' ? FILE_SHMEM : 0) | (f.sparse ? FILE_SPARSE : 0),
+      flags:
+        (f.cached ? FILE_CACHED : 0) |
+        (f.fs === 'tmpfs' ? FILE_SHMEM : 0) |
+        (f.sparse ? FILE_SPARSE : 0) |
+        (f.largeFolios ? 0 : FILE_ORDER0),
     });
     o += S.prog_file.size;
   }

@@ -29,6 +29,8 @@ export interface FileDef {
   cached: boolean;
   fs: FileSystem;
   sparse: boolean;
+  /** the file system caches it in large folios when the kernel can (false: ext4 data=journal) */
+  largeFolios: boolean;
   at: At;
   cachedAt: At;
 }

@@ -8,8 +8,12 @@
  * Included by test_core.c.
  */
 
-/* a cold file of size bytes, read in order through a shared mapping under 6.18's rules */
-static struct mmsim *large_read(uint64_t size, uint32_t readahead_kb, bool large)
+/*
+ * a cold file of size bytes, read in order through a shared mapping; large: the kernel's large
+ * page-cache folios (6.18), file_flags: the file's (MMSIM_FILE_ORDER0: large_folios: false)
+ */
+static struct mmsim *large_read_file(uint64_t size, uint32_t readahead_kb, bool large,
+				     uint32_t file_flags)
 {
 	struct prog p;
 
@@ -17,10 +21,16 @@ static struct mmsim *large_read(uint64_t size, uint32_t readahead_kb, bool large
 	p.h.pagecache_large_folios = large;
 	p.h.readahead_kb = readahead_kb;
 	prog_file(&p, size, 0);
+	p.files[0].flags |= file_flags;
 	prog_proc(&p, 1, 0);
 	prog_mmap(&p, 0, 0, 0, 0, 0, 1, 0);
 	prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
 	return start(&p);
+}
+
+static struct mmsim *large_read(uint64_t size, uint32_t readahead_kb, bool large)
+{
+	return large_read_file(size, readahead_kb, large, 0);
 }
 
 /* how many page-cache folios of each order file 0 holds */
@@ -112,5 +122,16 @@ TEST(large_pagecache_folios_split_where_the_model_has_no_rule)
 	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
 	CHECK(mmsim_counter(sim, MMSIM_MODEL_PAGECACHE_SPLITS) > 0);
 	CHECK(mmsim_counter(sim, MMSIM_PGSTEAL) > 0);
+	mmsim_destroy(sim);
+}
+
+TEST(large_pagecache_folios_off_for_one_file)
+{
+	/* 6.18's rules, a file on ext4 mounted data=journal (large_folios: false): order 0, 256 faults */
+	struct mmsim *sim = large_read_file(16 * MiB, 2560, true, MMSIM_FILE_ORDER0);
+
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_counter(sim, MMSIM_PGFAULT), 256);
+	CHECK_EQ(count_ev(MMSIM_EV_ADD_TO_PAGE_CACHE), 4096);
 	mmsim_destroy(sim);
 }

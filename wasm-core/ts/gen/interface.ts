@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0x86b1443c;
+export const INTERFACE_HASH = 0x9f1b5f16;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -412,6 +412,7 @@ export const FILEF = {
   CACHED: 0x1, // in the page cache before step 1
   SHMEM: 0x2, // tmpfs: shmem_fault, no I/O, no write-notify
   SPARSE: 0x4, // a disk file whose blocks are not written yet: a partial write reads nothing first
+  ORDER0: 0x8, // a disk file on a file system without large folios (large_folios: false, as ext4 mounted data=journal): order-0 page-cache folios under every kernel
 } as const;
 /** mmsim_prog_proc.flags */
 export const PROCF = {

@@ -66,12 +66,18 @@ export function parseScenario(source: string, file = '<scenario>', limits: Limit
           b.at(['files', name, 'sparse'], 'key'),
           'sparse is for a disk file; a tmpfs file is sparse already (its holes are never read)',
         );
+      if (def.large_folios === true && def.fs === 'tmpfs')
+        c.err(
+          b.at(['files', name, 'large_folios'], 'key'),
+          'large_folios is for a disk file; tmpfs caches 4 KiB pages here (its huge= option is never)',
+        );
       files.push({
         name,
         size: bytes,
         cached: def.cached === 'all',
         fs: (def.fs as FileSystem | undefined) ?? 'disk',
         sparse: def.sparse === true,
+        largeFolios: def.large_folios !== false,
         at: nat,
         cachedAt: 'cached' in def ? b.at(['files', name, 'cached'], 'key') : nat,
       });

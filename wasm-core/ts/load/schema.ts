@@ -350,6 +350,10 @@ const SCHEMA: SchemaObject = {
             BOOL,
             'a disk file whose blocks are not written yet (a new copy): writing part of a page reads nothing first (default false)',
           ),
+          large_folios: withDoc(
+            BOOL,
+            "whether the file's file system caches it in large folios when the kernel can (kernel.pagecache_large_folios, 6.18): true (default) as ext4 does; false as ext4 mounted data=journal does (order-0 pages); a disk file only",
+          ),
         },
         ['size'],
       ),
