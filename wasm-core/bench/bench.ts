@@ -150,6 +150,7 @@ async function main() {
   /* BENCH_ONLY=folios: just that part (a quick look while working on it) */
   if (process.env.BENCH_ONLY === 'folios') return benchFoliosReport(core);
   if (process.env.BENCH_ONLY === 'prefault') return benchPrefaultReport(core);
+  if (process.env.BENCH_ONLY === 'growth') return growthReport();
   console.log('warm: 16 GiB file, fully cached, read sequentially one byte per page (4,194,304 touches), one process');
   row('', 'native', 'wasm', 'wasm/native');
   const results: Record<string, { n: Figures; w: Figures }> = {};
@@ -259,6 +260,7 @@ async function main() {
 
   await benchFoliosReport(core);
   await benchPrefaultReport(core);
+  growthReport();
 
   /* cold: a fresh process per run */
   const file = 'scenarios/fault-around/seed/sequential-16g.yaml';
@@ -470,6 +472,88 @@ async function benchFolios(core: Core) {
 }
 
 /* the anticipatory prefault: 1 GiB written in order, under the four answers to "how many pages per fault" */
+/*
+ * Each mechanism's cost against its work: one workload per mechanism at 1x, 4x and 16x its size, native,
+ * warm (medians). The exponent of time against size must stay <= 1.1 (issue 31: linear everywhere); the
+ * LRU backup's is printed with the LRU above.
+ */
+const GROWTH: { mech: string; what: string; yaml: (k: number) => string }[] = [
+  {
+    mech: 'fault-around',
+    what: 'a cached file read in order, 256 MiB x k',
+    yaml: (k) => `name: growth
+kernel: { version: 3.15 }
+machine: { memory: ${512 * k + 1024}MiB }
+files: { f: { size: ${256 * k}MiB, cached: all } }
+processes: { app: {} }
+steps:
+  - mmap: { task: app, name: m, file: f, prot: read, shared: true }
+  - access: { task: app, map: m, op: read }
+`,
+  },
+  {
+    mech: 'vma-cache',
+    what: 'ebizzy -m (scenarios/vma-cache/ebizzy), 32 x k rounds',
+    yaml: (k) =>
+      readFileSync(`${repo}scenarios/vma-cache/ebizzy.yaml`, 'utf8')
+        .replace(/^compare:.*$/m, '')
+        .replace('times: 8', `times: ${32 * k}`),
+  },
+  {
+    mech: 'large-folios',
+    what: 'a THP written, 4 KiB of it dropped (PMD split, deferred split), unmapped: 256 x k times',
+    yaml: (k) => `name: growth
+kernel: { version: 6.10, thp: always }
+machine: { memory: 256MiB }
+processes: { app: {} }
+steps:
+  - repeat:
+      times: ${256 * k}
+      stride: 0
+      steps:
+        - mmap: { task: app, name: m, length: 2MiB, prot: read-write }
+        - access: { task: app, map: m, op: write, pattern: sequential }
+        - madvise: { task: app, map: m, advice: dontneed, offset: 0, length: 4KiB }
+        - munmap: { task: app, map: m }
+`,
+  },
+  {
+    mech: 'prefault',
+    what: 'anonymous memory written in order with the 2004 prefault, 256 MiB x k',
+    yaml: (k) => `name: growth
+kernel: { version: 6.18, anon_prefault: anticipatory }
+machine: { memory: ${512 * k + 1024}MiB }
+processes: { app: {} }
+steps:
+  - mmap: { task: app, name: m, length: ${256 * k}MiB, prot: read-write }
+  - access: { task: app, map: m, op: write, pattern: sequential }
+`,
+  },
+];
+
+function growthReport() {
+  const scales = [1, 4, 16];
+  console.log('growth: time against work, native, warm (medians), at 1x, 4x and 16x; target size^<=1.1');
+  for (const g of GROWTH) {
+    let times: { k: number; t: number }[];
+    try {
+      times = scales.map((k) => {
+        const p = compile(parseScenario(g.yaml(k), `growth-${g.mech}-${k}.yaml`));
+        return { k, t: stat(nativeWarm(p, programFile(p, `growth-${g.mech}-${k}`)).runS).median };
+      });
+    } catch (e) {
+      console.log(`  ${g.mech.padEnd(14)} could not run: ${(e as Error).message.split('\n')[0]}`);
+      continue;
+    }
+    const exp = (a: { k: number; t: number }, b: { k: number; t: number }) => Math.log(b.t / a.t) / Math.log(b.k / a.k);
+    const worst = Math.max(exp(times[0], times[1]), exp(times[1], times[2]));
+    console.log(
+      `  ${g.mech.padEnd(14)} ${g.what}: ${times.map((x) => `${x.k}x ${ms(x.t)}`).join(', ')}; size^${exp(times[0], times[1]).toFixed(2)}, size^${exp(times[1], times[2]).toFixed(2)} ${worst <= 1.1 ? '(linear: met)' : '(faster than the work: MISSED)'}`,
+    );
+  }
+  console.log('');
+}
+
 async function benchPrefaultReport(core: Core) {
   const file = 'scenarios/prefault/sequential.yaml';
   const cases: [string, Record<string, string>][] = [
