@@ -23,14 +23,14 @@ import { allCounters, counterDiff, judgeExpects } from '../ts/judge.js';
 import { formatValue, parseSweepArg, tunableValue } from '../ts/multirun.js';
 import type { Letter, ReferenceCell } from '../ts/letter.js';
 import { runLetter } from '../ts/letter-run.js';
-import { planCompare, planSweep } from '../ts/plan.js';
+import { checkSweepWork, planCompare, planSweep } from '../ts/plan.js';
 import { runProgram, ProgramError, locate, type RunIssue, type RunResult } from '../ts/runner.js';
 import { applyOverrides } from '../ts/overrides.js';
 import { parseScenario } from '../ts/load/index.js';
 import { ScenarioErrors } from '../ts/errors.js';
 import { formatSize } from '../ts/units.js';
 import type { Scenario } from '../ts/scenario.js';
-import { DEFAULT_LIMITS, formatFigure, LIMIT_DEFS, parseLimit, type Limits } from '../ts/limits.js';
+import { checkLimits, DEFAULT_LIMITS, formatFigure, LIMIT_DEFS, parseLimit, type Limits } from '../ts/limits.js';
 import { formatTunable, KERNEL_TUNABLES, MACHINE_SETTINGS, type TunableInfo } from '../ts/tunables.js';
 import { parseSeed } from '../ts/load/params.js';
 import { runQuiz } from './quiz.js';
@@ -571,6 +571,7 @@ async function main() {
     let plan: ReturnType<typeof planSweep>;
     try {
       plan = planSweep(base, key, values);
+      checkSweepWork(base, key, plan, limits);
     } catch (e) {
       overrideErrors(e, '--sweep');
     }
@@ -581,18 +582,29 @@ async function main() {
   const core = await Core.fromBytes(readFileSync(wasm));
   const progress = new Progress();
   const runs: Run[] = [];
-  /* every run is checked against the limits before any runs */
-  const progs: Program[] = [];
-  for (const p of planned) {
+  /*
+   * every run is checked against the limits before any runs; each is compiled just before it runs, so
+   * that a sweep holds one program at a time (80 values of a big scenario compiled at once ran Node out
+   * of memory)
+   */
+  const compileRun = (p: (typeof planned)[0]): Program => {
     try {
-      progs.push(compile(p.scenario, limits));
+      return compile(p.scenario, limits);
     } catch (e) {
       if (e instanceof ScenarioErrors) fail(`${p.tag ? `run ${p.tag}: ` : ''}${e.message}`);
       throw e;
     }
-  }
+  };
+  const first = compileRun(planned[0]);
+  for (const p of planned.slice(1))
+    try {
+      checkLimits(p.scenario, limits);
+    } catch (e) {
+      if (e instanceof ScenarioErrors) fail(`${p.tag ? `run ${p.tag}: ` : ''}${e.message}`);
+      throw e;
+    }
   for (const [i, p] of planned.entries()) {
-    const prog = progs[i];
+    const prog = i === 0 ? first : compileRun(p);
     const what =
       planned.length > 1
         ? `run ${i + 1}/${planned.length} (${compares ? `${p.tag}: ${p.tag === 'A' ? labels!.a : labels!.b}` : p.tag})`

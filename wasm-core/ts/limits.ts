@@ -28,6 +28,7 @@ export type LimitKey =
   | 'list_items'
   | 'text_chars'
   | 'operations'
+  | 'sweep_operations'
   | 'memory'
   | 'processes'
   | 'threads'
@@ -84,6 +85,12 @@ export const LIMIT_DEFS: readonly LimitDef[] = [
     default: 5e7,
     what: 'operations (touches, steps, loop iterations, pages a fork copies or a read, write, fadvise or fsync goes through)',
     why: 'about 7 s of the CLI; a tab recording events takes two or three times longer',
+  },
+  {
+    key: 'sweep_operations',
+    default: 2.5e8,
+    what: "operations of a sweep's runs together (each run is held to operations too)",
+    why: 'about half a minute of the CLI for the whole sweep',
   },
   {
     key: 'memory',

@@ -7,6 +7,7 @@
 import { changedTunables, formatValue, runLabels, tunableValue } from './multirun.js';
 import { applyOverrides } from './overrides.js';
 import { ScenarioError, ScenarioErrors, suggest } from './errors.js';
+import { DEFAULT_LIMITS, estimate, formatDuration, formatFigure, LimitExceeded, type Limits } from './limits.js';
 import type { Scenario } from './scenario.js';
 import { SETTABLE_KEYS, sweepDomain, tunableInfo, tunableText, type TunableValue } from './tunables.js';
 
@@ -93,6 +94,27 @@ export function planSweep(base: Scenario, key: string, values?: readonly string[
   }
   if (errors.length) throw new ScenarioErrors(errors);
   return out;
+}
+
+/**
+ * A sweep's work in all, before any of its runs is compiled or run: the sum of the runs' estimated
+ * operations against limits.sweep_operations (each run is held to limits.operations when compiled).
+ */
+export function checkSweepWork(base: Scenario, key: string, runs: SweepRun[], limits: Limits = DEFAULT_LIMITS) {
+  const ops = runs.map((r) => estimate(r.scenario).operations);
+  const total = ops.reduce((a, b) => a + b, 0);
+  if (total <= limits.sweep_operations) return;
+  const most = Math.max(...ops);
+  throw new ScenarioErrors([
+    new LimitExceeded(
+      base.file,
+      null,
+      'sweep_operations',
+      total,
+      limits.sweep_operations,
+      `this sweep of ${key} needs about ${formatFigure('operations', total)} operations in all (${runs.length} runs, the largest ${formatFigure('operations', most)}), ${formatDuration(total)} of work`,
+    ),
+  ]);
 }
 
 /** An unknown key's "(did you mean 'x'?)" for option parsing that happens before a scenario exists. */

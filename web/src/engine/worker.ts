@@ -17,7 +17,7 @@ import type { Recorder } from '../../../wasm-core/ts/recorder.js';
 import { Engine } from '../frames/engine.js';
 import { compile, type Program } from '../../../wasm-core/ts/compile.js';
 import { LimitExceeded, limitsOf } from '../../../wasm-core/ts/limits.js';
-import { planSweep } from '../../../wasm-core/ts/plan.js';
+import { checkSweepWork, planSweep } from '../../../wasm-core/ts/plan.js';
 import { COUNTERS } from '../../../wasm-core/ts/abi.js';
 import { judgeLetter } from '../../../wasm-core/ts/letter.js';
 import { changedTunables, withSettings } from '../../../wasm-core/ts/multirun.js';
@@ -354,7 +354,10 @@ async function sweep(id: number, input: ScenarioInput, key: string, values: stri
   sweeps.set(id, state);
   let programs: Program[];
   try {
-    const runs = planSweep(scenarioOf(input).scenario, key, values ?? undefined);
+    const base = scenarioOf(input).scenario;
+    const runs = planSweep(base, key, values ?? undefined);
+    /* the sweep's work in all, before any run is compiled */
+    checkSweepWork(base, key, runs, input.limits);
     programs = runs.map((r) => compile(r.scenario, input.limits));
     post({
       t: 'sweepPlanned',
