@@ -8,7 +8,7 @@
 // (wasm-core/ts/gen/, web/src/gen/) and docs/reference.md. setup() runs this before any
 // build, so npm start / test / build never use a stale one; under CI=true it
 // checks instead, so a forgotten regeneration fails CI rather than passing.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -104,9 +104,18 @@ async function importTs(rel) {
   /* a file beside the tree's node_modules (not a data: URL), so that errors name lines and packages resolve */
   const dir = join(root, 'node_modules', '.cache', 'gen-interface');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${fnv(root).toString(16)}-${rel.replace(/[/.]/g, '_')}.mjs`);
+  /*
+   * One file per process: CLI runs started side by side (the tests start
+   * many) each check the generated files, and one writing a shared name
+   * while another imports it gave "referenceMarkdown is not a function".
+   */
+  const file = join(dir, `${fnv(root).toString(16)}-${rel.replace(/[/.]/g, '_')}-${process.pid}.mjs`);
   writeFileSync(file, outputFiles[0].contents);
-  return import(`${pathToFileURL(file).href}?${Date.now()}`);
+  try {
+    return await import(`${pathToFileURL(file).href}?${Date.now()}`);
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 /*

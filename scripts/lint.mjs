@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureTools, root } from './setup.mjs';
+import { checkNode, ensureNpm, ensureTools, root } from './setup.mjs';
 
 const fix = process.argv.includes('--fix');
 
@@ -28,6 +28,9 @@ function run(what, cmd, args) {
   return true;
 }
 
+/* run alone on a fresh clone too: installs the packages it needs, as npm test does */
+checkNode();
+ensureNpm();
 ensureTools([['clang-format', 'clang-format']]);
 const biome = join(root, 'node_modules/@biomejs/biome/bin/biome');
 const c = cFiles();
