@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // One command runs every TypeScript test; each project can run alone (npx vitest run --project NAME):
 //   core   the loader, compiler, engine, golden traces, native/wasm parity       (npm test -- quick)
 //   web    the store, reducer, URL, frame providers, replay                        (npm test -- quick)
-//   cli    the CLI end to end (a process per run), the hostile inputs, the seeds' big runs
+//   cli    the CLI end to end (a process per run), the hostile inputs, the seeds' big runs, the estimate's timing
 //   fuzz   random scenarios through the loader, wasm and native ASan (npm run fuzz runs more)
 const CLI = [
   'wasm-core/test/cli.test.ts',
@@ -11,6 +11,7 @@ const CLI = [
   'wasm-core/test/toy-mechanism.test.ts',
   'wasm-core/test/letters.test.ts',
   'wasm-core/test/exercises.test.ts',
+  'wasm-core/test/estimate.test.ts',
 ];
 const FUZZ = ['wasm-core/test/fuzz.test.ts'];
 export default defineConfig({

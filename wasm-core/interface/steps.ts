@@ -80,12 +80,14 @@ export interface StepArg {
 export type StepEffect = 'map' | 'unmap' | 'fork' | 'exit';
 
 /**
- * What a step costs in the work estimate (ts/limits.ts): one operation; the
- * touches of its range or its pattern; a fork's copy of the parent's pages;
+ * What a step costs in the work estimate (ts/limits.ts): one operation; a
+ * new VMA; an unmap or a zap of a range (with a huge PMD split at each end);
+ * the touches of its range or its pattern, with the faults, page tables and
+ * huge pages they may bring; a fork's copy of the parent's present entries;
  * read(2)/write(2)'s pages, each with a readahead window; fadvise's walk of
  * its range.
  */
-export type StepCost = 'one' | 'touches' | 'fork' | 'file-io' | 'file-range';
+export type StepCost = 'one' | 'map' | 'unmap' | 'touches' | 'fork' | 'file-io' | 'file-range';
 
 export interface StepKindDesc {
   /** enum mmsim_op's member (TypeScript: Op.<op>, C: MMSIM_OP_<OP>) */
@@ -175,7 +177,7 @@ export const STEPS = {
         encode: { to: 'addr', flag: 'FIXED' },
       },
     },
-    cost: 'one',
+    cost: 'map',
     effect: 'map',
     rules: (raw) =>
       !('file' in raw) && !('length' in raw)
@@ -195,7 +197,7 @@ export const STEPS = {
     op: 'Munmap',
     doc: 'unmap all or part of a mapping (a partial unmap splits the VMA)',
     args: { task: TASK, map: MAP, offset: OFFSET, length: LENGTH },
-    cost: 'one',
+    cost: 'unmap',
     effect: 'unmap',
     summary: (s, f) => `${who(s)} unmaps ${s.map}${range(s, f)}`,
   },
@@ -215,7 +217,7 @@ export const STEPS = {
       offset: OFFSET,
       length: LENGTH,
     },
-    cost: 'one',
+    cost: 'unmap',
     summary: (s) => `${who(s)} madvise(${(s.advice as string).toUpperCase()}) on ${s.map}`,
   },
   access: {

@@ -105,16 +105,16 @@ steps:
     expect(r.out).toBe('');
     /* the limits (limits.ts) refuse it from the scenario alone, at the cached key */
     expect(r.err).toContain(
-      `${f}:4:25: files.data.cached: this scenario needs about 1.3 × 10⁸ operations, about 45 s of work, over the limit of 5 × 10⁷`,
+      `${f}:4:25: files.data.cached: this scenario needs about 6.7 × 10⁷ operations, about 7 s of work, over the limit of 5 × 10⁷`,
     );
     expect(r.err).toContain(
-      `${f}:4:25: files.data.cached: this scenario may need up to 7.0 GiB of simulator memory (1.3 × 10⁸ pages, most of them the page cache cached: all fills), over the limit of 768 MiB for simulator memory (limit memory: the most it can be is 3.5 GiB)`,
+      `${f}:4:25: files.data.cached: this scenario may need up to 7.6 GiB of simulator memory (1.3 × 10⁸ pages, most of them the page cache cached: all fills), over the limit of 768 MiB for simulator memory (limit memory: the most it can be is 3.5 GiB)`,
     );
     /* raised as far as it goes, memory still refuses it, before any filling */
     const raisedRun = sim(f, '--json', '--limit', 'operations=2e8', '--limit', 'memory=3.5GiB');
     expect(raisedRun.code).toBe(2);
     expect(raisedRun.err.trim().split('\n')).toEqual([
-      `${f}:4:25: files.data.cached: this scenario may need up to 7.0 GiB of simulator memory (1.3 × 10⁸ pages, most of them the page cache cached: all fills), over the limit of 3.5 GiB for simulator memory (limit memory: the most it can be is 3.5 GiB)`,
+      `${f}:4:25: files.data.cached: this scenario may need up to 7.6 GiB of simulator memory (1.3 × 10⁸ pages, most of them the page cache cached: all fills), over the limit of 3.5 GiB for simulator memory (limit memory: the most it can be is 3.5 GiB)`,
     ]);
   });
 

@@ -12,9 +12,10 @@
  *
  * Every limit can be raised: `--limit key=value` in the CLI, "Run anyway"
  * in the browser (which raises the limits the scenario exceeds to what it
- * needs). The estimate is an upper bound: a scenario under every limit
+ * needs). The memory estimate is an upper bound: a scenario under it
  * cannot need more (the core's own hard limits, load.c, sit above these
- * defaults, and the core's memory cap is `memory` itself).
+ * defaults, and the core's memory cap is `memory` itself); operations are
+ * an estimate of time in COST's units, checked against measurement.
  */
 import { MAX_MAPS, MAX_PROCS, MAX_STEPS, MAX_TASKS } from './abi.js';
 import { ScenarioError, ScenarioErrors, type At } from './errors.js';
@@ -51,8 +52,8 @@ export interface LimitDef {
  */
 export const CORE_MEMORY_LIMIT = 3.5 * 2 ** 30;
 
-/** operations per second a laptop runs with tracing off, for "about N s" (the bench: 7 M/s; with events ~3 M/s) */
-export const OPS_PER_SECOND = 3e6;
+/** operations (COST's units of ~100 ns) per second the CLI runs, for "about N s"; a tab recording events is 2-3 times slower */
+export const OPS_PER_SECOND = 1e7;
 
 export const LIMIT_DEFS: readonly LimitDef[] = [
   {
@@ -83,14 +84,14 @@ export const LIMIT_DEFS: readonly LimitDef[] = [
   {
     key: 'operations',
     default: 5e7,
-    what: 'operations (touches, steps, loop iterations, pages a fork copies or a read, write, fadvise or fsync goes through)',
-    why: 'about 7 s of the CLI; a tab recording events takes two or three times longer',
+    what: 'operations of about 100 ns (each kind of work weighted by its measured cost)',
+    why: 'about 5 s of the CLI; a tab recording events takes two or three times longer',
   },
   {
     key: 'sweep_operations',
     default: 2.5e8,
     what: "operations of a sweep's runs together (each run is held to operations too)",
-    why: 'about half a minute of the CLI for the whole sweep',
+    why: 'about 25 s of the CLI for the whole sweep',
   },
   {
     key: 'memory',
@@ -404,12 +405,14 @@ export function checkShape(
 /* ------------------------------------------------------------------ 3. the work */
 
 export interface Estimate {
-  /** operations the core will run (exact but for forks, which count the pages they may copy) */
+  /** the run's work in COST's units of about 100 ns (an estimate of time, checked against measurement) */
   operations: number;
   /** page frames the run can hold at once (upper bound) */
   pages: number;
   /** simulator memory (upper bound), bytes */
   memory: number;
+  /** page-cache tree nodes (upper bound), part of memory */
+  cacheNodes: number;
   processes: number;
   threads: number;
   mappings: number;
@@ -424,36 +427,102 @@ export interface Estimate {
 const BYTES_PER_PAGE = 48;
 /** the core's bookkeeping besides pages: pools, the event buffer */
 const BASE_BYTES = 8 * 2 ** 20;
+/** one page-cache tree node (struct xa_node: 64 slots of 4 bytes, tags, links) with its pool's share */
+const XA_NODE_BYTES = 288;
+const XA_SLOTS = 64;
+const PMD_PAGES = 512;
 
 /**
- * From the scenario alone (after overrides: the tunables matter), an upper
- * bound of what a run needs. Repeats are multiplied out, never expanded:
- * a repeat costs 1 + times operations (entering it, ending each
- * iteration), its body times as much. Linear in the number of steps.
+ * What each kind of work costs, in operations of about 100 ns each: the wasm
+ * core, untraced, on this project's reference machine (2 cores). Measured one
+ * kind at a time with scenarios that do only that (wasm-core/test/estimate/);
+ * wasm-core/test/estimate.test.ts runs them and checks the estimate against the
+ * measured time within ESTIMATE_FACTOR. The unit is an anonymous page fault.
+ */
+export const COST = {
+  /** any step, and each iteration of a repeat */
+  step: 1,
+  /** mmap or munmap of a VMA (the tree, the merge, the seqnum) */
+  vma: 2,
+  /** a touch of a page that is mapped already (38 ns) */
+  touch: 0.4,
+  /** a page mapped for the first time, and zapped again by munmap or exit (100 + 110 ns) */
+  fresh: 1.4,
+  /** a page of a large anonymous folio (mTHP) or a fault-around batch, mapped and zapped with its folio */
+  batched: 0.2,
+  /** a page-cache page a fault or read(2) brings in (readahead), with its later reclaim or removal */
+  cachePage: 0.3,
+  /** a page-table page allocated, then freed with its mapping (~600 ns) */
+  table: 6,
+  /** a PMD-sized folio allocated, mapped, and freed (~4 us) */
+  thp: 40,
+  /** a PMD split into 512 PTEs (the remap of a partial unmap, ~4.5 us) */
+  split: 45,
+  /** fork: one PTE copied (and zapped when the child exits) */
+  copyPte: 0.4,
+  /** fork: one huge PMD copied (and zapped) */
+  copyPmd: 10,
+  /** read(2)/write(2): a page copied */
+  ioPage: 0.3,
+  /** fadvise: a page of its range walked */
+  rangePage: 0.7,
+  /** cached: all: a page put in the page cache before step 1 */
+  cachedPage: 0.5,
+} as const;
+
+/** what a mapping may still cost, over the whole run, as the estimate walks the steps */
+interface MapCost {
+  len: number;
+  /** the mapped file's name, or '' */
+  file: string;
+  /** pages that can still be mapped for the first time (pages × the repeats around its mmap; a zap gives some back) */
+  fresh: number;
+  /** PMD-sized blocks that can still fault as huge pages (THP on, anonymous) */
+  huge: number;
+  /** page-table pages that can still be allocated for it */
+  tables: number;
+  /** pages and huge PMDs mapped since its mmap, for a fork's copy */
+  present: number;
+  presentHuge: number;
+}
+
+/**
+ * From the scenario alone (after overrides: the tunables matter), what a
+ * run needs: operations weighted by COST (an estimate of time, checked
+ * against measurement) and upper bounds of pages and memory. Repeats are
+ * multiplied out, never expanded: a repeat costs 1 + times operations
+ * (entering it, ending each iteration), its body times as much. A mapping
+ * created inside a repeat is new in every iteration; one created outside
+ * faults its pages once, however often a repeat touches them. Linear in the
+ * number of steps.
  */
 export function estimate(s: Scenario): Estimate {
   const k = s.kernel;
   const frames = Math.floor(s.machine.memory / PAGE);
   /* pages one touch can bring in: a fault allocates one page, readahead a window, THP a PMD */
   const raPages = Math.max(1, Math.floor(k.readahead_kb / 4));
-  const anonPages = Math.max(
-    1,
-    k.thp !== 'never' ? 512 : 1,
-    ...k.mthp.map((b) => b / PAGE),
-    k.anon_prefault !== 'off' ? k.anon_prefault_cap : 1,
-  );
+  const anonBatch = Math.max(1, ...k.mthp.map((b) => b / PAGE), k.anon_prefault !== 'off' ? k.anon_prefault_cap : 1);
+  const faultAround = Math.max(1, k.fault_around_bytes / PAGE);
+  const thpOn = k.thp !== 'never';
+  const anonPages = Math.max(anonBatch, thpOn ? PMD_PAGES : 1);
   const perTouch = Math.max(raPages * 2, anonPages) + 1;
 
   const fileSize = new Map(s.files.map((f) => [f.name, f.size]));
+  /* per file: page-cache leaves its insertions may need (a window spans at most this many) */
+  const fileLeaves = new Map<string, number>();
+  const addLeaves = (file: string, windows: number, pages: number) =>
+    fileLeaves.set(file, (fileLeaves.get(file) ?? 0) + windows * (Math.ceil(pages / XA_SLOTS) + 1));
   let ops = 0,
+    raw = 0,
     touches = 0,
     steps = 0,
     forkCopies = 0,
     forkTables = 0,
     fileIo = 0;
   const cachedPages = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / PAGE), 0);
-  /* per process: its map names' lengths (the first mmap of each name), for access ranges and fork copies */
-  const procMaps = new Map<string, Map<string, number>>();
+  /* per process: its mappings by name */
+  const procMaps = new Map<string, Map<string, MapCost>>();
+  const maxLen = new Map<string, number>();
   const threads = new Map<string, number>();
   for (const p of s.processes) {
     procMaps.set(p.name, new Map());
@@ -462,8 +531,9 @@ export function estimate(s: Scenario): Estimate {
   const mapNames = new Set<string>();
   /* per step kind: the operations of all its steps, and its heaviest step */
   const byKind = new Map<string, { total: number; count: number; at: At; max: number }>();
-  const charge = (st: { kind: string; at: At }, n: number) => {
+  const charge = (st: { kind: string; at: At }, n: number, rawOps: number) => {
     ops += n;
+    raw += rawOps;
     const k = byKind.get(st.kind);
     if (!k) byKind.set(st.kind, { total: n, count: 1, at: st.at, max: n });
     else {
@@ -475,95 +545,188 @@ export function estimate(s: Scenario): Estimate {
       }
     }
   };
+  /* the page-table pages a range of a mapping can hold: its PTE tables and the PMD and PUD above */
+  const tablesOf = (len: number) => Math.ceil(len / (PMD_PAGES * PAGE)) + 3;
   const walk = (list: Step[], mult: number) => {
     for (const st of list) {
       steps++;
       if (st.kind === 'repeat') {
-        charge(st, mult * (1 + st.times));
+        charge(st, mult * (1 + st.times) * COST.step, mult * (1 + st.times));
         walk(st.steps, mult * st.times);
         continue;
       }
       if (!(st.kind in STEPS)) {
-        charge(st, mult);
+        charge(st, mult * COST.step, mult);
         continue;
       }
       const d = STEPS[st.kind as DescribedKind] as StepKindDesc;
-      /* a new mapping's length: the first mmap of each name, for access ranges and fork copies */
-      if (d.effect === 'map') {
-        const mm = st as DescribedStep<'mmap'>;
-        mapNames.add(mm.name);
-        const len = mm.length ?? Math.ceil(((fileSize.get(mm.file!) ?? 0) - mm.offset) / PAGE) * PAGE;
-        const m = procMaps.get(mm.task.proc);
-        if (m && !m.has(mm.name)) m.set(mm.name, len);
-      }
       switch (d.cost) {
+        case 'map': {
+          const mm = st as DescribedStep<'mmap'>;
+          mapNames.add(mm.name);
+          const len = mm.length ?? Math.ceil(((fileSize.get(mm.file!) ?? 0) - mm.offset) / PAGE) * PAGE;
+          maxLen.set(mm.name, Math.max(maxLen.get(mm.name) ?? 0, len));
+          procMaps.get(mm.task.proc)?.set(mm.name, {
+            len,
+            file: mm.file ?? '',
+            fresh: (len / PAGE) * mult,
+            huge: thpOn && !mm.file ? Math.floor(len / (PMD_PAGES * PAGE)) * mult : 0,
+            tables: tablesOf(len) * mult,
+            present: 0,
+            presentHuge: 0,
+          });
+          charge(st, mult * (COST.step + COST.vma), mult);
+          break;
+        }
+        case 'unmap': {
+          /* munmap, madvise: a zap gives the range's pages back to be faulted again (their cost was
+             charged with the fault); a range that cuts a huge PMD splits it, at either end */
+          const um = st as DescribedStep<'munmap'> | DescribedStep<'madvise'>;
+          const m = procMaps.get(um.task.proc)?.get(um.map);
+          const zaps = st.kind === 'munmap' || (st as DescribedStep<'madvise'>).advice === 'dontneed';
+          const partial = !!m && (um.offset > 0 || (um.length !== undefined && um.offset + um.length < m.len));
+          /* a munmap removes a VMA; a partial one splits it first, leaving one more to remove later */
+          let n = COST.step + (st.kind === 'munmap' ? COST.vma * (partial ? 4 : 1) : 0);
+          if (zaps && partial && m && (m.huge > 0 || m.presentHuge > 0)) n += 2 * COST.split;
+          if (zaps && m && st.kind === 'madvise') {
+            const pages = (um.length ?? m.len - um.offset) / PAGE;
+            m.fresh += pages * mult;
+            m.huge += thpOn && !m.file ? Math.floor(pages / PMD_PAGES) * mult : 0;
+            m.tables += tablesOf(pages * PAGE) * mult;
+          }
+          charge(st, n * mult, mult);
+          break;
+        }
         case 'touches': {
           const ac = st as DescribedStep<'access'>;
-          const m = procMaps.get(ac.task.proc);
+          const pm = procMaps.get(ac.task.proc);
           const names = Array.isArray(ac.map)
             ? ac.map
             : Array(ac.task.thread === '*' ? (threads.get(ac.task.proc) ?? 1) : 1).fill(ac.map);
-          let n = 1;
+          /* the touches' cost over every iteration (already times mult) */
+          let n = 0;
+          let count = 1;
           for (const name of names) {
-            const span = ac.length ?? Math.max(0, (m?.get(name) ?? 0) - ac.offset);
-            n +=
+            const m = pm?.get(name);
+            const span = ac.length ?? Math.max(0, (m?.len ?? 0) - ac.offset);
+            const t =
               ac.pattern === 'uniform'
                 ? (ac.count ?? 0)
                 : ac.pattern === 'list'
                   ? (ac.pages?.length ?? 0)
                   : Math.ceil(span / ac.stride);
+            count += t;
+            const all = t * mult;
+            n += all * COST.touch;
+            if (!m) continue;
+            /* huge pages first (one fault maps 512 pages), then the pages a fault maps one by one or in a batch */
+            const huge = Math.min(all, m.huge, (Math.ceil(span / (PMD_PAGES * PAGE)) + 1) * mult);
+            m.huge -= huge;
+            m.presentHuge += huge;
+            m.fresh = Math.max(0, m.fresh - huge * PMD_PAGES);
+            const batch = m.file ? faultAround : anonBatch;
+            const fresh = Math.min((all - huge) * batch, m.fresh);
+            m.fresh -= fresh;
+            m.present += fresh;
+            const tables = Math.min(m.tables, 3 * (all - huge) + 2 * huge);
+            m.tables -= tables;
+            n += huge * COST.thp + tables * COST.table;
+            /* a fault maps its first page at the full cost, its batch's other pages cheaper */
+            const faults = Math.min(all - huge, fresh);
+            n += faults * COST.fresh + (fresh - faults) * COST.batched;
+            if (m.file) {
+              /* the page cache fills by readahead windows (one per fault at most), unless the file is cached already */
+              const f = s.files.find((x) => x.name === m.file)?.cached ? 0 : fresh;
+              n += f * COST.cachePage;
+              fileIo += f;
+              addLeaves(m.file, faults, raPages);
+            }
           }
-          touches += (n - 1) * mult;
-          charge(st, n * mult);
+          touches += (count - 1) * mult;
+          charge(st, COST.step * mult + n, count * mult);
           break;
         }
         case 'fork': {
           const fk = st as DescribedStep<'fork'>;
           const parent = procMaps.get(fk.task.proc);
-          const child = new Map(parent ?? []);
+          const child = new Map<string, MapCost>();
+          /* copy_page_range() copies every present entry of the parent's mappings: a huge PMD as one */
+          let ptes = 0,
+            pmds = 0;
+          for (const [name, m] of parent ?? []) {
+            const p = Math.min(m.present, m.len / PAGE);
+            const h = Math.min(m.presentHuge, Math.floor(m.len / (PMD_PAGES * PAGE)));
+            ptes += p;
+            pmds += h;
+            /* after the fork, a write by either side copies (COW): each present page can fault again */
+            child.set(name, { ...m, fresh: m.present, huge: 0, tables: tablesOf(m.len) });
+            m.fresh += m.present;
+          }
           procMaps.set(fk.child, child);
           threads.set(fk.child, 1);
-          /* copy_page_range() copies every present PTE of the parent's mappings */
-          let pages = 0;
-          for (const len of parent?.values() ?? []) pages += len / PAGE;
-          pages = Math.min(pages, cachedPages + touches * perTouch);
-          forkCopies += pages * mult;
-          forkTables += pages * 8 * mult;
-          charge(st, (1 + pages) * mult);
+          forkCopies += (ptes + pmds * PMD_PAGES) * mult;
+          forkTables += (ptes + pmds) * 8 * mult;
+          charge(
+            st,
+            (COST.step +
+              ptes * COST.copyPte +
+              pmds * COST.copyPmd +
+              tablesOf((ptes + pmds * PMD_PAGES) * PAGE) * COST.table) *
+              mult,
+            (1 + ptes + pmds) * mult,
+          );
           break;
         }
         case 'file-io': {
-          /* one step, but a page of work per page it reads or writes (each may bring a readahead window) */
+          /* one step, but a page of work per page it reads or writes, and a readahead window */
           const io = st as DescribedStep<'read'>;
           const pages = Math.ceil((io.length + (io.offset % PAGE)) / PAGE);
-          fileIo += pages * raPages * mult;
-          charge(st, (1 + pages) * mult);
+          const brought = Math.min(pages + raPages, Math.ceil((fileSize.get(io.file) ?? 0) / PAGE));
+          fileIo += brought * mult;
+          addLeaves(io.file, mult, brought);
+          charge(st, (COST.step + pages * COST.ioPage + brought * COST.cachePage) * mult, (1 + pages) * mult);
           break;
         }
         case 'file-range': {
           /* invalidation walks the range (len 0: to the end of the file); the flush finds dirty pages by their tag */
           const fa = st as DescribedStep<'fadvise'>;
-          charge(
-            st,
-            (1 + Math.ceil((fa.length || Math.max(0, (fileSize.get(fa.file) ?? 0) - fa.offset)) / PAGE)) * mult,
-          );
+          const pages = Math.ceil((fa.length || Math.max(0, (fileSize.get(fa.file) ?? 0) - fa.offset)) / PAGE);
+          charge(st, (COST.step + pages * COST.rangePage) * mult, (1 + pages) * mult);
           break;
         }
         default:
-          charge(st, mult);
+          charge(st, mult * COST.step, mult);
       }
     }
   };
   /* cached: all fills the page cache before step 1, one operation per page */
-  for (const f of s.files) if (f.cached) charge({ kind: 'cached: all', at: f.cachedAt }, Math.ceil(f.size / PAGE));
+  for (const f of s.files)
+    if (f.cached) {
+      const pages = Math.ceil(f.size / PAGE);
+      charge({ kind: 'cached: all', at: f.cachedAt }, pages * COST.cachedPage, pages);
+      addLeaves(f.name, 1, pages);
+    }
   walk(s.steps, 1);
 
   let mapped = 0;
-  for (const m of procMaps.values()) for (const len of m.values()) mapped += len / PAGE;
+  for (const len of maxLen.values()) mapped += len / PAGE;
   const filePages = s.files.reduce((a, f) => a + Math.ceil(f.size / PAGE), 0);
   /* frames: the page cache holds at most the files, anonymous memory at most what is mapped; each touch brings at most perTouch */
   const pages = Math.min(frames, filePages + mapped, cachedPages + touches * perTouch + forkCopies + fileIo);
   const ptes = Math.min(mapped, cachedPages + touches * perTouch) * 8 + forkTables;
+  /*
+   * The page-cache tree outlives the pages: reclaim leaves shadow entries in its leaves. A file's
+   * nodes at each level are at most its insertions' leaves, and at most what the file's size holds
+   * at that level (64 slots each).
+   */
+  let nodes = 0;
+  for (const f of s.files) {
+    const leaves = fileLeaves.get(f.name) ?? 0;
+    for (let cover = XA_SLOTS; ; cover *= XA_SLOTS) {
+      nodes += Math.min(leaves, Math.ceil(Math.ceil(f.size / PAGE) / cover));
+      if (cover >= f.size / PAGE) break;
+    }
+  }
   const evPerOp = 8 + Math.max(raPages * 2, k.fault_around_bytes / PAGE, anonPages);
   const procs = procMaps.size;
   let nthreads = 0;
@@ -574,12 +737,13 @@ export function estimate(s: Scenario): Estimate {
   return {
     operations: ops,
     pages,
-    memory: BASE_BYTES + pages * BYTES_PER_PAGE + ptes + mapNames.size * 256 + steps * 64,
+    memory: BASE_BYTES + pages * BYTES_PER_PAGE + ptes + nodes * XA_NODE_BYTES + mapNames.size * 256 + steps * 64,
+    cacheNodes: nodes,
     processes: procs,
     threads: nthreads,
     mappings: mapNames.size,
     steps,
-    events: (ops - cachedPages) * evPerOp + s.files.length,
+    events: (raw - cachedPages) * evPerOp + s.files.length,
     worst,
   };
 }
@@ -611,6 +775,7 @@ export function checkLimits(s: Scenario, limits: Limits = DEFAULT_LIMITS): Estim
     /* at the biggest cached file when the page cache it fills is most of it */
     const big = s.files.filter((f) => f.cached).sort((a, b) => b.size - a.size)[0];
     const at = big && (big.size / PAGE) * BYTES_PER_PAGE > e.memory / 2 ? big.cachedAt : null;
+    const tree = e.cacheNodes * XA_NODE_BYTES > e.memory / 4;
     errors.push(
       new LimitExceeded(
         s.file,
@@ -618,7 +783,7 @@ export function checkLimits(s: Scenario, limits: Limits = DEFAULT_LIMITS): Estim
         'memory',
         e.memory,
         limits.memory,
-        `this scenario may need up to ${formatFigure('memory', e.memory)} of simulator memory (${formatFigure('operations', e.pages)} pages${at ? `, most of them the page cache cached: all fills` : ''})`,
+        `this scenario may need up to ${formatFigure('memory', e.memory)} of simulator memory (${formatFigure('operations', e.pages)} pages${at ? `, most of them the page cache cached: all fills` : ''}${tree ? `; ${formatFigure('operations', e.cacheNodes)} page-cache tree nodes, which its reads can reach and which keep shadow entries after reclaim` : ''})`,
       ),
     );
   }
