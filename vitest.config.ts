@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { galleryPlugin } from './web/gallery-plugin.js';
 
 // One command runs every TypeScript test; each project can run alone (npx vitest run --project NAME):
 //   core   the loader, compiler, engine, golden traces, native/wasm parity       (npm test -- quick)
@@ -30,6 +31,8 @@ export default defineConfig({
         },
       },
       {
+        /* the gallery's scenario files arrive with their card's facts, as in the app */
+        plugins: [galleryPlugin()],
         test: {
           name: 'web',
           include: ['web/src/**/*.test.{ts,tsx}'],

@@ -23,6 +23,7 @@ import {
   type RunSlot,
 } from './store/state.js';
 import { decodeUrl, encodeUrl, UrlError, type UrlState } from './store/url.js';
+import { inflateAhead, worthInflatingAhead } from './store/compress.js';
 import { groupOf, shownViews } from './views/ids.js';
 
 /** the address of what state s shows (path and query) */
@@ -180,8 +181,20 @@ export class Controller {
     addEventListener('popstate', () => this.route());
   }
 
-  /** open what the URL names (or the gallery) */
+  /** open what the URL names (or the gallery); a big edited text in the link is inflated ahead, in pieces */
   route(): void {
+    const packed = new URLSearchParams(location.hash.replace(/^#/, '')).get('src');
+    if (packed !== null && worthInflatingAhead(packed)) {
+      const hash = location.hash;
+      void inflateAhead(packed).finally(() => {
+        if (location.hash === hash) this.routeNow();
+      });
+      return;
+    }
+    this.routeNow();
+  }
+
+  private routeNow(): void {
     let u: UrlState;
     try {
       u = decodeUrl(location.search, location.hash);

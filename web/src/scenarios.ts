@@ -2,14 +2,15 @@
  * The gallery: every scenario under scenarios/, bundled into the app (so a
  * static build works offline), grouped by mechanism (the first directory).
  */
-import { parse } from 'yaml';
+import type { GalleryMeta } from './gallery-meta.js';
 import { MECHANISM_DEFS } from './mechanisms/registry.js';
 
+/* each file's text and its card's facts, read at build time (web/gallery-plugin.ts, src/gallery-meta.ts) */
 const raw = import.meta.glob(['../../scenarios/**/*.{yaml,yml,json}', '!../../scenarios/**/*.tour.yaml'], {
-  query: '?raw',
+  query: '?gallery',
   import: 'default',
   eager: true,
-}) as Record<string, string>;
+}) as Record<string, { source: string; meta: GalleryMeta }>;
 
 export interface GalleryEntry {
   /** route name: the path under scenarios/ without the extension */
@@ -23,7 +24,7 @@ export interface GalleryEntry {
   teaser: string;
   source: string;
   /** the scenario's reference data, if any: [x, y] points (e.g. a seed's benchmark table) */
-  reference: { x: string; y: string; points: [number, number][] } | null;
+  reference: GalleryMeta['reference'];
 }
 
 /** the gallery's groups: the mechanisms, in registry order */
@@ -63,33 +64,13 @@ export function expectedFaults(source: string): number | null {
 }
 
 export const GALLERY: GalleryEntry[] = Object.entries(raw)
-  .map(([path, source]) => {
+  .map(([path, { source, meta }]) => {
     const file = path.replace(/^(\.\.\/)+/, '');
     const name = file.replace(/^scenarios\//, '').replace(/\.(ya?ml|json)$/, '');
     const parts = name.split('/');
-    let title = name,
-      about = '';
-    let reference: GalleryEntry['reference'] = null;
-    try {
-      const doc = parse(source) as {
-        name?: unknown;
-        about?: unknown;
-        reference?: { x?: unknown; y?: unknown; points?: unknown };
-      };
-      if (typeof doc?.name === 'string') title = doc.name;
-      if (typeof doc?.about === 'string') about = doc.about;
-      const r = doc?.reference;
-      if (r && typeof r.x === 'string' && typeof r.y === 'string' && Array.isArray(r.points))
-        reference = {
-          x: r.x,
-          y: r.y,
-          points: r.points.filter(
-            (p): p is [number, number] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number',
-          ),
-        };
-    } catch {
-      /* shown as is; opening it reports the error */
-    }
+    const title = meta.title ?? name,
+      about = meta.about,
+      reference = meta.reference;
     return {
       name,
       file,

@@ -120,14 +120,15 @@ export function Player() {
       <Views bar={compare && !present && !embed ? <CompareBar /> : null} />
     ) : load.status === 'error' ? (
       <div className="views-empty">
+        {/* one paragraph: the panel is a grid, and bare text around <kbd> would be three of its cells */}
         {load.limits ? (
-          <>
+          <p>
             Run it anyway above, or make it smaller: press <kbd>E</kbd> to open the editor.
-          </>
+          </p>
         ) : (
-          <>
+          <p>
             Fix the scenario to run it: press <kbd>E</kbd> to open the editor.
-          </>
+          </p>
         )}
       </div>
     ) : (

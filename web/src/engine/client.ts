@@ -71,6 +71,8 @@ interface LoadHandlers {
 export class EngineClient {
   private worker!: Worker;
   private loads = new Map<number, LoadHandlers>();
+  /** the program each load's 'prepared' gave, until its run ends: its step list may follow in pieces */
+  private programs = new Map<number, Program>();
   private frames = new Map<number, { id: number; resolve: (f: Frame | null) => void }>();
   private sweeps = new Map<number, SweepHandlers>();
   private letters = new Map<
@@ -115,6 +117,7 @@ export class EngineClient {
       sweeps = [...this.sweeps.values()],
       checks = [...this.checks.values()];
     this.loads.clear();
+    this.programs.clear();
     this.frames.clear();
     this.sweeps.clear();
     this.checks.clear();
@@ -142,11 +145,17 @@ export class EngineClient {
       case 'ready':
         break;
       case 'prepared':
+        this.programs.set(m.id, m.program);
         this.loads.get(m.id)?.prepared(m.program, m.own);
+        break;
+      case 'steps':
+        /* the same object the store holds: the run's next message (its preview or end) draws with them */
+        this.programs.get(m.id)?.steps.push(...m.steps);
         break;
       case 'prepareError':
         this.loads.get(m.id)?.resolve({ kind: 'error', issues: m.issues, limits: m.limits, tunables: m.tunables });
         this.loads.delete(m.id);
+        this.programs.delete(m.id);
         break;
       case 'checked':
         this.checks.get(m.seq)?.(m.issues);
@@ -171,14 +180,17 @@ export class EngineClient {
       case 'loaded':
         this.loads.get(m.id)?.resolve({ kind: 'loaded', timeline: m.timeline });
         this.loads.delete(m.id);
+        this.programs.delete(m.id);
         break;
       case 'cancelled':
         this.loads.get(m.id)?.resolve({ kind: 'cancelled' });
         this.loads.delete(m.id);
+        this.programs.delete(m.id);
         break;
       case 'loadError':
         this.loads.get(m.id)?.resolve({ kind: 'error', issues: m.issues, limits: null });
         this.loads.delete(m.id);
+        this.programs.delete(m.id);
         break;
       case 'frame':
       case 'frameError': {

@@ -100,6 +100,9 @@ export type FromWorker =
   /** own: the scenario as written, without the page's tunables (what its expect checks are about);
       both scenarios come without their typed steps (the page reads program.steps) */
   | { t: 'prepared'; id: number; program: Program; own: Scenario }
+  /** the rest of a big program's step list, after 'prepared' and before the run's first message: appended
+      in place to the program 'prepared' gave (one message of 100,000 steps was a 170 ms task on the page) */
+  | { t: 'steps'; id: number; steps: Program['steps'] }
   /** tunables: the scenario is fine, the tunables set on top of it (the page's, or a link's set=) are not */
   | { t: 'prepareError'; id: number; issues: WorkerIssue[]; limits: WorkerLimit[] | null; tunables?: boolean }
   | { t: 'checked'; seq: number; issues: WorkerIssue[] }

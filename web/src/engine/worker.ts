@@ -100,6 +100,8 @@ function pump(id: number) {
 /* the page never needs the typed step tree (program.steps describes each step): cloning it for a
    scenario of 16,000 steps took the page 200 ms */
 const leanScenario = (sc: Scenario): Scenario => ({ ...sc, steps: [] });
+/** steps per message to the page: reading 5,000 takes it about 10 ms */
+const STEPS_PER_MESSAGE = 5000;
 const lean = (p: Program): Program => ({ ...p, scenario: leanScenario(p.scenario) });
 
 /** a recorded run's timeline as the views read it: its marks, its providers' series, its counter moments placed */
@@ -471,7 +473,12 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
         else post({ t: 'prepareError', id: m.id, ...refusal(e) });
         return;
       }
-      post({ t: 'prepared', id: m.id, program: lean(program), own: leanScenario(own) });
+      /* a big step list follows in pieces, so that no single message takes the page long to read */
+      const first = lean(program);
+      if (program.steps.length > STEPS_PER_MESSAGE) first.steps = program.steps.slice(0, STEPS_PER_MESSAGE);
+      post({ t: 'prepared', id: m.id, program: first, own: leanScenario(own) });
+      for (let i = STEPS_PER_MESSAGE; i < program.steps.length; i += STEPS_PER_MESSAGE)
+        post({ t: 'steps', id: m.id, steps: program.steps.slice(i, i + STEPS_PER_MESSAGE) });
       const core = await corePromise;
       let engine: Engine;
       try {

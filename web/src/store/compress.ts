@@ -31,10 +31,21 @@ export function compressSource(text: string): string {
 }
 
 /**
- * Inflate a link's text, refusing (UrlError, before allocating it) one that
- * inflates to more than maxBytes: a 1.9 MB link can hold 1.45 GB of YAML.
+ * The most a link's text may inflate to: 16 times the source_bytes limit.
+ * A text over source_bytes but under this opens, and the loader asks
+ * before reading it (Run anyway), as for every other limit; a bigger one
+ * is refused here, before it is inflated: a 1.9 MB link can hold 1.45 GB
+ * of YAML.
  */
-export function decompressSource(s: string, maxBytes = DEFAULT_LIMITS.source_bytes): string {
+export const LINK_MAX_BYTES = 16 * DEFAULT_LIMITS.source_bytes;
+
+/**
+ * Inflate a link's text, refusing (UrlError, before allocating it) one that
+ * inflates to more than maxBytes.
+ */
+export function decompressSource(s: string, maxBytes = LINK_MAX_BYTES): string {
+  /* read ahead by inflateAhead(), or the text this page last put in a link */
+  if (memo?.packed === s) return memo.text;
   const chunks: Uint8Array[] = [];
   let total = 0,
     over = false;
@@ -48,7 +59,7 @@ export function decompressSource(s: string, maxBytes = DEFAULT_LIMITS.source_byt
     inf.push(bytes.subarray(i, i + 16384), i + 16384 >= bytes.length);
   if (over)
     throw new UrlError(
-      `The link holds an edited scenario of more than ${formatSize(maxBytes)} (the limit source_bytes): it was not opened. Open the file with the CLI and --limit source_bytes=..., or trim it.`,
+      `The link holds an edited text of more than ${formatSize(maxBytes)}, the most a link may hold: it was not opened. The link may be damaged; a scenario this big belongs in a file.`,
     );
   const out = new Uint8Array(total);
   let o = 0;
@@ -59,4 +70,49 @@ export function decompressSource(s: string, maxBytes = DEFAULT_LIMITS.source_byt
   const text = strFromU8(out);
   memo = { text, packed: s }; /* the URL keeps this text: do not compress it again */
   return text;
+}
+
+/** a packed text over this many characters is inflated ahead, off the page's critical path */
+const AHEAD_CHARS = 64 * 1024;
+
+/**
+ * Inflate a big link's text ahead of decompressSource(), with the browser's
+ * own DecompressionStream in pieces (fflate inflating 7.5 MB on the page was
+ * one task of 150 ms): afterwards decompressSource(s) returns it at once.
+ * Returns false when it is not worth it (small, already read, no
+ * DecompressionStream) or cannot be done (over the bound, damaged):
+ * decompressSource then reads or refuses it as before.
+ */
+export const worthInflatingAhead = (s: string) =>
+  s.length >= AHEAD_CHARS && memo?.packed !== s && typeof DecompressionStream !== 'undefined';
+
+export async function inflateAhead(s: string, maxBytes = LINK_MAX_BYTES): Promise<boolean> {
+  if (!worthInflatingAhead(s)) return false;
+  try {
+    const stream = new Blob([unb64url(s) as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+    const reader = stream.getReader();
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.length;
+      if (total > maxBytes) {
+        await reader.cancel();
+        return false;
+      }
+      chunks.push(value);
+    }
+    const out = new Uint8Array(total);
+    let o = 0;
+    for (const c of chunks) {
+      out.set(c, o);
+      o += c.length;
+    }
+    memo = { text: new TextDecoder().decode(out), packed: s };
+    return true;
+  } catch {
+    /* a damaged link: decompressSource says so */
+    return false;
+  }
 }
