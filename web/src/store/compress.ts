@@ -45,7 +45,7 @@ export const LINK_MAX_BYTES = 16 * DEFAULT_LIMITS.source_bytes;
  */
 export function decompressSource(s: string, maxBytes = LINK_MAX_BYTES): string {
   /* read ahead by inflateAhead(), or the text this page last put in a link */
-  if (memo?.packed === s) return memo.text;
+  if (memo?.packed === s && memo.text.length <= maxBytes) return memo.text;
   const chunks: Uint8Array[] = [];
   let total = 0,
     over = false;
