@@ -1,17 +1,17 @@
 /**
- * The fuzz target in `npm test`: a fixed range of seeds (FUZZ_SEEDS, default
- * 250, from FUZZ_FROM, default 1) through the loader, the wasm core with
+ * The fuzz target in `npm test`: a short, fixed range of seeds (FUZZ_SEEDS,
+ * default 250, from FUZZ_FROM, default 1) through the loader, the wasm core with
  * the invariant checker, and the native ASan/UBSan build, which must agree
  * (fuzz/fuzz.ts); and every past finding (fuzz/findings/) as a regression
  * scenario. A new finding is written to fuzz/findings/seed-N.yaml.
  *
- *   npm run fuzz -- --seeds 20000 --from 1000     a longer run
+ *   npm run fuzz -- --minutes 10                  a longer run, outside vitest (fuzz/run.ts)
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fuzzOne, type FuzzOutcome } from './fuzz/fuzz.js';
+import { fuzzOne, keepFinding, type FuzzOutcome } from './fuzz/fuzz.js';
 import { loadCore, repo } from './helpers.js';
 
 const SEEDS = Number(process.env.FUZZ_SEEDS ?? 250);
@@ -19,13 +19,6 @@ const FROM = Number(process.env.FUZZ_FROM ?? 1);
 const native = `${repo}wasm-core/build/asan/mmsim-run`;
 const findingsDir = join(import.meta.dirname, 'fuzz/findings');
 const tmp = mkdtempSync(join(tmpdir(), 'mmplay-fuzz-'));
-
-function keep(o: FuzzOutcome) {
-  writeFileSync(
-    join(findingsDir, `seed-${o.seed}.yaml`),
-    `# fuzz finding, seed ${o.seed}: ${o.detail.split('\n')[0]}\n${o.source}`,
-  );
-}
 
 describe('fuzz: random scenarios, loader + wasm (invariants) + native ASan agree', () => {
   it(`seeds ${FROM} .. ${FROM + SEEDS - 1}`, async () => {
@@ -39,7 +32,7 @@ describe('fuzz: random scenarios, loader + wasm (invariants) + native ASan agree
       counts[o.kind]++;
       if (o.kind === 'finding') {
         findings.push(o);
-        keep(o);
+        keepFinding(o, findingsDir);
       }
     }
     const secs = (performance.now() - t0) / 1000;

@@ -213,12 +213,34 @@ export function startProgram(core: Core, prog: Program, opts: RunOptions = {}): 
   } catch (e) {
     sim.destroy();
     if (e instanceof CoreError) {
-      const at = where(prog, e.step);
-      throw new ProgramError(prog, at, e.code, e.message);
+      if (e.code === ErrorCode.EOOM && e.step === null) {
+        /* the machine cannot even start the processes: name what holds its pages, where it was set */
+        const { at, reason } = startOom(prog);
+        throw new ProgramError(prog, at, e.code, reason);
+      }
+      throw new ProgramError(prog, where(prog, e.step), e.code, e.message);
     }
     throw e;
   }
   return sim;
+}
+
+/**
+ * Out of memory before step 1 (load.c: the processes' page-table roots): the watermark min_free_kbytes
+ * keeps back, and the cached files fill, what the processes' first page tables would need.
+ */
+function startOom(prog: Program): { at: At | null; reason: string } {
+  const s = prog.scenario;
+  const mem = s.machine.memory;
+  const minFree = s.kernel.min_free_kbytes * 1024;
+  const cached = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / 4096) * 4096, 0);
+  const held = [
+    minFree ? `the watermark kernel.min_free_kbytes keeps back ${formatSize(minFree)}` : '',
+    cached ? `the cached files fill ${formatSize(cached)}` : '',
+  ].filter(Boolean);
+  const reason = `machine.memory (${formatSize(mem)}) has no page left for the ${prog.procs.length === 1 ? "process's" : `${prog.procs.length} processes'`} first page tables${held.length ? `: ${held.join(', and ')}` : ''}; raise machine.memory${minFree ? ' or lower kernel.min_free_kbytes' : ''}`;
+  const given = s.kernelGiven.min_free_kbytes;
+  return { at: minFree && given && given.line > 0 ? given : null, reason };
 }
 
 /** A scenario the core refuses; `message` is located (file:line: path: reason), `reason` is not. */

@@ -24,13 +24,17 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COUNTERS, ErrorCode, TASK_COUNTERS } from '../../ts/abi.js';
+import { COUNTERS, ErrorCode, FOLIO_FIELDS, TASK_COUNTERS } from '../../ts/abi.js';
 import type { Core } from '../../ts/core.js';
 import { compile, type Program } from '../../ts/compile.js';
-import { type RunResult, runProgram } from '../../ts/runner.js';
+import { ProgramError, type RunResult, runProgram } from '../../ts/runner.js';
 import { parseScenario } from '../../ts/load/index.js';
 import { ScenarioErrors } from '../../ts/errors.js';
 import { TUNABLES, type TunableInfo } from '../../ts/tunables.js';
+import { applyOverrides } from '../../ts/overrides.js';
+import { planCompare, planSweep } from '../../ts/plan.js';
+import { parseSweepArg } from '../../ts/multirun.js';
+import type { Scenario } from '../../ts/scenario.js';
 import { Digest } from '../helpers.js';
 
 /* ------------------------------------------------------------------ the generator */
@@ -61,8 +65,11 @@ function tunableValue(r: R, t: TunableInfo): string {
       const pages = r.int(Math.ceil(t.min! / PAGE), Math.min(Math.floor(t.max! / PAGE), 2 ** 18));
       return `${pages * 4}KiB`;
     }
+    /* mostly small, and one in five anywhere in the range (min_free_kbytes of GiBs, latencies of 10^6) */
     case 'int':
-      return String(r.int(t.min!, Math.min(t.max!, t.min! + 600)));
+      return r.chance(0.2)
+        ? String(Math.min(t.max!, t.min! + Math.floor(2 ** (r.next() * Math.log2(t.max! - t.min! + 1)))))
+        : String(r.int(t.min!, Math.min(t.max!, t.min! + 600)));
     case 'bool':
       return r.chance(0.5) ? 'true' : 'false';
     /* THP needs `always` (or madvise ranges) and a whole 2 MiB block: lean on it, or PMD leaves are rare */
@@ -96,14 +103,19 @@ export function generate(seed: number): string {
   out.push(
     'machine:',
     `  memory: ${memMiB}MiB`,
-    `  io_latency: ${r.int(0, 50)}`,
-    `  writeback_latency: ${r.int(1, 60)}`,
+    `  io_latency: ${r.chance(0.1) ? r.int(1000, 1_000_000) : r.int(0, 50)}`,
+    `  writeback_latency: ${r.chance(0.1) ? r.int(1000, 1_000_000) : r.int(1, 60)}`,
   );
   const files: { name: string; size: number }[] = [];
   const nf = r.int(0, 3);
   if (nf) out.push('files:');
   for (let i = 0; i < nf; i++) {
-    const size = r.chance(0.3) ? r.int(1, 40) * PAGE + r.int(0, 4095) : r.int(1, 512) * PAGE;
+    /* small, unaligned, up to 2 MiB, and now and then 2-64 MiB */
+    const size = r.chance(0.3)
+      ? r.int(1, 40) * PAGE + r.int(0, 4095)
+      : r.chance(0.1)
+        ? r.int(513, 16384) * PAGE
+        : r.int(1, 512) * PAGE;
     files.push({ name: `f${i}`, size });
     const fs = r.pick(['disk', 'disk', 'tmpfs']);
     const sparse = fs === 'disk' && r.chance(0.3) ? ', sparse: true' : '';
@@ -115,11 +127,21 @@ export function generate(seed: number): string {
   const np = r.int(1, 3);
   out.push('processes:');
   for (let i = 0; i < np; i++) {
-    const p: Proc = { name: `p${i}`, threads: r.int(1, 4), maps: new Map(), alive: true };
+    const p: Proc = {
+      name: `p${i}`,
+      threads: r.chance(0.1) ? r.int(5, 64) : r.int(1, 4),
+      maps: new Map(),
+      alive: true,
+    };
     procs.push(p);
     // sometimes an mm seqnum a few invalidations short of the 32-bit wrap (vmacache_flush_all)
     const seq = r.chance(0.15) ? `, vmacache_seqnum: ${2 ** 32 - r.int(1, 4)}` : '';
     out.push(`  ${p.name}: { threads: ${p.threads}${seq} }`);
+  }
+  /* the scenario's own comparison: a kernel tunable's other value (sometimes the same one: refused) */
+  if (r.chance(0.15)) {
+    const t = r.pick(TUNABLES.filter((x) => x.scope === 'kernel'));
+    out.push(`compare: { ${t.key}: ${tunableValue(r, t)} }`);
   }
   out.push('steps:');
   let mapSeq = 0,
@@ -135,6 +157,13 @@ export function generate(seed: number): string {
   const len = () =>
     bad && r.chance(0.1) ? r.int(1, 9000) : r.chance(0.2) ? r.int(512, 1536) * PAGE : r.int(1, 96) * PAGE;
 
+  /* offset and length within a mapping of mlen bytes, page-aligned; past its end now and then */
+  const rangeOf = (mlen: number) => {
+    const pages = Math.max(1, mlen / PAGE);
+    const off = r.int(0, pages - 1);
+    const n = bad && r.chance(0.2) ? r.int(1, pages + 4) : r.int(1, pages - off);
+    return `, offset: ${off * PAGE}, length: ${n * PAGE}`;
+  };
   const step = (ind: string, inLoop: boolean, depth: number): string[] => {
     const ps = live();
     if (!ps.length) return [`${ind}- say: everyone exited`];
@@ -149,8 +178,10 @@ export function generate(seed: number): string {
         ? `, addr: ${r.pick(['0x100000000', '0x100010000', '0x7f0000000000', `0x${(0x200000000 + r.int(0, 64) * PAGE).toString(16)}`])}`
         : '';
       const shared = f && r.chance(0.4) ? ', shared: true' : '';
-      const off = f && r.chance(0.3) ? `, offset: ${r.int(0, 8) * PAGE}` : '';
-      const mapped = l ?? (f ? Math.ceil(f.size / PAGE) * PAGE : PAGE);
+      const offPages = f && r.chance(0.3) ? r.int(0, 8) : 0;
+      const off = offPages ? `, offset: ${offPages * PAGE}` : '';
+      /* without a length, the mapping runs from the offset to the end of the file */
+      const mapped = l ?? (f ? Math.max(PAGE, Math.ceil(f.size / PAGE) * PAGE - offPages * PAGE) : PAGE);
       const rw = r.chance(0.6);
       if (!inLoop) p.maps.set(name, { len: mapped, rw });
       const lines = [
@@ -200,8 +231,10 @@ export function generate(seed: number): string {
       const stride = r.chance(0.2) ? `, stride: ${r.pick([8, 16, 64])}KiB` : '';
       const all = p.threads > 1 && r.chance(0.3);
       const map = all && r.chance(0.3) ? `[${Array(p.threads).fill(name).join(', ')}]` : name;
+      /* a range of the mapping (sometimes past its end, refused or a SIGSEGV: fine) */
+      const range = pattern !== 'list' && r.chance(0.3) ? rangeOf(mlen) : '';
       return [
-        `${ind}- access: { task: ${all ? `${p.name}.*` : task(p)}, map: ${map}, op: ${op()}, pattern: ${pattern}${extra}${stride} }`,
+        `${ind}- access: { task: ${all ? `${p.name}.*` : task(p)}, map: ${map}, op: ${op()}, pattern: ${pattern}${extra}${stride}${range} }`,
       ];
     }
     if (k < 0.62) {
@@ -212,7 +245,7 @@ export function generate(seed: number): string {
     }
     if (k < 0.7)
       return [
-        `${ind}- madvise: { task: ${task(p)}, map: ${name}, advice: ${r.pick(['hugepage', 'nohugepage', 'random', 'sequential', 'dontneed'])} }`,
+        `${ind}- madvise: { task: ${task(p)}, map: ${name}, advice: ${r.pick(['hugepage', 'nohugepage', 'random', 'sequential', 'dontneed'])}${r.chance(0.4) ? rangeOf(mlen) : ''} }`,
       ];
     if (k < 0.76 && !inLoop && procs.length < 8) {
       const child = { name: `k${kidSeq++}`, threads: 1, maps: new Map(p.maps), alive: true };
@@ -235,8 +268,19 @@ export function generate(seed: number): string {
       ];
     }
     if (k < 0.95) {
-      const c = r.pick(COUNTERS);
-      return [`${ind}- expect: { ${c}: ${r.int(0, 50)} }`];
+      /* a counter, a task's counters, or a folio's fields at a page of a mapping */
+      const e = r.next();
+      if (e < 0.5) return [`${ind}- expect: { ${r.pick(COUNTERS)}: ${r.int(0, 50)} }`];
+      if (e < 0.75) return [`${ind}- expect: { task: ${task(p)}, ${r.pick(TASK_COUNTERS)}: ${r.int(0, 50)} }`];
+      const fields = Array.from(
+        new Set(Array.from({ length: r.int(1, 3) }, () => r.pick(FOLIO_FIELDS))),
+        (f) => `${f}: ${f === 'likely_mapped_shared' ? r.pick(['true', 'false']) : r.int(0, 600)}`,
+      );
+      return [
+        `${ind}- expect:`,
+        `${ind}    folio: { task: ${task(p)}, map: ${name}, offset: ${r.int(0, Math.max(0, mlen / PAGE - 1) + (bad ? 2 : 0)) * PAGE} }`,
+        ...fields.map((f) => `${ind}    ${f}`),
+      ];
     }
     if (k < 0.97 || !bad) return [`${ind}- say: "step ${r.int(0, 99)} <b>&amp;</b>"`];
     /* invalid on purpose: unknown keys, bad sizes, unknown maps */
@@ -263,27 +307,108 @@ export interface FuzzOutcome {
   source: string;
 }
 
+/** values a user might type after --set key= that are not the tunable's: each must be refused, never thrown */
+const JUNK = ['', '!!str 4096', '[', '{a: 1}', 'NaN', '-1', '1e99', '4.5KiB', '0x10', 'true', '*x', '[4096, 8192]'];
+
+/**
+ * What the CLI's flags make of a scenario, drawn from the seed: --set, --compare or --sweep with one of
+ * the tunables (a value of its own, or junk), through the same functions the CLI and the page use. Each
+ * run they plan is checked as the scenario's own; a refusal must be ScenarioErrors.
+ */
+function flagRuns(seed: number, s: Scenario): { tag: string; scenario: Scenario }[] {
+  const r = rng(seed * 7919 + 3);
+  const t = r.pick(TUNABLES);
+  const value = () => (r.chance(0.8) ? tunableValue(r, t) : r.pick(JUNK));
+  const k = r.next();
+  if (k < 0.2) {
+    const v = value();
+    return [{ tag: `--set ${t.key}=${v}`, scenario: applyOverrides(s, { [t.key]: v }) }];
+  }
+  if (k < 0.35) {
+    const v = value();
+    return [{ tag: `--compare ${t.key}=${v}`, scenario: planCompare(s, { [t.key]: v }).b }];
+  }
+  if (k < 0.45) {
+    const arg = r.chance(0.4) ? t.key : `${t.key}=${value()},${value()}`;
+    const { key, values } = parseSweepArg(arg);
+    const runs = planSweep(s, key, values);
+    /* the first and the last value: the plan is checked whole, two runs are enough to run */
+    return [...new Set([runs[0], runs[runs.length - 1]])]
+      .filter(Boolean)
+      .map((x) => ({ tag: `--sweep ${arg}: ${x.raw}`, scenario: x.scenario }));
+  }
+  return [];
+}
+
 export function fuzzOne(seed: number, core: Core, nativeBin: string, tmp: string, given?: string): FuzzOutcome {
   /* the seed's scenario, or one given (a kept finding: the generator's draws change as the description grows) */
   const source = given ?? generate(seed);
   const file = `fuzz-${seed}.yaml`;
   const finding = (detail: string): FuzzOutcome => ({ seed, kind: 'finding', detail, source });
+  const threw = (e: unknown) => `${(e as Error).name}: ${(e as Error).message}`;
+  let scenario: Scenario;
   let prog: Program;
   try {
-    prog = compile(parseScenario(source, file));
+    scenario = parseScenario(source, file);
+    prog = compile(scenario);
   } catch (e) {
     if (e instanceof ScenarioErrors) return { seed, kind: 'refused', detail: e.errors[0]?.detail ?? '', source };
-    return finding(`loader threw ${(e as Error).name}: ${(e as Error).message}`);
+    return finding(`loader threw ${threw(e)}`);
   }
+  const first = runBoth(seed, 'A', prog, core, nativeBin, tmp);
+  if (first.finding) return finding(first.finding);
+  /* run B of the scenario's own compare:, and the runs the CLI's flags plan */
+  const more: { tag: string; scenario: Scenario }[] = [];
+  try {
+    if (scenario.compare)
+      more.push({ tag: 'B (compare:)', scenario: applyOverrides(scenario, settingsText(scenario.compare)) });
+  } catch (e) {
+    if (!(e instanceof ScenarioErrors)) return finding(`compare: threw ${threw(e)}`);
+  }
+  try {
+    more.push(...flagRuns(seed, scenario));
+  } catch (e) {
+    if (!(e instanceof ScenarioErrors)) return finding(`a flag threw ${threw(e)}`);
+  }
+  for (const m of more) {
+    let p: Program;
+    try {
+      p = compile(m.scenario);
+    } catch (e) {
+      if (e instanceof ScenarioErrors) continue;
+      return finding(`${m.tag}: compile threw ${threw(e)}`);
+    }
+    const o = runBoth(seed, m.tag, p, core, nativeBin, tmp);
+    if (o.finding) return finding(`${m.tag}: ${o.finding}`);
+  }
+  return { seed, kind: 'ran', detail: first.detail, source };
+}
+
+/** a setting's value as --set takes it (a list as [a, b]) */
+const settingsText = (v: Record<string, unknown>): Record<string, string> =>
+  Object.fromEntries(Object.entries(v).map(([k, x]) => [k, Array.isArray(x) ? `[${x.join(', ')}]` : String(x)]));
+
+/** one program on the wasm core (invariants after every step) and the native ASan/UBSan build: they must agree */
+function runBoth(
+  seed: number,
+  tag: string,
+  prog: Program,
+  core: Core,
+  nativeBin: string,
+  tmp: string,
+): { finding: string | null; detail: string } {
+  const finding = (detail: string) => ({ finding: detail, detail });
   const digest = new Digest();
   let w: RunResult;
   try {
     w = runProgram(core, prog, { trace: true, debugVm: true, onEvents: (b) => digest.add(b) });
   } catch (e) {
+    /* the core refused to start it (ProgramError: a located message, exit 2 in the CLI): a clean refusal */
+    if (e instanceof ProgramError) return { finding: null, detail: `refused at load: ${e.message}` };
     return finding(`wasm run threw: ${(e as Error).message}`);
   }
   if (w.error?.code === ErrorCode.EINVARIANT) return finding(`wasm: ${w.error!.message}`);
-  const bin = join(tmp, `prog-${seed}.bin`);
+  const bin = join(tmp, `prog-${seed}-${tag.replace(/[^a-zA-Z0-9]+/g, '_').slice(0, 40)}.bin`);
   writeFileSync(bin, prog.bytes);
   /* mmsim-run's JSON result */
   let n: {
@@ -321,5 +446,12 @@ export function fuzzOne(seed: number, core: Core, nativeBin: string, tmp: string
   if (n.error.code === ErrorCode.EINVARIANT) return finding(`native: invariant broken`);
   if (digest.n !== n.events || digest.hex() !== n.event_digest)
     return finding(`native != wasm: events ${n.events}/${n.event_digest} vs ${digest.n}/${digest.hex()}`);
-  return { seed, kind: 'ran', detail: w.error ? `stopped: ${w.error.message}` : w.status, source };
+  return { finding: null, detail: w.error ? `stopped: ${w.error.message}` : w.status };
+}
+
+/** a finding kept as a regression scenario: findings/seed-N.yaml, the finding in its first comment */
+export function keepFinding(o: FuzzOutcome, dir: string): string {
+  const file = join(dir, `seed-${o.seed}.yaml`);
+  writeFileSync(file, `# fuzz finding, seed ${o.seed}: ${o.detail.split('\n')[0]}\n${o.source}`);
+  return file;
 }
