@@ -156,9 +156,17 @@ export class Core {
     return new Core(instance);
   }
 
+  /**
+   * Compiled as it downloads (WebAssembly.instantiateStreaming), so that the browser keeps the
+   * optimised code in its cache and the next page reuses it instead of compiling the core again;
+   * from the bytes where the response cannot stream (no application/wasm type: a file:// page).
+   */
   static async fromUrl(url: string | URL): Promise<Core> {
     const res = await fetch(url);
     if (!res.ok) throw new CoreError(`cannot fetch the core from ${url}: HTTP ${res.status}`, ErrorCode.ENOMEM);
+    const imports = { env: { emscripten_notify_memory_growth: () => {} } };
+    if (typeof WebAssembly.instantiateStreaming === 'function' && /wasm/.test(res.headers.get('content-type') ?? ''))
+      return new Core((await WebAssembly.instantiateStreaming(res, imports)).instance);
     return Core.fromBytes(await res.arrayBuffer());
   }
 
