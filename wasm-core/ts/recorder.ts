@@ -388,6 +388,23 @@ export class Recorder {
     return info;
   }
 
+  /**
+   * Keep fewer snapshots, down to `budget` bytes (every other one, the pinned ones always): a finished
+   * recording put aside for later costs less memory, and time travel in it re-runs a little more.
+   */
+  thin(budget: number): void {
+    while (this.snapBytes > budget && this.snaps.filter((x) => !x.pinned).length > 1) {
+      let odd = false;
+      this.snaps = this.snaps.filter((x) => x.pinned || (odd = !odd));
+      this.snapBytes = this.snaps.reduce((a, x) => a + x.bytes.length, 0);
+    }
+  }
+
+  /** the host memory this recording holds: the simulator, its snapshots and the event log */
+  get heldBytes(): number {
+    return this.sim.memBytes + this.snapBytes + this.events.length;
+  }
+
   destroy(): void {
     this.dropKept();
     this.sim.destroy();

@@ -73,10 +73,50 @@ const PREVIEW_MS = 250;
 /** ... or at once, for a run of at least this many operations (the 1 GiB prefault run has 262,149) */
 const PREVIEW_AT_ONCE = 100_000;
 
+/*
+ * Finished recordings the page let go of, kept for a while by what made them (the scenario input and the
+ * engine options: the core is deterministic, so the same input records the same run): a speaker's PageUp
+ * to the last beat, or a tunable set back, shows its run at once instead of recording it again (the
+ * prefault talk's 1 GiB beats took 1-2 s each). At most KEPT_RUNS, holding at most KEPT_BYTES, each with
+ * fewer snapshots than while it was on screen.
+ */
+const KEPT_RUNS = 8;
+const KEPT_BYTES = 320 * 2 ** 20;
+/** a kept recording keeps this many bytes of snapshots at most (the prefault run's 1 GiB held 192 MiB of them) */
+const KEPT_SNAPSHOT_BYTES = 16 * 2 ** 20;
+const kept: { key: string; engine: Engine }[] = [];
+const keys = new Map<number, string>();
+
 function drop(id: number) {
-  engines.get(id)?.destroy();
+  const engine = engines.get(id),
+    key = keys.get(id);
   engines.delete(id);
   locates.delete(id);
+  keys.delete(id);
+  if (!engine) return;
+  if (key === undefined || !engine.finished || engine.wasCancelled) {
+    engine.destroy();
+    return;
+  }
+  engine.thin(KEPT_SNAPSHOT_BYTES);
+  /* a big run's step snapshots are pinned and stay: 224 MiB for the prefault talk's 1 GiB run, not kept */
+  if (engine.heldBytes > KEPT_BYTES / 2) {
+    engine.destroy();
+    return;
+  }
+  kept.push({ key, engine });
+  let bytes = kept.reduce((a, k) => a + k.engine.heldBytes, 0);
+  while (kept.length > KEPT_RUNS || bytes > KEPT_BYTES) {
+    const old = kept.shift()!;
+    bytes -= old.engine.heldBytes;
+    old.engine.destroy();
+  }
+}
+
+/** a kept recording of exactly this input, taken out of the keep */
+function takeKept(key: string): Engine | null {
+  const i = kept.findIndex((k) => k.key === key);
+  return i < 0 ? null : kept.splice(i, 1)[0].engine;
 }
 
 function pump(id: number) {
@@ -479,6 +519,15 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
       post({ t: 'prepared', id: m.id, program: first, own: leanScenario(own) });
       for (let i = STEPS_PER_MESSAGE; i < program.steps.length; i += STEPS_PER_MESSAGE)
         post({ t: 'steps', id: m.id, steps: program.steps.slice(i, i + STEPS_PER_MESSAGE) });
+      const key = JSON.stringify([m.input, m.opts]);
+      const again = takeKept(key);
+      if (again) {
+        engines.set(m.id, again);
+        keys.set(m.id, key);
+        if (m.input.locate?.length) locates.set(m.id, m.input.locate);
+        post({ t: 'loaded', id: m.id, timeline: timelineOf(again, locates.get(m.id)) });
+        break;
+      }
       const core = await corePromise;
       let engine: Engine;
       try {
@@ -494,6 +543,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
         return;
       }
       engines.set(m.id, engine);
+      keys.set(m.id, key);
       if (m.input.locate?.length) locates.set(m.id, m.input.locate);
       /*
        * the first frame (a few ms, taken before anything runs), sent if the run is still recording after
