@@ -10,7 +10,14 @@ const fix = process.argv.includes('--fix');
 
 /** the hand-written C: the generated files (*_gen.*) are checked by their generator */
 function cFiles() {
-  const dirs = ['wasm-core/src', 'wasm-core/include', 'wasm-core/test/native', 'wasm-core/tools', 'tools/kernel-check'];
+  const dirs = [
+    'wasm-core/src',
+    'wasm-core/include',
+    'wasm-core/test/native',
+    'wasm-core/tools',
+    'wasm-core/bench',
+    'tools/kernel-check',
+  ];
   return dirs
     .flatMap((d) => readdirSync(join(root, d), { recursive: true }).map((f) => join(root, d, String(f))))
     .filter((f) => /\.[ch]$/.test(f) && !/_gen\.[ch]$/.test(f))

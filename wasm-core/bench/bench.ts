@@ -12,7 +12,11 @@
  *    native runner on the compiled program against the CLI
  *    (node scripts/sim.mjs, what npm run sim runs) on the scenario file.
  *
- * BENCH_REPEAT (default 5) sets the number of runs of each.
+ *  - the kernel: three of the model's workloads done by the running kernel
+ *    (kernel-anchor.c on /dev/shm), the model's speed as a ratio to it.
+ *
+ * BENCH_REPEAT (default 5) sets the number of runs of each; BENCH_ONLY=folios,
+ * prefault, growth or kernel runs one part.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -151,6 +155,7 @@ async function main() {
   if (process.env.BENCH_ONLY === 'folios') return benchFoliosReport(core);
   if (process.env.BENCH_ONLY === 'prefault') return benchPrefaultReport(core);
   if (process.env.BENCH_ONLY === 'growth') return growthReport();
+  if (process.env.BENCH_ONLY === 'kernel') return kernelReport(core);
   console.log('warm: 16 GiB file, fully cached, read sequentially one byte per page (4,194,304 touches), one process');
   row('', 'native', 'wasm', 'wasm/native');
   const results: Record<string, { n: Figures; w: Figures }> = {};
@@ -261,6 +266,7 @@ async function main() {
   await benchFoliosReport(core);
   await benchPrefaultReport(core);
   growthReport();
+  kernelReport(core);
 
   /* cold: a fresh process per run */
   const file = 'scenarios/fault-around/seed/sequential-16g.yaml';
@@ -530,6 +536,80 @@ steps:
 `,
   },
 ];
+
+/*
+ * The kernel the model stands in for, on this machine, in the same run: kernel-anchor.c does three of the
+ * model's workloads on the running kernel (a cached 1 GiB tmpfs file mapped shared and read one byte per
+ * page, in order and in a random order; 1 GiB of anonymous memory written one byte per page), and the
+ * scenarios below do the same in the model (6.18's rules: fault-around 64 KiB, a tmpfs file of order-0
+ * pages). Each figure is the touches' time only, median of REPEAT; the ratio is how many times faster the
+ * model (wasm, warm) is than the kernel, with the range from the extremes of both.
+ */
+const ANCHORS = [
+  {
+    mode: 'seq',
+    what: 'tmpfs 1 GiB cached, read in order',
+    yaml: 'name: anchor\nfiles: {f: {size: 1GiB, cached: all, fs: tmpfs}}\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, file: f, prot: read, shared: true}\n  - access: {task: app, map: m, op: read}\n',
+  },
+  {
+    mode: 'random',
+    what: 'tmpfs 1 GiB cached, random order',
+    yaml: 'name: anchor\nfiles: {f: {size: 1GiB, cached: all, fs: tmpfs}}\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, file: f, prot: read, shared: true}\n  - access: {task: app, map: m, op: read, pattern: random}\n',
+  },
+  {
+    mode: 'anon',
+    what: 'anonymous 1 GiB, written',
+    yaml: 'name: anchor\nprocesses: {app: {}}\nsteps:\n  - mmap: {task: app, name: m, length: 1GiB, prot: read-write}\n  - access: {task: app, map: m, op: write}\n',
+  },
+] as const;
+
+function kernelReport(core: Core) {
+  console.log(
+    'the kernel: the same work on the running kernel (wasm-core/bench/kernel-anchor.c) and in the model; touches per second',
+  );
+  const tmpfs = '/dev/shm';
+  const bin = join(dir, 'kernel-anchor');
+  const cc = spawnSync('gcc', ['-O2', '-o', bin, `${repo}wasm-core/bench/kernel-anchor.c`], { encoding: 'utf8' });
+  let fsType = '';
+  try {
+    fsType = execFileSync('stat', ['-f', '-c', '%T', tmpfs], { encoding: 'utf8' }).trim();
+  } catch {
+    /* no such directory */
+  }
+  if (cc.status !== 0 || fsType !== 'tmpfs') {
+    console.log(
+      `  skipped: ${cc.status !== 0 ? `gcc could not build kernel-anchor.c (${cc.stderr.split('\n')[0]})` : `${tmpfs} is not a tmpfs here`}; the ratios need the kernel measured in the same run`,
+    );
+    console.log('');
+    return;
+  }
+  const line = (a: string, b: string, c: string, d: string, e: string) =>
+    console.log(`  ${a.padEnd(34)}${b.padStart(26)}${c.padStart(26)}${d.padStart(22)}${e.padStart(24)}`);
+  line('', 'kernel', 'model (wasm)', 'model faster', 'faults (kernel/model)');
+  for (const a of ANCHORS) {
+    let k: { pages: number; seconds: number[]; minflt: number };
+    try {
+      k = JSON.parse(execFileSync(bin, [a.mode, tmpfs, '1024', String(REPEAT)], { encoding: 'utf8' }));
+    } catch (e) {
+      console.log(`  ${a.what}: the kernel's run failed: ${(e as Error).message.split('\n')[0]}`);
+      continue;
+    }
+    const p = compile(parseScenario(a.yaml, `anchor-${a.mode}.yaml`));
+    wasmWarm(core, p, 1); /* warm: the first run pays for the wasm tiers */
+    const w = wasmWarm(core, p);
+    const ks = stat(k.seconds),
+      ws = stat(w.runS);
+    const rate = (t: number) => k.pages / t;
+    line(
+      a.what,
+      withRange({ median: rate(ks.median), min: rate(ks.max), max: rate(ks.min) }, M),
+      withRange({ median: rate(ws.median), min: rate(ws.max), max: rate(ws.min) }, M),
+      `${(ks.median / ws.median).toFixed(2)}× (${(ks.min / ws.max).toFixed(2)}–${(ks.max / ws.min).toFixed(2)})`,
+      `${k.minflt.toLocaleString('en-US')}/${w.faults.toLocaleString('en-US')}`,
+    );
+  }
+  console.log('');
+}
 
 function growthReport() {
   const scales = [1, 4, 16];
