@@ -928,7 +928,7 @@ function subtitle(id: ViewId, s: AppState): string {
     const mm = f.mms[s.mmSel ?? f.focusMm] ?? f.mms[0];
     if (mm && !mm.alive) return `process ${mm.name}, ${mm.exited ? 'exited' : 'not forked yet'}`;
     return mm
-      ? `process ${mm.name}, ${mm.nrVmas.toLocaleString('en-US')} VMA${mm.nrVmas === 1 ? '' : 's'}${mm.nrVmas > mm.vmas.length ? ` (the first ${mm.vmas.length.toLocaleString('en-US')} drawn)` : ''}`
+      ? `process ${mm.name}, ${fmt(mm.nrVmas)} VMA${mm.nrVmas === 1 ? '' : 's'}${mm.nrVmas > mm.vmas.length ? ` (the first ${fmt(mm.vmas.length)} drawn)` : ''}`
       : '';
   }
   if (id === 'walk') return f.walk ? `0x${f.walk.addr.toString(16)}` : '';
