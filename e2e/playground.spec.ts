@@ -416,6 +416,20 @@ test('sweep: fault_around_bytes from 4 KiB to 2 MiB, charted, exported', async (
   await expect(page.locator('[data-view="address"]')).toBeVisible();
 });
 
+test('a sweep over its total work asks first, and Run anyway starts it', async ({ page }) => {
+  /* ten runs of 3.7 × 10⁷ operations each: every run is under the limit, the sweep is not */
+  const src = readFileSync('wasm-core/test/hostile/sweep-total-work.yaml', 'utf8');
+  await page.goto(`/?sweep=fault_around_bytes#src=${compressSource(src)}`);
+  const err = page.getByTestId('sweep-error');
+  await expect(err).toContainText('this sweep of fault_around_bytes needs about 3.7 × 10⁸ operations in all');
+  await expect(err).not.toContainText('--limit');
+  await err.getByRole('button', { name: 'Run anyway' }).click();
+  await expect(page.getByTestId('sweep-status')).toContainText(/Running \d+ of 10/);
+  /* closing the sweep cancels it */
+  await page.getByTestId('close-sweep').click();
+  await expect(page.getByTestId('sweep-panel')).toHaveCount(0);
+});
+
 test("the seed row: one click from the gallery to its sweep beside the seed's numbers", async ({ page }, info) => {
   test.setTimeout(240_000);
   await page.goto('/');

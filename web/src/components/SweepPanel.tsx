@@ -117,6 +117,19 @@ export function SweepPanel() {
         {sweep.status === 'error' ? (
           <div className="banner bad" role="alert" data-testid="sweep-error">
             The sweep cannot run: {sweep.error}
+            {/* refused only by limits a user may raise: the same offer as for one run */}
+            {sweep.limits?.some((l) => l.raisable) && (
+              <div className="limit-ask">
+                <button
+                  type="button"
+                  className="btn primary"
+                  onClick={() => dispatch({ type: 'runAnyway', limits: sweep.limits! })}
+                >
+                  Run anyway
+                </button>{' '}
+                These limits keep a browser tab responsive; the sweep stays cancellable.
+              </div>
+            )}
           </div>
         ) : (
           <>
