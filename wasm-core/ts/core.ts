@@ -118,6 +118,9 @@ function toBig(n: number): bigint {
   return Number.isFinite(n) ? BigInt(Math.max(0, Math.floor(n))) : u64max;
 }
 
+/** what the core imports: a standalone wasm asks only to be told when its memory grows */
+const CORE_IMPORTS = { env: { emscripten_notify_memory_growth: () => {} } };
+
 /** A loaded core module: create simulations from it. */
 export class Core {
   readonly ex: Exports;
@@ -150,9 +153,7 @@ export class Core {
 
   /** Instantiate from the .wasm bytes (Node: fs.readFile; browser: fetch). */
   static async fromBytes(bytes: BufferSource): Promise<Core> {
-    const { instance } = await WebAssembly.instantiate(bytes, {
-      env: { emscripten_notify_memory_growth: () => {} },
-    });
+    const { instance } = await WebAssembly.instantiate(bytes, CORE_IMPORTS);
     return new Core(instance);
   }
 
@@ -164,9 +165,8 @@ export class Core {
   static async fromUrl(url: string | URL): Promise<Core> {
     const res = await fetch(url);
     if (!res.ok) throw new CoreError(`cannot fetch the core from ${url}: HTTP ${res.status}`, ErrorCode.ENOMEM);
-    const imports = { env: { emscripten_notify_memory_growth: () => {} } };
     if (typeof WebAssembly.instantiateStreaming === 'function' && /wasm/.test(res.headers.get('content-type') ?? ''))
-      return new Core((await WebAssembly.instantiateStreaming(res, imports)).instance);
+      return new Core((await WebAssembly.instantiateStreaming(res, CORE_IMPORTS)).instance);
     return Core.fromBytes(await res.arrayBuffer());
   }
 

@@ -508,6 +508,7 @@ export function estimate(s: Scenario): Estimate {
   const perTouch = Math.max(raPages * 2, anonPages) + 1;
 
   const fileSize = new Map(s.files.map((f) => [f.name, f.size]));
+  const cachedFiles = new Set(s.files.filter((f) => f.cached).map((f) => f.name));
   /* per file: page-cache leaves its insertions may need (a window spans at most this many) */
   const fileLeaves = new Map<string, number>();
   const addLeaves = (file: string, windows: number, pages: number) =>
@@ -636,7 +637,7 @@ export function estimate(s: Scenario): Estimate {
             n += faults * COST.fresh + (fresh - faults) * COST.batched;
             if (m.file) {
               /* the page cache fills by readahead windows (one per fault at most), unless the file is cached already */
-              const f = s.files.find((x) => x.name === m.file)?.cached ? 0 : fresh;
+              const f = cachedFiles.has(m.file) ? 0 : fresh;
               n += f * COST.cachePage;
               fileIo += f;
               addLeaves(m.file, faults, raPages);

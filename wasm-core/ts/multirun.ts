@@ -12,7 +12,7 @@
  * they become neutral notes ("the scenario expected pgfault 256 with
  * fault_around_bytes 64 KiB; this run (fault_around_bytes 4 KiB) gives 4,096").
  */
-import type { Scenario } from './scenario.js';
+import type { Scenario, SettingValue } from './scenario.js';
 import { withSettings } from './tunables.js';
 
 export { withSettings };
@@ -166,4 +166,9 @@ export function parseSweepArg(arg: string): { key: string; values?: string[] } {
   const m = /^([^=:]+)[=:](.*)$/s.exec(arg);
   if (!m) return { key: arg.trim() };
   return { key: m[1].trim(), values: splitValues(m[2]).filter((v) => v !== '') };
+}
+
+/** typed settings (a scenario's compare:, a beat's set:) as --set and a link's set= take them: lists in brackets */
+export function settingsText(v: Record<string, SettingValue>): Record<string, string> {
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, Array.isArray(x) ? `[${x.join(', ')}]` : String(x)]));
 }

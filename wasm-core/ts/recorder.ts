@@ -234,11 +234,16 @@ export class Recorder {
     this.snapBytes += bytes.length;
     if (this.snapBytes > this.opts.snapshotBudget && this.snaps.length > 2) {
       /* over budget: keep every other snapshot (and the pinned ones), snapshot half as often */
-      let odd = false;
-      this.snaps = this.snaps.filter((s) => s.pinned || (odd = !odd));
-      this.snapBytes = this.snaps.reduce((a, s) => a + s.bytes.length, 0);
+      this.halveSnapshots();
       this.interval *= 2;
     }
+  }
+
+  /** keep every other snapshot, and every pinned one */
+  private halveSnapshots(): void {
+    let odd = false;
+    this.snaps = this.snaps.filter((s) => s.pinned || (odd = !odd));
+    this.snapBytes = this.snaps.reduce((a, s) => a + s.bytes.length, 0);
   }
 
   /**
@@ -393,11 +398,7 @@ export class Recorder {
    * recording put aside for later costs less memory, and time travel in it re-runs a little more.
    */
   thin(budget: number): void {
-    while (this.snapBytes > budget && this.snaps.filter((x) => !x.pinned).length > 1) {
-      let odd = false;
-      this.snaps = this.snaps.filter((x) => x.pinned || (odd = !odd));
-      this.snapBytes = this.snaps.reduce((a, x) => a + x.bytes.length, 0);
-    }
+    while (this.snapBytes > budget && this.snaps.filter((x) => !x.pinned).length > 1) this.halveSnapshots();
   }
 
   /** the host memory this recording holds: the simulator, its snapshots and the event log */

@@ -16,7 +16,7 @@ import { CORE_MEMORY_LIMIT } from './limits.js';
 import { CoreError, type Core, type ExpectFailure, type Sim } from './core.js';
 import type { Program, StepInfo } from './compile.js';
 import type { At } from './errors.js';
-import { formatSize } from './units.js';
+import { formatSize, PAGE } from './units.js';
 
 export interface RunIssue {
   at: At | null;
@@ -233,7 +233,7 @@ function startOom(prog: Program): { at: At | null; reason: string } {
   const s = prog.scenario;
   const mem = s.machine.memory;
   const minFree = s.kernel.min_free_kbytes * 1024;
-  const cached = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / 4096) * 4096, 0);
+  const cached = s.files.filter((f) => f.cached).reduce((a, f) => a + Math.ceil(f.size / PAGE) * PAGE, 0);
   const held = [
     minFree ? `the watermark kernel.min_free_kbytes keeps back ${formatSize(minFree)}` : '',
     cached ? `the cached files fill ${formatSize(cached)}` : '',

@@ -16,7 +16,8 @@ import { applyOverrides } from '../../wasm-core/ts/overrides.js';
 import type { Timeline } from './engine/protocol.js';
 import { Engine } from './frames/engine.js';
 import { computeMarks } from './mechanisms/registry.js';
-import { momentCursor, momentReached, settingsText } from './store/reducer.js';
+import { momentCursor, momentReached } from './store/reducer.js';
+import { settingsText } from '../../wasm-core/ts/multirun.js';
 import { isExercise, loadTour, TOURS, tourIssues, type TourBeat } from './tours.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));

@@ -33,7 +33,7 @@ import { ScenarioErrors } from '../../ts/errors.js';
 import { TUNABLES, type TunableInfo } from '../../ts/tunables.js';
 import { applyOverrides } from '../../ts/overrides.js';
 import { planCompare, planSweep } from '../../ts/plan.js';
-import { parseSweepArg } from '../../ts/multirun.js';
+import { parseSweepArg, settingsText } from '../../ts/multirun.js';
 import type { Scenario } from '../../ts/scenario.js';
 import { Digest } from '../helpers.js';
 
@@ -383,10 +383,6 @@ export function fuzzOne(seed: number, core: Core, nativeBin: string, tmp: string
   }
   return { seed, kind: 'ran', detail: first.detail, source };
 }
-
-/** a setting's value as --set takes it (a list as [a, b]) */
-const settingsText = (v: Record<string, unknown>): Record<string, string> =>
-  Object.fromEntries(Object.entries(v).map(([k, x]) => [k, Array.isArray(x) ? `[${x.join(', ')}]` : String(x)]));
 
 /** one program on the wasm core (invariants after every step) and the native ASan/UBSan build: they must agree */
 function runBoth(

@@ -16,8 +16,7 @@ import {
 } from '../../../wasm-core/ts/multirun.js';
 import { applyOverrides } from '../../../wasm-core/ts/overrides.js';
 import type { Scenario, SettingValue } from '../../../wasm-core/ts/scenario.js';
-import { formatDuration } from '../../../wasm-core/ts/limits.js';
-import type { WorkerLimit } from '../engine/protocol.js';
+import { canRunAnyway, LimitAsk } from './LimitAsk.js';
 import { QuestionCard, Worksheet } from './Question.js';
 import { fmt, ratioText } from '../lib/format.js';
 import { finalCounters } from '../store/reducer.js';
@@ -581,11 +580,6 @@ function CompareBar() {
 }
 
 /** "about 40 s" of work, from the operations limit's refusal; "a while" when only memory was over */
-function runTime(limits: WorkerLimit[]): string {
-  const ops = limits.find((l) => l.key === 'operations');
-  return ops ? formatDuration(ops.needed) : 'a while';
-}
-
 function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
   const own = useOwnScenario();
   const program = useStore((s) => s.program);
@@ -641,26 +635,16 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
             </li>
           ))}
         </ul>
-        {load.limits?.every((l) => l.raisable) ? (
-          <div className="limit-ask" data-testid="limit-ask">
-            <p>
-              These limits keep a browser tab responsive and its memory safe. The run can take {runTime(load.limits)}{' '}
-              and stays cancellable.
-            </p>
-            <button
-              type="button"
-              className="btn primary"
-              onClick={() => dispatch({ type: 'runAnyway', limits: load.limits! })}
-            >
-              Run anyway
-            </button>{' '}
+        {canRunAnyway(load.limits) ? (
+          <LimitAsk limits={load.limits} what="run" testId="limit-ask">
+            {' '}
             <button type="button" className="btn" onClick={() => dispatch({ type: 'openGallery' })}>
               Back to the gallery
             </button>{' '}
             <button type="button" className="btn" onClick={() => dispatch({ type: 'openDrawer', drawer: 'editor' })}>
               Open in the editor
             </button>
-          </div>
+          </LimitAsk>
         ) : (
           <button
             type="button"

@@ -11,6 +11,7 @@ import { tunableInfo } from '../../../wasm-core/ts/tunables.js';
 import { currentScenario } from '../store/state.js';
 import { dispatch, useStore } from '../store/store.js';
 import { useBoxSize } from '../views/useBoxSize.js';
+import { canRunAnyway, LimitAsk } from './LimitAsk.js';
 import { SweepChart, type SweepSeries } from './SweepChart.js';
 
 /** the chart's bar of progress and export buttons above its plot, and the gap under it */
@@ -118,18 +119,7 @@ export function SweepPanel() {
           <div className="banner bad" role="alert" data-testid="sweep-error">
             The sweep cannot run: {sweep.error}
             {/* refused only by limits a user may raise: the same offer as for one run */}
-            {sweep.limits?.some((l) => l.raisable) && (
-              <div className="limit-ask">
-                <button
-                  type="button"
-                  className="btn primary"
-                  onClick={() => dispatch({ type: 'runAnyway', limits: sweep.limits! })}
-                >
-                  Run anyway
-                </button>{' '}
-                These limits keep a browser tab responsive; the sweep stays cancellable.
-              </div>
-            )}
+            {canRunAnyway(sweep.limits) && <LimitAsk limits={sweep.limits} what="sweep" />}
           </div>
         ) : (
           <>

@@ -22,6 +22,17 @@ function unb64url(s: string): Uint8Array {
   return out;
 }
 
+/** the inflated pieces of a text, in one array of `total` bytes */
+function joined(chunks: Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out;
+}
+
 /* the last text compressed: the URL is rewritten on every cursor move, the text rarely changes */
 let memo: { text: string; packed: string } | null = null;
 
@@ -61,13 +72,7 @@ export function decompressSource(s: string, maxBytes = LINK_MAX_BYTES): string {
     throw new UrlError(
       `The link holds an edited text of more than ${formatSize(maxBytes)}, the most a link may hold: it was not opened. The link may be damaged; a scenario this big belongs in a file.`,
     );
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
-  }
-  const text = strFromU8(out);
+  const text = strFromU8(joined(chunks, total));
   memo = { text, packed: s }; /* the URL keeps this text: do not compress it again */
   return text;
 }
@@ -103,13 +108,7 @@ export async function inflateAhead(s: string, maxBytes = LINK_MAX_BYTES): Promis
       }
       chunks.push(value);
     }
-    const out = new Uint8Array(total);
-    let o = 0;
-    for (const c of chunks) {
-      out.set(c, o);
-      o += c.length;
-    }
-    memo = { text: new TextDecoder().decode(out), packed: s };
+    memo = { text: new TextDecoder().decode(joined(chunks, total)), packed: s };
     return true;
   } catch {
     /* a damaged link: decompressSource says so */

@@ -21,7 +21,7 @@ import {
 import type { Moment } from '../../../wasm-core/ts/load/tour.js';
 import { momentAt } from '../../../wasm-core/ts/moment.js';
 import { gradeAnswer, questionFrom } from '../../../wasm-core/ts/grade.js';
-import type { SettingValue } from '../../../wasm-core/ts/scenario.js';
+import { settingsText } from '../../../wasm-core/ts/multirun.js';
 import type { LoadedTour } from '../tours.js';
 import { ALL_VIEW_IDS, groupOf, isShown } from '../views/ids.js';
 
@@ -182,11 +182,6 @@ export function finalCounters(state: Pick<AppState, 'timeline'>): number[] | nul
   const s = state.timeline?.samples;
   if (!s?.x.length) return null;
   return s.values.map((v) => v[v.length - 1]);
-}
-
-/** a beat's typed settings as a link's set= holds them: sizes in bytes, lists in brackets */
-export function settingsText(v: Record<string, SettingValue>): Record<string, string> {
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, Array.isArray(x) ? `[${x.join(', ')}]` : String(x)]));
 }
 
 const sameText = (a: Record<string, string> | null | undefined, b: Record<string, string> | null | undefined) =>
