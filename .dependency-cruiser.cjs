@@ -4,7 +4,7 @@
  *   description -> loader -> core -> events -> frames -> store -> views
  *
  * description  wasm-core/interface/, and what is generated from it (wasm-core/ts/gen/, abi.ts, layout.ts)
- * loader       the scenario's text to a program: load/, schema/, scenario.ts, compile.ts, limits.ts,
+ * loader       the scenario's text to a program: load/, schema/ (its validators: gen/validate-*), scenario.ts, compile.ts, limits.ts,
  *              tunables.ts, overrides.ts, plan.ts, multirun.ts, errors.ts, units.ts, letter.ts
  * core         the wasm core and a run of it: core.ts, runner.ts, recorder.ts, align.ts, search.ts
  * events       what the events mean, in words: events.ts, describe/
@@ -15,9 +15,9 @@
  *
  * A module may import its own layer and the layers before it, never a later one.
  */
-const DESCRIPTION = '^wasm-core/(interface/|ts/gen/(?!describers)|ts/abi\\.ts$|ts/layout\\.ts$)';
+const DESCRIPTION = '^wasm-core/(interface/|ts/gen/(?!describers|validate-)|ts/abi\\.ts$|ts/layout\\.ts$)';
 const LOADER =
-  '^wasm-core/ts/(load/|schema/|(scenario|compile|limits|tunables|overrides|plan|multirun|errors|units|letter)\\.ts$)';
+  '^wasm-core/ts/(load/|schema/|gen/validate-|(scenario|compile|limits|tunables|overrides|plan|multirun|errors|units|letter)\\.ts$)';
 const CORE = '^wasm-core/ts/(core|runner|recorder|align|search|judge|letter-run)\\.ts$';
 const EVENTS = '^wasm-core/ts/(events\\.ts$|describe/|gen/describers\\.ts$)';
 const FRAMES = '^web/src/(frames/|engine/|gen/(frames|mechanisms)\\.ts$|mechanisms/(types|registry|testing)\\.ts$|mechanisms/[^/]+/(frame|index)\\.ts$)';

@@ -5,7 +5,8 @@
 //
 // Outputs: the C header and tables (wasm-core/include/mmsim_gen.h,
 // src/interface_gen.c, src/trace_gen.h, exports.txt), the TypeScript side
-// (wasm-core/ts/gen/, web/src/gen/) and docs/reference.md. setup() runs this before any
+// (wasm-core/ts/gen/, web/src/gen/), docs/reference.md and the validators
+// compiled from the JSON Schemas (wasm-core/ts/gen/validate-*.ts). setup() runs this before any
 // build, so npm start / test / build never use a stale one; under CI=true it
 // checks instead, so a forgotten regeneration fails CI rather than passing.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -91,7 +92,7 @@ function layoutEvent(name, fields, fail) {
 /* a TypeScript module of the tree, bundled by esbuild and imported */
 async function importTs(rel) {
   const esbuild = createRequire(import.meta.url)(join(root, 'node_modules', 'esbuild'));
-  const { outputFiles } = esbuild.buildSync({
+  const { outputFiles } = await esbuild.build({
     entryPoints: [join(root, rel)],
     bundle: true,
     format: 'esm',
@@ -100,6 +101,19 @@ async function importTs(rel) {
     logLevel: 'warning',
     /* its packages (yaml) stay imports, resolved from node_modules: a bundled CommonJS one cannot require */
     packages: 'external',
+    /* the validators are among this script's outputs: while generating, the loaders get a stand-in */
+    plugins: [
+      {
+        name: 'validators-being-generated',
+        setup(b) {
+          b.onResolve({ filter: /\/gen\/validate-[a-z]+\.js$/ }, (a) => ({ path: a.path, namespace: 'generating' }));
+          b.onLoad({ filter: /.*/, namespace: 'generating' }, () => ({
+            contents:
+              "export const VALIDATORS = new Proxy({}, { get() { throw new Error('the validators are being generated'); } });",
+          }));
+        },
+      },
+    ],
   });
   /* a file beside the tree's node_modules (not a data: URL), so that errors name lines and packages resolve */
   const dir = join(root, 'node_modules', '.cache', 'gen-interface');
@@ -987,6 +1001,17 @@ export async function generate({ check = false } = {}) {
   if (!existsSync(ref) || readFileSync(ref, 'utf8') !== text) {
     stale.push('docs/reference.md');
     if (!check) writeFileSync(ref, text);
+  }
+  /* the validators, compiled ahead of time from the schemas (which read the interface just written) */
+  const v = (await importTs('wasm-core/ts/schema/standalone.ts')).validatorModules();
+  for (const [rel, text] of [
+    ['wasm-core/ts/gen/validate-scenario.ts', v.scenario],
+    ['wasm-core/ts/gen/validate-tour.ts', v.tour],
+  ]) {
+    const p = join(root, rel);
+    if (existsSync(p) && readFileSync(p, 'utf8') === text) continue;
+    stale.push(rel);
+    if (!check) writeFileSync(p, text);
   }
   return { stale, desc: d };
 }

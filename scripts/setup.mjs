@@ -95,6 +95,10 @@ export function ensureInterface() {
     ...readdirSync(join(root, 'wasm-core/interface'), { recursive: true })
       .filter((f) => /\.(mjs|ts)$/.test(String(f)))
       .map((f) => join(root, 'wasm-core/interface', String(f))),
+    /* docs/reference.md and the validators are made from the loader's schemas and descriptions */
+    ...readdirSync(join(root, 'wasm-core/ts'), { recursive: true })
+      .filter((f) => String(f).endsWith('.ts') && !String(f).startsWith('gen/'))
+      .map((f) => join(root, 'wasm-core/ts', String(f))),
   ];
   /* under CI too: the stamp (never committed) is only written once a check has passed in this tree */
   const stamp = join(root, 'wasm-core/build/interface.stamp');

@@ -9,7 +9,7 @@ import { scenarioJsonSchema, STEP_KINDS, TUNABLE_KEYS } from '../ts/load/schema.
 import { ScenarioErrors } from '../ts/errors.js';
 import type { Scenario } from '../ts/scenario.js';
 import { completionsAt, docAt } from '../ts/schema/assist.js';
-import { validator } from '../ts/schema/check.js';
+import { VALIDATORS } from '../ts/gen/validate-scenario.js';
 import { TUNABLES } from '../ts/abi.js';
 import { loadCore, repo } from './helpers.js';
 
@@ -771,7 +771,7 @@ describe('the JSON Schema', () => {
   });
   it("accepts the format document's example as plain JSON", () => {
     const md = readFileSync(`${repo}docs/scenario-format.md`, 'utf8');
-    const v = validator(scenarioJsonSchema());
+    const v = VALIDATORS.scenario;
     expect(v(parseYaml(codeBlocks(md, 'yaml')[0])), JSON.stringify(v.errors)).toBe(true);
   });
 });

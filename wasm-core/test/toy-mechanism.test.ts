@@ -24,6 +24,8 @@ const GENERATED = [
   'wasm-core/ts/gen/interface.ts',
   'wasm-core/ts/gen/events.ts',
   'wasm-core/ts/gen/describers.ts',
+  'wasm-core/ts/gen/validate-scenario.ts',
+  'wasm-core/ts/gen/validate-tour.ts',
   'web/src/gen/mechanisms.ts',
   'web/src/gen/frames.ts',
   'web/src/gen/views.ts',

@@ -5,7 +5,7 @@
  */
 import { parseDocument, visit } from 'yaml';
 import { settingValue, withoutValue } from './load/build.js';
-import { SEED, TUNABLE_SCHEMAS, WITHOUT } from './load/schema.js';
+import { VALIDATORS } from './gen/validate-scenario.js';
 import type { Scenario, SettingValue } from './scenario.js';
 import { checkValue, keyPath, ScenarioError, ScenarioErrors, suggest, yamlTag } from './schema/check.js';
 import { SETTABLE_KEYS, tunableInfo, withSettings } from './tunables.js';
@@ -56,8 +56,8 @@ export function applyOverrides(s: Scenario, sets: Record<string, string>): Scena
     const t = tunableInfo(key);
     /* without=fadvise: one kind alone is a list of one */
     if (key === 'without' && typeof value === 'string') value = [value];
-    const schema = key === 'seed' ? SEED : key === 'without' ? WITHOUT : t ? TUNABLE_SCHEMAS.get(key)! : null;
-    if (!schema) {
+    const validate = key === 'seed' || key === 'without' || t ? VALIDATORS[`set:${key}`] : undefined;
+    if (!validate) {
       errors.push(
         new ScenarioError(
           '--set',
@@ -69,7 +69,7 @@ export function applyOverrides(s: Scenario, sets: Record<string, string>): Scena
       );
       continue;
     }
-    const bad = checkValue(schema, value);
+    const bad = checkValue(validate, value);
     if (bad.length) {
       errors.push(...bad.map((b) => new ScenarioError('--set', 0, 0, keyPath([key, ...b.segs]), b.detail)));
       continue;

@@ -3,7 +3,8 @@
  *
  * The format is docs/scenario-format.md (generated from the schema and the
  * step kinds' description). Its shape is one JSON Schema (./schema.ts),
- * checked by ajv in ../schema/check.ts, which maps every error back to the
+ * checked by its validator (compiled ahead of time: ../schema/standalone.ts)
+ * with ../schema/check.ts, which maps every error back to the
  * file, line and column and the key path (`steps[3].access.stride`) and says
  * what was expected; unknown keys are errors, with a suggestion when the key
  * looks like a typo. The document is then built into a Scenario (./build.ts)
@@ -12,17 +13,18 @@
  */
 import { DEFAULT_LIMITS, checkShape, checkSource, type Limits } from '../limits.js';
 import type { At, FileDef, FileSystem, Machine, ProcDef, Scenario, Tunables } from '../scenario.js';
-import { checkDocument, formatSize, loadYaml, ScenarioErrors, toSize, validator } from '../schema/check.js';
+import { VALIDATORS } from '../gen/validate-scenario.js';
+import { checkDocument, formatSize, loadYaml, ScenarioErrors, toSize } from '../schema/check.js';
 import { DEFAULT_MACHINE, DEFAULT_VERSION, KERNEL_VERSIONS, kernelOf, tunableInfo } from '../tunables.js';
 import { Builder, Ctx, settingValue, withoutValue, type Obj } from './build.js';
-import { MACHINE_KEYS, NAME_RE, scenarioJsonSchema, TUNABLE_KEYS } from './schema.js';
+import { MACHINE_KEYS, NAME_RE, TUNABLE_KEYS } from './schema.js';
 import { checkSemantics } from './semantics.js';
 
 export function parseScenario(source: string, file = '<scenario>', limits: Limits = DEFAULT_LIMITS): Scenario {
   checkSource(source, file, limits); /* before parsing: the text's size */
   const src = loadYaml(source, file); /* throws on YAML errors and aliases */
   checkShape(src.data, file, (segs) => src.at(segs), limits); /* before the schema: depth, list and text lengths */
-  const { errors, bad } = checkDocument(src, validator(scenarioJsonSchema()));
+  const { errors, bad } = checkDocument(src, VALIDATORS.scenario);
   const c = new Ctx(file);
   c.errors.push(...errors);
   const root = src.data as Obj;

@@ -19,7 +19,8 @@ import type { At } from '../errors.js';
 import { checkShape, checkSource, DEFAULT_LIMITS } from '../limits.js';
 import type { SettingValue } from '../scenario.js';
 import type { SchemaObject } from 'ajv';
-import { checkDocument, loadYaml, ScenarioErrors, validator } from '../schema/check.js';
+import { VALIDATORS } from '../gen/validate-tour.js';
+import { checkDocument, loadYaml, ScenarioErrors } from '../schema/check.js';
 import { tunableInfo } from '../tunables.js';
 import { Ctx, settingValue, withoutValue, type Obj } from './build.js';
 import { TUNABLE_SCHEMAS, WITHOUT } from './schema.js';
@@ -680,7 +681,7 @@ export function parseTour(source: string, file = '<tour>', opts: { seed?: number
     data && typeof data === 'object' && !Array.isArray(data) ? readParams(data, c, at, opts.seed ?? 1) : null;
   if (data && typeof data === 'object' && !Array.isArray(data)) substituteParams(data, params, c, at);
   const values = params?.values ?? {};
-  const { errors, bad } = checkDocument(src, validator(tourJsonSchema()));
+  const { errors, bad } = checkDocument(src, VALIDATORS.tour);
   c.errors.push(...errors);
   const root = src.data as Obj;
   if (!root || typeof root !== 'object' || Array.isArray(root)) throw new ScenarioErrors(c.errors);

@@ -6,7 +6,8 @@
  * scenario's schema, the typed result and the semantic checks.
  *
  * Schemas are ordinary JSON Schema (draft-07, as ajv's default) plus a few
- * keywords of our own, all prefixed `x-`:
+ * keywords of our own, all prefixed `x-` (compiled ahead of time by
+ * ./standalone.ts):
  *
  * | keyword | validates | value |
  * |---|---|---|
@@ -23,13 +24,7 @@
  * and `propertyNames` summaries are dropped, and a mapping with too many
  * keys (a step with two kinds) hides the errors inside it.
  */
-import Ajv, {
-  type AnySchemaObject,
-  type ErrorObject,
-  type FuncKeywordDefinition,
-  type SchemaObject,
-  type ValidateFunction,
-} from 'ajv';
+import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node, type Pair } from 'yaml';
 import { ScenarioError, ScenarioErrors, suggest, type At } from '../errors.js';
 import { formatSize, PAGE } from '../units.js';
@@ -148,50 +143,15 @@ export function checkTask(v: unknown, all: boolean): { proc: string; thread: num
 
 /* ------------------------------------------------------------------ ajv */
 
-type Checker = (v: unknown, schema: never) => unknown;
-const valueKeyword = (keyword: string, schemaType: 'object' | 'boolean', check: Checker): FuncKeywordDefinition => ({
-  keyword,
-  schemaType,
-  errors: true,
-  validate: function v(schema: unknown, data: unknown): boolean {
-    const r = (check as (v: unknown, s: unknown) => unknown)(data, schema);
-    if (r && typeof r === 'object' && 'error' in r) {
-      (v as unknown as { errors: Partial<ErrorObject>[] }).errors = [
-        { keyword, message: (r as { error: string }).error, params: {} },
-      ];
-      return false;
-    }
-    return true;
-  },
-});
-
-let ajvInstance: Ajv | null = null;
-/** the one ajv instance, with our keywords */
-export function ajv(): Ajv {
-  if (ajvInstance) return ajvInstance;
-  /* no codegen optimisation passes: they cost the CLI's cold start more than they save on one validation */
-  const a = new Ajv({
-    allErrors: true,
-    verbose: true,
-    strict: true,
-    allowUnionTypes: true,
-    messages: false,
-    code: { optimize: false },
-  });
-  a.addKeyword(valueKeyword('x-size', 'object', (v, s: SizeOpts) => checkSize(v, s)));
-  a.addKeyword(valueKeyword('x-address', 'boolean', (v) => checkAddress(v)));
-  a.addKeyword(valueKeyword('x-task', 'object', (v, s: { all: boolean }) => checkTask(v, s.all)));
-  for (const k of ['x-expected', 'x-what', 'x-unknown', 'x-too-many', 'x-tunable'])
-    a.addKeyword({ keyword: k, schemaType: 'string' });
-  return (ajvInstance = a);
-}
-
-const compiled = new WeakMap<object, ValidateFunction>();
-export function validator(schema: SchemaObject): ValidateFunction {
-  let v = compiled.get(schema);
-  if (!v) compiled.set(schema, (v = ajv().compile(schema)));
-  return v;
-}
+/*
+ * The validators themselves are compiled ahead of time (./standalone.ts,
+ * written to ../gen/validate-*.ts by scripts/gen-interface.mjs): the x-
+ * value keywords call these with the value and the keyword's schema value,
+ * and a failed one's message is the error's params.error.
+ */
+export const xSize = (v: unknown, s: SizeOpts) => checkSize(v, s);
+export const xAddress = (v: unknown) => checkAddress(v);
+export const xTask = (v: unknown, s: { all: boolean }) => checkTask(v, s.all);
 
 /* ------------------------------------------------------------ the YAML side */
 
@@ -460,7 +420,7 @@ function problemOf(e: ErrorObject): Problem | null {
     case 'const':
       return p(`must be ${JSON.stringify(ps.const)}, got ${got}`);
     default:
-      return p(e.message ?? `is not valid (${e.keyword})`);
+      return p((e.params as { error?: string }).error ?? e.message ?? `is not valid (${e.keyword})`);
   }
 }
 
@@ -505,8 +465,7 @@ export function checkDocument(
 }
 
 /** validate one value (a `--set` value): its problems, with paths inside the value (list indexes as numbers) */
-export function checkValue(schema: SchemaObject, value: unknown): { segs: Seg[]; detail: string }[] {
-  const v = validator(schema);
+export function checkValue(v: ValidateFunction, value: unknown): { segs: Seg[]; detail: string }[] {
   if (v(value)) return [];
   return problems(v.errors ?? []).map((p) => {
     let cur: unknown = value;
