@@ -54,7 +54,17 @@ export async function buildOffline({ logLevel = 'warn' } = {}) {
       ...common.build,
       target: 'es2022',
       assetsInlineLimit: () => true,
-      rolldownOptions: { input: join(web, 'src/engine/worker.ts'), output: { format: 'iife', codeSplitting: false } },
+      modulePreload: false,
+      rolldownOptions: {
+        input: join(web, 'src/engine/worker.ts'),
+        output: { format: 'iife', codeSplitting: false },
+        /* the worker's lazy tour reader: the same preload helper as the page's editor (below) */
+        onwarn(w, warn) {
+          const injected = w.id?.includes('vite/preload-helper') || (w.loc?.line === 1 && w.loc?.column === 0);
+          if (w.code === 'EMPTY_IMPORT_META' && injected) return;
+          warn(w);
+        },
+      },
     },
   });
   const workerOut = (Array.isArray(w) ? w[0] : w).output;
@@ -63,6 +73,7 @@ export async function buildOffline({ logLevel = 'warn' } = {}) {
     throw new Error(
       `offline build: the worker emitted files besides its script: ${workerOut.map((o) => o.fileName).join(', ')}`,
     );
+  if (/\bimport\s*\(/.test(workerJs)) throw new Error('offline build: the worker script has a dynamic import');
   if (!workerJs.includes('data:application/wasm;base64,'))
     throw new Error('offline build: the wasm is not inline in the worker');
 

@@ -4,7 +4,8 @@
  * Apart from quiz.ts so that the playground's main thread takes it without
  * the compiler and the recorder.
  */
-import { counterKey, type Moment } from './load/tour.js';
+import type { Moment } from './load/tour.js';
+import { counterKey } from './load/tour-format.js';
 import type { TimelineInfo } from './recorder.js';
 
 type Marks = Pick<TimelineInfo, 'nEvents' | 'stepEvents' | 'stepOf' | 'sayEvents' | 'firsts'> & {

@@ -43,7 +43,7 @@ import { CoreError, ERROR_NAMES, type Core, type CoreSnapshot, type Sim } from '
 import type { Program } from './compile.js';
 import { decodeEvent, type SimEvent, type SimEventOf } from './gen/events.js';
 import { explainError, explainFailure, startProgram } from './runner.js';
-import { FIRSTS_KEPT } from './load/tour.js';
+import { FIRSTS_KEPT } from './load/tour-format.js';
 import type { RunIssue } from './runner.js';
 
 export interface EngineOptions {

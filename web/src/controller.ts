@@ -6,7 +6,7 @@
  * the state, and follows the browser's back and forward buttons.
  */
 import { tourChannel } from './tourChannel.js';
-import { findTour, loadTour, type LoadedTour } from './tours.js';
+import type { LoadedTour } from './tours.js';
 import { COUNTERS } from '../../wasm-core/ts/abi.js';
 import type { Program } from '../../wasm-core/ts/compile.js';
 import { EngineClient } from './engine/client.js';
@@ -89,10 +89,13 @@ const readyRuns = (s: AppState) =>
     .map((r) => `${r.slot}${r.runId}`)
     .join(' ');
 
+/** how tours are read (./tour-load.ts): loaded when a link first names a tour */
+type TourLoad = typeof import('./tour-load.js');
+
 /** a tour's text from a link (edited on the page), loaded as a shipped one is, or why not */
-function editedTour(source: string, name: string, seed?: number): LoadedTour | { error: string } {
+function editedTour(tours: TourLoad, source: string, name: string, seed?: number): LoadedTour | { error: string } {
   try {
-    return { ...loadTour(source, 'edited.tour.yaml', name, seed), edited: true };
+    return { ...tours.loadTour(source, 'edited.tour.yaml', name, seed), edited: true };
   } catch (x) {
     return { error: `The link's edited tour cannot be shown: ${(x as Error).message}` };
   }
@@ -194,7 +197,7 @@ export class Controller {
     this.routeNow();
   }
 
-  private routeNow(): void {
+  private routeNow(later?: { tours: TourLoad | null; texts: Readonly<Record<string, string>> }): void {
     let u: UrlState;
     try {
       u = decodeUrl(location.search, location.hash);
@@ -203,6 +206,15 @@ export class Controller {
       this.store.dispatch({ type: 'toast', text: e instanceof UrlError ? e.message : 'This link could not be read.' });
       return;
     }
+    if ((u.tour || u.scenario) && !later) {
+      /* the shipped texts, and for a tour its reader (the YAML parser, the tour's validator): only when a link names one */
+      const here = location.href;
+      void Promise.all([u.tour ? import('./tour-load.js') : null, import('./texts.js')]).then(([tours, { TEXTS }]) => {
+        if (location.href === here) this.routeNow({ tours, texts: TEXTS });
+      });
+      return;
+    }
+    const tours = later?.tours;
     const extra = {
       theme: u.theme,
       mmSel: u.mm ?? null,
@@ -219,7 +231,7 @@ export class Controller {
     if (u.tour) {
       /* an exercise without a seed in its link draws one, and the link keeps it (a reload is the same variant) */
       const seed = u.seed ?? drawSeed();
-      const t = u.tourSrc !== undefined ? editedTour(u.tourSrc, u.tour, seed) : findTour(u.tour, seed);
+      const t = u.tourSrc !== undefined ? editedTour(tours!, u.tourSrc, u.tour, seed) : tours!.findTour(u.tour, seed);
       if ('error' in t) {
         this.store.dispatch({ type: 'openGallery' });
         this.store.dispatch({ type: 'toast', text: t.error });
@@ -266,7 +278,7 @@ export class Controller {
           type: 'openScenario',
           name: entry.name,
           file: entry.file,
-          source: entry.source,
+          source: later!.texts[entry.file],
           edited: false,
           draft: u.draft,
           overrides: u.set,

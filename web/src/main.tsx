@@ -1,6 +1,5 @@
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
-import { NotesWindow } from './components/Notes.js';
 import { Controller } from './controller.js';
 import { store } from './store/store.js';
 import './styles.css';
@@ -9,7 +8,9 @@ const q = new URLSearchParams(location.search);
 const root = createRoot(document.getElementById('root')!);
 /* the speaker's notes window of a tour: no model, no controller */
 if (q.get('notes') === '1' && q.get('tour'))
-  root.render(<NotesWindow name={q.get('tour')!} theme={q.get('theme') === 'dark' ? 'dark' : 'light'} />);
+  void import('./components/Notes.js').then(({ NotesWindow }) =>
+    root.render(<NotesWindow name={q.get('tour')!} theme={q.get('theme') === 'dark' ? 'dark' : 'light'} />),
+  );
 else {
   const controller = new Controller(store);
   controller.route();

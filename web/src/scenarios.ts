@@ -1,16 +1,18 @@
 /**
  * The gallery: every scenario under scenarios/, bundled into the app (so a
  * static build works offline), grouped by mechanism (the first directory).
+ * The cards' facts come with the page; the texts (./texts.ts) when the first
+ * scenario is opened (sourceOf).
  */
 import type { GalleryMeta } from './gallery-meta.js';
 import { MECHANISM_DEFS } from './mechanisms/registry.js';
 
-/* each file's text and its card's facts, read at build time (web/gallery-plugin.ts, src/gallery-meta.ts) */
+/* each file's card facts, read at build time (web/gallery-plugin.ts, src/gallery-meta.ts) */
 const raw = import.meta.glob(['../../scenarios/**/*.{yaml,yml,json}', '!../../scenarios/**/*.tour.yaml'], {
   query: '?gallery',
   import: 'default',
   eager: true,
-}) as Record<string, { source: string; meta: GalleryMeta }>;
+}) as Record<string, GalleryMeta>;
 
 export interface GalleryEntry {
   /** route name: the path under scenarios/ without the extension */
@@ -20,9 +22,8 @@ export interface GalleryEntry {
   /** a sub-folder inside the group (e.g. 'seed'), or null */
   sub: string | null;
   title: string;
-  about: string;
+  /** the start of its about (web/src/teaser.ts) */
   teaser: string;
-  source: string;
   /** the scenario's reference data, if any: [x, y] points (e.g. a seed's benchmark table) */
   reference: GalleryMeta['reference'];
 }
@@ -36,40 +37,19 @@ export const SUBGROUPS: Record<string, string> = {
   seed: 'Reproductions of the patch series\u2019 benchmark tables',
 };
 
-/** the first sentences of `about`, about 80 to 180 characters, cut at a word if need be */
-export function teaserOf(about: string): string {
-  const plain = about
-    .replace(/\*\*|`|\*/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  /* a sentence ends at . ! or ? followed by a space, so "mechanisms.md," stays whole */
-  const sentences = plain.match(/.+?(?:[.!?]+(?=\s|$)|$)/g) ?? [plain];
-  let out = '';
-  for (const sn of sentences) {
-    if (out.length >= 80 && out.length + sn.length > 170) break;
-    out += (out ? ' ' : '') + sn.trim();
-  }
-  if (out.length <= 180) return out;
-  let cut = out.slice(0, 180);
-  cut = cut.slice(0, cut.lastIndexOf(' '));
-  /* never end inside a parenthesis */
-  if (cut.lastIndexOf('(') > cut.lastIndexOf(')')) cut = cut.slice(0, cut.lastIndexOf('('));
-  return `${cut.replace(/[\s,;:-]+$/, '')}…`;
-}
-
-/** the pgfault a scenario expects at its end (the seed tables' model value) */
-export function expectedFaults(source: string): number | null {
-  const all = [...source.matchAll(/pgfault:\s*(\d+)/g)];
-  return all.length ? Number(all[all.length - 1][1]) : null;
+/** a shipped file's text (`scenarios/...`): the texts' chunk is fetched with the first one asked for */
+export async function sourceOf(file: string): Promise<string> {
+  const text = (await import('./texts.js')).TEXTS[file];
+  if (text === undefined) throw new Error(`no shipped file ${file}`);
+  return text;
 }
 
 export const GALLERY: GalleryEntry[] = Object.entries(raw)
-  .map(([path, { source, meta }]) => {
+  .map(([path, meta]) => {
     const file = path.replace(/^(\.\.\/)+/, '');
     const name = file.replace(/^scenarios\//, '').replace(/\.(ya?ml|json)$/, '');
     const parts = name.split('/');
     const title = meta.title ?? name,
-      about = meta.about,
       reference = meta.reference;
     return {
       name,
@@ -77,9 +57,7 @@ export const GALLERY: GalleryEntry[] = Object.entries(raw)
       group: parts[0],
       sub: parts.length > 2 ? parts[1] : null,
       title,
-      about,
-      teaser: teaserOf(about),
-      source,
+      teaser: meta.teaser,
       reference,
     };
   })

@@ -18,7 +18,9 @@ import { Engine } from './frames/engine.js';
 import { computeMarks } from './mechanisms/registry.js';
 import { momentCursor, momentReached } from './store/reducer.js';
 import { settingsText } from '../../wasm-core/ts/multirun.js';
-import { isExercise, loadTour, TOURS, tourIssues, type TourBeat } from './tours.js';
+import { loadTour, tourIssues } from './tour-load.js';
+import { TEXTS } from './texts.js';
+import { isExercise, TOURS, type TourBeat } from './tours.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -40,7 +42,7 @@ describe('tours', () => {
     const core = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`));
     const runs = new Map<string, Timeline>();
     const counterMoments = TOURS.flatMap((e) =>
-      loadTour(e.source, e.file, e.name).beats.flatMap((x) =>
+      loadTour(TEXTS[e.file], e.file, e.name).beats.flatMap((x) =>
         x.at.kind === 'counter' ? [{ scenario: x.scenario, counter: x.at.counter, reaches: x.at.reaches }] : [],
       ),
     );
@@ -63,7 +65,7 @@ describe('tours', () => {
     };
     let beats = 0;
     for (const entry of TOURS) {
-      const tour = loadTour(entry.source, entry.file, entry.name);
+      const tour = loadTour(TEXTS[entry.file], entry.file, entry.name);
       /* a talk tells in four beats or more; an exercise sets the scene and asks */
       expect(tour.beats.length, entry.name).toBeGreaterThanOrEqual(isExercise(tour) ? 2 : 4);
       for (const [i, b] of tour.beats.entries()) {

@@ -22,7 +22,7 @@ import { useEffect, useRef, useState } from 'react';
 import { completionsAt, docAt, type Doc } from '../../../wasm-core/ts/schema/assist.js';
 import { scenarioJsonSchema } from '../../../wasm-core/ts/load/schema.js';
 import { tourJsonSchema } from '../../../wasm-core/ts/load/tour.js';
-import { loadTour, tourIssues } from '../tours.js';
+import { loadTour, tourIssues } from '../tour-load.js';
 import './editor.css';
 import { checkScenario } from '../controller.js';
 import type { Issue } from '../store/state.js';

@@ -4,35 +4,26 @@
  * series' cover letter.
  */
 import { fmt } from '../lib/format.js';
-import { GALLERY, GROUPS, SUBGROUPS, type GalleryEntry } from '../scenarios.js';
+import { GALLERY, GROUPS, SUBGROUPS, sourceOf, type GalleryEntry } from '../scenarios.js';
 import { dispatch } from '../store/store.js';
 import { TOURS } from '../tours.js';
-
-/* a tour's title and whether it asks, read from its text without loading it (the gallery opens at once) */
-const tourCard = (source: string) => ({
-  title: /^title:\s*["']?(.*?)["']?\s*$/m.exec(source)?.[1] ?? '',
-  exercise: /^\s+ask:/m.test(source),
-  level: /^\s*(Easy|Medium|Hard)\./m.exec(source)?.[1] ?? '',
-});
 
 function open(e: GalleryEntry, ev: React.MouseEvent) {
   if (ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.button !== 0) return; /* let the browser open a new tab */
   ev.preventDefault();
-  dispatch({ type: 'openScenario', name: e.name, file: e.file, source: e.source, edited: false });
+  void sourceOf(e.file).then((source) =>
+    dispatch({ type: 'openScenario', name: e.name, file: e.file, source, edited: false }),
+  );
 }
 
 /* a seed row's sweep: over its reference data's x, charting its y */
 function openSweep(e: GalleryEntry, ev: React.MouseEvent) {
   if (ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.button !== 0 || !e.reference) return;
   ev.preventDefault();
-  dispatch({
-    type: 'openScenario',
-    name: e.name,
-    file: e.file,
-    source: e.source,
-    edited: false,
-    sweep: { key: e.reference.x, values: null, y: e.reference.y },
-  });
+  const sweep = { key: e.reference.x, values: null, y: e.reference.y };
+  void sourceOf(e.file).then((source) =>
+    dispatch({ type: 'openScenario', name: e.name, file: e.file, source, edited: false, sweep }),
+  );
 }
 
 const href = (e: GalleryEntry) => `?scenario=${encodeURIComponent(e.name).replace(/%2F/g, '/')}`;
@@ -78,7 +69,7 @@ export function Gallery() {
             {TOURS.some((t) => t.group === g) && (
               <div className="tour-links">
                 {TOURS.filter((t) => t.group === g).map((t) => {
-                  const c = tourCard(t.source);
+                  const c = t.card;
                   return (
                     <a
                       key={t.name}

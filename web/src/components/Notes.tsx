@@ -6,7 +6,7 @@
  * no model: captions show their figures as the names they stand for.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { findTour } from '../tours.js';
+import { findTour } from '../tour-load.js';
 import { tourChannel, type TourMessage } from '../tourChannel.js';
 import { Markdown } from '../lib/markdown.js';
 

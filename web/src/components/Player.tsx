@@ -14,7 +14,6 @@ import {
   runLabels,
   withSettings,
 } from '../../../wasm-core/ts/multirun.js';
-import { applyOverrides } from '../../../wasm-core/ts/overrides.js';
 import type { Scenario, SettingValue } from '../../../wasm-core/ts/scenario.js';
 import { canRunAnyway, LimitAsk } from './LimitAsk.js';
 import { QuestionCard, Worksheet } from './Question.js';
@@ -41,11 +40,26 @@ import { SweepPanel } from './SweepPanel.js';
 import { Transport } from './Transport.js';
 import { QuickTunables } from './Tunables.js';
 import { firstParagraph } from '../lib/markdown.js';
-import { captionParts, captionText } from '../../../wasm-core/ts/load/tour.js';
+import { captionParts, captionText } from '../../../wasm-core/ts/load/tour-format.js';
 
 /** the scenario as written, without the UI's tunables: what its expect steps are about (compiled in the worker) */
 function useOwnScenario(): Scenario | null {
   return useStore((s) => s.own);
+}
+
+type Overrides = typeof import('../../../wasm-core/ts/overrides.js');
+let overridesModule: Overrides | null = null;
+/** the loader's `--set` parsing (it brings the YAML parser): loaded when a run beside A is first asked for */
+function useOverrides(wanted: boolean): Overrides | null {
+  const [, loaded] = useState(0);
+  useEffect(() => {
+    if (wanted && !overridesModule)
+      void import('../../../wasm-core/ts/overrides.js').then((m) => {
+        overridesModule = m;
+        loaded((n) => n + 1);
+      });
+  }, [wanted]);
+  return overridesModule;
 }
 
 /**
@@ -56,10 +70,11 @@ export function useRunLabels(): RunLabels | null {
   const a = useStore((s) => s.program?.scenario ?? null);
   const compare = useStore((s) => s.compare);
   const more = useStore((s) => s.more);
+  const overrides = useOverrides(otherRuns({ compare, more }).some((r) => !r.program));
   /* named again only when a run comes, goes or is compiled (not at each frame) */
-  const key = otherRuns({ compare, more })
+  const key = `${otherRuns({ compare, more })
     .map((r) => `${r.slot}${r.runId}${r.program ? '+' : ''}`)
-    .join(' ');
+    .join(' ')}${overrides ? ' o' : ''}`;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the runs are read through key
   return useMemo(() => {
     const runs = otherRuns({ compare, more });
@@ -72,7 +87,7 @@ export function useRunLabels(): RunLabels | null {
     const scenarioOf = (r: CompareState) => {
       if (r.program) return r.program.scenario;
       try {
-        return a ? applyOverrides(a, r.set) : null;
+        return a && overrides ? overrides.applyOverrides(a, r.set) : null;
       } catch {
         return null;
       }

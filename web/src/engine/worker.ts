@@ -39,7 +39,7 @@ import type {
   WorkerIssue,
   WorkerLimit,
 } from './protocol.js';
-import { counterKey, parseTour } from '../../../wasm-core/ts/load/tour.js';
+import { counterKey } from '../../../wasm-core/ts/load/tour-format.js';
 import { answerQuestions, QuizError } from '../../../wasm-core/ts/quiz.js';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -354,6 +354,8 @@ async function letter(id: number, input: ScenarioInput) {
 async function quiz(seq: number, input: QuizInput) {
   const core = await corePromise;
   try {
+    /* the tour's validator: loaded with the first exercise, not with every page */
+    const { parseTour } = await import('../../../wasm-core/ts/load/tour.js');
     const tour = parseTour(input.source, input.file, { seed: input.seed });
     const parsed = new Map<string, Scenario>();
     /* each question's picture for the worksheet: run A's frame where the question starts */
