@@ -273,6 +273,65 @@ static int touch(struct mmsim *sim, uint32_t task, uint64_t addr, bool write)
 	return handle_user_fault(sim, task, addr, write);
 }
 
+/*
+ * Untraced, the touches after the first of access_op() run here back to
+ * back. Each is still an operation of its own: a tick of the clock, a unit
+ * of work, stopped by the caller's budget. Between operations mmsim_run()
+ * checks only what tracing needs (lost events, a stop event, a full
+ * buffer), the budget and the end of the program, and none of them can
+ * change while a step's touches go on untraced: the machine goes through
+ * the same states as it does one operation at a time (the parity and
+ * golden tests compare the counters and the event stream of both ways).
+ * One thread in order (the common case) takes the addresses directly.
+ */
+static int access_batch(struct mmsim *sim)
+{
+	struct mmsim_state *s = &sim->s;
+	const bool write = s->acc_write;
+	int err;
+
+	if (s->acc_nthreads == 1 && s->acc_pattern == MMSIM_PAT_SEQUENTIAL) {
+		uint32_t task = s->acc_task0;
+		struct task_struct *t = task_ptr(sim, task);
+
+		while (s->acc_remaining && s->work_done < sim->budget_end) {
+			uint64_t addr = t->acc_start + t->acc_pos * t->acc_stride;
+
+			s->cur_task = task;
+			err = likely(user_access(sim, task, addr, write)) ?
+				      0 :
+				      handle_user_fault(sim, task, addr, write);
+			t->acc_pos++;
+			s->acc_remaining--;
+			s->work_done++;
+			if (err)
+				return err;
+		}
+	} else {
+		while (s->acc_remaining && s->work_done < sim->budget_end) {
+			uint32_t i, task;
+			uint64_t addr;
+
+			task = next_touch(sim, &i, &addr);
+			s->cur_task = task;
+			err = likely(user_access(sim, task, addr, write)) ?
+				      0 :
+				      handle_user_fault(sim, task, addr, write);
+			task_ptr(sim, task)->acc_pos++;
+			s->acc_remaining--;
+			s->acc_cur = (i + 1) % s->acc_nthreads;
+			s->work_done++;
+			if (err)
+				return err;
+		}
+	}
+	if (!s->acc_remaining) {
+		s->acc_active = 0;
+		return debug_vm_check(sim);
+	}
+	return 0;
+}
+
 static int access_op(struct mmsim *sim)
 {
 	struct mmsim_state *s = &sim->s;
@@ -291,6 +350,8 @@ static int access_op(struct mmsim *sim)
 	s->work_done++;
 	if (err)
 		return err;
+	if (!sim->trace && s->acc_remaining)
+		return access_batch(sim);
 	if (!s->acc_remaining) {
 		flush_access_run(sim);
 		s->acc_active = 0;
@@ -649,6 +710,7 @@ int mmsim_run(struct mmsim *sim, uint64_t work_budget, uint64_t stop_event)
 		return MMSIM_RUN_ERROR;
 	budget_end = s->work_done + work_budget < s->work_done ? UINT64_MAX :
 								 s->work_done + work_budget;
+	sim->budget_end = budget_end;
 	for (;;) {
 		int err;
 

@@ -1432,6 +1432,74 @@ static void build_mixed(struct prog *p)
 	prog_access(p, 0, 1, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
 }
 
+/* an untraced run of p, in calls of `budget` operations (0: one call); its final state and work */
+static void *run_untraced(struct prog *p, uint64_t budget, uint64_t *len, uint64_t *work)
+{
+	struct mmsim_config cfg;
+	struct mmsim *sim;
+	void *snap;
+	int st;
+
+	mmsim_config_default(&cfg);
+	sim = mmsim_create(&cfg);
+	prog_build(p);
+	CHECK_EQ(mmsim_load(sim, p->bytes, p->len), 0);
+	do {
+		uint64_t before = mmsim_work_done(sim);
+		int preloading = sim->s.preload_file < sim->s.hdr.nr_files;
+
+		st = mmsim_run(sim, budget ? budget : MMSIM_UNLIMITED, MMSIM_UNLIMITED);
+		/* a call does its budget's work, no more (but a cached file's preload chunk: one operation of many pages) */
+		if (budget && !preloading)
+			CHECK(mmsim_work_done(sim) - before <= budget);
+	} while (st == MMSIM_RUN_WORK);
+	CHECK_EQ(st, MMSIM_RUN_DONE);
+	*work = mmsim_work_done(sim);
+	*len = mmsim_snapshot_size(sim);
+	snap = malloc(*len);
+	CHECK_EQ(mmsim_snapshot_save(sim, snap, *len), 0);
+	mmsim_destroy(sim);
+	return snap;
+}
+
+/*
+ * Untraced, an access step's touches run back to back in one call (run.c:
+ * access_batch); each is still an operation. One operation per call, seven,
+ * or all in one call: the same machine at the end, the same work.
+ */
+TEST(untraced_batches_are_operations)
+{
+	struct prog p;
+
+	for (int kind = 0; kind < 2; kind++) {
+		uint64_t len[3], work[3];
+		void *snap[3];
+		const uint64_t budgets[3] = { 0, 1, 7 };
+
+		if (kind == 0) {
+			build_mixed(&p);
+		} else {
+			/* one thread in order: a file read with fault-around, anonymous memory written */
+			prog_init(&p, 64 * MiB);
+			prog_file(&p, 4 * MiB, 1);
+			prog_proc(&p, 1, 0);
+			prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
+			prog_mmap(&p, 0, 1, -1, 0, 2 * MiB, 0, 1);
+			prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
+			prog_access(&p, 0, 1, 1, MMSIM_PAT_SEQUENTIAL, 0, 0);
+		}
+		for (int b = 0; b < 3; b++)
+			snap[b] = run_untraced(&p, budgets[b], &len[b], &work[b]);
+		for (int b = 1; b < 3; b++) {
+			CHECK_EQ(len[b], len[0]);
+			CHECK_EQ(work[b], work[0]);
+			CHECK(len[b] == len[0] && !memcmp(snap[b], snap[0], len[0]));
+		}
+		for (int b = 0; b < 3; b++)
+			free(snap[b]);
+	}
+}
+
 TEST(pause_and_snapshot_do_not_change_the_stream)
 {
 	struct prog p;
