@@ -206,6 +206,8 @@ export class Controller {
       this.store.dispatch({ type: 'toast', text: e instanceof UrlError ? e.message : 'This link could not be read.' });
       return;
     }
+    /* a link that runs something: the worker starts now, beside the texts' and the tour reader's fetch */
+    if (u.tour || u.scenario || u.src !== undefined) this.client.warm();
     if ((u.tour || u.scenario) && !later) {
       /* the shipped texts, and for a tour its reader (the YAML parser, the tour's validator): only when a link names one */
       const here = location.href;
@@ -298,6 +300,9 @@ export class Controller {
     }
     /* the gallery: a link's theme holds here too (set last: the controller reacts to the last change) */
     this.store.dispatch({ type: 'openGallery' });
+    /* the worker's script and wasm, once the gallery is drawn: a card's click then finds it ready */
+    const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 200));
+    idle(() => this.client.warm(), { timeout: 2000 });
     if (u.theme) this.store.dispatch({ type: 'setTheme', theme: u.theme });
   }
 

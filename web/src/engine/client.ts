@@ -69,7 +69,8 @@ interface LoadHandlers {
 }
 
 export class EngineClient {
-  private worker!: Worker;
+  /** started with the first message (the gallery alone needs no worker, nor its 113 KiB of script) */
+  private worker: Worker | null = null;
   private loads = new Map<number, LoadHandlers>();
   /** the program each load's 'prepared' gave, until its run ends: its step list may follow in pieces */
   private programs = new Map<number, Program>();
@@ -95,23 +96,21 @@ export class EngineClient {
   /** the worker was replaced: every run it held is gone */
   onRestart: () => void = () => {};
 
-  constructor() {
-    this.start();
-  }
-
-  private start() {
+  private start(): Worker {
     this.generation++;
-    this.worker = newWorker();
-    this.worker.onmessage = (e: MessageEvent<FromWorker>) => {
+    const w = newWorker();
+    w.onmessage = (e: MessageEvent<FromWorker>) => {
       this.heard = performance.now();
       this.receive(e.data);
     };
-    this.worker.onerror = (e) => this.onFatal(`The simulation worker failed: ${e.message}`);
+    w.onerror = (e) => this.onFatal(`The simulation worker failed: ${e.message}`);
+    this.worker = w;
+    return w;
   }
 
   /** terminate a worker that does not answer, start a fresh one, end everything it held as cancelled */
   private restart() {
-    this.worker.terminate();
+    this.worker?.terminate();
     const loads = [...this.loads.values()],
       frames = [...this.frames.values()],
       sweeps = [...this.sweeps.values()],
@@ -136,8 +135,13 @@ export class EngineClient {
     this.onRestart();
   }
 
+  /** start the worker ahead of the first run (the page calls it once the gallery is up and the browser idle) */
+  warm() {
+    if (!this.worker) this.start();
+  }
+
   private send(m: ToWorker) {
-    this.worker.postMessage(m);
+    (this.worker ?? this.start()).postMessage(m);
   }
 
   private receive(m: FromWorker) {
@@ -327,6 +331,7 @@ export class EngineClient {
   }
 
   terminate() {
-    this.worker.terminate();
+    this.worker?.terminate();
+    this.worker = null;
   }
 }
