@@ -7,6 +7,7 @@ import { spawn, spawnSync, execSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { measureScenarios } from './measure-scenarios.mjs';
 import { root } from './setup.mjs';
 
 export async function measureWeb() {
@@ -46,6 +47,20 @@ export async function measureWeb() {
     ready = [],
     frames = [],
     big = [];
+  /* the scripts a page fetched (its own, the worker's), by file name */
+  const fetched = (page) =>
+    page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e.name.split('/').pop().split('?')[0])
+        .filter((f) => f.endsWith('.js')),
+    );
+  /* the gallery's first load: the scripts index.html loads (its module and modulepreloads); the worker
+     follows when the browser is idle, the rest when first used */
+  const html = readFileSync(join(root, 'web/dist/index.html'), 'utf8');
+  const galleryJs = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="[^"]*\/([^"/]+\.js)"/g)].map((m) => m[1]);
+  let scenarioJs = [],
+    scenarios = [];
   try {
     for (let i = 0; i < 7; i++) {
       const ctx = await browser.newContext();
@@ -53,6 +68,7 @@ export async function measureWeb() {
       await page.goto('http://127.0.0.1:4179/');
       await page.locator('.card').first().waitFor();
       gallery.push(await page.evaluate(() => performance.now()));
+
       const t0 = await page.evaluate(() => performance.now());
       await page.locator('[data-scenario="fault-around/sequential"]').click();
       await page.locator('[data-view="address"]').waitFor();
@@ -72,15 +88,21 @@ export async function measureWeb() {
       await page.getByTestId('value-pgfault').filter({ hasText: '262,144' }).waitFor({ timeout: 120_000 });
       await page.getByTestId('cursor').filter({ hasText: 'final state' }).waitFor();
       big.push(await page.evaluate(() => performance.now()));
+      if (i === 0) scenarioJs = await fetched(page);
       await ctx.close();
     }
+    scenarios = await measureScenarios(browser, 'http://127.0.0.1:4179');
   } finally {
     await browser.close();
     server.kill();
   }
   const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+  const gz = (names) => names.reduce((a, f) => a + (sizes.find((s) => s.file === f)?.gzip ?? 0), 0);
   return {
+    scenarios,
     sizes,
+    /* what a first visit downloads: the gallery, and a scenario's link (with the worker) */
+    firstLoad: { gallery: gz(galleryJs), galleryFiles: galleryJs, scenario: gz(scenarioJs), scenarioFiles: scenarioJs },
     galleryMs: med(gallery),
     readyMs: med(ready),
     seekMs: med(frames),

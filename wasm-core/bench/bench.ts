@@ -275,8 +275,10 @@ async function main() {
 
   await benchFoliosReport(core);
   await benchPrefaultReport(core);
-  growthReport();
-  kernelReport(core);
+  const growth = growthReport();
+  /* a core of its own, as BENCH_ONLY=kernel has. The random read still runs slower here than alone (2.5x the
+     kernel against 3.0x on 2026-11-28): the process's history, not the instance's; cause not pinned down */
+  const kernel = kernelReport(await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`)));
 
   /*
    * cold: a fresh process per run. The seed scenario has a letter: `sim FILE` runs the scenario and then
@@ -355,6 +357,20 @@ async function main() {
     `  cold CLI within 2x of native           ${check(coldCli.median <= 2 * coldNative.median)}  (${(coldCli.median / coldNative.median).toFixed(2)}x)`,
   );
   console.log(`  <= 64 bytes per cached, mapped page     ${check(perPage <= 64)}  (${perPage.toFixed(1)} B)`);
+  console.log(`  <= 40 bytes per page (issue 31)        ${check(perPage <= 40)}  (${perPage.toFixed(1)} B)`);
+  for (const [mode, goal, what] of [
+    ['seq', 11, 'a cached file read in order'],
+    ['random', 3, 'the same in a random order'],
+    ['anon', 13, 'anonymous memory written'],
+  ] as const)
+    console.log(
+      kernel[mode] === undefined
+        ? `  >= ${goal}x the kernel: ${what}  (not measured: the kernel's part was skipped)`
+        : `  >= ${goal}x the kernel: ${what.padEnd(28)} ${check(kernel[mode] >= goal)}  (${kernel[mode].toFixed(2)}x)`,
+    );
+  console.log(
+    `  growth exponent <= 1.1, every mechanism ${check(growth.worst <= 1.1)}  (largest ${growth.worst.toFixed(2)}, ${growth.mech})`,
+  );
   console.log(`  step back < 50 ms, up to 1 M events     ${check(backWorst < 50)}  (worst ${backWorst.toFixed(1)} ms)`);
   const vcWorst = Math.max(cost(vcOn.n), cost(vcOn.w));
   console.log(
@@ -581,7 +597,9 @@ const ANCHORS = [
   },
 ] as const;
 
-function kernelReport(core: Core) {
+/** the model's speed against the kernel's, by anchor (the medians' ratio); {} when skipped */
+function kernelReport(core: Core): Record<string, number> {
+  const ratios: Record<string, number> = {};
   console.log(
     'the kernel: the same work on the running kernel (wasm-core/bench/kernel-anchor.c) and in the model; touches per second',
   );
@@ -599,7 +617,7 @@ function kernelReport(core: Core) {
       `  skipped: ${cc.status !== 0 ? `gcc could not build kernel-anchor.c (${cc.stderr.split('\n')[0]})` : `${tmpfs} is not a tmpfs here`}; the ratios need the kernel measured in the same run`,
     );
     console.log('');
-    return;
+    return ratios;
   }
   const line = (a: string, b: string, c: string, d: string, e: string) =>
     console.log(`  ${a.padEnd(34)}${b.padStart(26)}${c.padStart(26)}${d.padStart(22)}${e.padStart(24)}`);
@@ -618,6 +636,7 @@ function kernelReport(core: Core) {
     const ks = stat(k.seconds),
       ws = stat(w.runS);
     const rate = (t: number) => k.pages / t;
+    ratios[a.mode] = ks.median / ws.median;
     line(
       a.what,
       withRange({ median: rate(ks.median), min: rate(ks.max), max: rate(ks.min) }, M),
@@ -627,9 +646,12 @@ function kernelReport(core: Core) {
     );
   }
   console.log('');
+  return ratios;
 }
 
-function growthReport() {
+/** each mechanism's growth; returns the largest exponent and whose it is */
+function growthReport(): { worst: number; mech: string } {
+  let worstAll = { worst: 0, mech: '' };
   const scales = [1, 4, 16];
   console.log('growth: time against work, native, warm (medians), at 1x, 4x and 16x; target size^<=1.1');
   for (const g of GROWTH) {
@@ -645,11 +667,13 @@ function growthReport() {
     }
     const exp = (a: { k: number; t: number }, b: { k: number; t: number }) => Math.log(b.t / a.t) / Math.log(b.k / a.k);
     const worst = Math.max(exp(times[0], times[1]), exp(times[1], times[2]));
+    if (worst > worstAll.worst) worstAll = { worst, mech: g.mech };
     console.log(
       `  ${g.mech.padEnd(14)} ${g.what}: ${times.map((x) => `${x.k}x ${ms(x.t)}`).join(', ')}; size^${exp(times[0], times[1]).toFixed(2)}, size^${exp(times[1], times[2]).toFixed(2)} ${worst <= 1.1 ? '(linear: met)' : '(faster than the work: MISSED)'}`,
     );
   }
   console.log('');
+  return worstAll;
 }
 
 async function benchPrefaultReport(core: Core) {

@@ -1,0 +1,86 @@
+// Every shipped scenario from its link to its final state in headless
+// Chromium (the production build, served on localhost): a fresh page at
+// ?scenario=NAME&cursor=end, timed from navigation to the first view drawn and
+// to the cursor at the run's end (the last event, or a big run's final state).
+// Used by npm run bench (scripts/bench.mjs); alone, with a server running:
+//
+//   node scripts/measure-scenarios.mjs [BASE_URL]      (default http://127.0.0.1:4179)
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { root } from './setup.mjs';
+
+/** the shipped scenarios' route names (scenarios/<group>/.../<name>.yaml, tours left out) */
+export function shippedScenarios() {
+  const dir = join(root, 'scenarios');
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => /\.(ya?ml|json)$/.test(f) && !f.endsWith('.tour.yaml'))
+    .map((f) => relative(dir, join(dir, f)).replace(/\.(ya?ml|json)$/, ''))
+    .sort();
+}
+
+/** each scenario's first view and final state, ms from navigation (null: not within the wait) */
+export async function measureScenarios(browser, base, names = shippedScenarios()) {
+  const out = [];
+  for (const name of names) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await ctx.newPage();
+    let first = null,
+      final = null,
+      error = null;
+    try {
+      await page.goto(`${base}/?scenario=${name}&cursor=end`);
+      await page.locator('[data-view]').first().waitFor({ timeout: 30_000 });
+      first = await page.evaluate(() => performance.now());
+      await page.waitForFunction(
+        () => {
+          const t = document.querySelector('[data-testid="cursor"]')?.textContent ?? '';
+          if (t.includes('final state')) return true;
+          const m = /event ([\d,]+) \/ ([\d,]+)/.exec(t);
+          return !!m && m[1] === m[2] && !t.includes('recording');
+        },
+        null,
+        { timeout: 60_000, polling: 'raf' },
+      );
+      final = await page.evaluate(() => performance.now());
+    } catch (e) {
+      error = String(e.message ?? e).split('\n')[0];
+    }
+    out.push({ name, first, final, error });
+    await ctx.close();
+  }
+  return out;
+}
+
+/** the report's lines: how many within 1 s, and the slowest */
+export function scenarioReport(rows, slowest = 8) {
+  const done = rows.filter((r) => r.final !== null);
+  const within = done.filter((r) => r.final < 1000).length;
+  const firstWithin = rows.filter((r) => r.first !== null && r.first < 300).length;
+  const lines = [
+    `  every shipped scenario from its link (?scenario=NAME&cursor=end), a fresh page each: ${rows.length} scenarios`,
+    `    final state within 1 s: ${within} of ${rows.length}; first view within 300 ms: ${firstWithin} of ${rows.length}`,
+    `    the slowest to the final state (first view, final state, ms from navigation):`,
+  ];
+  for (const r of [...rows].sort((a, b) => (b.final ?? Infinity) - (a.final ?? Infinity)).slice(0, slowest))
+    lines.push(
+      `      ${r.name.padEnd(44)} ${String(r.first === null ? '-' : Math.round(r.first)).padStart(6)} ${String(r.final === null ? `- (${r.error})` : Math.round(r.final)).padStart(6)}`,
+    );
+  return lines;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const base = process.argv[2] ?? 'http://127.0.0.1:4179';
+  const { chromium } = await import('@playwright/test');
+  const { execSync } = await import('node:child_process');
+  const browser = await chromium.launch({
+    executablePath: execSync('command -v chromium', { encoding: 'utf8' }).trim(),
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    for (const l of scenarioReport(await measureScenarios(browser, base), 100)) console.log(l);
+  } finally {
+    await browser.close();
+  }
+}
