@@ -282,7 +282,8 @@ static int touch(struct mmsim *sim, uint32_t task, uint64_t addr, bool write)
  * change while a step's touches go on untraced: the machine goes through
  * the same states as it does one operation at a time (the parity and
  * golden tests compare the counters and the event stream of both ways).
- * One thread in order (the common case) takes the addresses directly.
+ * One thread (the common case) needs no turn-taking; in order, it takes
+ * its addresses directly.
  */
 static int access_batch(struct mmsim *sim)
 {
@@ -290,12 +291,21 @@ static int access_batch(struct mmsim *sim)
 	const bool write = s->acc_write;
 	int err;
 
-	if (s->acc_nthreads == 1 && s->acc_pattern == MMSIM_PAT_SEQUENTIAL) {
+	if (s->acc_nthreads == 1) {
 		uint32_t task = s->acc_task0;
 		struct task_struct *t = task_ptr(sim, task);
+		const bool in_order = s->acc_pattern == MMSIM_PAT_SEQUENTIAL;
 
 		while (s->acc_remaining && s->work_done < sim->budget_end) {
-			uint64_t addr = t->acc_start + t->acc_pos * t->acc_stride;
+			uint64_t addr;
+
+			if (likely(in_order)) {
+				addr = t->acc_start + t->acc_pos * t->acc_stride;
+			} else {
+				uint32_t i;
+
+				next_touch(sim, &i, &addr);
+			}
 
 			s->cur_task = task;
 			err = likely(user_access(sim, task, addr, write)) ?
