@@ -28,7 +28,8 @@ export async function measureScenarios(browser, base, names = shippedScenarios()
     const page = await ctx.newPage();
     let first = null,
       final = null,
-      error = null;
+      error = null,
+      marks = {};
     try {
       await page.goto(`${base}/?scenario=${name}&cursor=end`);
       await page.locator('[data-view]').first().waitFor({ timeout: 30_000 });
@@ -44,10 +45,19 @@ export async function measureScenarios(browser, base, names = shippedScenarios()
         { timeout: 60_000, polling: 'raf' },
       );
       final = await page.evaluate(() => performance.now());
+      /* the boot's marks (web/src/main.tsx, engine/client.ts): the page's modules, the worker, the run */
+      marks = await page.evaluate(() =>
+        Object.fromEntries(
+          performance
+            .getEntriesByType('mark')
+            .filter((m) => m.name.startsWith('mmplay:'))
+            .map((m) => [m.name.slice(7), m.startTime]),
+        ),
+      );
     } catch (e) {
       error = String(e.message ?? e).split('\n')[0];
     }
-    out.push({ name, first, final, error });
+    out.push({ name, first, final, error, marks });
     await ctx.close();
   }
   return out;
@@ -61,8 +71,18 @@ export function scenarioReport(rows, slowest = 8) {
   const lines = [
     `  every shipped scenario from its link (?scenario=NAME&cursor=end), a fresh page each: ${rows.length} scenarios`,
     `    final state within 1 s: ${within} of ${rows.length}; first view within 300 ms: ${firstWithin} of ${rows.length}`,
-    `    the slowest to the final state (first view, final state, ms from navigation):`,
   ];
+  const med = (k) => {
+    const v = rows
+      .map((r) => r.marks?.[k])
+      .filter((x) => typeof x === 'number')
+      .sort((a, b) => a - b);
+    return v.length ? `${Math.round(v[v.length >> 1])} ms` : '-';
+  };
+  lines.push(
+    `    where the time goes (medians, ms from navigation): the page's modules evaluated ${med('boot')}, the worker asked for ${med('worker-start')}, its wasm ready ${med('ready')}, the scenario compiled ${med('prepared')}, recorded ${med('loaded')}, its first frame ${med('frame')}`,
+    `    the slowest to the final state (first view, final state, ms from navigation):`,
+  );
   for (const r of [...rows].sort((a, b) => (b.final ?? Infinity) - (a.final ?? Infinity)).slice(0, slowest))
     lines.push(
       `      ${r.name.padEnd(44)} ${String(r.first === null ? '-' : Math.round(r.first)).padStart(6)} ${String(r.final === null ? `- (${r.error})` : Math.round(r.final)).padStart(6)}`,

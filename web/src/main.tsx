@@ -4,6 +4,8 @@ import { Controller } from './controller.js';
 import { store } from './store/store.js';
 import './styles.css';
 
+/* the page's modules are evaluated: the first of the boot's marks (the worker's follow, engine/client.ts) */
+performance.mark('mmplay:boot');
 const q = new URLSearchParams(location.search);
 const root = createRoot(document.getElementById('root')!);
 /* the speaker's notes window of a tour: no model, no controller */

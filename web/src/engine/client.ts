@@ -98,6 +98,7 @@ export class EngineClient {
 
   private start(): Worker {
     this.generation++;
+    performance.mark('mmplay:worker-start');
     const w = newWorker();
     w.onmessage = (e: MessageEvent<FromWorker>) => {
       this.heard = performance.now();
@@ -144,7 +145,14 @@ export class EngineClient {
     (this.worker ?? this.start()).postMessage(m);
   }
 
+  /** each kind of message's first arrival, as a performance mark (`mmplay:ready`, `mmplay:loaded`): the page's boot, timed */
+  private firsts = new Set<string>();
+
   private receive(m: FromWorker) {
+    if (!this.firsts.has(m.t)) {
+      this.firsts.add(m.t);
+      performance.mark(`mmplay:${m.t}`);
+    }
     switch (m.t) {
       case 'ready':
         break;
