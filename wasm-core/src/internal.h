@@ -471,7 +471,7 @@ struct mmsim {
 	struct mmsim_event *ev;
 	uint32_t nr_ev, cap_ev, soft_cap_ev;
 	uint32_t op_start; /* the next event starts an operation */
-	uint64_t budget_end; /* mmsim_run(): work_done where this call stops (run.c: access_batch) */
+	uint64_t budget_end; /* mmsim_run(): work_done where this call stops (run.c: access_op) */
 	int trace;
 	int debug_vm;
 	uint64_t mem_bytes, mem_peak;

@@ -274,94 +274,52 @@ static int touch(struct mmsim *sim, uint32_t task, uint64_t addr, bool write)
 }
 
 /*
- * Untraced, the touches after the first of access_op() run here back to
- * back. Each is still an operation of its own: a tick of the clock, a unit
- * of work, stopped by the caller's budget. Between operations mmsim_run()
- * checks only what tracing needs (lost events, a stop event, a full
- * buffer), the budget and the end of the program, and none of them can
- * change while a step's touches go on untraced: the machine goes through
- * the same states as it does one operation at a time (the parity and
- * golden tests compare the counters and the event stream of both ways).
- * One thread (the common case) needs no turn-taking; in order, it takes
- * its addresses directly.
+ * An access step's touches, each an operation: a tick of the clock, a unit
+ * of work. Traced, one per call: mmsim_run() checks between operations
+ * what tracing needs (lost events, a stop event, a full buffer). Untraced,
+ * none of that can change while a step's touches go on, so they run here
+ * back to back up to the caller's budget, and the machine goes through the
+ * same states as one operation at a time (a native test compares the
+ * snapshots of both ways; the parity and golden tests, the counters and
+ * events). One thread needs no turn-taking; in order, it takes its
+ * addresses directly.
  */
-static int access_batch(struct mmsim *sim)
+static inline __attribute__((always_inline)) int access_ops(struct mmsim *sim, const bool traced,
+							    const bool in_order)
 {
 	struct mmsim_state *s = &sim->s;
+	const uint64_t end = traced ? s->work_done + 1 : sim->budget_end;
+	const bool one = s->acc_nthreads == 1;
 	const bool write = s->acc_write;
+	struct task_struct *t = task_ptr(sim, s->acc_task0);
 	int err;
 
-	if (s->acc_nthreads == 1) {
-		uint32_t task = s->acc_task0;
-		struct task_struct *t = task_ptr(sim, task);
-		const bool in_order = s->acc_pattern == MMSIM_PAT_SEQUENTIAL;
+	do {
+		uint32_t i = 0, task = s->acc_task0;
+		uint64_t addr;
 
-		while (s->acc_remaining && s->work_done < sim->budget_end) {
-			uint64_t addr;
-
-			if (likely(in_order)) {
-				addr = t->acc_start + t->acc_pos * t->acc_stride;
-			} else {
-				uint32_t i;
-
-				next_touch(sim, &i, &addr);
-			}
-
-			s->cur_task = task;
+		if (in_order)
+			addr = t->acc_start + t->acc_pos * t->acc_stride;
+		else if (one)
+			next_touch(sim, &i, &addr); /* the one thread's turn: task and t stay */
+		else
+			t = task_ptr(sim, task = next_touch(sim, &i, &addr));
+		s->cur_task = task;
+		/* untraced, the MMU or the fault (touch() joins runs of hits for the trace) */
+		if (traced)
+			err = touch(sim, task, addr, write);
+		else
 			err = likely(user_access(sim, task, addr, write)) ?
 				      0 :
 				      handle_user_fault(sim, task, addr, write);
-			t->acc_pos++;
-			s->acc_remaining--;
-			s->work_done++;
-			if (err)
-				return err;
-		}
-	} else {
-		while (s->acc_remaining && s->work_done < sim->budget_end) {
-			uint32_t i, task;
-			uint64_t addr;
-
-			task = next_touch(sim, &i, &addr);
-			s->cur_task = task;
-			err = likely(user_access(sim, task, addr, write)) ?
-				      0 :
-				      handle_user_fault(sim, task, addr, write);
-			task_ptr(sim, task)->acc_pos++;
-			s->acc_remaining--;
+		t->acc_pos++;
+		s->acc_remaining--;
+		if (!one)
 			s->acc_cur = (i + 1) % s->acc_nthreads;
-			s->work_done++;
-			if (err)
-				return err;
-		}
-	}
-	if (!s->acc_remaining) {
-		s->acc_active = 0;
-		return debug_vm_check(sim);
-	}
-	return 0;
-}
-
-static int access_op(struct mmsim *sim)
-{
-	struct mmsim_state *s = &sim->s;
-	uint32_t i, task;
-	struct task_struct *t;
-	uint64_t addr;
-	int err;
-
-	task = next_touch(sim, &i, &addr);
-	t = task_ptr(sim, task);
-	s->cur_task = task;
-	err = touch(sim, task, addr, s->acc_write);
-	t->acc_pos++;
-	s->acc_remaining--;
-	s->acc_cur = (i + 1) % s->acc_nthreads;
-	s->work_done++;
-	if (err)
-		return err;
-	if (!sim->trace && s->acc_remaining)
-		return access_batch(sim);
+		s->work_done++;
+		if (err)
+			return err;
+	} while (s->acc_remaining && s->work_done < end);
 	if (!s->acc_remaining) {
 		flush_access_run(sim);
 		s->acc_active = 0;
@@ -374,7 +332,7 @@ static int access_op(struct mmsim *sim)
 	 * a fault has every earlier touch counted (a view stopped at the fault
 	 * shows the touches that came before it).
 	 */
-	if (unlikely(sim->trace) && s->run_count) {
+	if (traced && s->run_count) {
 		uint32_t ni;
 		uint64_t naddr;
 		uint32_t ntask = next_touch(sim, &ni, &naddr);
@@ -383,6 +341,22 @@ static int access_op(struct mmsim *sim)
 			flush_access_run(sim);
 	}
 	return 0;
+}
+
+/*
+ * The loop above made three times by the compiler: traced; untraced, one
+ * thread in order (the common case: its addresses directly, no test of
+ * tracing or of the pattern per touch); untraced, the rest.
+ */
+static int access_op(struct mmsim *sim)
+{
+	const struct mmsim_state *s = &sim->s;
+
+	if (sim->trace)
+		return access_ops(sim, true, false);
+	if (s->acc_nthreads == 1 && s->acc_pattern == MMSIM_PAT_SEQUENTIAL)
+		return access_ops(sim, false, true);
+	return access_ops(sim, false, false);
 }
 
 /*
