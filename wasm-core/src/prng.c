@@ -36,13 +36,9 @@ uint64_t random_index(uint64_t key, uint64_t i, uint64_t n)
 
 uint64_t permute_index(uint64_t key, uint64_t i, uint64_t n)
 {
-	/* the bits of n - 1 (at least 2), made even: the loop that counted them cost a third of a random touch */
-	unsigned bits = n > 4 ? 64 - (unsigned)__builtin_clzll(n - 1) : 2, half;
-	uint64_t mask, x = i;
+	unsigned half = permute_width(n) / 2;
+	uint64_t mask = (1ull << half) - 1, x = i;
 
-	bits += bits & 1;
-	half = bits / 2;
-	mask = (1ull << half) - 1;
 	do {
 		uint64_t l = x >> half, r = x & mask;
 
