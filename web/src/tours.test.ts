@@ -11,7 +11,7 @@ import { COUNTERS } from '../../wasm-core/ts/abi.js';
 import { compile } from '../../wasm-core/ts/compile.js';
 import { Core } from '../../wasm-core/ts/core.js';
 import { parseScenario } from '../../wasm-core/ts/load/index.js';
-import { captionParts, captionText, counterKey } from '../../wasm-core/ts/load/tour.js';
+import { captionParts, captionText, counterKey } from '../../wasm-core/ts/load/tour-format.js';
 import { applyOverrides } from '../../wasm-core/ts/overrides.js';
 import type { Timeline } from './engine/protocol.js';
 import { Engine } from './frames/engine.js';

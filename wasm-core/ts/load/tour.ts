@@ -34,9 +34,8 @@ import {
   type ParamValue,
 } from './params.js';
 
-/* what the page and the recorder read without this parser */
-import { type CaptionPart, captionParts, captionText, counterKey, FIRSTS_KEPT, type Figure } from './tour-format.js';
-export { counterKey, FIRSTS_KEPT };
+/* captions, counterKey and FIRSTS_KEPT: ./tour-format.ts, which the page and the recorder read without this parser */
+import { captionParts, FIRSTS_KEPT } from './tour-format.js';
 
 /** the moment of a beat: where the cursor goes once the beat's runs are recorded */
 export type Moment =
@@ -406,9 +405,6 @@ function moment(v: unknown): Moment {
     return { kind: 'counter', counter: o.counter as string, reaches: (o.reaches as number | undefined) ?? 1 };
   return { kind: 'say', nth: o.say as number };
 }
-
-/* a caption's figures: ./tour-format.ts */
-export { type CaptionPart, captionParts, captionText, type Figure };
 
 type AtOf = (segs: (string | number)[]) => At;
 
