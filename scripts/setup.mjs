@@ -86,19 +86,23 @@ export function ensureNpm() {
  * CI=true only checked, so that a description committed without its
  * regenerated files fails CI instead of being silently fixed there.
  */
+/** the files under a directory of the tree (recursively) whose path inside it passes `keep`, as full paths */
+function filesUnder(dir, keep) {
+  return readdirSync(join(root, dir), { recursive: true })
+    .map(String)
+    .filter(keep)
+    .map((f) => join(root, dir, f));
+}
+
 export function ensureInterface() {
   const check = !!process.env.CI;
   /* up to date when the last generation (its stamp) is newer than the description and the generator:
      no process spawned, since the CLI runs this on every start */
   const inputs = [
     join(root, 'scripts/gen-interface.mjs'),
-    ...readdirSync(join(root, 'wasm-core/interface'), { recursive: true })
-      .filter((f) => /\.(mjs|ts)$/.test(String(f)))
-      .map((f) => join(root, 'wasm-core/interface', String(f))),
+    ...filesUnder('wasm-core/interface', (f) => /\.(mjs|ts)$/.test(f)),
     /* docs/reference.md and the validators are made from the loader's schemas and descriptions */
-    ...readdirSync(join(root, 'wasm-core/ts'), { recursive: true })
-      .filter((f) => String(f).endsWith('.ts') && !String(f).startsWith('gen/'))
-      .map((f) => join(root, 'wasm-core/ts', String(f))),
+    ...filesUnder('wasm-core/ts', (f) => f.endsWith('.ts') && !f.startsWith('gen/')),
   ];
   /* under CI too: the stamp (never committed) is only written once a check has passed in this tree */
   const stamp = join(root, 'wasm-core/build/interface.stamp');
@@ -167,9 +171,7 @@ function coreUpToDate(native) {
 export function ensureCli() {
   const out = join(root, 'wasm-core', 'build', 'sim.mjs');
   const sources = ['wasm-core/cli', 'wasm-core/ts', 'wasm-core/interface'].flatMap((d) =>
-    readdirSync(join(root, d), { recursive: true })
-      .filter((f) => String(f).endsWith('.ts'))
-      .map((f) => join(root, d, String(f))),
+    filesUnder(d, (f) => f.endsWith('.ts')),
   );
   const built = existsSync(out) ? statSync(out).mtimeMs : 0;
   if (sources.every((f) => statSync(f).mtimeMs < built)) return out;
