@@ -8,21 +8,14 @@ import { GALLERY, GROUPS, SUBGROUPS, sourceOf, type GalleryEntry } from '../scen
 import { dispatch } from '../store/store.js';
 import { TOURS } from '../tours.js';
 
-function open(e: GalleryEntry, ev: React.MouseEvent) {
+/* a card's scenario, once its text has come; withSweep: a seed row's sweep, over its reference data's x, charting its y */
+function open(e: GalleryEntry, ev: React.MouseEvent, withSweep = false) {
   if (ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.button !== 0) return; /* let the browser open a new tab */
+  if (withSweep && !e.reference) return;
   ev.preventDefault();
+  const sweep = withSweep && e.reference ? { sweep: { key: e.reference.x, values: null, y: e.reference.y } } : {};
   void sourceOf(e.file).then((source) =>
-    dispatch({ type: 'openScenario', name: e.name, file: e.file, source, edited: false }),
-  );
-}
-
-/* a seed row's sweep: over its reference data's x, charting its y */
-function openSweep(e: GalleryEntry, ev: React.MouseEvent) {
-  if (ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.button !== 0 || !e.reference) return;
-  ev.preventDefault();
-  const sweep = { key: e.reference.x, values: null, y: e.reference.y };
-  void sourceOf(e.file).then((source) =>
-    dispatch({ type: 'openScenario', name: e.name, file: e.file, source, edited: false, sweep }),
+    dispatch({ type: 'openScenario', name: e.name, file: e.file, source, edited: false, ...sweep }),
   );
 }
 
@@ -140,7 +133,7 @@ function SeedTable({ title, entries }: { title: string; entries: GalleryEntry[] 
                 {e.reference && (
                   <a
                     href={`${href(e)}&sweep=${e.reference.x}&y=${e.reference.y}`}
-                    onClick={(ev) => openSweep(e, ev)}
+                    onClick={(ev) => open(e, ev, true)}
                     data-sweep={e.name}
                   >
                     Sweep {e.reference.x}
