@@ -276,12 +276,21 @@ export class Sim {
     this.ex.mmsim_set_trace(this.ptr, on ? 1 : 0);
   }
 
-  /** A copy of the buffered event records (32 bytes each), and clears the buffer. */
   /** drop the buffered events without copying them (a replay that has them already) */
   clearEvents(): void {
     this.ex.mmsim_events_clear(this.ptr);
   }
 
+  /**
+   * The events since the last clear, as a view of the core's memory (no copy): valid until the next
+   * call into the core (its memory may grow and move). The recorder copies it once, into its log.
+   */
+  pendingEvents(): Uint8Array {
+    const n = this.ex.mmsim_nr_events(this.ptr);
+    return n ? this.core.bytes(this.ex.mmsim_events(this.ptr), n * STRUCTS.event.size) : new Uint8Array(0);
+  }
+
+  /** A copy of the buffered event records (32 bytes each), and clears the buffer. */
   drainEvents(): Uint8Array {
     const n = this.ex.mmsim_nr_events(this.ptr);
     const out = n ? this.core.bytes(this.ex.mmsim_events(this.ptr), n * STRUCTS.event.size).slice() : new Uint8Array(0);
