@@ -446,8 +446,12 @@ export class Recorder {
   /* ------------------------------------------------------------- seeking */
 
   event(i: number): SimEvent {
-    return decodeEvent(new DataView(this.events.buffer, this.events.byteOffset, this.events.byteLength), i * 32, i);
+    /* one view per log buffer, not one per event read (a chart over a run reads hundreds of thousands) */
+    if (this.view?.buffer !== this.events.buffer)
+      this.view = new DataView(this.events.buffer, this.events.byteOffset, this.events.byteLength);
+    return decodeEvent(this.view, i * 32, i);
   }
+  private view: DataView | null = null;
 
   /**
    * The indexes of the events of these types, in order, without decoding an event: a pass over the

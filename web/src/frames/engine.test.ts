@@ -4,6 +4,7 @@ import { Engine } from './engine.js';
 import { CAUSE, type Frame } from './types.js';
 import { recorded } from '../mechanisms/testing.js';
 import { FRAME_PROVIDERS } from '../gen/frames.js';
+import { computeMarks } from '../mechanisms/registry.js';
 import { runProgram } from '../../../wasm-core/ts/runner.js';
 import { loadCore, programFrom, programOf } from '../../../wasm-core/test/helpers.js';
 
@@ -25,6 +26,20 @@ describe('engine: recording', () => {
     expect(tl.sayEvents.length).toBe(says);
     expect(tl.beatEvents.every((i) => tl.stepEvents.includes(i))).toBe(true);
     eng.destroy();
+  });
+
+  it("a run's jump marks are the same read through its type index as from every event decoded", async () => {
+    for (const file of ['scenarios/vma-cache/ebizzy.yaml', 'scenarios/prefault/threads.yaml']) {
+      const eng = new Engine(await loadCore(), programOf(file), {}, FRAME_PROVIDERS);
+      const tl = eng.recordAll();
+      const event = (i: number) => eng.event(i);
+      const indexed = computeMarks(tl.nEvents, event, (types) => eng.ofTypes(types));
+      const decoded = computeMarks(tl.nEvents, event);
+      expect(indexed, file).toEqual(decoded);
+      /* and they mark something: faults are jumped to in every run */
+      expect(indexed['fault']?.length, file).toBeGreaterThan(0);
+      eng.destroy();
+    }
   });
 
   it('records the sequential scenario with its indexes', async () => {

@@ -77,6 +77,15 @@ export function computeMarks(
   }
   const marks: Record<string, number[]> = Object.fromEntries(defs.map((j) => [j.id, []]));
   /* only the events of the jumps' types, where the run has an index of them */
+  if (ofTypes) {
+    /* a type whose every jump takes each of its events needs no event decoded: its index is the list */
+    for (const [type, js] of byType)
+      if (js.every((j) => !j.where)) {
+        const all = ofTypes([type]);
+        for (const j of js) marks[j.id] = Array.from(all);
+        byType.delete(type);
+      }
+  }
   const read = ofTypes ? ofTypes([...byType.keys()]) : null;
   for (let k = 0, n = read ? read.length : nEvents; k < n; k++) {
     const i = read ? read[k] : k;
