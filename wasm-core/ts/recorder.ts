@@ -446,10 +446,14 @@ export class Recorder {
   /* ------------------------------------------------------------- seeking */
 
   event(i: number): SimEvent {
-    /* one view per log buffer, not one per event read (a chart over a run reads hundreds of thousands) */
+    return decodeEvent(this.eventView(), i * 32, i);
+  }
+
+  /** the event log as a DataView (event i at byte 32 i): one per log buffer, not one per event read */
+  protected eventView(): DataView {
     if (this.view?.buffer !== this.events.buffer)
       this.view = new DataView(this.events.buffer, this.events.byteOffset, this.events.byteLength);
-    return decodeEvent(this.view, i * 32, i);
+    return this.view;
   }
   private view: DataView | null = null;
 

@@ -15,7 +15,7 @@
  * folder in web/src/mechanisms/): each gets the core at the cursor and the
  * partial operation's events, and its result goes in frame.mech[id].
  */
-import { EV, FaultKind, SetHow, type EventName } from '../../../wasm-core/ts/abi.js';
+import { EV, EV_TYPE_MASK, EVENT_OFFSETS, FaultKind, SetHow, type EventName } from '../../../wasm-core/ts/abi.js';
 import type { Core, MmInfo } from '../../../wasm-core/ts/core.js';
 import type { Program, StepInfo } from '../../../wasm-core/ts/compile.js';
 import { lowerBound } from '../../../wasm-core/ts/search.js';
@@ -143,30 +143,45 @@ export class Engine extends Recorder {
       (name) => EV[name as EventName],
     );
     const read = this.ofTypes([EV.mm_set_pte, EV.mm_filemap_fault, ...changers]);
+    const changerTypes = new Set<number>(changers);
+    /* a plain mm_set_pte (most of a big run's events) is read in place, not decoded into an object */
+    const v = this.eventView();
+    const SET = EVENT_OFFSETS.mm_set_pte;
+    const mmOf = new Map<number, number>();
     /* the operation of the last major filemap fault: a page mapped in that operation was read from disk */
     let majorOp = -1;
     for (let k = 0; k < read.length; k++) {
       const i = read[k];
-      const e = this.event(i);
-      if (e.type === EV.mm_filemap_fault) {
-        if (!e.cached) majorOp = this.opOf(i)[0];
+      const o = i * 32;
+      const type = v.getUint16(o, true) & EV_TYPE_MASK;
+      if (type === EV.mm_filemap_fault) {
+        if (!v.getUint32(o + EVENT_OFFSETS.mm_filemap_fault.cached, true)) majorOp = this.opOf(i)[0];
         continue;
       }
-      const changed = this.tableChanges([e]);
-      for (const c of changed)
-        for (let j = 0; j < c.pages; j++) add(c.mm * 2 ** 36 + Math.floor(c.address / 4096) + j, i + 1, c.cause);
-      if (changed.length) continue;
-      if (e.type !== EV.mm_set_pte || e.how === SetHow.Reuse) continue; /* reuse: the same page, made writable */
-      add(
-        this.mmOfTask(e.task) * 2 ** 36 + Math.floor(e.address / 4096),
-        i + 1,
-        causeOf(e.how, majorOp === this.opOf(i)[0]),
-      );
+      if (changerTypes.has(type)) {
+        const changed = this.tableChanges([this.event(i)]);
+        for (const c of changed)
+          for (let j = 0; j < c.pages; j++) add(c.mm * 2 ** 36 + Math.floor(c.address / 4096) + j, i + 1, c.cause);
+        if (changed.length) continue;
+      }
+      if (type !== EV.mm_set_pte) continue;
+      const how = v.getUint32(o + SET.how, true);
+      if (how === SetHow.Reuse) continue; /* reuse: the same page, made writable */
+      const task = v.getUint16(o + 2, true);
+      let mm = mmOf.get(task);
+      if (mm === undefined) mmOf.set(task, (mm = this.mmOfTask(task === 0xffff ? null : task)));
+      const address = v.getUint32(o + SET.address + 4, true) * 2 ** 32 + v.getUint32(o + SET.address, true);
+      add(mm * 2 ** 36 + Math.floor(address / 4096), i + 1, causeOf(how, majorOp >= 0 && majorOp === this.opOf(i)[0]));
     }
     /* by page, and by event within a page (events are added in order) */
     const order = new Uint32Array(n);
-    for (let k = 0; k < n; k++) order[k] = k;
-    order.sort((a, b) => keyOf[a] - keyOf[b] || a - b);
+    let sorted = true;
+    for (let k = 0; k < n; k++) {
+      order[k] = k;
+      if (k && keyOf[k] < keyOf[k - 1]) sorted = false;
+    }
+    /* a run that maps its pages in address order (most big ones) is in page order already */
+    if (!sorted) order.sort((a, b) => keyOf[a] - keyOf[b] || a - b);
     const keys: number[] = [];
     const start: number[] = [];
     const from = new Float64Array(n),
