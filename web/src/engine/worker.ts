@@ -271,8 +271,26 @@ class TunablesError extends Error {
   }
 }
 
+/*
+ * The last few scenarios parsed and checked, by their text, file and limits: a tunable changed, a run
+ * compared or a letter asked for reads the same text again (lru/backup: 20-80 ms of YAML and schema
+ * each time in a worker). Nothing changes a parsed scenario: overrides make a new one.
+ */
+const PARSED_KEPT = 4;
+const parsed = new Map<string, Scenario>();
+function parsedScenario(input: ScenarioInput): Scenario {
+  if (input.source.length > 1 << 20) return parseScenario(input.source, input.file, input.limits);
+  const key = `${input.file}\0${JSON.stringify(input.limits)}\0${input.source}`;
+  let s = parsed.get(key);
+  if (s) parsed.delete(key);
+  else s = parseScenario(input.source, input.file, input.limits);
+  parsed.set(key, s);
+  while (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value as string);
+  return s;
+}
+
 function scenarioOf(input: ScenarioInput) {
-  const own = parseScenario(input.source, input.file, input.limits);
+  const own = parsedScenario(input);
   let s: Scenario;
   try {
     s = applyOverrides(own, input.overrides);
