@@ -300,6 +300,17 @@ static bool vma_page_prot_writable(const struct mmsim *sim, const struct vm_area
  * a private write maps a new anon folio, everything else a file folio. The
  * caller takes the reference and updates RSS.
  */
+/*
+ * The entry set_pte_range() gives a page of a read fault in this VMA, but
+ * its pfn: fault-around's untraced batch (filemap.c) builds its PTEs from
+ * it. A read fault never takes set_pte_range()'s anon branch.
+ */
+uint64_t read_fault_pte_bits(const struct mmsim *sim, const struct vm_area_struct *vma)
+{
+	return mk_pte(0) | MMSIM_PTE_ACCESSED |
+	       (vma_page_prot_writable(sim, vma) ? MMSIM_PTE_RW : 0);
+}
+
 void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64_t addr,
 		   uint64_t *pte, uint32_t how)
 {

@@ -40,6 +40,7 @@ uint64_t zap_page_range(struct mmsim *sim, struct vm_area_struct *vma, uint64_t 
 void free_pgtables(struct mmsim *sim, struct mm_struct *mm, uint64_t start, uint64_t end);
 int copy_page_range(struct mmsim *sim, struct vm_area_struct *dst, struct vm_area_struct *src);
 void set_zero_pte(struct mmsim *sim, struct vm_fault *vmf, uint64_t addr, uint64_t *pte);
+uint64_t read_fault_pte_bits(const struct mmsim *sim, const struct vm_area_struct *vma);
 void set_pte_range(struct mmsim *sim, struct vm_fault *vmf, uint32_t pfn, uint64_t addr,
 		   uint64_t *pte, uint32_t how);
 static inline uint32_t pte_pfn(uint64_t pte)
