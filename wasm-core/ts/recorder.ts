@@ -247,8 +247,9 @@ export class Recorder {
   /**
    * Take now the interval the budget would end at: the events still to come (at this run's rate of
    * events per unit of work so far) would hold more snapshots of this size than the budget keeps, and
-   * each halving throws away half the copies made (the prefault's 1 GiB run took 70 snapshots of
-   * 12 MiB to keep 16). Where the snapshots are taken changes no state a seek reaches, only its speed.
+   * each halving throws away half the copies made (prefault/sequential's 1 GiB run, 1,163,067 events,
+   * took 222 snapshots to keep 37; taken this way, 105 to keep 56). Where the snapshots are taken
+   * changes no state a seek reaches, only its speed.
    */
   private widenInterval(size: number): void {
     const sim = this.sim;
