@@ -70,7 +70,8 @@ setup({
 });
 const tSetup = Date.now() - t0;
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const env = { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' };
+/* MMPLAY_QUICK: the quick loop; a test that leaves a slow second pass to the full run reads it (golden.test.ts) */
+const env = { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1', ...(quick ? { MMPLAY_QUICK: '1' } : {}) };
 
 /** the lines of a stage's output that name what failed (vitest, Playwright, the native tests, lint) */
 function failureLines(text) {
