@@ -143,7 +143,7 @@ const ms = (x: number) => (x < 0.1 ? `${(x * 1000).toFixed(1)} ms` : `${(x * 100
 /** "47.1 M/s (44.0-48.2)" */
 const withRange = (s: Stat, f: (x: number) => string) => `${f(s.median)} (${f(s.min).replace(/ .*/, '')}–${f(s.max)})`;
 const row = (label: string, a: string, b: string, c = '') =>
-  console.log(`  ${label.padEnd(36)}${a.padStart(24)}${b.padStart(24)}${c.padStart(13)}`);
+  console.log(`  ${label.padEnd(40)} ${a.padStart(26)} ${b.padStart(26)}${c.padStart(13)}`);
 
 async function main() {
   const core = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`));
