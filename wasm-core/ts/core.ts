@@ -292,9 +292,8 @@ export class Sim {
 
   /** A copy of the buffered event records (32 bytes each), and clears the buffer. */
   drainEvents(): Uint8Array {
-    const n = this.ex.mmsim_nr_events(this.ptr);
-    const out = n ? this.core.bytes(this.ex.mmsim_events(this.ptr), n * STRUCTS.event.size).slice() : new Uint8Array(0);
-    this.ex.mmsim_events_clear(this.ptr);
+    const out = this.pendingEvents().slice();
+    this.clearEvents();
     return out;
   }
 
