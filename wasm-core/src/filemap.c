@@ -435,7 +435,8 @@ uint32_t filemap_map_pages(struct mmsim *sim, struct vm_fault *vmf, uint64_t sta
 	 * folio_add_file_rmap_pte() for it, their counters added once after the
 	 * loop. Nothing sees the machine between two pages of one fault without
 	 * tracing (no event, no capture), so every state an operation ends in is
-	 * the same; traced, each page goes the whole way, event by event.
+	 * the same; traced, each page goes the whole way, event by event. The
+	 * golden tests run every interactive scenario both ways and compare.
 	 */
 	const bool batch = !sim->trace && !(vmf->flags & MMSIM_FAULT_FLAG_WRITE);
 	const uint64_t bits = batch ? read_fault_pte_bits(sim, vma) : 0;
