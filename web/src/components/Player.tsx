@@ -333,6 +333,7 @@ function ShownFigures() {
       role="group"
       aria-label="Key counters"
       data-recording={!ready || undefined}
+      data-at={frame?.cursor}
     >
       {FIGURES.map(({ key, label }) => {
         const i = COUNTERS.indexOf(key as never);
