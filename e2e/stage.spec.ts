@@ -238,6 +238,8 @@ const WHOLE_PAGES = [
   'scenario=vma-cache/ebizzy&cursor=s6:0.01&compare=vmacache=mm-wide',
   'scenario=lru/backup&cursor=s12:0.5&compare=fadvise_dontneed=invalidate-only',
   'scenario=large-folios/cow-byte&cursor=end',
+  /* two runs whose differences are long: at 1280x720 they once took three lines and the page scrolled */
+  'scenario=prefault/sequential&cursor=end&compare=anon_prefault=off',
   'scenario=prefault/sequential&cursor=end&compare=anon_prefault=off&c=thp=always&d=mthp=[65536]',
 ];
 for (const [size, theme, present] of [

@@ -206,7 +206,9 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
             >
               {SPEEDS.map((s) => (
                 <option key={s} value={s}>
-                  {fmt(s)} ev/s
+                  {/* "10k ev/s": the longest label as short as "300 ev/s", so that a projector's
+                      1280 px transport keeps it whole beside six jump buttons */}
+                  {s >= 1000 ? `${s / 1000}k` : s} ev/s
                 </option>
               ))}
             </select>
