@@ -193,8 +193,12 @@ export function ensureCli() {
   return out;
 }
 
+/* the browser (the benchmark, the seed charts) and its headless shell (the browser tests: playwright.config.ts) */
 export function ensureBrowser() {
-  ensureTools([['chromium', 'chromium']]);
+  ensureTools([
+    ['chromium', 'chromium'],
+    ['chromium-headless-shell', 'chromium-headless-shell'],
+  ]);
 }
 
 export function chromiumPath() {
