@@ -1,7 +1,8 @@
 // Every shipped scenario from its link to its final state in headless
 // Chromium (the production build, served on localhost): a fresh page at
 // ?scenario=NAME&cursor=end, timed from navigation to the first view drawn and
-// to the cursor at the run's end (the last event, or a big run's final state).
+// to the cursor at the run's end (the last event, or a big run's final state),
+// by the page's own clock (watchBoot below).
 // Used by npm run bench (scripts/bench.mjs); alone, with a server running:
 //
 //   node scripts/measure-scenarios.mjs [BASE_URL]      (default http://127.0.0.1:4179)
@@ -20,31 +21,57 @@ export function shippedScenarios() {
     .sort();
 }
 
+/*
+ * Installed in the page before its own scripts: a MutationObserver that notes when the first view is in the
+ * DOM and when the cursor first reads the run's end, each as the time of the next animation frame (the
+ * frame that paints it), ms from navigation. Playwright's own waiting polls from outside the page and adds
+ * its round trips: on this machine it saw the view 30-430 ms after the page had drawn it.
+ */
+function watchBoot() {
+  const seen = {};
+  window.__mmplayMeasure = seen;
+  const atFrame = (k) => requestAnimationFrame(() => (seen[k] = performance.now()));
+  const atEnd = () => {
+    const t = document.querySelector('[data-testid="cursor"]')?.textContent ?? '';
+    if (t.includes('final state')) return true;
+    const m = /event ([\d,]+) \/ ([\d,]+)/.exec(t);
+    return !!m && m[1] === m[2] && !t.includes('recording');
+  };
+  const mo = new MutationObserver(() => {
+    if (!('first' in seen) && document.querySelector('[data-view]')) {
+      atFrame('first');
+      seen.first = null;
+    }
+    /* after the first view: before the run is in, the cursor reads "event 0 / 0" */
+    if ('first' in seen && !('final' in seen) && atEnd()) {
+      atFrame('final');
+      seen.final = null;
+      mo.disconnect();
+    }
+  });
+  document.addEventListener('DOMContentLoaded', () =>
+    mo.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true }),
+  );
+}
+
 /** each scenario's first view and final state, ms from navigation (null: not within the wait) */
 export async function measureScenarios(browser, base, names = shippedScenarios()) {
   const out = [];
   for (const name of names) {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await ctx.newPage();
+    await page.addInitScript(watchBoot);
     let first = null,
       final = null,
       error = null,
       marks = {};
     try {
       await page.goto(`${base}/?scenario=${name}&cursor=end`);
-      await page.locator('[data-view]').first().waitFor({ timeout: 30_000 });
-      first = await page.evaluate(() => performance.now());
-      await page.waitForFunction(
-        () => {
-          const t = document.querySelector('[data-testid="cursor"]')?.textContent ?? '';
-          if (t.includes('final state')) return true;
-          const m = /event ([\d,]+) \/ ([\d,]+)/.exec(t);
-          return !!m && m[1] === m[2] && !t.includes('recording');
-        },
-        null,
-        { timeout: 60_000, polling: 'raf' },
-      );
-      final = await page.evaluate(() => performance.now());
+      await page.waitForFunction(() => typeof window.__mmplayMeasure?.final === 'number', null, {
+        timeout: 60_000,
+        polling: 100,
+      });
+      ({ first, final } = await page.evaluate(() => window.__mmplayMeasure));
       /* the boot's marks (web/src/main.tsx, engine/client.ts): the page's modules, the worker, the run */
       marks = await page.evaluate(() =>
         Object.fromEntries(
