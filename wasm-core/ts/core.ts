@@ -516,6 +516,11 @@ export class Sim {
     return new Uint32Array(this.core.ex.memory.buffer.slice(p, p + n * 4));
   }
 
+  /** the bytes a snapshot of the current state takes */
+  get snapshotSize(): number {
+    return Number(this.ex.mmsim_snapshot_size(this.ptr));
+  }
+
   snapshot(): Uint8Array {
     const len = Number(this.ex.mmsim_snapshot_size(this.ptr));
     const p = this.core.malloc(len);

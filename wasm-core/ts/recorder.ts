@@ -59,6 +59,8 @@ export interface EngineOptions {
   interval?: number;
   /** a counter sample every this many events (interactive) */
   sampleEvery?: number;
+  /** a snapshot at least this large stays in the core's memory (saveSnapshot; up to IN_CORE_MAX) */
+  inCoreFrom?: number;
 }
 
 export interface Samples {
@@ -104,12 +106,18 @@ const EVENT_NAMES: readonly string[] = Object.entries(EV).reduce<string[]>((out,
   return out;
 }, []);
 
+/** a snapshot of at most this size stays in the core's memory (saveSnapshot; from inCoreFrom, 8 MiB) ... */
+const IN_CORE_MAX = 256 * 2 ** 20;
+/** ... while the core's memory is at most this large (wasm32: 4 GiB in all) */
+const IN_CORE_CEILING = 2 * 2 ** 30;
+
 const DEFAULTS: Required<Omit<EngineOptions, 'maxBytes'>> & { maxBytes?: number } = {
   snapshotBudget: 192 * 2 ** 20,
   bigRunWork: 1_500_000,
   maxEvents: 3_000_000,
   interval: 2048,
   sampleEvery: 256,
+  inCoreFrom: 8 * 2 ** 20,
 };
 
 /**
@@ -136,9 +144,11 @@ export class Recorder {
    * Snapshots of the core at operation boundaries. `event`: the boundary
    * (events before it); `work`: the core's work done there; `pinned`: taken
    * because much work passed without events (filling the page cache emits
-   * one event for millions of pages), so thinning keeps it.
+   * one event for millions of pages), so thinning keeps it. `data`: the
+   * state, in the core's own memory (a CoreSnapshot) or, for a large state,
+   * copied out to JavaScript (see saveSnapshot).
    */
-  private snaps: { event: number; work: number; pinned: boolean; bytes: Uint8Array }[] = [];
+  private snaps: { event: number; work: number; pinned: boolean; len: number; data: CoreSnapshot | Uint8Array }[] = [];
   private interval: number;
   private snapBytes = 0;
   private samples: Samples = { x: [], values: COUNTERS.map(() => []) };
@@ -182,8 +192,11 @@ export class Recorder {
       eventCapacity: 8192,
     });
     if (!this.big) {
-      this.snaps = [{ event: 0, work: 0, pinned: true, bytes: sim.snapshot() }];
-      this.snapBytes = this.snaps[0].bytes.length;
+      const data = this.saveSnapshot(sim);
+      this.snaps = [
+        { event: 0, work: 0, pinned: true, len: data instanceof Uint8Array ? data.length : data.len, data },
+      ];
+      this.snapBytes = this.snaps[0].len;
     }
     this.sample(sim, 0);
     return sim;
@@ -232,11 +245,54 @@ export class Recorder {
     this.nEvents += n;
   }
 
+  /**
+   * A snapshot of a large state stays in the core's memory: copying one out to a fresh JavaScript buffer
+   * cost more than saving it (recording fault-around/seed/random-1g took 41 snapshots of 10.6 MiB: saving
+   * them 47-71 ms, the copies out 171-296 ms, most of it the fresh buffers' page faults), while the core's
+   * memory freed by thinning is reused by the next. A small one (under inCoreFrom) is copied out, which
+   * measured no slower; a very large one (over IN_CORE_MAX, or with the core's memory over
+   * IN_CORE_CEILING) too: the wasm memory's 4 GiB are the simulator's first.
+   */
+  private saveSnapshot(sim: Sim): CoreSnapshot | Uint8Array {
+    const size = sim.snapshotSize;
+    if (size < this.opts.inCoreFrom || size > IN_CORE_MAX || this.core.memoryBytes > IN_CORE_CEILING)
+      return sim.snapshot();
+    /* into the smallest spare one it fits (each has an eighth's room to grow): a new buffer beside the
+       holes thinning left would grow the core's memory instead (random-1g's ended at 385 MiB) */
+    let k = -1;
+    for (let i = 0; i < this.spare.length; i++)
+      if (this.spare[i].cap >= size && (k < 0 || this.spare[i].cap < this.spare[k].cap)) k = i;
+    const into = k < 0 ? null : this.spare.splice(k, 1)[0];
+    return sim.snapshotInCore(into);
+  }
+
+  /** thinned in-core snapshots, whose memory the next ones reuse while the run records */
+  private spare: CoreSnapshot[] = [];
+
+  private restoreSnapshot(data: CoreSnapshot | Uint8Array): void {
+    if (data instanceof Uint8Array) this.sim.restore(data);
+    else this.sim.restoreInCore(data);
+  }
+
+  /** free the in-core ones (or, while recording, keep them as spares); the others are the GC's */
+  private freeSnapshots(list: { data: CoreSnapshot | Uint8Array }[], spare = false): void {
+    for (const s of list)
+      if (s.data instanceof Uint8Array) continue;
+      else if (spare) this.spare.push(s.data);
+      else this.sim.freeSnapshot(s.data);
+  }
+
+  private freeSpares(): void {
+    for (const s of this.spare) this.sim.freeSnapshot(s);
+    this.spare = [];
+  }
+
   private takeSnapshot(pinned: boolean): void {
-    const bytes = this.sim.snapshot();
-    this.snaps.push({ event: this.sim.eventsTotal, work: this.sim.workDone, pinned, bytes });
-    this.snapBytes += bytes.length;
-    if (!pinned) this.widenInterval(bytes.length);
+    const data = this.saveSnapshot(this.sim);
+    const len = data instanceof Uint8Array ? data.length : data.len;
+    this.snaps.push({ event: this.sim.eventsTotal, work: this.sim.workDone, pinned, len, data });
+    this.snapBytes += len;
+    if (!pinned) this.widenInterval(len);
     if (this.snapBytes > this.opts.snapshotBudget && this.snaps.length > 2) {
       /* over budget: keep every other snapshot (and the pinned ones), snapshot half as often */
       this.halveSnapshots();
@@ -264,8 +320,13 @@ export class Recorder {
   /** keep every other snapshot, and every pinned one */
   private halveSnapshots(): void {
     let odd = false;
-    this.snaps = this.snaps.filter((s) => s.pinned || (odd = !odd));
-    this.snapBytes = this.snaps.reduce((a, s) => a + s.bytes.length, 0);
+    const keep = this.snaps.map((s) => s.pinned || (odd = !odd));
+    this.freeSnapshots(
+      this.snaps.filter((_, i) => !keep[i]),
+      !this.done,
+    );
+    this.snaps = this.snaps.filter((_, i) => keep[i]);
+    this.snapBytes = this.snaps.reduce((a, s) => a + s.len, 0);
   }
 
   /**
@@ -311,6 +372,8 @@ export class Recorder {
         else if (heavy && sim.eventsTotal > last.event) this.takeSnapshot(true);
         if (this.nEvents > this.opts.maxEvents) {
           /* too many events to keep: start over as a big run */
+          this.freeSnapshots(this.snaps);
+          this.freeSpares();
           this.sim.destroy();
           this.big = true;
           this.events = new Uint8Array(0);
@@ -340,6 +403,7 @@ export class Recorder {
 
   private finish(): true {
     this.done = true;
+    this.freeSpares();
     this.recordSeconds = (performance.now() - this.t0) / 1000;
     if (!this.big) {
       this.sample(this.sim, this.nEvents);
@@ -431,6 +495,8 @@ export class Recorder {
 
   destroy(): void {
     this.dropKept();
+    this.freeSnapshots(this.snaps);
+    this.freeSpares();
     this.sim.destroy();
     this.snaps = [];
     this.events = new Uint8Array(0);
@@ -567,7 +633,7 @@ export class Recorder {
       const from = kept ? kept.event : this.snaps[k].event;
       if (frozen || from > this.at || b < this.at) {
         if (kept) this.sim.restoreInCore(kept.snap);
-        else this.sim.restore(this.snaps[k].bytes);
+        else this.restoreSnapshot(this.snaps[k].data);
         this.at = from;
         this.frozenAt = null;
       }

@@ -7,6 +7,7 @@ import { FRAME_PROVIDERS } from '../gen/frames.js';
 import { computeMarks } from '../mechanisms/registry.js';
 import { runProgram } from '../../../wasm-core/ts/runner.js';
 import { loadCore, programFrom, programOf } from '../../../wasm-core/test/helpers.js';
+import type { CoreSnapshot } from '../../../wasm-core/ts/core.js';
 
 /** a frame without what legitimately depends on how we got there */
 const comparable = (f: Frame) =>
@@ -129,8 +130,9 @@ describe('engine: time travel', () => {
   it('stepping back then forward gives the same frames as stepping forward only', async () => {
     const prog = programOf('scenarios/fault-around/partly-cached.yaml');
     const core = await loadCore();
-    const a = new Engine(core, prog, { interval: 64 });
-    const b = new Engine(core, prog, { interval: 64 });
+    /* a's snapshots copied out to JavaScript, b's kept in the core's memory */
+    const a = new Engine(core, prog, { interval: 64, inCoreFrom: Infinity });
+    const b = new Engine(core, prog, { interval: 64, inCoreFrom: 0 });
     const tl = a.recordAll();
     b.recordAll();
     const forward = new Map<number, unknown>();
@@ -141,6 +143,41 @@ describe('engine: time travel', () => {
       b.frame(Math.max(0, c - 500));
       expect(comparable(b.frame(c))).toEqual(forward.get(c));
     }
+    a.destroy();
+    b.destroy();
+  });
+
+  it("keeps snapshots in the core's memory, thinned and reused, the same bytes as those copied out", async () => {
+    const core = await loadCore();
+    const prog = programOf('scenarios/fault-around/random.yaml');
+    /* a small budget: seven halvings, whose buffers the later snapshots reuse */
+    const opts = { interval: 64, snapshotBudget: 2 ** 18 };
+    const a = new Engine(core, prog, { ...opts, inCoreFrom: Infinity });
+    const b = new Engine(core, prog, { ...opts, inCoreFrom: 0 });
+    type Held = { snaps: { event: number; len: number; data: Uint8Array | CoreSnapshot }[]; spare: unknown[] };
+    const halvings = { n: 0 };
+    const hb = b as unknown as { halveSnapshots: () => void };
+    const halve = hb.halveSnapshots.bind(b);
+    hb.halveSnapshots = () => {
+      halvings.n++;
+      halve();
+    };
+    const tl = a.recordAll();
+    b.recordAll();
+    expect(halvings.n).toBeGreaterThan(2);
+    const sa = (a as unknown as Held).snaps,
+      sb = (b as unknown as Held).snaps;
+    expect(sa.every((s) => s.data instanceof Uint8Array)).toBe(true);
+    expect(sb.some((s) => s.data instanceof Uint8Array)).toBe(false);
+    expect(sb.map((s) => s.event)).toEqual(sa.map((s) => s.event));
+    for (let i = 0; i < sb.length; i++) {
+      const inCore = sb[i].data as CoreSnapshot;
+      expect(Buffer.compare(core.bytes(inCore.ptr, sb[i].len), sa[i].data as Uint8Array), `snapshot ${i}`).toBe(0);
+    }
+    /* the spares are freed when the recording ends */
+    expect((b as unknown as Held).spare).toEqual([]);
+    for (const c of [tl.nEvents, 1, tl.nEvents >> 1, 7, tl.nEvents - 3])
+      expect(comparable(b.frame(c)), `cursor ${c}`).toEqual(comparable(a.frame(c)));
     a.destroy();
     b.destroy();
   });
