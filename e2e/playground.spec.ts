@@ -64,7 +64,18 @@ test('the gallery lists every scenario, grouped by mechanism', async ({ page }, 
 });
 
 test('opens a scenario by route, steps forward and back, jumps to faults', async ({ page }, info) => {
+  /* a link to a scenario never draws the gallery on its way to the player (it once did, for ~250 ms) */
+  await page.addInitScript(() => {
+    const w = window as unknown as { galleryCards: number };
+    w.galleryCards = 0;
+    document.addEventListener('DOMContentLoaded', () =>
+      new MutationObserver(() => {
+        w.galleryCards = Math.max(w.galleryCards, document.querySelectorAll('#root .card').length);
+      }).observe(document.body, { subtree: true, childList: true }),
+    );
+  });
   await open(page, 'fault-around/sequential');
+  expect(await page.evaluate(() => (window as unknown as { galleryCards: number }).galleryCards)).toBe(0);
   await expect(page.getByTestId('scenario-title')).toHaveText('Sequential read of a cached file');
   expect(await cursorText(page)).toMatch(/^event 0 \/ /);
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');

@@ -28,8 +28,17 @@ export function shippedScenarios() {
  * its round trips: on this machine it saw the view 30-430 ms after the page had drawn it.
  */
 function watchBoot() {
-  const seen = {};
+  const seen = { longest: 0 };
   window.__mmplayMeasure = seen;
+  /* the main thread's longest task until the final state (Long Tasks API: tasks of 50 ms and more) */
+  try {
+    new PerformanceObserver((list) => {
+      if (typeof seen.final === 'number') return;
+      for (const e of list.getEntries()) seen.longest = Math.max(seen.longest, e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    seen.longest = null;
+  }
   const atFrame = (k) => requestAnimationFrame(() => (seen[k] = performance.now()));
   const atEnd = () => {
     const t = document.querySelector('[data-testid="cursor"]')?.textContent ?? '';
@@ -63,6 +72,7 @@ export async function measureScenarios(browser, base, names = shippedScenarios()
     await page.addInitScript(watchBoot);
     let first = null,
       final = null,
+      longest = null,
       error = null,
       marks = {};
     try {
@@ -71,7 +81,7 @@ export async function measureScenarios(browser, base, names = shippedScenarios()
         timeout: 60_000,
         polling: 100,
       });
-      ({ first, final } = await page.evaluate(() => window.__mmplayMeasure));
+      ({ first, final, longest } = await page.evaluate(() => window.__mmplayMeasure));
       /* the boot's marks (web/src/main.tsx, engine/client.ts): the page's modules, the worker, the run */
       marks = await page.evaluate(() =>
         Object.fromEntries(
@@ -84,10 +94,18 @@ export async function measureScenarios(browser, base, names = shippedScenarios()
     } catch (e) {
       error = String(e.message ?? e).split('\n')[0];
     }
-    out.push({ name, first, final, error, marks });
+    out.push({ name, first, final, longest, error, marks });
     await ctx.close();
   }
   return out;
+}
+
+/** the main thread's longest task while each page loaded: how many over 100 ms, the median, the worst */
+function longestLine(rows) {
+  const l = rows.filter((r) => typeof r.longest === 'number').sort((a, b) => a.longest - b.longest);
+  if (!l.length) return '    the longest main-thread task while loading: not measured (no Long Tasks API)';
+  const worst = l[l.length - 1];
+  return `    the longest main-thread task while loading (to the final state): over 100 ms in ${l.filter((r) => r.longest > 100).length} of ${l.length}; median ${Math.round(l[l.length >> 1].longest)} ms, worst ${Math.round(worst.longest)} ms (${worst.name})`;
 }
 
 /** the report's lines: how many within 1 s, and the slowest */
@@ -107,6 +125,7 @@ export function scenarioReport(rows, slowest = 8) {
     return v.length ? `${Math.round(v[v.length >> 1])} ms` : '-';
   };
   lines.push(
+    longestLine(rows),
     `    where the time goes (medians, ms from navigation): the page's modules evaluated ${med('boot')}, the worker asked for ${med('worker-start')}, its wasm ready ${med('ready')}, the scenario compiled ${med('prepared')}, recorded ${med('loaded')}, its first frame ${med('frame')}`,
     `    the slowest to the final state (first view, final state, ms from navigation):`,
   );

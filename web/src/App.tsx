@@ -217,6 +217,7 @@ function About() {
 
 export function App() {
   const page = useStore((s) => s.page);
+  const opening = useStore((s) => s.opening);
   const present = useStore((s) => s.present);
   const embed = useStore((s) => s.embed);
   const blank = useStore((s) => s.blank);
@@ -244,7 +245,18 @@ export function App() {
       data-beat={beat}
     >
       {!present && !embed && <TopBar onExport={() => setExporting(true)} />}
-      {page === 'gallery' ? <Gallery /> : <Player />}
+      {page === 'player' ? (
+        <Player />
+      ) : opening ? (
+        /* a link's scenario or tour on its way: nothing to look at for the few hundred ms its texts take */
+        <main className="opening" aria-busy="true">
+          <span className="visually-hidden" role="status">
+            Opening…
+          </span>
+        </main>
+      ) : (
+        <Gallery />
+      )}
       <Drawer />
       {exporting && page === 'player' && <ExportDialog onClose={() => setExporting(false)} />}
       {blank && (

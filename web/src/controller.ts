@@ -211,9 +211,17 @@ export class Controller {
     if ((u.tour || u.scenario) && !later) {
       /* the shipped texts, and for a tour its reader (the YAML parser, the tour's validator): only when a link names one */
       const here = location.href;
-      void Promise.all([u.tour ? import('./tour-load.js') : null, import('./texts.js')]).then(([tours, { TEXTS }]) => {
-        if (location.href === here) this.routeNow({ tours, texts: TEXTS });
-      });
+      this.store.dispatch({ type: 'opening' });
+      Promise.all([u.tour ? import('./tour-load.js') : null, import('./texts.js')]).then(
+        ([tours, { TEXTS }]) => {
+          if (location.href === here) this.routeNow({ tours, texts: TEXTS });
+        },
+        (e) => {
+          /* the texts did not load (the server went away): the gallery, and why */
+          this.store.dispatch({ type: 'openGallery' });
+          this.store.dispatch({ type: 'toast', text: `The scenarios could not be loaded: ${(e as Error).message}` });
+        },
+      );
       return;
     }
     const tours = later?.tours;

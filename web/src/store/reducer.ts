@@ -379,10 +379,13 @@ function act(state: AppState, action: Action): AppState {
       return { ...state, tourDraft: action.text };
     case 'gotoBeat':
       return state.tour ? applyBeat(state, state.tour, action.index) : state;
+    case 'opening':
+      return { ...state, opening: true };
     case 'openGallery':
       return {
         ...state,
         page: 'gallery',
+        opening: false,
         playing: false,
         drawer: null,
         present: false,
@@ -395,6 +398,7 @@ function act(state: AppState, action: Action): AppState {
       return {
         ...state,
         page: 'player',
+        opening: false,
         scenario: { name: action.name, file: action.file, source: action.source, edited: action.edited },
         draft: action.draft ?? null,
         limits: DEFAULT_LIMITS /* limits raised for another scenario do not carry over */,

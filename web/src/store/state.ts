@@ -92,6 +92,11 @@ export interface SweepState {
 
 export interface AppState {
   page: 'gallery' | 'player';
+  /**
+   * a link names a scenario or a tour whose texts are still loading: the page shows neither the gallery
+   * (its 46 cards were laid out for nothing, 109 ms, and flashed before the player) nor a player yet
+   */
+  opening: boolean;
   scenario: ScenarioState | null;
   /** the editor's text when it differs from the running source */
   draft: string | null;
@@ -174,6 +179,7 @@ export type JumpKind = string;
 
 export type Action =
   | { type: 'openGallery' }
+  | { type: 'opening' }
   | {
       type: 'openScenario';
       name: string | null;
@@ -327,6 +333,7 @@ export const SPEEDS = [1, 3, 10, 30, 100, 300, 1000, 10000];
 export function initialState(theme: AppState['theme'] = 'light'): AppState {
   return {
     page: 'gallery',
+    opening: false,
     scenario: null,
     draft: null,
     tourDraft: null,
