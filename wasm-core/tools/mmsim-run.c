@@ -12,6 +12,8 @@
  * its own line (the cold benchmark gives it every run the CLI makes).
  *
  * --split W times the first W operations (e.g. the cached: all preload)
+ * of the programs named after it (a later --split changes it for those
+ * that follow: the growth benchmark runs three sizes in one process)
  * apart from the rest ("preload_seconds" and "run_seconds" of the fastest
  * repeat; "runs" has every repeat's).
  *
@@ -186,9 +188,13 @@ int main(int argc, char **argv)
 	int trace = 0, debug_vm = 0, repeat = 1, worst = 0, n = 0;
 	uint64_t split = 0;
 	const char **paths = calloc((size_t)argc, sizeof(*paths));
+	uint64_t *splits = calloc((size_t)argc, sizeof(*splits));
 
-	if (!paths)
+	if (!paths || !splits) {
+		free(paths);
+		free(splits);
 		return 2;
+	}
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--trace"))
 			trace = 1;
@@ -198,18 +204,21 @@ int main(int argc, char **argv)
 			repeat = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--split") && i + 1 < argc)
 			split = strtoull(argv[++i], NULL, 10);
-		else
+		else {
+			splits[n] = split;
 			paths[n++] = argv[i];
+		}
 	}
 	if (!n) {
 		fprintf(stderr,
 			"usage: mmsim-run [--trace] [--debug-vm] [--repeat N] [--split W] PROGRAM...\n");
 		free(paths);
+		free(splits);
 		return 2;
 	}
 	/* several programs: one after another in this process, a JSON line each (the cold benchmark's runs) */
 	for (int i = 0; i < n; i++) {
-		int rc = run_program(paths[i], trace, debug_vm, repeat, split);
+		int rc = run_program(paths[i], trace, debug_vm, repeat, splits[i]);
 
 		if (rc > worst)
 			worst = rc;
@@ -217,5 +226,6 @@ int main(int argc, char **argv)
 			break;
 	}
 	free(paths);
+	free(splits);
 	return worst;
 }
