@@ -274,6 +274,25 @@ for (const [size, theme, present] of [
     expect(found).toEqual([]);
   });
 
+test('nothing scrolls while a run is prepared and recorded, 1280x720', async ({ page }) => {
+  /* the page's worst overflow, sampled at every DOM change and animation frame until the views are ready */
+  await page.addInitScript(() => {
+    const w = window as unknown as { worstScroll: number };
+    w.worstScroll = 0;
+    const sample = () => {
+      const app = document.querySelector('.app');
+      if (app) w.worstScroll = Math.max(w.worstScroll, app.scrollHeight - innerHeight);
+      if (!document.querySelector('[data-testid=views][data-ready]')) requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?scenario=lru/backup&cursor=end');
+  await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 60_000 });
+  /* "Preparing the machine" once stood 560 px high here: the page scrolled by 180 px until the views came */
+  expect(await page.evaluate(() => (window as unknown as { worstScroll: number }).worstScroll)).toBeLessThanOrEqual(0);
+});
+
 test('every shortcut works after using each control', async ({ page }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1920, height: 1080 });
