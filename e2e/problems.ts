@@ -70,9 +70,22 @@ export async function brokenLayout(page: Page): Promise<string[]> {
       if (r.width > 40 && r.height < 24 && el.scrollHeight > 40 && el.textContent?.trim())
         out.push(`squeezed: ${name(el)} is ${Math.round(r.height)} px high for ${el.scrollHeight} px of content`);
     }
-    /* off the window: a control or a figure the audience or the speaker cannot see whole */
+    /* an ancestor inside the page that scrolls its content (a view's body or list) and stands in the window:
+       what it scrolls away is reached there */
+    const inScroller = (el: Element) => {
+      for (let a = el.parentElement; a && !a.classList.contains('app'); a = a.parentElement) {
+        const o = getComputedStyle(a).overflowY;
+        if ((o !== 'auto' && o !== 'scroll') || a.scrollHeight <= a.clientHeight) continue;
+        const box = a.getBoundingClientRect();
+        if (box.bottom <= innerHeight + 1 && box.right <= innerWidth + 1 && box.left >= -1) return true;
+      }
+      return false;
+    };
+    /* off the window: a control or a figure the audience or the speaker cannot see whole (a control scrolled
+       away inside a view's list is not: the list is on screen, and scrolls) */
     for (const el of document.querySelectorAll('button, select, input, [data-counter]')) {
       if (!shown(el) || el.closest('.visually-hidden, [hidden], dialog:not([open])')) continue;
+      if (inScroller(el)) continue;
       const r = el.getBoundingClientRect();
       if (r.right > innerWidth + 1 || r.bottom > innerHeight + 1 || r.left < -1)
         out.push(

@@ -240,6 +240,8 @@ const WHOLE_PAGES = [
   'scenario=large-folios/cow-byte&cursor=end',
   /* two runs whose differences are long: at 1280x720 they once took three lines and the page scrolled */
   'scenario=prefault/sequential&cursor=end&compare=anon_prefault=off',
+  /* a big run with its letter's actions beside the tunables: its note once scrolled the page at 1280x720 */
+  'scenario=fault-around/seed/sequential-16g',
   'scenario=prefault/sequential&cursor=end&compare=anon_prefault=off&c=thp=always&d=mthp=[65536]',
 ];
 for (const [size, theme, present] of [

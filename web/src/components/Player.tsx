@@ -38,6 +38,7 @@ import { componentOf } from '../views/registry.js';
 import type { RunLabels, RunOverlay } from '../views/types.js';
 import { SweepPanel } from './SweepPanel.js';
 import { Transport } from './Transport.js';
+import { bigRunNote } from './bigRun.js';
 import { QuickTunables } from './Tunables.js';
 import { firstParagraph } from '../lib/markdown.js';
 import { captionParts, captionText } from '../../../wasm-core/ts/load/tour-format.js';
@@ -741,9 +742,8 @@ function Banners({ errorsOnly = false }: { errorsOnly?: boolean }) {
   }
   if (timeline.big) {
     return (
-      <div className="banner" role="status">
-        A big run: {fmt(timeline.work)} operations were simulated without recording events, so the views show the final
-        state and aggregates (heat strips), not every page.
+      <div className="banner big-run" role="status">
+        {bigRunNote(timeline.work)}
       </div>
     );
   }

@@ -10,6 +10,7 @@ import { Fragment, useMemo } from 'react';
 import { COUNTERS } from '../../../wasm-core/ts/abi.js';
 import { urlFor } from '../controller.js';
 import { fmt } from '../lib/format.js';
+import { bigRunNote } from './bigRun.js';
 import { jumpsOf, mechanismOf } from '../mechanisms/registry.js';
 import { jumpList } from '../store/reducer.js';
 import { FONT_SCALES, questionOpen, SPEEDS } from '../store/state.js';
@@ -232,6 +233,7 @@ export function Transport({ thin = false, group }: { thin?: boolean; group: stri
       <div
         className="where num"
         aria-live="off"
+        title={big && timeline ? bigRunNote(timeline.work) : undefined}
         data-testid="cursor"
         style={{ '--where-ch': (big ? 20 : `event ${fmt(n)} / ${fmt(n)}`.length) + 1 } as React.CSSProperties}
       >
