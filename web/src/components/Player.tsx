@@ -511,17 +511,26 @@ function CompareBar() {
           <span className="run-label a" data-testid="run-label-a">
             <b>A</b> {labels?.a}
           </span>
-          {otherRuns({ compare, more }).map((r) => (
-            <span key={r.slot} className={`run-label ${r.slot}`} data-testid={`run-label-${r.slot}`}>
-              <b>{r.slot.toUpperCase()}</b> {labels?.[r.slot]}
-            </span>
-          ))}
-          {otherRuns({ compare, more }).map((r) =>
-            r.load.status === 'running' ? (
-              <span className="muted" key={`p${r.slot}`}>
-                recording {r.slot.toUpperCase()}&hellip; {Math.round((100 * r.load.done) / Math.max(1, r.load.total))}%
+          {otherRuns({ compare, more }).map((r) => {
+            /* a run's progress fills its own label, taking no room: as text beside the labels, four runs'
+               progress pushed the bar onto three rows at 1280x720 and the page scrolled while they recorded */
+            const pct =
+              r.load.status === 'running' ? Math.round((100 * r.load.done) / Math.max(1, r.load.total)) : null;
+            return (
+              <span
+                key={r.slot}
+                className={`run-label ${r.slot} ${pct !== null ? 'recording' : ''}`}
+                data-testid={`run-label-${r.slot}`}
+                style={pct !== null ? ({ '--rec': `${pct}%` } as React.CSSProperties) : undefined}
+                title={pct !== null ? `Recording run ${r.slot.toUpperCase()}: ${pct}%` : undefined}
+              >
+                <b>{r.slot.toUpperCase()}</b> {labels?.[r.slot]}
+                {pct !== null && <span className="visually-hidden">, recording, {pct}%</span>}
               </span>
-            ) : r.load.status === 'error' ? (
+            );
+          })}
+          {otherRuns({ compare, more }).map((r) =>
+            r.load.status === 'error' ? (
               <span className="bad" role="alert" key={`e${r.slot}`}>
                 Run {r.slot.toUpperCase()} cannot run: {r.load.issues[0]?.message}
               </span>
