@@ -8,6 +8,7 @@ import { computeMarks } from '../mechanisms/registry.js';
 import { runProgram } from '../../../wasm-core/ts/runner.js';
 import { loadCore, programFrom, programOf } from '../../../wasm-core/test/helpers.js';
 import type { CoreSnapshot } from '../../../wasm-core/ts/core.js';
+import { FIRSTS_KEPT } from '../../../wasm-core/ts/load/tour-format.js';
 
 /** a frame without what legitimately depends on how we got there */
 const comparable = (f: Frame) =>
@@ -39,6 +40,39 @@ describe('engine: recording', () => {
       expect(indexed, file).toEqual(decoded);
       /* and they mark something: faults are jumped to in every run */
       expect(indexed['fault']?.length, file).toBeGreaterThan(0);
+      eng.destroy();
+    }
+  });
+
+  it("a run's timeline indexes (steps, faults, major faults, says, each kind's first events) are every event's", async () => {
+    for (const file of [
+      'scenarios/fault-around/cold-sequential.yaml',
+      'scenarios/lru/backup.yaml',
+      'scenarios/large-folios/walkthrough.yaml',
+    ]) {
+      const eng = new Engine(await loadCore(), programOf(file), {}, FRAME_PROVIDERS);
+      const tl = eng.recordAll();
+      const want = { stepEvents: [] as number[], stepOf: [] as number[], faultEvents: [] as number[] };
+      const major: number[] = [],
+        says: number[] = [],
+        firsts: Record<string, number[]> = {};
+      for (let i = 0; i < tl.nEvents; i++) {
+        const e = eng.event(i);
+        const f = (firsts[e.name] ??= []);
+        if (f.length < FIRSTS_KEPT) f.push(i);
+        if (e.name === 'mmsim_step') {
+          want.stepEvents.push(i);
+          want.stepOf.push(e.pc);
+        } else if (e.name === 'page_fault_user' && e.attempt === 0) want.faultEvents.push(i);
+        else if (e.name === 'mm_filemap_fault' && !e.cached) major.push(i);
+        else if (e.name === 'mmsim_say') says.push(i);
+      }
+      expect({ stepEvents: tl.stepEvents, stepOf: tl.stepOf, faultEvents: tl.faultEvents }, file).toEqual(want);
+      expect(tl.majorEvents, file).toEqual(major);
+      expect(tl.sayEvents, file).toEqual(says);
+      expect(tl.firsts, file).toEqual(firsts);
+      /* in the order the kinds first happen */
+      expect(Object.keys(tl.firsts), file).toEqual(Object.keys(firsts));
       eng.destroy();
     }
   });
