@@ -86,9 +86,19 @@ export function computeMarks(
         byType.delete(type);
       }
   }
-  const read = ofTypes ? ofTypes([...byType.keys()]) : null;
-  for (let k = 0, n = read ? read.length : nEvents; k < n; k++) {
-    const i = read ? read[k] : k;
+  if (ofTypes) {
+    /* a type at a time: each jump has one event type, so its marks come in order from that type's own list
+       (merging the types' lists first cost a sort of all of them) */
+    for (const [type, js] of byType) {
+      const list = ofTypes([type]);
+      for (let k = 0; k < list.length; k++) {
+        const e = event(list[k]);
+        for (const j of js) if (!j.where || j.where(e)) marks[j.id].push(list[k]);
+      }
+    }
+    return marks;
+  }
+  for (let i = 0; i < nEvents; i++) {
     const e = event(i);
     const js = byType.get(e.type);
     if (js) for (const j of js) if (!j.where || j.where(e)) marks[j.id].push(i);
