@@ -426,30 +426,25 @@ export class Recorder {
       faultEvents: number[] = [],
       majorEvents: number[] = [],
       sayEvents: number[] = [];
-    /* from the type index (built once, and read again by the series and jump marks): only the events of
-       the few types listed here are read, not every event (a pass over 203,317 events for lru/backup took
-       the worker ~30 ms) */
-    const { start, index } = this.typeIndex();
-    const of = (t: number) => index.subarray(start[t], start[t + 1]);
-    const v = new DataView(this.events.buffer, 0, this.nEvents * 32);
-    /* each kind's first FIRSTS_KEPT events, the kinds in the order they first happen */
-    const seen: [number, number][] = [];
-    EVENT_NAMES.forEach((name, t) => {
-      if (name && start[t + 1] > start[t]) seen.push([index[start[t]], t]);
-    });
-    seen.sort((a, b) => a[0] - b[0]);
     const firsts: Record<string, number[]> = {};
-    for (const [, t] of seen) firsts[EVENT_NAMES[t]] = Array.from(of(t).subarray(0, FIRSTS_KEPT));
-    for (const i of of(EV.mmsim_step)) {
-      stepEvents.push(i);
-      stepOf.push(v.getUint32(i * 32 + EVENT_OFFSETS.mmsim_step.pc, true));
+    const v = new DataView(this.events.buffer, 0, this.nEvents * 32);
+    for (let i = 0; i < this.nEvents; i++) {
+      const o = i * 32;
+      const t = v.getUint16(o, true) & EV_TYPE_MASK;
+      const name = EVENT_NAMES[t];
+      if (name) {
+        const f = (firsts[name] ??= []);
+        if (f.length < FIRSTS_KEPT) f.push(i);
+      }
+      if (t === EV.mmsim_step) {
+        stepEvents.push(i);
+        stepOf.push(v.getUint32(o + EVENT_OFFSETS.mmsim_step.pc, true));
+      } else if (t === EV.page_fault_user && v.getUint32(o + EVENT_OFFSETS.page_fault_user.attempt, true) === 0)
+        faultEvents.push(i); /* not a retry */
+      else if (t === EV.mm_filemap_fault && v.getUint32(o + EVENT_OFFSETS.mm_filemap_fault.cached, true) === 0)
+        majorEvents.push(i);
+      else if (t === EV.mmsim_say) sayEvents.push(i);
     }
-    /* a fault's first attempt, not a retry */
-    for (const i of of(EV.page_fault_user))
-      if (v.getUint32(i * 32 + EVENT_OFFSETS.page_fault_user.attempt, true) === 0) faultEvents.push(i);
-    for (const i of of(EV.mm_filemap_fault))
-      if (v.getUint32(i * 32 + EVENT_OFFSETS.mm_filemap_fault.cached, true) === 0) majorEvents.push(i);
-    for (const i of of(EV.mmsim_say)) sayEvents.push(i);
     /* each step's top-level step: itself, or the repeat it is written in (steps are numbered in the
        order written, a repeat before its body, which alone emits step events) */
     const top: number[] = [];
@@ -529,12 +524,6 @@ export class Recorder {
   }
   private view: DataView | null = null;
 
-  /** every event's index grouped by type, for the events recorded so far (built when they change) */
-  private typeIndex(): { start: Int32Array; index: Int32Array } {
-    if (!this.byType || this.byType.n !== this.nEvents) this.byType = indexByType(this.events, this.nEvents);
-    return this.byType;
-  }
-
   /**
    * The indexes of the events of these types, in order, without decoding an event: a pass over the
    * recorded type fields builds an index of every type once (a counting sort), and a list for a set of
@@ -542,7 +531,8 @@ export class Recorder {
    * those (the worker's series and jump marks: 0.6 s of decoding every event, four times, before).
    */
   ofTypes(types: readonly number[]): Int32Array {
-    const { start, index } = this.typeIndex();
+    if (!this.byType || this.byType.n !== this.nEvents) this.byType = indexByType(this.events, this.nEvents);
+    const { start, index } = this.byType;
     const lists = [...new Set(types)].map((t) => index.subarray(start[t], start[t + 1]));
     if (lists.length === 1) return lists[0];
     const out = new Int32Array(lists.reduce((a, l) => a + l.length, 0));
