@@ -522,7 +522,7 @@ export class Sim {
   }
 
   snapshot(): Uint8Array {
-    const len = Number(this.ex.mmsim_snapshot_size(this.ptr));
+    const len = this.snapshotSize;
     const p = this.core.malloc(len);
     const rc = this.ex.mmsim_snapshot_save(this.ptr, p, BigInt(len));
     const out = rc === 0 ? this.core.bytes(p, len).slice() : null;
@@ -546,7 +546,7 @@ export class Sim {
    * enough; free it with freeSnapshot().
    */
   snapshotInCore(into: CoreSnapshot | null = null): CoreSnapshot {
-    const len = Number(this.ex.mmsim_snapshot_size(this.ptr));
+    const len = this.snapshotSize;
     let s = into;
     if (!s || s.cap < len) {
       if (s) this.freeSnapshot(s);

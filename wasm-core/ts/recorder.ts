@@ -192,10 +192,8 @@ export class Recorder {
       eventCapacity: 8192,
     });
     if (!this.big) {
-      const data = this.saveSnapshot(sim);
-      this.snaps = [
-        { event: 0, work: 0, pinned: true, len: data instanceof Uint8Array ? data.length : data.len, data },
-      ];
+      /* the start, kept as boundary 0 (the program's load has emitted its first events already) */
+      this.snaps = [this.snapshotAt(sim, true, 0, 0)];
       this.snapBytes = this.snaps[0].len;
     }
     this.sample(sim, 0);
@@ -276,10 +274,11 @@ export class Recorder {
 
   /** free the in-core ones (or, while recording, keep them as spares); the others are the GC's */
   private freeSnapshots(list: { data: CoreSnapshot | Uint8Array }[], spare = false): void {
-    for (const s of list)
-      if (s.data instanceof Uint8Array) continue;
-      else if (spare) this.spare.push(s.data);
-      else this.sim.freeSnapshot(s.data);
+    for (const { data } of list) {
+      if (data instanceof Uint8Array) continue;
+      if (spare) this.spare.push(data);
+      else this.sim.freeSnapshot(data);
+    }
   }
 
   private freeSpares(): void {
@@ -287,12 +286,23 @@ export class Recorder {
     this.spare = [];
   }
 
-  private takeSnapshot(pinned: boolean): void {
-    const data = this.saveSnapshot(this.sim);
+  /** a snapshot of the sim as it stands, as the recording keeps it (at its own boundary unless told) */
+  private snapshotAt(
+    sim: Sim,
+    pinned: boolean,
+    event = sim.eventsTotal,
+    work = sim.workDone,
+  ): Recorder['snaps'][number] {
+    const data = this.saveSnapshot(sim);
     const len = data instanceof Uint8Array ? data.length : data.len;
-    this.snaps.push({ event: this.sim.eventsTotal, work: this.sim.workDone, pinned, len, data });
-    this.snapBytes += len;
-    if (!pinned) this.widenInterval(len);
+    return { event, work, pinned, len, data };
+  }
+
+  private takeSnapshot(pinned: boolean): void {
+    const snap = this.snapshotAt(this.sim, pinned);
+    this.snaps.push(snap);
+    this.snapBytes += snap.len;
+    if (!pinned) this.widenInterval(snap.len);
     if (this.snapBytes > this.opts.snapshotBudget && this.snaps.length > 2) {
       /* over budget: keep every other snapshot (and the pinned ones), snapshot half as often */
       this.halveSnapshots();
