@@ -489,6 +489,7 @@ struct mmsim {
 	void *capture;
 	uint64_t capture_len, capture_cap;
 	int frozen;
+	uint64_t prefetch_sink; /* run.c: mmu_prefetch()'s loads in wasm, folded in; never read */
 };
 
 /* ------------------------------------------------------------- accessors */

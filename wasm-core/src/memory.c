@@ -915,6 +915,36 @@ bool user_access_would_hit(struct mmsim *sim, uint32_t task, uint64_t addr, bool
 }
 
 /*
+ * Touches a few ahead, in a random order: bring their PTEs into the cache
+ * now, so that their walks, when they come, do not wait for memory (a
+ * random touch of a large mapping otherwise spends most of its time on
+ * that one load). The walk goes only as far as the cached PMD table leads;
+ * nothing is written, not even the walk caches: the machine's state is the
+ * same with or without it. wasm has no prefetch instruction: there the PTE
+ * is loaded and returned, and the caller loads several before it uses any
+ * (their waits overlap) and folds them into a field that is never read.
+ */
+uint64_t mmu_prefetch(const struct mmsim *sim, uint32_t task, uint64_t addr)
+{
+	const struct mm_struct *mm = mm_ptr(sim, task_ptr(sim, task)->mm);
+	const uint64_t *pte;
+	uint64_t e;
+
+	if (mm->pmc_addr != (addr & ~(PUD_SIZE - 1)))
+		return 0;
+	e = pgt_table(sim, mm->pmc_table)[pgt_level_index(addr, MMSIM_PGT_PMD)];
+	if (!(e & MMSIM_PTE_PRESENT) || (e & MMSIM_PTE_PSE))
+		return 0;
+	pte = &table_of_entry(sim, e)[pgt_level_index(addr, MMSIM_PGT_PTE)];
+#ifdef __wasm__
+	return *pte;
+#else
+	__builtin_prefetch(pte, 1);
+	return 0;
+#endif
+}
+
+/*
  * One touch by a user thread: one byte at addr, as the MMU sees it. A touch
  * through a present PTE with enough permission is the common case and costs
  * a page-table walk: it sets the accessed (and dirty) bit and returns true.

@@ -25,6 +25,7 @@ struct vm_fault {
 bool user_access(struct mmsim *sim, uint32_t task, uint64_t addr, bool write);
 int handle_user_fault(struct mmsim *sim, uint32_t task, uint64_t addr, bool write);
 bool user_access_would_hit(struct mmsim *sim, uint32_t task, uint64_t addr, bool write);
+uint64_t mmu_prefetch(const struct mmsim *sim, uint32_t task, uint64_t addr);
 int pgd_alloc(struct mmsim *sim, struct mm_struct *mm);
 void pgd_free(struct mmsim *sim, struct mm_struct *mm);
 uint64_t *walk_pte(const struct mmsim *sim, const struct mm_struct *mm, uint64_t addr);

@@ -199,6 +199,38 @@ static int debug_vm_check(struct mmsim *sim)
 	return 0;
 }
 
+/* the address of touch `pos` of a thread in a random order (next_touch()'s arithmetic) */
+static inline uint64_t random_touch(uint32_t pattern, const struct task_struct *t, uint64_t pos)
+{
+	uint64_t slot = pattern == MMSIM_PAT_RANDOM ? permute_index(t->acc_key, pos, t->acc_slots) :
+						      random_index(t->acc_key, pos, t->acc_slots);
+
+	return t->acc_start + slot * t->acc_stride;
+}
+
+/*
+ * Untraced, one thread in a random order: the touches' addresses are worked
+ * out in batches, TOUCH_BATCH to 2 * TOUCH_BATCH touches ahead, and their
+ * PTEs fetched together (mmu_prefetch), so that each walk finds its PTE in
+ * the cache and the fetches' waits overlap.
+ */
+#define TOUCH_BATCH 4
+
+static void touch_ahead(struct mmsim *sim, const struct task_struct *t, uint64_t *ring,
+			uint64_t from, uint64_t to)
+{
+	uint64_t fetched = 0;
+
+	if (to > t->acc_len)
+		to = t->acc_len;
+	/* the addresses first, then the fetches back to back: their waits overlap */
+	for (uint64_t pos = from; pos < to; pos++)
+		ring[pos % (2 * TOUCH_BATCH)] = random_touch(sim->s.acc_pattern, t, pos);
+	for (uint64_t pos = from; pos < to; pos++)
+		fetched ^= mmu_prefetch(sim, sim->s.acc_task0, ring[pos % (2 * TOUCH_BATCH)]);
+	sim->prefetch_sink ^= fetched;
+}
+
 /* the next touch of the current access step: which thread, which address (no side effects) */
 static uint32_t next_touch(struct mmsim *sim, uint32_t *slot, uint64_t *addr)
 {
@@ -214,12 +246,8 @@ static uint32_t next_touch(struct mmsim *sim, uint32_t *slot, uint64_t *addr)
 	t = task_ptr(sim, s->acc_task0 + i);
 	switch (s->acc_pattern) {
 	case MMSIM_PAT_RANDOM:
-		*addr = t->acc_start +
-			permute_index(t->acc_key, t->acc_pos, t->acc_slots) * t->acc_stride;
-		break;
 	case MMSIM_PAT_UNIFORM:
-		*addr = t->acc_start +
-			random_index(t->acc_key, t->acc_pos, t->acc_slots) * t->acc_stride;
+		*addr = random_touch(s->acc_pattern, t, t->acc_pos);
 		break;
 	case MMSIM_PAT_LIST:
 		*addr = t->acc_start + prog_data(sim, st->data + (uint32_t)t->acc_pos) * PAGE_SIZE;
@@ -285,22 +313,33 @@ static int touch(struct mmsim *sim, uint32_t task, uint64_t addr, bool write)
  * addresses directly.
  */
 static inline __attribute__((always_inline)) int access_ops(struct mmsim *sim, const bool traced,
-							    const bool in_order)
+							    const bool in_order, const bool ahead)
 {
 	struct mmsim_state *s = &sim->s;
 	const uint64_t end = traced ? s->work_done + 1 : sim->budget_end;
 	const bool one = s->acc_nthreads == 1;
 	const bool write = s->acc_write;
 	struct task_struct *t = task_ptr(sim, s->acc_task0);
+	uint64_t ring[2 * TOUCH_BATCH];
 	int err;
 
+	if (ahead)
+		touch_ahead(sim, t, ring, t->acc_pos, t->acc_pos + 2 * TOUCH_BATCH);
 	do {
 		uint32_t i = 0, task = s->acc_task0;
 		uint64_t addr;
 
-		if (in_order)
+		if (in_order) {
 			addr = t->acc_start + t->acc_pos * t->acc_stride;
-		else if (one)
+		} else if (ahead) {
+			/* worked out at least TOUCH_BATCH touches ago, its PTE fetched then */
+			const uint64_t pos = t->acc_pos;
+
+			addr = ring[pos % (2 * TOUCH_BATCH)];
+			if ((pos + 1) % TOUCH_BATCH == 0)
+				touch_ahead(sim, t, ring, pos + TOUCH_BATCH + 1,
+					    pos + 2 * TOUCH_BATCH + 1);
+		} else if (one)
 			next_touch(sim, &i, &addr); /* the one thread's turn: task and t stay */
 		else
 			t = task_ptr(sim, task = next_touch(sim, &i, &addr));
@@ -353,10 +392,13 @@ static int access_op(struct mmsim *sim)
 	const struct mmsim_state *s = &sim->s;
 
 	if (sim->trace)
-		return access_ops(sim, true, false);
+		return access_ops(sim, true, false, false);
 	if (s->acc_nthreads == 1 && s->acc_pattern == MMSIM_PAT_SEQUENTIAL)
-		return access_ops(sim, false, true);
-	return access_ops(sim, false, false);
+		return access_ops(sim, false, true, false);
+	if (s->acc_nthreads == 1 &&
+	    (s->acc_pattern == MMSIM_PAT_RANDOM || s->acc_pattern == MMSIM_PAT_UNIFORM))
+		return access_ops(sim, false, false, true);
+	return access_ops(sim, false, false, false);
 }
 
 /*
