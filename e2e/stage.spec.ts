@@ -18,7 +18,6 @@ const SIZES = [
   { width: 1920, height: 1080 },
   { width: 1280, height: 720 },
 ];
-const THEMES = ['light', 'dark'] as const;
 
 async function shot(page: Page, info: TestInfo, name: string) {
   const path = `${SHOTS}/${name}.png`;
@@ -70,34 +69,43 @@ function moved(a: Record<string, number[]>, b: Record<string, number[]>): string
   return out;
 }
 
+/*
+ * One test per window, both themes in it: 30 steps in the light one, the switch (D), 30 steps in the dark
+ * one, then 300 events of play. The themes share their DOM and sizes, so that a test per theme loaded and
+ * recorded the same page twice to look at the same boxes.
+ */
 for (const size of SIZES)
-  for (const theme of THEMES)
-    test(`no panel moves in 60 steps and 300 events of play, ${size.width}x${size.height} ${theme}`, async ({
-      page,
-    }) => {
-      test.setTimeout(120_000);
-      await page.setViewportSize(size);
-      await open(page, 'scenario=fault-around/sequential', theme);
-      const first = await boxes(page);
-      for (let i = 1; i <= 60; i++) {
-        await page.keyboard.press('ArrowRight');
-        await expect(page.getByTestId('cursor')).toHaveText(new RegExp(`^event ${i} /`));
-        expect(moved(first, await boxes(page)), `after step ${i}`).toEqual([]);
+  test(`no panel moves in 60 steps, a theme switch and 300 events of play, ${size.width}x${size.height}`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(size);
+    await open(page, 'scenario=fault-around/sequential', 'light');
+    const first = await boxes(page);
+    for (let i = 1; i <= 60; i++) {
+      if (i === 31) {
+        await page.keyboard.press('d');
+        await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+        expect(moved(first, await boxes(page)), 'after the switch to the dark theme').toEqual([]);
       }
-      /* events 60 to 360 played (what 10 s at the default 30 events/s play), at 100 events/s, every 50 ms looked at */
-      await page.locator('#speed').selectOption('100');
-      await page.keyboard.press(' ');
-      await expect(page.getByTestId('play')).toContainText('Pause');
-      const until = Date.now() + 30_000;
-      let at = await cursorOf(page);
-      while (at < 360 && Date.now() < until) {
-        expect(moved(first, await boxes(page)), `while playing, at event ${at}`).toEqual([]);
-        await page.waitForTimeout(50);
-        at = await cursorOf(page);
-      }
-      await page.keyboard.press(' ');
-      expect(at).toBeGreaterThanOrEqual(360);
-    });
+      await page.keyboard.press('ArrowRight');
+      await expect(page.getByTestId('cursor')).toHaveText(new RegExp(`^event ${i} /`));
+      expect(moved(first, await boxes(page)), `after step ${i}`).toEqual([]);
+    }
+    /* events 60 to 360 played (what 10 s at the default 30 events/s play), at 100 events/s, every 50 ms looked at */
+    await page.locator('#speed').selectOption('100');
+    await page.keyboard.press(' ');
+    await expect(page.getByTestId('play')).toContainText('Pause');
+    const until = Date.now() + 30_000;
+    let at = await cursorOf(page);
+    while (at < 360 && Date.now() < until) {
+      expect(moved(first, await boxes(page)), `while playing, at event ${at}`).toEqual([]);
+      await page.waitForTimeout(50);
+      at = await cursorOf(page);
+    }
+    await page.keyboard.press(' ');
+    expect(at).toBeGreaterThanOrEqual(360);
+  });
 
 /**
  * A mechanism's views on stage: open the scenario at a size and theme, step 40 events, then press its
@@ -244,24 +252,60 @@ const WHOLE_PAGES = [
   'scenario=fault-around/seed/sequential-16g',
   'scenario=prefault/sequential&cursor=end&compare=anon_prefault=off&c=thp=always&d=mthp=[65536]',
 ];
-for (const [size, theme, present] of [
+/* the four looks every page is checked in: window, theme, presenter mode */
+const LOOKS = [
   [SIZES[1], 'light', false],
   [SIZES[1], 'dark', true],
   [SIZES[0], 'dark', false],
   [SIZES[0], 'light', true],
-] as const)
-  test(`every view whole, every control on screen, no labels overlapping: ${size.width}x${size.height} ${theme}${present ? ', presenter' : ''}`, async ({
-    page,
-  }) => {
+] as const;
+type Look = (typeof LOOKS)[number];
+const lookName = ([size, theme, present]: Look) =>
+  `${size.width}x${size.height} ${theme}${present ? ', presenter' : ''}`;
+
+/** the theme and presenter mode as a user changes them on an open page: the keys D and P */
+async function takeLook(page: Page, [size, theme, present]: Look) {
+  await page.setViewportSize(size);
+  if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.keyboard.press('d');
+  if ((await page.locator('.topbar').count()) === (present ? 1 : 0)) await page.keyboard.press('p');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+  await expect(page.locator('.topbar')).toHaveCount(present ? 0 : 1);
+}
+
+/** the page's layout problems once they stop changing (a new window size or mode redraws over a frame or two) */
+async function settledLayout(page: Page): Promise<string[]> {
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await frames();
+  let last = JSON.stringify(await brokenLayout(page));
+  for (let i = 0; i < 10; i++) {
+    await frames();
+    const now = JSON.stringify(await brokenLayout(page));
+    if (now === last) break;
+    last = now;
+  }
+  return JSON.parse(last);
+}
+
+/*
+ * Each page in all four looks, loaded once: opened by its link in one look (a different one from page to
+ * page, so that each look is also met fresh), then set to the other three with the window's size and the
+ * keys D and P, as a speaker would. Seven tests, so that both workers share them; each page's recordings
+ * are made once instead of four times.
+ */
+WHOLE_PAGES.forEach((q, n) => {
+  test(`every view whole, every control on screen, no labels overlapping, in four looks: ${q}`, async ({ page }) => {
     test.setTimeout(120_000);
+    const looks = [...LOOKS.slice(n % LOOKS.length), ...LOOKS.slice(0, n % LOOKS.length)];
+    const [[size, theme, present]] = looks;
     await page.setViewportSize(size);
+    await page.goto(`/?${q}&theme=${theme}${present ? '&present=1' : ''}`);
     const found: string[] = [];
-    for (const q of WHOLE_PAGES) {
-      await page.goto(`/?${q}&theme=${theme}${present ? '&present=1' : ''}`);
+    for (const look of looks) {
+      await takeLook(page, look);
       await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 60_000 });
       /* every run's figures are in (data-ready waits for B, C and D too) */
       await expect(page.locator('[data-counter][data-run]').filter({ hasText: '–' })).toHaveCount(0);
-      found.push(...(await brokenLayout(page)).map((p) => `${q}: ${p}`));
+      found.push(...(await settledLayout(page)).map((p) => `${lookName(look)}: ${p}`));
       /* the document, and the player's own box (.app scrolls inside a 100vh window) */
       expect(
         await page.evaluate(() =>
@@ -270,11 +314,12 @@ for (const [size, theme, present] of [
             document.querySelector('.app')!.scrollHeight - innerHeight,
           ),
         ),
-        `${q}: the page scrolls`,
+        `${lookName(look)}: the page scrolls`,
       ).toBeLessThanOrEqual(0);
     }
     expect(found).toEqual([]);
   });
+});
 
 test('nothing scrolls while a run is prepared and recorded, 1280x720', async ({ page }) => {
   /* the page's worst overflow, sampled at every DOM change and animation frame until the views are ready */
@@ -422,7 +467,7 @@ async function axe(page: Page, what: string, coloursOnly = false) {
   expect(found, `axe-core on ${what}`).toEqual([]);
 }
 
-/* axe-core over every layout, in both themes: four tests per theme, so that both workers share them */
+/* axe-core over every layout, in both themes */
 const AXE_LAYOUTS: [
   string,
   (page: Page, theme: 'light' | 'dark', axe: (page: Page, what: string) => Promise<void>) => Promise<void>,
@@ -481,13 +526,28 @@ const AXE_LAYOUTS: [
     },
   ],
 ];
-for (const theme of THEMES)
-  for (const [what, check] of AXE_LAYOUTS)
-    test(`axe-core finds nothing: ${what} (${theme})`, async ({ page }) => {
-      test.setTimeout(120_000);
-      /* the light theme under every rule, the dark one under the colour rules (the same DOM, other colours) */
-      await check(page, theme, (p, what) => axe(p, what, theme === 'dark'));
+/** the theme switched by the topbar's button (with the editor open, D would type), or D on stage */
+async function switchTheme(page: Page, theme: 'light' | 'dark') {
+  if ((await page.locator('html').getAttribute('data-theme')) === theme) return;
+  const button = page.getByRole('button', { name: /theme \(D\)$/ });
+  /* a click event on the button itself: the editor's drawer covers the topbar */
+  if (await button.count()) await button.dispatchEvent('click');
+  else await page.keyboard.press('d');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+}
+
+for (const [what, check] of AXE_LAYOUTS)
+  test(`axe-core finds nothing: ${what} (light, then dark)`, async ({ page }) => {
+    test.setTimeout(120_000);
+    /* the light theme under every rule; then, on the same page, the dark one under the colour rules (its
+       DOM is the light one's: only the colours differ), and back */
+    await check(page, 'light', async (p, what) => {
+      await axe(p, what);
+      await switchTheme(p, 'dark');
+      await axe(p, `${what} (dark)`, true);
+      await switchTheme(p, 'light');
     });
+  });
 
 for (const size of SIZES)
   test(`presenter mode fills the screen and steps with PageDown, ${size.width}x${size.height}`, async ({
