@@ -610,6 +610,46 @@ test('a big run draws its first frame while it records; a tunable change keeps t
   await expect(page.getByTestId('cursor')).toHaveText(/^event ([\d,]+) \/ \1$/);
 });
 
+test("a tunable change early in a big run draws the new run's moment while the rest records", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/?scenario=prefault/sequential&cursor=500');
+  await expect(page.locator('[data-testid=views][data-ready]')).toBeVisible({ timeout: 60_000 });
+  await settled(page);
+  /* from the change on, frame by frame: when the figure first changed, and when the run was in */
+  await page.evaluate(() => {
+    const w = window as unknown as { seen: { drawn: number | null; ready: number | null } };
+    const pgfault = () => document.querySelector('[data-testid=value-pgfault]')?.textContent;
+    const before = pgfault();
+    const t0 = performance.now();
+    w.seen = { drawn: null, ready: null };
+    let left = false;
+    const look = () => {
+      const now = performance.now() - t0;
+      const ready = !!document.querySelector('[data-testid=views][data-ready]');
+      if (!ready) left = true;
+      if (w.seen.drawn === null && pgfault() !== before) w.seen.drawn = now;
+      if (left && ready) w.seen.ready = now;
+      else requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  const before = (await page.getByTestId('value-pgfault').textContent())!;
+  /* event 500 of the 2004 prefault's 1.2 M events, then of the 1.9 M with none */
+  await page.getByRole('group', { name: 'Kernel tunables' }).getByRole('combobox').first().selectOption('off');
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { seen: { ready: number | null } }).seen.ready), {
+      timeout: 60_000,
+    })
+    .not.toBeNull();
+  const seen = await page.evaluate(() => (window as unknown as { seen: { drawn: number; ready: number } }).seen);
+  /* the new run's figure came while it still recorded, not with the whole run */
+  expect(seen.drawn, JSON.stringify(seen)).not.toBeNull();
+  expect(seen.drawn, JSON.stringify(seen)).toBeLessThan(seen.ready);
+  /* and once it is in, the cursor is where the old one stood in its step, the figure the new run's */
+  await settled(page);
+  await expect(page.getByTestId('value-pgfault')).not.toHaveText(before);
+});
+
 test('a short window shows two views until others are asked for, then keeps the choice', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/?scenario=fault-around/sequential');

@@ -165,6 +165,8 @@ export class Recorder {
   /** the boundary where the operation last shown from inside starts, kept in the core's memory */
   private kept: { event: number; snap: CoreSnapshot } | null = null;
   private info: TimelineInfo | null = null;
+  /** the step events recorded so far, by index (the timeline's stepEvents while the run still records) */
+  private stepsSoFar: number[] = [];
 
   constructor(
     readonly core: Core,
@@ -239,7 +241,10 @@ export class Recorder {
        host are): a typed view over the copy, read 16 halfwords apart */
     const n = batch.length / 32;
     const h = new Uint16Array(this.events.buffer, this.events.byteOffset + at * 32, n * 16);
-    for (let k = 0; k < n; k++) if (h[k * 16] & EVF_OP_START) this.opStarts.push(at + k);
+    for (let k = 0; k < n; k++) {
+      if (h[k * 16] & EVF_OP_START) this.opStarts.push(at + k);
+      if ((h[k * 16] & EV_TYPE_MASK) === EV.mmsim_step) this.stepsSoFar.push(at + k);
+    }
     this.nEvents += n;
   }
 
@@ -389,6 +394,7 @@ export class Recorder {
           this.events = new Uint8Array(0);
           this.nEvents = 0;
           this.opStarts = [];
+          this.stepsSoFar = [];
           this.snaps = [];
           this.snapBytes = 0;
           this.samples = { x: [], values: COUNTERS.map(() => []) };
@@ -424,6 +430,33 @@ export class Recorder {
 
   get finished(): boolean {
     return this.done;
+  }
+
+  /** how far the recording has come: its events so far, and where each of its steps began */
+  get recorded(): { nEvents: number; stepEvents: readonly number[] } {
+    return { nEvents: this.nEvents, stepEvents: this.stepsSoFar };
+  }
+
+  /**
+   * fn (a frame, a query) over the events recorded so far, while the run still records: the recording's
+   * state is kept aside in the core's memory and put back after, so that it goes on where it stood (the
+   * core is deterministic: the state fn sees at a cursor is the one the finished run will show there).
+   * Between two slices of recordSome() only, where the core stands at a boundary.
+   */
+  whileRecording<T>(fn: () => T): T {
+    if (this.done || this.big) return fn();
+    const live = this.sim.snapshotInCore(null);
+    const at = this.nEvents;
+    this.at = at;
+    this.frozenAt = null;
+    try {
+      return fn();
+    } finally {
+      this.sim.restoreInCore(live);
+      this.sim.freeSnapshot(live);
+      this.at = at;
+      this.frozenAt = null;
+    }
   }
   get wasCancelled(): boolean {
     return this.cancelled;

@@ -19,9 +19,11 @@ import {
   otherRuns,
   type AppState,
   type CompareState,
+  type CursorTarget,
   type QuestionProgress,
   type RunSlot,
 } from './store/state.js';
+import type { StepCursor } from './frames/cursor.js';
 import { decodeUrl, encodeUrl, UrlError, type UrlState } from './store/url.js';
 import { inflateAhead, worthInflatingAhead } from './store/compress.js';
 import { groupOf, shownViews } from './views/ids.js';
@@ -134,6 +136,16 @@ export function checkScenario(source: string, file: string) {
 /** a recorded run as a file (Export): the worker has it */
 export function exportRun(id: number, what: ExportKind) {
   return current ? current.exportRun(id, what) : Promise.resolve(null);
+}
+
+/**
+ * The cursor a run recorded again is drawn at while it records: an event, or a step cursor the worker
+ * places on the new run's steps. The end, and a tour's moment, wait for the whole run.
+ */
+function previewTarget(t: CursorTarget | null): number | StepCursor | undefined {
+  if (t === null || t === 'end') return undefined;
+  if (typeof t === 'number') return t;
+  return 'step' in t ? t : undefined;
 }
 
 export class Controller {
@@ -448,12 +460,12 @@ export class Controller {
         },
         (done, total, big) => this.store.dispatch({ type: 'runProgress', runId, done, total, big }),
         undefined,
-        /* the first frame while it records, where the page has none to keep */
-        s.frame
-          ? undefined
-          : (timeline, frame) => {
-              if (program) this.store.dispatch({ type: 'runPreview', runId, program, timeline, frame });
-            },
+        /* the first frame while it records, where the page has none to keep; where it has one (a run
+           recorded again), the frame at the cursor it keeps, once the recording has passed it */
+        (timeline, frame, cursor) => {
+          if (program) this.store.dispatch({ type: 'runPreview', runId, program, timeline, frame, cursor });
+        },
+        s.frame ? previewTarget(s.pendingCursor) : undefined,
       )
       .then((o) => {
         if (o.kind === 'loaded' && program)

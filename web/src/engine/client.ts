@@ -14,6 +14,7 @@ import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Scenario } from '../../../wasm-core/ts/scenario.js';
 import type { Frame, FrameFocus } from '../frames/types.js';
 import type { EngineOptions } from '../../../wasm-core/ts/recorder.js';
+import type { StepCursor } from '../frames/cursor.js';
 import type {
   ExportKind,
   FromWorker,
@@ -64,8 +65,8 @@ interface LoadHandlers {
   resolve: (o: LoadOutcome) => void;
   progress: (done: number, total: number, big: boolean) => void;
   prepared: (program: Program, own: Scenario) => void;
-  /** the first frame, before the run is recorded */
-  preview?: (timeline: Timeline, frame: Frame) => void;
+  /** the first frame, before the run is recorded; or (cursor given) the frame at the previewAt asked for */
+  preview?: (timeline: Timeline, frame: Frame, cursor?: number) => void;
 }
 
 export class EngineClient {
@@ -184,7 +185,7 @@ export class EngineClient {
         this.onFatal(m.message);
         break;
       case 'preview':
-        this.loads.get(m.id)?.preview?.(m.timeline, m.frame);
+        this.loads.get(m.id)?.preview?.(m.timeline, m.frame, m.cursor);
         break;
       case 'progress':
         this.loads.get(m.id)?.progress(m.done, m.total, m.big);
@@ -251,10 +252,11 @@ export class EngineClient {
     progress: LoadHandlers['progress'],
     opts?: EngineOptions,
     preview?: LoadHandlers['preview'],
+    previewAt?: number | StepCursor,
   ): Promise<LoadOutcome> {
     return new Promise((resolve) => {
       this.loads.set(id, { resolve, progress, prepared, preview });
-      this.send({ t: 'prepare', id, input, opts, preview: !!preview });
+      this.send({ t: 'prepare', id, input, opts, preview: !!preview, previewAt });
     });
   }
 

@@ -10,6 +10,7 @@ import type { ReferenceCell } from '../../../wasm-core/ts/letter.js';
 import type { QuizAnswer } from '../../../wasm-core/ts/grade.js';
 import type { FrameFocus } from '../frames/types.js';
 import type { Frame } from '../frames/types.js';
+import type { StepCursor } from '../frames/cursor.js';
 import type { EngineOptions, TimelineInfo } from '../../../wasm-core/ts/recorder.js';
 import type { LimitKey, Limits } from '../../../wasm-core/ts/limits.js';
 
@@ -42,8 +43,19 @@ export interface ScenarioInput {
 
 export type ToWorker =
   /** parse, check and compile in the worker (never on the page), then record the run */
-  /** preview: send the first frame before recording (run A of a scenario just opened) */
-  | { t: 'prepare'; id: number; input: ScenarioInput; opts?: EngineOptions; preview?: boolean }
+  /**
+   * preview: send the first frame before recording (run A of a scenario just opened); previewAt: send the
+   * frame at this cursor (an event, or a step cursor placed on this run's steps) as soon as the recording
+   * has passed it (run A recorded again: the page keeps its cursor)
+   */
+  | {
+      t: 'prepare';
+      id: number;
+      input: ScenarioInput;
+      opts?: EngineOptions;
+      preview?: boolean;
+      previewAt?: number | StepCursor;
+    }
   /** the editor's check as you type: issues only */
   | { t: 'check'; seq: number; source: string; file: string }
   /** forget a run and free its engine */
@@ -112,7 +124,8 @@ export type FromWorker =
   | { t: 'progress'; id: number; done: number; total: number; big: boolean }
   | { t: 'loaded'; id: number; timeline: Timeline }
   /** the run's first frame (event 0), drawn while the rest records: a timeline of no events so far */
-  | { t: 'preview'; id: number; timeline: Timeline; frame: Frame }
+  /** cursor: the frame's, for a previewAt (the first frame's is 0) */
+  | { t: 'preview'; id: number; timeline: Timeline; frame: Frame; cursor?: number }
   | { t: 'cancelled'; id: number }
   | { t: 'loadError'; id: number; issues: WorkerIssue[] }
   | { t: 'frame'; id: number; seq: number; frame: Frame }

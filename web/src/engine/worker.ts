@@ -28,6 +28,7 @@ import { ScenarioErrors } from '../../../wasm-core/ts/errors.js';
 import type { Scenario } from '../../../wasm-core/ts/scenario.js';
 import { FRAME_PROVIDERS } from '../gen/frames.js';
 import { computeMarks } from '../mechanisms/registry.js';
+import { placeStepCursor, type StepCursor } from '../frames/cursor.js';
 import type {
   FromWorker,
   QuizInput,
@@ -93,6 +94,7 @@ function drop(id: number) {
   engines.delete(id);
   locates.delete(id);
   keys.delete(id);
+  previewsAt.delete(id);
   if (!engine) return;
   if (key === undefined || !engine.finished || engine.wasCancelled) {
     engine.destroy();
@@ -126,15 +128,56 @@ function pump(id: number) {
   const p = engine.progress;
   post({ t: 'progress', id, done: p.done, total: p.total, big: engine.isBig });
   if (!done) {
+    previewAt(id, engine);
     setTimeout(() => pump(id), 0);
     return;
   }
+  previewsAt.delete(id);
   if (engine.wasCancelled) {
     post({ t: 'cancelled', id });
     drop(id);
     return;
   }
   post({ t: 'loaded', id, timeline: timelineOf(engine, locates.get(id)) });
+}
+
+/* the cursor each run recorded again is to be drawn at, as soon as its recording has passed it */
+const previewsAt = new Map<number, number | StepCursor>();
+/** events past the cursor recorded before its frame is drawn: the event log around it (frame()'s radius) */
+const PREVIEW_LOG = 60;
+
+/**
+ * A run recorded again (a tunable changed): the frame at the page's cursor as soon as the recording has
+ * passed it (its step ended and the log around it recorded), sent while the rest records: a change at
+ * event 500 of a run of 1.8 M events is drawn in milliseconds instead of after the whole run.
+ */
+function previewAt(id: number, engine: Engine) {
+  const at = previewsAt.get(id);
+  if (at === undefined || engine.isBig) return;
+  const rec = engine.recorded;
+  let cursor = typeof at === 'number' ? at : placeStepCursor(rec, at, true);
+  if (cursor === null && typeof at !== 'number' && at.step === rec.stepEvents.length - 1) {
+    /*
+     * The step still recording: its end is not known yet, and with it the cursor (prefault's 1 GiB run is
+     * one step of 1.2-1.9 M events). Placed on the step's end as the work done so far foretells it: the
+     * frame is drawn still until the run is in, then at the cursor placed on the whole run, a few events
+     * away at most where each unit of work makes as many events.
+     */
+    const { done, total } = engine.progress;
+    if (done > 0) {
+      const end = Math.max(rec.nEvents, Math.round((rec.nEvents * total) / done));
+      cursor = placeStepCursor({ stepEvents: rec.stepEvents, nEvents: end }, at);
+    }
+  }
+  if (cursor === null || cursor + PREVIEW_LOG > rec.nEvents) return;
+  previewsAt.delete(id);
+  try {
+    const frame = engine.whileRecording(() => engine.frame(cursor));
+    const t = { ...engine.timeline(), samples: { x: [], values: COUNTERS.map(() => []) } };
+    post({ t: 'preview', id, timeline: { ...t, marks: {}, series: {} }, frame, cursor }, transferables(frame));
+  } catch {
+    /* no preview: the page keeps the frame it has until the run is in, as before */
+  }
 }
 
 /* the page never needs the typed step tree (program.steps describes each step): cloning it for a
@@ -569,7 +612,8 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
        * the first frame (a few ms, taken before anything runs), sent if the run is still recording after
        * PREVIEW_MS: the page draws the machine while a big run records; a short run just arrives
        */
-      if (m.preview)
+      if (m.previewAt !== undefined) previewsAt.set(m.id, m.previewAt);
+      else if (m.preview)
         try {
           const frame = engine.frame(0);
           /* the timeline as it stands before anything ran: no events, no samples (the recorder's own

@@ -181,6 +181,44 @@ describe('engine: time travel', () => {
     b.destroy();
   });
 
+  it("a frame taken while the run records is the finished run's, and the recording goes on the same", async () => {
+    for (const file of ['scenarios/fault-around/partly-cached.yaml', 'scenarios/prefault/threads.yaml']) {
+      const prog = programOf(file);
+      const core = await loadCore();
+      const whole = new Engine(core, prog, { interval: 64 }, FRAME_PROVIDERS);
+      const tl = whole.recordAll();
+      /* the other records in small slices; between them, frames at cursors it has passed (and one inside an
+         operation, so that the core is frozen on a capture when the recording must go on) */
+      const live = new Engine(core, prog, { interval: 64 }, FRAME_PROVIDERS);
+      const seen = new Map<number, { f: unknown; n: number }>();
+      let slices = 0;
+      while (!live.recordSome(0.05)) {
+        slices++;
+        const n = live.recorded.nEvents;
+        if (n < 2 || slices % 3) continue;
+        for (const c of [n >> 1, n - 1, Math.max(0, n - 40)])
+          if (!seen.has(c)) seen.set(c, { f: comparable(live.whileRecording(() => live.frame(c))), n });
+      }
+      expect(seen.size, file).toBeGreaterThan(5);
+      /* the recording is the one made without interruption: every event, and the same frames at the end */
+      expect(live.timeline().nEvents, file).toBe(tl.nEvents);
+      expect(live.recorded.stepEvents, file).toEqual(tl.stepEvents);
+      /* the same frame, but for the run's length so far, and its log where the recording has not yet gone
+         past the log's reach (the worker waits for that before it sends one) */
+      for (const [c, { f, n }] of seen) {
+        const { nEvents, log, ...rest } = comparable(whole.frame(c));
+        const { nEvents: nNow, log: logNow, ...restNow } = f as typeof rest;
+        expect(nEvents, file).toBe(tl.nEvents);
+        expect(nNow, file).toBe(n);
+        expect(restNow, `${file} at ${c}`).toEqual(rest);
+        if (c + 60 <= n) expect(logNow, `${file}: the log at ${c}`).toEqual(log);
+      }
+      expect(comparable(live.frame(tl.nEvents)), file).toEqual(comparable(whole.frame(tl.nEvents)));
+      whole.destroy();
+      live.destroy();
+    }
+  });
+
   it("keeps snapshots in the core's memory, thinned and reused, the same bytes as those copied out", async () => {
     const core = await loadCore();
     const prog = programOf('scenarios/fault-around/random.yaml');

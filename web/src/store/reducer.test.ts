@@ -238,6 +238,36 @@ describe('reducer: a run recording keeps something on screen', () => {
     const v = run(u, { type: 'setTunable', key: 'fault_around_bytes', value: '8192' });
     expect(v.pendingCursor).toEqual(u.pendingCursor);
   });
+  it("the new run's frame at the kept cursor, drawn while the run records, then the same cursor when it is in", () => {
+    const s = run(initialState(), open, { type: 'runLoaded', runId: 1, program: {} as never, timeline: timeline() });
+    const t = run(s, { type: 'seek', cursor: 400 }, { type: 'frame', frame: f(400) });
+    const u = run(t, { type: 'setTunable', key: 'fault_around_bytes', value: '4096' });
+    const p = run(u, {
+      type: 'runPreview',
+      runId: u.runId,
+      program: {} as never,
+      timeline: timeline({ nEvents: 600 }),
+      frame: f(410),
+      cursor: 410,
+    });
+    expect(p.frame).toEqual(f(410));
+    expect(p.cursor).toBe(410);
+    /* still: nothing steps until the run is in, and the cursor asked for is placed on the whole run */
+    expect(p.fresh).toBe(false);
+    expect(run(p, { type: 'step', delta: 5 }).cursor).toBe(410);
+    expect(p.pendingCursor).toEqual(u.pendingCursor);
+    /* a preview of an older run (another change came meanwhile) is not drawn */
+    expect(
+      run(p, {
+        type: 'runPreview',
+        runId: u.runId - 1,
+        program: {} as never,
+        timeline: timeline(),
+        frame: f(9),
+        cursor: 9,
+      }).frame,
+    ).toEqual(f(410));
+  });
 });
 
 describe('reducer: four runs (compare, c, d)', () => {

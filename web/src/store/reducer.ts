@@ -5,6 +5,7 @@
 import { DEFAULT_LIMITS } from '../../../wasm-core/ts/limits.js';
 import { findInIndex, type TimelineInfo } from '../../../wasm-core/ts/recorder.js';
 import type { Timeline } from '../engine/protocol.js';
+import { placeStepCursor } from '../frames/cursor.js';
 import {
   FONT_SCALES,
   MORE_SLOTS,
@@ -61,10 +62,7 @@ export function resolveCursor(t: Timeline, target: CursorTarget): number {
   if (typeof target === 'object' && 'moment' in target) return momentCursor(t, target.moment);
   if (target === 'end') return t.nEvents;
   if (typeof target === 'number') return clamp(target, 0, t.nEvents);
-  if (target.step >= t.stepEvents.length) return t.nEvents;
-  const start = t.stepEvents[target.step] + 1;
-  const end = target.step + 1 < t.stepEvents.length ? t.stepEvents[target.step + 1] + 1 : t.nEvents;
-  return clamp(Math.round(start + target.frac * (end - start)), 0, t.nEvents);
+  return placeStepCursor(t, target) ?? t.nEvents;
 }
 
 function overridesLabel(o: Record<string, string>): string {
@@ -515,8 +513,19 @@ function act(state: AppState, action: Action): AppState {
       };
     }
     case 'runPreview':
-      /* only where nothing is on screen: a re-recorded run keeps the frame the user was looking at */
-      if (action.runId !== state.runId || state.load.status === 'ready' || state.frame) return state;
+      if (action.runId !== state.runId || state.load.status === 'ready') return state;
+      /* a run recorded again: its frame at the cursor kept, drawn still (not fresh) until the run is in */
+      if (action.cursor !== undefined)
+        return {
+          ...state,
+          program: action.program,
+          timeline: action.timeline,
+          frame: action.frame,
+          fresh: false,
+          cursor: action.cursor,
+        };
+      /* its first frame only where nothing is on screen: a re-recorded run keeps the frame the user was looking at */
+      if (state.frame) return state;
       return {
         ...state,
         program: action.program,

@@ -9,6 +9,7 @@ import type { LoadedTour } from '../tours.js';
 import type { ReferenceCell } from '../../../wasm-core/ts/letter.js';
 import type { Program } from '../../../wasm-core/ts/compile.js';
 import type { Frame } from '../frames/types.js';
+import type { StepCursor } from '../frames/cursor.js';
 import { DEFAULT_LIMITS, type Limits } from '../../../wasm-core/ts/limits.js';
 import type { QuizPicture, Timeline, WorkerLimit } from '../engine/protocol.js';
 
@@ -33,7 +34,7 @@ export type LoadState =
   | { status: 'cancelled' };
 
 /** where to put the cursor once a re-run is recorded */
-export type CursorTarget = number | 'end' | { step: number; frac: number } | { moment: Moment };
+export type CursorTarget = number | 'end' | StepCursor | { moment: Moment };
 
 export interface ScenarioState {
   /** the route name under scenarios/ (e.g. 'fault-around/sequential'), null for a custom scenario */
@@ -242,7 +243,8 @@ export type Action =
   /** run B's settings (null: stop comparing, C and D too); more: C and D's (left as they are when absent) */
   | { type: 'setCompare'; set: Record<string, string> | null; more?: Record<string, string>[] }
   /** run A's first frame while it records (a scenario just opened: nothing else to show yet) */
-  | { type: 'runPreview'; runId: number; program: Program; timeline: Timeline; frame: Frame }
+  /** cursor: a frame at the cursor the page keeps, drawn while the run records again (else its first frame) */
+  | { type: 'runPreview'; runId: number; program: Program; timeline: Timeline; frame: Frame; cursor?: number }
   | { type: 'compareCompiled'; slot: RunSlot; runId: number }
   | { type: 'compareProgress'; slot: RunSlot; runId: number; done: number; total: number; big: boolean }
   | { type: 'compareLoaded'; slot: RunSlot; runId: number; program: Program; timeline: Timeline }
