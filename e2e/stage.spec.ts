@@ -251,6 +251,8 @@ const WHOLE_PAGES = [
   /* a big run with its letter's actions beside the tunables: its note once scrolled the page at 1280x720 */
   'scenario=fault-around/seed/sequential-16g',
   'scenario=prefault/sequential&cursor=end&compare=anon_prefault=off&c=thp=always&d=mthp=[65536]',
+  /* a tunable other than the scenario's own: its expect checks as notes once pushed the views 124 px down */
+  'scenario=prefault/sequential&cursor=500&set=anon_prefault=off',
 ];
 /* the four looks every page is checked in: window, theme, presenter mode */
 const LOOKS = [
