@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define MMSIM_ABI_VERSION 3
-#define MMSIM_INTERFACE_HASH 0x9f1b5f16u
+#define MMSIM_INTERFACE_HASH 0x3921c68eu
 #define MMSIM_PROG_MAGIC 0x50534d4du /* program magic, "MMSP" little-endian */
 #define MMSIM_SNAP_MAGIC 0x4e534d4du /* snapshot magic, "MMSN" */
 #define MMSIM_PAGE_SHIFT 12
@@ -1110,6 +1110,8 @@ int mmsim_snapshot_restore(struct mmsim *sim, const void *buf, uint64_t len);
 int mmsim_capture_at(struct mmsim *sim, uint64_t event);
 /* put the captured state in place: the machine stands inside an operation, for queries only (mmsim_run refuses until a snapshot is restored); MMSIM_EINVAL if nothing was captured */
 int mmsim_capture_restore(struct mmsim *sim);
+/* free the capture's buffer and disarm: its memory no longer counts against the machine's (a frame taken while a run still records) */
+void mmsim_capture_release(struct mmsim *sim);
 /* host memory the core holds (bytes), now */
 uint64_t mmsim_mem_bytes(const struct mmsim *sim);
 /* and at most */

@@ -1189,6 +1189,10 @@ export const exports = [
     'int mmsim_capture_restore(struct mmsim *sim)',
     'put the captured state in place: the machine stands inside an operation, for queries only (mmsim_run refuses until a snapshot is restored); MMSIM_EINVAL if nothing was captured',
   ],
+  [
+    'void mmsim_capture_release(struct mmsim *sim)',
+    "free the capture's buffer and disarm: its memory no longer counts against the machine's (a frame taken while a run still records)",
+  ],
   ['uint64_t mmsim_mem_bytes(const struct mmsim *sim)', 'host memory the core holds (bytes), now'],
   ['uint64_t mmsim_mem_peak(const struct mmsim *sim)', 'and at most'],
   [

@@ -345,6 +345,15 @@ int mmsim_capture_at(struct mmsim *sim, uint64_t event)
 	return 0;
 }
 
+void mmsim_capture_release(struct mmsim *sim)
+{
+	sim_free(sim, sim->capture, (size_t)sim->capture_cap);
+	sim->capture = NULL;
+	sim->capture_cap = 0;
+	sim->capture_len = 0;
+	sim->capture_at = UINT64_MAX;
+}
+
 int mmsim_capture_restore(struct mmsim *sim)
 {
 	int err;

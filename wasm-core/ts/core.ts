@@ -588,6 +588,11 @@ export class Sim {
    * operation and answers queries, but run() refuses until a snapshot is
    * restored (half an operation cannot be resumed).
    */
+  /** free the capture's buffer (its memory counts against the machine's while a run goes on) */
+  captureRelease(): void {
+    this.ex.mmsim_capture_release(this.ptr);
+  }
+
   captureRestore(): void {
     const rc = this.ex.mmsim_capture_restore(this.ptr);
     if (rc)

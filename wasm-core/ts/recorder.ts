@@ -449,15 +449,29 @@ export class Recorder {
     const at = this.nEvents;
     this.at = at;
     this.frozenAt = null;
+    let out: { value: T } | { error: unknown };
     try {
-      return fn();
-    } finally {
-      this.sim.restoreInCore(live);
-      this.sim.freeSnapshot(live);
-      this.at = at;
-      this.frozenAt = null;
+      out = { value: fn() };
+    } catch (error) {
+      out = { error };
     }
+    /* a capture fn took (a frame inside an operation) counts against the machine's memory: free it, so that
+       a run near its limit records as it would have without the frame */
+    this.sim.captureRelease();
+    try {
+      this.sim.restoreInCore(live);
+    } catch (error) {
+      /* the recording cannot go on from where fn left the core: the run stops here, as cancelled */
+      this.cancelled = true;
+      out = { error };
+    }
+    this.sim.freeSnapshot(live);
+    this.at = at;
+    this.frozenAt = null;
+    if ('error' in out) throw out.error;
+    return out.value;
   }
+
   get wasCancelled(): boolean {
     return this.cancelled;
   }

@@ -449,6 +449,7 @@ export class Controller {
 
   private run(s: AppState): void {
     const runId = s.runId;
+    const at = s.frame ? previewTarget(s.pendingCursor) : undefined;
     let program: Program | null = null;
     this.client
       .prepare(
@@ -462,10 +463,12 @@ export class Controller {
         undefined,
         /* the first frame while it records, where the page has none to keep; where it has one (a run
            recorded again), the frame at the cursor it keeps, once the recording has passed it */
-        (timeline, frame, cursor) => {
-          if (program) this.store.dispatch({ type: 'runPreview', runId, program, timeline, frame, cursor });
-        },
-        s.frame ? previewTarget(s.pendingCursor) : undefined,
+        !s.frame || at !== undefined
+          ? (timeline, frame, cursor) => {
+              if (program) this.store.dispatch({ type: 'runPreview', runId, program, timeline, frame, cursor });
+            }
+          : undefined,
+        at,
       )
       .then((o) => {
         if (o.kind === 'loaded' && program)

@@ -1497,22 +1497,25 @@ TEST(untraced_batches_are_operations)
 {
 	struct prog p;
 
-	for (int kind = 0; kind < 2; kind++) {
+	for (int kind = 0; kind < 3; kind++) {
 		uint64_t len[3], work[3];
 		void *snap[3];
 		const uint64_t budgets[3] = { 0, 1, 7 };
+		/* one thread in order; then in a random order, whose addresses run ahead in batches (run.c:
+		   touch_ahead) and start again wherever a budget stops them */
+		const uint32_t pat = kind == 1 ? MMSIM_PAT_SEQUENTIAL : MMSIM_PAT_RANDOM;
 
 		if (kind == 0) {
 			build_mixed(&p);
 		} else {
-			/* one thread in order: a file read with fault-around, anonymous memory written */
+			/* a file read with fault-around, anonymous memory written */
 			prog_init(&p, 64 * MiB);
 			prog_file(&p, 4 * MiB, 1);
 			prog_proc(&p, 1, 0);
 			prog_mmap(&p, 0, 0, 0, 0, 0, 0, 0);
 			prog_mmap(&p, 0, 1, -1, 0, 2 * MiB, 0, 1);
-			prog_access(&p, 0, 0, 0, MMSIM_PAT_SEQUENTIAL, 0, 0);
-			prog_access(&p, 0, 1, 1, MMSIM_PAT_SEQUENTIAL, 0, 0);
+			prog_access(&p, 0, 0, 0, pat, 0, 0);
+			prog_access(&p, 0, 1, 1, pat, 0, 0);
 		}
 		for (int b = 0; b < 3; b++)
 			snap[b] = run_untraced(&p, budgets[b], &len[b], &work[b]);

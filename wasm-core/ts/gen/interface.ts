@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export const ABI_VERSION = 3;
-export const INTERFACE_HASH = 0x9f1b5f16;
+export const INTERFACE_HASH = 0x3921c68e;
 /** program magic, "MMSP" little-endian */
 export const PROG_MAGIC = 0x50534d4d;
 /** snapshot magic, "MMSN" */
@@ -1202,6 +1202,7 @@ export const EXPORTS: readonly { name: string; proto: string; params: readonly {
   {"name":"mmsim_snapshot_restore","proto":"int mmsim_snapshot_restore(struct mmsim *sim, const void *buf, uint64_t len)","params":[{"name":"sim","wasm":"i32"},{"name":"buf","wasm":"i32"},{"name":"len","wasm":"i64"}],"ret":"i32","doc":""},
   {"name":"mmsim_capture_at","proto":"int mmsim_capture_at(struct mmsim *sim, uint64_t event)","params":[{"name":"sim","wasm":"i32"},{"name":"event","wasm":"i64"}],"ret":"i32","doc":"arm a capture: save the whole state when the event count reaches event (right after event - 1 is recorded), even inside an operation; drops the previous capture"},
   {"name":"mmsim_capture_restore","proto":"int mmsim_capture_restore(struct mmsim *sim)","params":[{"name":"sim","wasm":"i32"}],"ret":"i32","doc":"put the captured state in place: the machine stands inside an operation, for queries only (mmsim_run refuses until a snapshot is restored); MMSIM_EINVAL if nothing was captured"},
+  {"name":"mmsim_capture_release","proto":"void mmsim_capture_release(struct mmsim *sim)","params":[{"name":"sim","wasm":"i32"}],"ret":"void","doc":"free the capture's buffer and disarm: its memory no longer counts against the machine's (a frame taken while a run still records)"},
   {"name":"mmsim_mem_bytes","proto":"uint64_t mmsim_mem_bytes(const struct mmsim *sim)","params":[{"name":"sim","wasm":"i32"}],"ret":"i64","doc":"host memory the core holds (bytes), now"},
   {"name":"mmsim_mem_peak","proto":"uint64_t mmsim_mem_peak(const struct mmsim *sim)","params":[{"name":"sim","wasm":"i32"}],"ret":"i64","doc":"and at most"},
   {"name":"mmsim_check","proto":"int mmsim_check(struct mmsim *sim, char *msg, uint32_t msg_len)","params":[{"name":"sim","wasm":"i32"},{"name":"msg","wasm":"i32"},{"name":"msg_len","wasm":"i32"}],"ret":"i32","doc":"CONFIG_DEBUG_VM-style invariant check; 0 if sound, else < 0 and a message"},
@@ -1274,6 +1275,7 @@ export interface CoreExports {
   mmsim_snapshot_restore(sim: number, buf: number, len: bigint): number;
   mmsim_capture_at(sim: number, event: bigint): number;
   mmsim_capture_restore(sim: number): number;
+  mmsim_capture_release(sim: number): void;
   mmsim_mem_bytes(sim: number): bigint;
   mmsim_mem_peak(sim: number): bigint;
   mmsim_check(sim: number, msg: number, msg_len: number): number;

@@ -146,6 +146,13 @@ const previewsAt = new Map<number, number | StepCursor>();
 /** events past the cursor recorded before its frame is drawn: the event log around it (frame()'s radius) */
 const PREVIEW_LOG = 60;
 
+/** step event i's step is the run's last with work: written at the top (not in a repeat), only says and expects after it */
+function lastWorkingStep(engine: Engine, i: number): boolean {
+  const steps = engine.program.steps;
+  const pc = engine.eventOf(i, 'mmsim_step').pc;
+  return steps[pc]?.depth === 0 && steps.slice(pc + 1).every((st) => st.kind === 'say' || st.kind === 'expect');
+}
+
 /**
  * A run recorded again (a tunable changed): the frame at the page's cursor as soon as the recording has
  * passed it (its step ended and the log around it recorded), sent while the rest records: a change at
@@ -156,12 +163,17 @@ function previewAt(id: number, engine: Engine) {
   if (at === undefined || engine.isBig) return;
   const rec = engine.recorded;
   let cursor = typeof at === 'number' ? at : placeStepCursor(rec, at, true);
-  if (cursor === null && typeof at !== 'number' && at.step === rec.stepEvents.length - 1) {
+  if (
+    cursor === null &&
+    typeof at !== 'number' &&
+    at.step === rec.stepEvents.length - 1 &&
+    lastWorkingStep(engine, rec.stepEvents[at.step])
+  ) {
     /*
-     * The step still recording: its end is not known yet, and with it the cursor (prefault's 1 GiB run is
-     * one step of 1.2-1.9 M events). Placed on the step's end as the work done so far foretells it: the
-     * frame is drawn still until the run is in, then at the cursor placed on the whole run, a few events
-     * away at most where each unit of work makes as many events.
+     * The step still recording, the run's last with work: its end is not known yet, and with it the
+     * cursor (prefault's 1 GiB run is one such step of 1.2-1.9 M events). Placed on the run's end as the
+     * work done so far foretells it: the frame is drawn still until the run is in, then at the cursor
+     * placed on the whole run, a few events away at most where each unit of work makes as many events.
      */
     const { done, total } = engine.progress;
     if (done > 0) {
@@ -176,7 +188,8 @@ function previewAt(id: number, engine: Engine) {
     const t = { ...engine.timeline(), samples: { x: [], values: COUNTERS.map(() => []) } };
     post({ t: 'preview', id, timeline: { ...t, marks: {}, series: {} }, frame, cursor }, transferables(frame));
   } catch {
-    /* no preview: the page keeps the frame it has until the run is in, as before */
+    /* no preview: the page keeps the frame it has until the run is in, as before (a recording that could
+       not go on is cancelled by whileRecording, and pump says so) */
   }
 }
 
