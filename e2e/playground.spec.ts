@@ -135,8 +135,15 @@ test('turning fault-around off raises the fault count 16-fold', async ({ page },
   await expect(page.getByTestId('figure-pgfault')).toContainText('before 256 (×16)');
   /* the invited experiment is a comparison, not a failure */
   await expect(page.getByTestId('expect-failures')).toHaveCount(0);
-  await expect(page.getByTestId('expect-notes')).toContainText('256');
-  await expect(page.getByTestId('expect-notes')).toContainText('4,096');
+  /* one line beside the views' menu, opening to the list */
+  const notes = page.getByTestId('expect-notes');
+  await expect(notes.locator('summary')).toBeVisible();
+  await expect(notes.locator('summary')).toContainText('a comparison, not a test');
+  await expect(notes.locator('li').first()).toBeHidden();
+  await notes.locator('summary').click();
+  await expect(notes.locator('li').first()).toBeVisible();
+  await expect(notes).toContainText('256');
+  await expect(notes).toContainText('4,096');
   await expect(page).toHaveURL(/set=fault_around_bytes%3D4096/);
   await shot(page, info, 'fault-around-off');
 });
