@@ -123,8 +123,7 @@ export function Player() {
   const sweep = useStore((s) => s.sweep !== null);
   const own = useOwnScenario();
   /* an exercise changes tunables on purpose: the scenario's own expect checks are not its business */
-  const notes =
-    !compare && !quiz && !present && !embed && load.status === 'ready' ? expectNotes(own, program, timeline) : null;
+  const notes = !quiz && !present && !embed && load.status === 'ready' ? expectNotes(own, program, timeline) : null;
   if (sweep && !present && !embed) {
     return (
       <main className="player" aria-label="Scenario sweep">
@@ -138,7 +137,18 @@ export function Player() {
   const recording = load.status === 'running' || load.status === 'compiling';
   const views =
     frame && program && timeline && (load.status === 'ready' || recording) ? (
-      <Views bar={compare && !present && !embed ? <CompareBar /> : notes ? <ExpectNotes {...notes} /> : null} />
+      <Views
+        bar={
+          compare && !present && !embed ? (
+            <>
+              <CompareBar />
+              {notes && <ExpectNotes {...notes} />}
+            </>
+          ) : notes ? (
+            <ExpectNotes {...notes} />
+          ) : null
+        }
+      />
     ) : load.status === 'error' ? (
       <div className="views-empty">
         {/* one paragraph: the panel is a grid, and bare text around <kbd> would be three of its cells */}
