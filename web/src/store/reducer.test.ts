@@ -208,6 +208,12 @@ describe('reducer: two runs (compare)', () => {
 
 describe('reducer: a run recording keeps something on screen', () => {
   const f = (cursor: number) => ({ cursor, counters: [] }) as never;
+  /** a run stood at event 400, then a tunable changed: it records again */
+  const rerecording = () => {
+    const s = run(initialState(), open, { type: 'runLoaded', runId: 1, program: {} as never, timeline: timeline() });
+    const t = run(s, { type: 'seek', cursor: 400 }, { type: 'frame', frame: f(400) });
+    return run(t, { type: 'setTunable', key: 'fault_around_bytes', value: '4096' });
+  };
   it("shows a big run's first frame while it records, still, and the run's own once asked", () => {
     const s = run(initialState(), { ...open, cursor: 'end' });
     const p = run(s, {
@@ -226,9 +232,7 @@ describe('reducer: a run recording keeps something on screen', () => {
     expect(run(r, { type: 'frame', frame: f(1000) }).fresh).toBe(true);
   });
   it('a re-recorded run keeps the frame on screen (no preview over it), and where the user stood', () => {
-    const s = run(initialState(), open, { type: 'runLoaded', runId: 1, program: {} as never, timeline: timeline() });
-    const t = run(s, { type: 'seek', cursor: 400 }, { type: 'frame', frame: f(400) });
-    const u = run(t, { type: 'setTunable', key: 'fault_around_bytes', value: '4096' });
+    const u = rerecording();
     expect(u.frame).toEqual(f(400));
     expect(u.fresh).toBe(false);
     expect(
@@ -239,9 +243,7 @@ describe('reducer: a run recording keeps something on screen', () => {
     expect(v.pendingCursor).toEqual(u.pendingCursor);
   });
   it("the new run's frame at the kept cursor, drawn while the run records, then the same cursor when it is in", () => {
-    const s = run(initialState(), open, { type: 'runLoaded', runId: 1, program: {} as never, timeline: timeline() });
-    const t = run(s, { type: 'seek', cursor: 400 }, { type: 'frame', frame: f(400) });
-    const u = run(t, { type: 'setTunable', key: 'fault_around_bytes', value: '4096' });
+    const u = rerecording();
     const p = run(u, {
       type: 'runPreview',
       runId: u.runId,

@@ -514,25 +514,17 @@ function act(state: AppState, action: Action): AppState {
     }
     case 'runPreview':
       if (action.runId !== state.runId || state.load.status === 'ready') return state;
-      /* a run recorded again: its frame at the cursor kept, drawn still (not fresh) until the run is in */
-      if (action.cursor !== undefined)
-        return {
-          ...state,
-          program: action.program,
-          timeline: action.timeline,
-          frame: action.frame,
-          fresh: false,
-          cursor: action.cursor,
-        };
-      /* its first frame only where nothing is on screen: a re-recorded run keeps the frame the user was looking at */
-      if (state.frame) return state;
+      /* with a cursor: a run recorded again, its frame at the cursor kept; without, its first frame, only
+         where nothing is on screen (a re-recorded run keeps the frame the user was looking at). Either is
+         drawn still (not fresh) until the run is in */
+      if (action.cursor === undefined && state.frame) return state;
       return {
         ...state,
         program: action.program,
         timeline: action.timeline,
         frame: action.frame,
         fresh: false,
-        cursor: 0,
+        cursor: action.cursor ?? 0,
       };
     case 'runCancelled':
       if (action.runId !== state.runId) return state;
