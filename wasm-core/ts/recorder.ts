@@ -165,7 +165,7 @@ export class Recorder {
   /** the boundary where the operation last shown from inside starts, kept in the core's memory */
   private kept: { event: number; snap: CoreSnapshot } | null = null;
   private info: TimelineInfo | null = null;
-  /** the step events recorded so far, by index (the timeline's stepEvents while the run still records) */
+  /** the step events recorded so far, by index: the timeline's stepEvents, also while the run still records */
   private stepsSoFar: number[] = [];
 
   constructor(
@@ -478,13 +478,14 @@ export class Recorder {
 
   timeline(): TimelineInfo {
     if (this.info) return this.info;
-    const stepEvents: number[] = [],
-      stepOf: number[] = [],
-      faultEvents: number[] = [],
+    const faultEvents: number[] = [],
       majorEvents: number[] = [],
       sayEvents: number[] = [];
     const firsts: Record<string, number[]> = {};
     const v = new DataView(this.events.buffer, 0, this.nEvents * 32);
+    /* the step events, noted as they were recorded (appendEvents), with the step each executes */
+    const stepEvents = [...this.stepsSoFar];
+    const stepOf = stepEvents.map((i) => v.getUint32(i * 32 + EVENT_OFFSETS.mmsim_step.pc, true));
     for (let i = 0; i < this.nEvents; i++) {
       const o = i * 32;
       const t = v.getUint16(o, true) & EV_TYPE_MASK;
@@ -493,10 +494,7 @@ export class Recorder {
         const f = (firsts[name] ??= []);
         if (f.length < FIRSTS_KEPT) f.push(i);
       }
-      if (t === EV.mmsim_step) {
-        stepEvents.push(i);
-        stepOf.push(v.getUint32(o + EVENT_OFFSETS.mmsim_step.pc, true));
-      } else if (t === EV.page_fault_user && v.getUint32(o + EVENT_OFFSETS.page_fault_user.attempt, true) === 0)
+      if (t === EV.page_fault_user && v.getUint32(o + EVENT_OFFSETS.page_fault_user.attempt, true) === 0)
         faultEvents.push(i); /* not a retry */
       else if (t === EV.mm_filemap_fault && v.getUint32(o + EVENT_OFFSETS.mm_filemap_fault.cached, true) === 0)
         majorEvents.push(i);
