@@ -647,17 +647,19 @@ function expectNotes(
  * 1280x720 window and 35 px under 1920x1080), opening to their list.
  */
 function ExpectNotes({ label, notes }: { label: string; notes: string[] }) {
-  const sentence = `With other tunables than the scenario\u2019s own (${label}), its expect checks are a comparison, not a test: ${notes.length} differ`;
+  const lead = 'With other tunables than the scenario\u2019s own';
+  const rest = ` (${label}), its expect checks are a comparison, not a test: ${notes.length} differ`;
   return (
     <>
       {/* said once, as the run comes in; the line itself is a control, not a live region */}
       <span className="visually-hidden" role="status">
-        {sentence}
+        {lead}
+        {rest}
       </span>
       <details className="expect-notes" data-testid="expect-notes">
         <summary>
-          <strong>With other tunables than the scenario&rsquo;s own</strong> ({label}), its expect checks are a
-          comparison, not a test: {notes.length} differ
+          <strong>{lead}</strong>
+          {rest}
         </summary>
         <ul>
           {notes.slice(0, 5).map((n, k) => (

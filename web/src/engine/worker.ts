@@ -141,6 +141,12 @@ function pump(id: number) {
   post({ t: 'loaded', id, timeline: timelineOf(engine, locates.get(id)) });
 }
 
+/** a run's timeline as it stands while it records, for a preview: no samples (the recorder's own arrays grow
+    while it records), no marks or series (the views' are computed once the run is in) */
+function recordingTimeline(engine: Engine): Timeline {
+  return { ...engine.timeline(), samples: { x: [], values: COUNTERS.map(() => []) }, marks: {}, series: {} };
+}
+
 /* the cursor each run recorded again is to be drawn at, as soon as its recording has passed it */
 const previewsAt = new Map<number, number | StepCursor>();
 /** events past the cursor recorded before its frame is drawn: the event log around it (frame()'s radius) */
@@ -185,8 +191,7 @@ function previewAt(id: number, engine: Engine) {
   previewsAt.delete(id);
   try {
     const frame = engine.whileRecording(() => engine.frame(cursor));
-    const t = { ...engine.timeline(), samples: { x: [], values: COUNTERS.map(() => []) } };
-    post({ t: 'preview', id, timeline: { ...t, marks: {}, series: {} }, frame, cursor }, transferables(frame));
+    post({ t: 'preview', id, timeline: recordingTimeline(engine), frame, cursor }, transferables(frame));
   } catch {
     /* no preview: the page keeps the frame it has until the run is in, as before (a recording that could
        not go on is cancelled by whileRecording, and pump says so) */
@@ -629,15 +634,14 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
       else if (m.preview)
         try {
           const frame = engine.frame(0);
-          /* the timeline as it stands before anything ran: no events, no samples (the recorder's own
-             arrays grow while it records) */
-          const t = { ...engine.timeline(), samples: { x: [], values: COUNTERS.map(() => []) } };
+          /* the timeline as it stands before anything ran: no events */
+          const t = recordingTimeline(engine);
           const id = m.id;
           /* a run of many operations will take a while: at once */
           const wait = engine.progress.total >= PREVIEW_AT_ONCE ? 0 : PREVIEW_MS;
           setTimeout(() => {
             if (engines.get(id) === engine && !engine.finished)
-              post({ t: 'preview', id, timeline: { ...t, marks: {}, series: {} }, frame }, transferables(frame));
+              post({ t: 'preview', id, timeline: t, frame }, transferables(frame));
           }, wait);
         } catch {
           /* no preview: the page waits for the run, as before */
