@@ -4,7 +4,8 @@ import { galleryPlugin } from './web/gallery-plugin.js';
 // One command runs every TypeScript test; each project can run alone (npx vitest run --project NAME):
 //   core   the loader, compiler, engine, golden traces, native/wasm parity       (npm test -- quick)
 //   web    the store, reducer, URL, frame providers, replay                        (npm test -- quick)
-//   cli    the CLI end to end (a process per run), the hostile inputs, the seeds' big runs, the estimate's timing
+//   cli    the CLI end to end (in the test's process, and as a process: cli-run.ts), the hostile inputs,
+//          the seeds' big runs, the estimate's timing
 //   fuzz   random scenarios through the loader, wasm and native ASan (npm run fuzz runs more)
 const CLI = [
   'wasm-core/test/cli.test.ts',

@@ -177,7 +177,7 @@ export function ensureCli() {
   if (sources.every((f) => statSync(f).mtimeMs < built)) return out;
   const esbuild = createRequire(import.meta.url)(join(root, 'node_modules', 'esbuild'));
   const { outputFiles } = esbuild.buildSync({
-    entryPoints: [join(root, 'wasm-core/cli/sim.ts')],
+    entryPoints: [join(root, 'wasm-core/cli/main.ts')],
     outfile: out,
     bundle: true,
     platform: 'node',

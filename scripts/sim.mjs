@@ -1,5 +1,5 @@
 // npm run --silent sim -- FILE [--set key=value ...] [--json]
-// Makes sure the core and the CLI bundle are built, then runs the CLI (wasm-core/cli/sim.ts).
+// Makes sure the core and the CLI bundle are built, then runs the CLI (wasm-core/cli/main.ts).
 import { pathToFileURL } from 'node:url';
 import { ensureCli, setup } from './setup.mjs';
 

@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, relative } from 'node:path';
 import type { Core } from '../ts/core.js';
+import { exit, fail, io } from './io.js';
 import { ScenarioErrors } from '../ts/errors.js';
 import type { Limits } from '../ts/limits.js';
 import { parseScenario } from '../ts/load/index.js';
@@ -34,11 +35,6 @@ export interface QuizArgs {
   /** --set: on every beat's scenario, under the beat's own settings */
   sets: Record<string, string>;
   limits: Limits;
-}
-
-function fail(msg: string): never {
-  process.stderr.write(`${msg}\n`);
-  process.exit(2);
 }
 
 /** the tour's questions, each with its answer computed by the model (exits 2 with file:line:key when one has none) */
@@ -136,7 +132,7 @@ export function runQuiz(core: Core, a: QuizArgs): void {
       return { q, typed, right: typed !== undefined && gradeAnswer(q, answers[i], typed) };
     });
     if (a.json)
-      process.stdout.write(
+      io().out(
         `${JSON.stringify(
           {
             seed: a.seed,
@@ -153,16 +149,16 @@ export function runQuiz(core: Core, a: QuizArgs): void {
       );
     else {
       for (const g of graded)
-        process.stdout.write(
+        io().out(
           `${g.q.id}: ${g.typed === undefined ? 'not answered' : g.right ? 'right' : `not yet (${g.typed})${g.q.hint ? `. Hint: ${g.q.hint}` : ''}`}\n`,
         );
-      process.stdout.write(`${graded.filter((g) => g.right).length} of ${graded.length} right (seed ${a.seed})\n`);
+      io().out(`${graded.filter((g) => g.right).length} of ${graded.length} right (seed ${a.seed})\n`);
     }
-    process.exit(graded.every((g) => g.right) ? 0 : 1);
+    exit(graded.every((g) => g.right) ? 0 : 1);
   }
 
   if (a.json) {
-    process.stdout.write(`${JSON.stringify(quizJson(a.seed, tour, questions, answers, a.answers), null, 2)}\n`);
+    io().out(`${JSON.stringify(quizJson(a.seed, tour, questions, answers, a.answers), null, 2)}\n`);
     return;
   }
   const lines = [`${tour.title}`, `seed ${a.seed}`];
@@ -181,5 +177,5 @@ export function runQuiz(core: Core, a: QuizArgs): void {
     lines.push(
       `answers: the same command with --answers; grade yours with --check ${questions[0].id}=VALUE (one per question)`,
     );
-  process.stdout.write(`${lines.join('\n')}\n`);
+  io().out(`${lines.join('\n')}\n`);
 }

@@ -34,6 +34,7 @@ import { checkLimits, DEFAULT_LIMITS, formatFigure, LIMIT_DEFS, parseLimit, type
 import { formatTunable, KERNEL_TUNABLES, MACHINE_SETTINGS, type TunableInfo } from '../ts/tunables.js';
 import { parseSeed } from '../ts/load/params.js';
 import { runQuiz } from './quiz.js';
+import { CliExit, type CliIo, exit, fail, io, processIo, withIo } from './io.js';
 
 /* ------------------------------------------------------------------ usage */
 
@@ -87,7 +88,7 @@ function limitsHelp(): string {
   );
 }
 
-const USAGE = `usage: npm run --silent sim -- FILE [--set key=value ...] [--json]
+const USAGE = () => `usage: npm run --silent sim -- FILE [--set key=value ...] [--json]
        npm run --silent sim -- FILE [--set ...] --compare key=value ... [--json]
        npm run --silent sim -- FILE [--set ...] --sweep key[=v1,v2,...] [--json | --csv]
        npm run --silent sim -- EXERCISE.tour.yaml --quiz [--seed N] [--answers] [--json]
@@ -130,16 +131,11 @@ expects with its own tunables, and do not fail the run.
 exit status: 0 ok, 1 an expect failed in a run with the scenario's own tunables,
 2 invalid input or a limit`;
 
-function fail(msg: string): never {
-  process.stderr.write(`${msg}\n`);
-  process.exit(2);
-}
-
 /* ------------------------------------------------------------------ options */
 
 function keyValue(flag: string, kv: string | undefined, into: Record<string, string>) {
   const eq = kv?.indexOf('=') ?? -1;
-  if (!kv || eq <= 0) fail(`${flag} needs key=value, got '${kv ?? ''}'\n\n${USAGE}`);
+  if (!kv || eq <= 0) fail(`${flag} needs key=value, got '${kv ?? ''}'\n\n${USAGE()}`);
   const key = kv.slice(0, eq).trim();
   /* the same key twice: which one was meant is not for us to guess */
   if (key in into) fail(`${flag} ${key} is given twice (${into[key]} and ${kv.slice(eq + 1)}): give it once`);
@@ -182,8 +178,8 @@ function parseArgs(argv: string[]) {
       keyValue('--check', v, kv);
       checks.push(...Object.entries(kv));
     } else if (a === '--help' || a === '-h') {
-      process.stdout.write(`${USAGE}\n`);
-      process.exit(0);
+      io().out(`${USAGE()}\n`);
+      exit(0);
     } else if (a === '--set' || a.startsWith('--set=')) {
       [v, i] = value(a, '--set', i);
       keyValue('--set', v, sets);
@@ -200,15 +196,15 @@ function parseArgs(argv: string[]) {
       }
     } else if (a === '--sweep' || a.startsWith('--sweep=')) {
       [v, i] = value(a, '--sweep', i);
-      if (!v) fail(`--sweep needs a tunable: --sweep key or --sweep key=v1,v2,...\n\n${USAGE}`);
+      if (!v) fail(`--sweep needs a tunable: --sweep key or --sweep key=v1,v2,...\n\n${USAGE()}`);
       if (sweep !== undefined)
         fail(`one --sweep at a time (got '${sweep}' and '${v}'); use --set for the other tunables`);
       sweep = v;
-    } else if (a.startsWith('-')) fail(`unknown option '${a}'\n\n${USAGE}`);
-    else if (file) fail(`one scenario at a time (got '${file}' and '${a}')\n\n${USAGE}`);
+    } else if (a.startsWith('-')) fail(`unknown option '${a}'\n\n${USAGE()}`);
+    else if (file) fail(`one scenario at a time (got '${file}' and '${a}')\n\n${USAGE()}`);
     else file = a;
   }
-  if (!file) fail(USAGE);
+  if (!file) fail(USAGE());
   const exercise = quiz || answers || checks.length > 0 || seed !== undefined;
   if (exercise) {
     if (!file.endsWith('.tour.yaml'))
@@ -332,7 +328,7 @@ function runJson(r: Run) {
 
 /** --events: "#12 step 3 app.0  page_fault_user  read fault at 0x7f0000028000 ..." */
 function eventPrinter(prog: Program, toStderr: boolean) {
-  const out = toStderr ? process.stderr : process.stdout;
+  const write = toStderr ? io().err : io().out;
   let index = 0;
   let op: SimEvent[] = [];
   return (batch: Uint8Array) => {
@@ -345,13 +341,13 @@ function eventPrinter(prog: Program, toStderr: boolean) {
       const who = e.task !== null ? (prog.tasks[e.task] ?? '') : '';
       lines.push(`#${e.index} ${e.step !== null ? `step ${e.step + 1}` : ''} ${who}  ${e.name}  ${d.text}`);
     }
-    if (lines.length) out.write(`${lines.join('\n')}\n`);
+    if (lines.length) write(`${lines.join('\n')}\n`);
   };
 }
 
 /** "run 3/10 (fault_around_bytes 16 KiB) 40%" on a terminal's stderr, overwritten in place */
 class Progress {
-  private readonly on = !!process.stderr.isTTY;
+  private readonly on = io().tty;
   private last = 0;
   show(text: string, done?: number, total?: number) {
     if (!this.on) return;
@@ -359,10 +355,10 @@ class Progress {
     if (done !== undefined && now - this.last < 200) return;
     this.last = now;
     const pct = done !== undefined && total ? ` ${Math.floor((100 * done) / total)}%` : '';
-    process.stderr.write(`\r\x1b[K${text}${pct}`);
+    io().err(`\r\x1b[K${text}${pct}`);
   }
   clear() {
-    if (this.on) process.stderr.write('\r\x1b[K');
+    if (this.on) io().err('\r\x1b[K');
   }
 }
 
@@ -521,10 +517,34 @@ function letterTable(letter: Letter, cells: ReferenceCell[]): string {
 
 /* ------------------------------------------------------------------ main */
 
-async function main() {
-  const { file, sets, compares, sweep, json, csv, debugVm, events, limits, quizArgs } = parseArgs(
-    process.argv.slice(2),
+/** the core, compiled once per process: a test's hundreds of runs instantiate it without compiling again */
+let compiled: WebAssembly.Module | undefined;
+function loadCore(): Core {
+  compiled ??= new WebAssembly.Module(
+    readFileSync(fileURLToPath(new URL('../build/wasm/mmsim.wasm', import.meta.url))),
   );
+  return Core.fromModule(compiled);
+}
+
+/**
+ * One run of the command line: argv without node and the script, written to io's streams; returns the
+ * exit status. Synchronous, so that runs in one process (the tests') never interleave.
+ */
+export function runCli(argv: string[], streams: CliIo = processIo): number {
+  return withIo(streams, () => {
+    try {
+      main(argv);
+      return 0;
+    } catch (e) {
+      if (e instanceof CliExit) return e.code;
+      io().err(`internal error: ${(e as Error).stack ?? e}\n`);
+      return 3;
+    }
+  });
+}
+
+function main(argv: string[]) {
+  const { file, sets, compares, sweep, json, csv, debugVm, events, limits, quizArgs } = parseArgs(argv);
   let source: string;
   try {
     source = readFileSync(file, 'utf8');
@@ -532,8 +552,7 @@ async function main() {
     fail(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   if (quizArgs) {
-    const wasm = fileURLToPath(new URL('../build/wasm/mmsim.wasm', import.meta.url));
-    runQuiz(await Core.fromBytes(readFileSync(wasm)), { file, source, json, sets, limits, ...quizArgs });
+    runQuiz(loadCore(), { file, source, json, sets, limits, ...quizArgs });
     return;
   }
   let own: Scenario, base: Scenario;
@@ -578,8 +597,7 @@ async function main() {
     planned = plan.map((p) => ({ name: p.label, tag: `${key} ${p.label}`, scenario: p.scenario }));
   } else planned = [{ name: '', tag: '', scenario: base }];
 
-  const wasm = fileURLToPath(new URL('../build/wasm/mmsim.wasm', import.meta.url));
-  const core = await Core.fromBytes(readFileSync(wasm));
+  const core = loadCore();
   const progress = new Progress();
   const runs: Run[] = [];
   /*
@@ -630,20 +648,19 @@ async function main() {
   /* what they gave */
   if (compares) {
     const [a, b] = runs;
-    if (json)
-      process.stdout.write(`${JSON.stringify({ a: runJson(a), b: runJson(b), diff: counterDiff(a.res, b.res) })}\n`);
-    else process.stdout.write(`${compareTable(a, b, labels!)}\n`);
+    if (json) io().out(`${JSON.stringify({ a: runJson(a), b: runJson(b), diff: counterDiff(a.res, b.res) })}\n`);
+    else io().out(`${compareTable(a, b, labels!)}\n`);
   } else if (sweep !== undefined) {
-    if (json) process.stdout.write(`${JSON.stringify(runs.map(runJson))}\n`);
-    else if (csv) process.stdout.write(`${sweepCsv(sweepKey, runs)}\n`);
-    else process.stdout.write(`${sweepTable(sweepKey, own, runs)}\n`);
+    if (json) io().out(`${JSON.stringify(runs.map(runJson))}\n`);
+    else if (csv) io().out(`${sweepCsv(sweepKey, runs)}\n`);
+    else io().out(`${sweepTable(sweepKey, own, runs)}\n`);
   } else {
     /* the cover letter's table, when the scenario has one: each column a run (the first one already ran) */
     const reference = base.letter ? letterCells(core, base, runs[0], limits, progress) : null;
-    if (json) process.stdout.write(`${JSON.stringify({ ...runJson(runs[0]), ...(reference ? { reference } : {}) })}\n`);
+    if (json) io().out(`${JSON.stringify({ ...runJson(runs[0]), ...(reference ? { reference } : {}) })}\n`);
     else {
-      process.stdout.write(`${table(runs[0].res, runs[0].scenario)}\n`);
-      if (reference) process.stdout.write(`\n${letterTable(base.letter!, reference)}\n`);
+      io().out(`${table(runs[0].res, runs[0].scenario)}\n`);
+      if (reference) io().out(`\n${letterTable(base.letter!, reference)}\n`);
     }
   }
 
@@ -652,38 +669,21 @@ async function main() {
     errored = false;
   for (const r of runs) {
     const pre = r.tag ? `run ${r.tag}: ` : '';
-    for (const f of r.failures) process.stderr.write(`${pre}${locate(r.prog, f.at, f.message)}\n`);
-    if (!json) for (const f of r.notes) process.stderr.write(`${pre}note: ${locate(r.prog, f.at, f.message)}\n`);
+    for (const f of r.failures) io().err(`${pre}${locate(r.prog, f.at, f.message)}\n`);
+    if (!json) for (const f of r.notes) io().err(`${pre}note: ${locate(r.prog, f.at, f.message)}\n`);
     if (r.res.error) {
-      process.stderr.write(`${pre}${locate(r.prog, r.res.error.at, r.res.error.message)}\n`);
+      io().err(`${pre}${locate(r.prog, r.res.error.at, r.res.error.message)}\n`);
       errored = true;
     }
     if (r.failures.length) {
       failed = true;
-      if (!json)
-        process.stderr.write(`${pre}${r.failures.length} expect check${r.failures.length > 1 ? 's' : ''} failed\n`);
+      if (!json) io().err(`${pre}${r.failures.length} expect check${r.failures.length > 1 ? 's' : ''} failed\n`);
     }
   }
   if (!json && runs.some((r) => r.notes.length)) {
     const keys = [...new Set(runs.flatMap((r) => (r.notes.length ? r.changed : [])))];
-    process.stderr.write(
-      `(notes, not failures: the scenario's expect checks are written for its own ${keys.join(', ')})\n`,
-    );
+    io().err(`(notes, not failures: the scenario's expect checks are written for its own ${keys.join(', ')})\n`);
   }
-  if (errored) process.exit(2);
-  if (failed) process.exit(1);
+  if (errored) exit(2);
+  if (failed) exit(1);
 }
-
-/* the hostile-input tests check peak memory and CPU time: MMPLAY_RUSAGE=1 reports them last on stderr */
-if (process.env.MMPLAY_RUSAGE)
-  process.on('exit', () => {
-    const u = process.resourceUsage();
-    process.stderr.write(
-      `rusage: maxrss ${u.maxRSS} KiB cpu ${Math.round((u.userCPUTime + u.systemCPUTime) / 1000)} ms\n`,
-    );
-  });
-
-main().catch((e) => {
-  process.stderr.write(`internal error: ${(e as Error).stack ?? e}\n`);
-  process.exit(3);
-});

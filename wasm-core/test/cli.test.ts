@@ -1,16 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REQUIRED_COUNTERS } from '../ts/abi.js';
+import { sim, simProcess } from './cli-run.js';
 import { repo } from './helpers.js';
-
-/* the CLI exactly as docs/cli.md runs it: npm run --silent sim -- ... calls scripts/sim.mjs */
-function sim(...args: string[]) {
-  const r = spawnSync(process.execPath, ['scripts/sim.mjs', ...args], { cwd: repo, encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 
 /* where sequential.yaml expects pgfault 256 (its line moves as the scenario is edited) */
 const SEQ_EXPECT = `scenarios/fault-around/sequential.yaml:${
@@ -213,6 +207,41 @@ steps:
     expect(r.out).toMatch(/^ {2}machine\.io_latency +0 \.\. 1000000 operations +default 0 operations$/m);
     expect(r.out).toMatch(/^ {2}machine\.writeback_latency +1 \.\. 1000000 operations +default 20 operations$/m);
     expect(r.out).toMatch(/^ {2}seed +a whole number +default 1$/m);
+  });
+});
+
+/*
+ * The tests above and below run the CLI in this process (cli-run.ts); these run it as docs/cli.md does, a
+ * process per run: the script, the bundle it builds, the process's streams and exit status. Every kind
+ * of outcome gives the same output and status both ways.
+ */
+describe('npm run sim as a process', () => {
+  const ways: [string, string[]][] = [
+    ['a table, exit 0', ['scenarios/vma-cache/boot.yaml']],
+    [
+      '--json with a note on stderr',
+      ['scenarios/fault-around/sequential.yaml', '--json', '--set', 'fault_around_bytes=4096'],
+    ],
+    ['--events beside --json (to stderr)', ['scenarios/fault-around/cold-sequential.yaml', '--json', '--events']],
+    ['--compare', ['scenarios/fault-around/sequential.yaml', '--compare', 'vmacache=mm-wide']],
+    ['--sweep --csv', ['scenarios/fault-around/sequential.yaml', '--sweep', 'fault_around_bytes=4096,65536', '--csv']],
+    ['an exercise graded, exit 1', ['scenarios/fault-around/window.tour.yaml', '--seed', '2', '--check', 'faults=3']],
+    ['--help, exit 0', ['--help']],
+    ['a missing file, exit 2', ['no/such.yaml']],
+    ['an unknown option, exit 2', ['scenarios/fault-around/sequential.yaml', '--jsn']],
+    ['no file, exit 2', []],
+  ];
+  for (const [what, args] of ways)
+    it(`${what}: the same output and exit status as in a test's process`, () => {
+      const p = simProcess(...args);
+      expect(p.err).not.toContain('internal error');
+      expect(p).toEqual(sim(...args));
+    });
+
+  it('an expect that fails exits 1 (the process exit status)', () => {
+    const r = simProcess(scenario('fail-process.yaml', `${OK}  - expect:\n      pgfault: 15\n`));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('fail-process.yaml:10: steps[2].expect.pgfault: expected pgfault = 15, got 16');
   });
 });
 

@@ -6,7 +6,6 @@
  * right and any number off by more than its tolerance wrong; bad exercises,
  * seeds and flags are refused with the file, line and key (or the flag).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +17,8 @@ import { parseScenario } from '../ts/load/index.js';
 import { drawParams, parseSeed } from '../ts/load/params.js';
 import { parseTour, type Question } from '../ts/load/tour.js';
 import { answerQuestions, QuizError, type QuizAnswer } from '../ts/quiz.js';
+import { sim } from './cli-run.js';
 import { loadCore, repo } from './helpers.js';
-
-function sim(...args: string[]) {
-  const r = spawnSync(process.execPath, ['scripts/sim.mjs', ...args], { cwd: repo, encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 
 const EXERCISES = readdirSync(join(repo, 'scenarios'))
   .flatMap((g) =>

@@ -157,6 +157,11 @@ export class Core {
     return new Core(instance);
   }
 
+  /** Instantiate a module compiled before, synchronously (Node: the CLI compiles the core once per process). */
+  static fromModule(module: WebAssembly.Module): Core {
+    return new Core(new WebAssembly.Instance(module, CORE_IMPORTS));
+  }
+
   /**
    * Compiled as it downloads (WebAssembly.instantiateStreaming), so that the browser keeps the
    * optimised code in its cache and the next page reuses it instead of compiling the core again;
