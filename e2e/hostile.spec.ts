@@ -154,12 +154,13 @@ test('a big link is read in the worker: the page answers, Cancel stops it, and t
   /*
    * How long the worker reads this link depends on the machine: 0.5 s here, which the dialog
    * (shown after 350 ms) may or may not catch, and a clean CI machine once finished reading
-   * before the test looked. So the worker is held busy first, as a slow machine or a parse that
-   * never ends would hold it: the page is open on the gallery, its engine worker runs a 7 s loop,
-   * and the link is opened behind it. The page then waits on the worker's reading, every time,
-   * and Cancel must replace the stuck worker with a fresh one. 7 s covers the link, the checks
-   * and Cancel (about 2 s here) with room for a slower machine; the test waits for the loop's end
-   * below, so a longer one only keeps a core busy (12 s cost the suite 5 s).
+   * before the test looked. So the worker is held first, as a slow machine or a parse that never
+   * ends would hold it: the page is open on the gallery, its engine worker sits in a synchronous
+   * request that this test answers only at the end, and the link is opened behind it. The page
+   * then waits on the worker's reading, every time, and Cancel must replace the stuck worker with
+   * a fresh one. (A 7 s busy loop held it before: a core spun, and the test waited for the loop's
+   * end, 4-5 s after Cancel, because Chromium ends a terminated worker's loop only when the test's
+   * own evaluation of it returns.)
    */
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
@@ -168,25 +169,24 @@ test('a big link is read in the worker: the page answers, Cancel stops it, and t
   await worker.evaluate(() => 0);
   const started: string[] = [];
   page.on('worker', (w) => started.push(w.url()));
-  /* the loop says it has begun on a BroadcastChannel just before it spins: the link is opened only
-     then, so its message waits behind the loop (opened any sooner, the worker may read it first) */
-  await page.evaluate(() => {
-    const c = new BroadcastChannel('mmplay-test-hold');
-    (window as unknown as { __hold: Promise<void> }).__hold = new Promise((res) => {
-      c.onmessage = () => {
-        c.close();
-        res();
-      };
-    });
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let holding!: () => void;
+  const holds = new Promise<void>((r) => (holding = r));
+  await page.route('**/__test-hold', async (route) => {
+    holding();
+    await released;
+    await route.fulfill({ body: '' }).catch(() => undefined);
   });
   const held = worker
     .evaluate(() => {
-      new BroadcastChannel('mmplay-test-hold').postMessage('spinning');
-      const t = performance.now();
-      while (performance.now() - t < 7_000);
+      const x = new XMLHttpRequest();
+      x.open('GET', '/__test-hold', false);
+      x.send();
     })
     .catch(() => undefined);
-  await page.evaluate(() => (window as unknown as { __hold: Promise<void> }).__hold);
+  /* the request has reached the test: the worker is inside it, and the link's message waits behind it */
+  await holds;
   await page.evaluate(
     (h) => {
       location.hash = h;
@@ -203,11 +203,11 @@ test('a big link is read in the worker: the page answers, Cancel stops it, and t
   await page.getByTestId('cancel').click();
   await expect(page.getByText('The run was cancelled.')).toBeVisible();
   /* the stuck worker was not waited for: a fresh one was started (after CANCEL_GRACE_MS, 400 ms;
-     the bound leaves room for a loaded machine and still ends well before the loop would) */
+     the bound leaves room for a loaded machine) */
   await expect.poll(() => started.length, { timeout: 5000 }).toBe(1);
   await expectResponsive(page, 'reading a big link');
-  /* Chromium ends a terminated worker's loop only when the test's own evaluation of it returns
-     (an inspector artifact): wait for it, so the spin does not share the 2 cores with the run below */
+  /* the old worker's request answered: nothing of it is left waiting */
+  release();
   await held;
   /* a fresh worker reads the link for real, off the page (0.5 s of parsing here: on the page it
      would be one long task); receiving and drawing 16,000 steps stays under the 200 ms bound
