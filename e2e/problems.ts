@@ -2,6 +2,7 @@
  * Every browser test fails on a console error, an uncaught exception or a
  * dialog (scenario text must never open one). Call once at the top of a spec.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
 export function failOnPageProblems(): void {
@@ -131,4 +132,27 @@ export async function brokenLayout(page: Page): Promise<string[]> {
     }
     return [...new Set(out)];
   });
+}
+
+/**
+ * axe-core's violations on the page, as "rule (nodes): the first three targets": under the given rules, or
+ * the given tags, or every rule. Only violations are worked out in full (resultTypes): the passes' node
+ * details, which no test reads, took a quarter of a run (2.5 s -> 2.0 s on a comparison of 2,800 nodes).
+ */
+export async function axeViolations(page: Page, only: { tags?: string[]; rules?: string[] } = {}): Promise<string[]> {
+  const runOnly = only.rules
+    ? { type: 'rule' as const, values: only.rules }
+    : only.tags
+      ? { type: 'tag' as const, values: only.tags }
+      : undefined;
+  const r = await new AxeBuilder({ page })
+    .options({ resultTypes: ['violations'], ...(runOnly ? { runOnly } : {}) })
+    .analyze();
+  return r.violations.map(
+    (v) =>
+      `${v.id} (${v.nodes.length}): ${v.help}: ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(' | ')}`,
+  );
 }

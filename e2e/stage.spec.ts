@@ -5,10 +5,9 @@
  * while playing. Screenshots of presenter mode and of an embed go to
  * test-results/screenshots/ (the README shows the presenter one).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { brokenLayout, failOnPageProblems, smallText } from './problems.js';
+import { axeViolations, brokenLayout, failOnPageProblems, smallText } from './problems.js';
 
 const SHOTS = 'test-results/screenshots';
 mkdirSync(SHOTS, { recursive: true });
@@ -458,14 +457,9 @@ test('Ctrl+Enter runs the editor, Esc closes it', async ({ page }) => {
 const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
 async function axe(page: Page, what: string, coloursOnly = false) {
-  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
-  const r = await (coloursOnly ? new AxeBuilder({ page }).withRules(COLOUR_RULES) : builder).analyze();
-  const found = r.violations.map(
-    (v) =>
-      `${v.id} (${v.nodes.length}): ${v.nodes
-        .slice(0, 3)
-        .map((n) => n.target.join(' '))
-        .join(' | ')}`,
+  const found = await axeViolations(
+    page,
+    coloursOnly ? { rules: COLOUR_RULES } : { tags: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
   );
   expect(found, `axe-core on ${what}`).toEqual([]);
 }

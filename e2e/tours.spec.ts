@@ -4,11 +4,10 @@
  * beat number on the root is right, the cursor is where a link to that beat puts it, and the page does not
  * scroll. Screenshots of each tour's beats go to test-results/screenshots/.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { failOnPageProblems, smallText } from './problems.js';
+import { axeViolations, failOnPageProblems, smallText } from './problems.js';
 
 const SHOTS = 'test-results/screenshots';
 mkdirSync(SHOTS, { recursive: true });
@@ -65,10 +64,7 @@ GROUPS.forEach((group, i) => {
       cursors.push(await beatOnScreen(page, b, tour.beats[b - 1].caption));
       await page.screenshot({ path: `${SHOTS}/tour-${group}-${b}.png` });
       if (b === 1) {
-        const axe = await new AxeBuilder({ page }).analyze();
-        expect(
-          axe.violations.map((v) => `${v.id}: ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-        ).toEqual([]);
+        expect(await axeViolations(page), `axe-core on beat 1 of the ${group} talk`).toEqual([]);
       }
     }
     /* past the last beat the tour stays on it */
@@ -130,8 +126,7 @@ test("the speaker's notes window follows the presenter and moves it", async ({ p
   await expect(notes.getByTestId('notes-beat')).toHaveText('3');
   await notes.getByRole('button', { name: /Previous/ }).click();
   await expect(page.locator('.app')).toHaveAttribute('data-beat', '2');
-  const axe = await new AxeBuilder({ page: notes }).analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  expect(await axeViolations(notes), 'axe-core on the notes window').toEqual([]);
   /* notes are text, never HTML */
   expect(await notes.locator('.notes-window script, .notes-window img').count()).toBe(0);
 });
