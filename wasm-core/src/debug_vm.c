@@ -620,9 +620,11 @@ static int vm_check(struct mmsim *sim, char *msg, uint32_t len, bool full)
 			uint64_t n = 0, dirty_pages = 0, wb_pages = 0,
 				 end = DIV_ROUND_UP(fp->i_size, PAGE_SIZE);
 
-			/* leaf by leaf (xa_slot): a missing leaf is skipped whole */
+			/* leaf by leaf (xa_slot_tagged): a missing leaf is skipped whole */
 			for (uint64_t idx = 0; idx < end;) {
-				uint32_t run, *slot = xa_slot(sim, &fp->i_pages, idx, &run);
+				uint64_t tags;
+				uint32_t run,
+					*slot = xa_slot_tagged(sim, &fp->i_pages, idx, &run, &tags);
 
 				for (uint32_t k = 0; k < run && idx < end; k++, idx++) {
 					uint32_t e = slot ? slot[k] : 0, pfn;
@@ -643,7 +645,7 @@ static int vm_check(struct mmsim *sim, char *msg, uint32_t len, bool full)
 						dirty_pages++;
 					if (((pg->flags & PF(dirty)) &&
 					     !(pg->flags & PF(swapbacked))) !=
-					    xa_get_tag(sim, &fp->i_pages, idx))
+					    (bool)(tags >> k & 1))
 						FAIL("file %u index %llu: PG_dirty and the page cache's dirty tag disagree",
 						     f, (unsigned long long)idx);
 					if (pg->flags & PF(writeback))

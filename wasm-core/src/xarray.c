@@ -203,6 +203,17 @@ uint32_t *xa_slot(const struct mmsim *sim, const struct xarray *xa, uint64_t ind
 	return node ? &node->slots[index & XA_CHUNK_MASK] : NULL;
 }
 
+uint32_t *xa_slot_tagged(const struct mmsim *sim, const struct xarray *xa, uint64_t index,
+			 uint32_t *run, uint64_t *tags)
+{
+	struct xa_node *node = xa_leaf_of(sim, xa, index);
+	uint32_t off = index & XA_CHUNK_MASK;
+
+	*run = XA_CHUNK_SIZE - off;
+	*tags = node ? node->tagged >> off : 0;
+	return node ? &node->slots[off] : NULL;
+}
+
 void xa_set_tag(struct mmsim *sim, struct xarray *xa, uint64_t index)
 {
 	struct xa_node *node = xa_leaf_of(sim, xa, index);
@@ -234,13 +245,6 @@ void xa_clear_tag(struct mmsim *sim, struct xarray *xa, uint64_t index)
 		off = node->offset;
 		node = xa_node(sim, node->parent);
 	}
-}
-
-bool xa_get_tag(const struct mmsim *sim, const struct xarray *xa, uint64_t index)
-{
-	const struct xa_node *node = xa_leaf_of(sim, xa, index);
-
-	return node && (node->tagged >> (index & XA_CHUNK_MASK) & 1);
 }
 
 /* the first tagged index >= from under node id, whose first index is base */

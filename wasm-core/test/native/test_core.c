@@ -1710,6 +1710,12 @@ TEST(checker_catches_corruption)
 	sim->s.counters[MMSIM_NR_FREE_PAGES]--;
 	CHECK(mmsim_check(sim, msg, sizeof(msg)) < 0);
 	CHECK(strstr(msg, "nr_free_pages") != NULL);
+	sim->s.counters[MMSIM_NR_FREE_PAGES]++;
+	/* a clean page tagged dirty in its page cache (the tags are read leaf by leaf) */
+	CHECK_EQ(mmsim_check(sim, msg, sizeof(msg)), 0);
+	xa_set_tag(sim, &file_ptr(sim, 0)->i_pages, 3);
+	CHECK(mmsim_check(sim, msg, sizeof(msg)) < 0);
+	CHECK(strstr(msg, "index 3: PG_dirty and the page cache's dirty tag disagree") != NULL);
 	mmsim_destroy(sim);
 }
 
