@@ -49,8 +49,9 @@ export default defineConfig({
     trace: 'off',
   },
   /*
-   * The hostile links measure the page's responsiveness (a 10 ms heartbeat): they run after the
-   * rest, alone, so that another browser's work on this 2-core machine does not stall the heartbeat.
+   * The heavy hostile links measure the page's responsiveness (a 10 ms heartbeat) near its bounds: they
+   * run after the rest, alone, so that another browser's work on this 2-core machine does not stall the
+   * heartbeat. The light ones (hostile-links.spec.ts: their longest task 0 ms) run with the rest.
    */
   projects: [
     { name: 'playground', testIgnore: /hostile\.spec/ },
