@@ -343,6 +343,8 @@ const GROUPS: [string, string[]][] = [
 
 test('the gallery offers every shipped scenario', async ({ page }) => {
   await page.goto('/');
+  /* the page renders once its modules are in, which may be after the load event (main.tsx imports them) */
+  await expect(page.locator('[data-scenario]').first()).toBeVisible();
   const names = await page
     .locator('[data-scenario]')
     .evaluateAll((els) => els.map((e) => e.getAttribute('data-scenario')!));

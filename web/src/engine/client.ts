@@ -27,6 +27,7 @@ import type {
   WorkerLimit,
   QuizInput,
 } from './protocol.js';
+import { newWorker, takeWorker } from './spawn.js';
 
 export type LoadOutcome =
   | { kind: 'loaded'; timeline: Timeline }
@@ -41,25 +42,6 @@ interface SweepHandlers {
 }
 
 export const CANCEL_GRACE_MS = 400;
-
-let offlineWorkerUrl: string | undefined;
-
-/**
- * The engine worker. Served, it is the module worker Vite builds. The offline
- * single-file build (scripts/build-offline.mjs) defines
- * import.meta.env.MMPLAY_OFFLINE_WORKER as the worker's code, a classic script
- * with the wasm inline: a file:// page cannot start a module worker from a
- * URL, so it runs from a Blob URL. In every other build the constant is
- * undefined and that branch is dropped.
- */
-function newWorker(): Worker {
-  const inline: string | undefined = import.meta.env.MMPLAY_OFFLINE_WORKER;
-  if (inline) {
-    offlineWorkerUrl ??= URL.createObjectURL(new Blob([inline], { type: 'text/javascript' }));
-    return new Worker(offlineWorkerUrl, { name: 'mmplay-engine' });
-  }
-  return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'mmplay-engine' });
-}
 
 interface LoadHandlers {
   resolve: (o: LoadOutcome) => void;
@@ -99,14 +81,19 @@ export class EngineClient {
 
   private start(): Worker {
     this.generation++;
-    performance.mark('mmplay:worker-start');
-    const w = newWorker();
-    w.onmessage = (e: MessageEvent<FromWorker>) => {
+    /* the worker the page's entry started for this link (engine/spawn.ts), with what it said meanwhile; or a new one */
+    const early = takeWorker();
+    const w = early?.worker ?? newWorker();
+    const said = (e: MessageEvent<FromWorker>) => {
       this.heard = performance.now();
       this.receive(e.data);
     };
-    w.onerror = (e) => this.onFatal(`The simulation worker failed: ${e.message}`);
+    const failed = (e: ErrorEvent) => this.onFatal(`The simulation worker failed: ${e.message}`);
+    w.onmessage = said;
+    w.onerror = failed;
     this.worker = w;
+    for (const e of early?.said ?? []) said(e);
+    for (const e of early?.failed ?? []) failed(e);
     return w;
   }
 
