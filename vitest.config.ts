@@ -18,7 +18,7 @@ const CLI = [
 const FUZZ = ['wasm-core/test/fuzz.test.ts'];
 export default defineConfig({
   test: {
-    /* the spawned CLI processes and the native runner leave a core idle: two files at a time */
+    /* two files at a time, on this machine kind's two cores (the hostile inputs' two batch processes share them) */
     maxWorkers: 2,
     projects: [
       {

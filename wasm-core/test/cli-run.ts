@@ -7,6 +7,7 @@
  * code). cli.test.ts checks that the two give the same output and status.
  */
 import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { runCli } from '../cli/sim.js';
 import { repo } from './helpers.js';
 
@@ -17,6 +18,9 @@ export interface CliOutcome {
 }
 
 export function sim(...args: string[]): CliOutcome {
+  /* the tests name files from the repository's root, as a process run there did */
+  if (resolve(process.cwd()) !== resolve(repo))
+    throw new Error(`the CLI's tests read files from the repository's root: run them there, not in ${process.cwd()}`);
   const out: string[] = [],
     err: string[] = [];
   const code = runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t), tty: false });

@@ -112,8 +112,21 @@ function batches(list: Case[], n = 2): Map<string, Promise<Outcome>> {
     c.stdout.on('data', (d) => {
       buf += d;
       for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-        const o = JSON.parse(buf.slice(0, nl));
+        const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
+        let o: { id: string; code: number; err: string; cpuMs: number; rssKiB: number };
+        try {
+          o = JSON.parse(line);
+        } catch {
+          /* something wrote to the batch's stdout: the case it is on fails with that line */
+          o = {
+            id: left[0],
+            code: 3,
+            err: `the batch wrote a line that is not its report: ${line}`,
+            cpuMs: NaN,
+            rssKiB: NaN,
+          };
+        }
         left.splice(left.indexOf(o.id), 1);
         settle.get(o.id)!({ code: o.code, signal: null, err: o.err, cpuMs: o.cpuMs, rssKiB: o.rssKiB });
         clearTimeout(timer);

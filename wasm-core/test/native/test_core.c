@@ -1719,6 +1719,25 @@ TEST(checker_catches_corruption)
 	mmsim_destroy(sim);
 }
 
+/* the checker reads the dirty tags leaf by leaf: a tag in the second leaf (index 70) is its slot 6's */
+TEST(checker_reads_each_leafs_tags)
+{
+	struct prog p;
+	struct mmsim *sim;
+	char msg[256];
+
+	prog_init(&p, 64 * MiB);
+	prog_file(&p, 512 * KiB, 1);
+	prog_proc(&p, 1, 0);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(mmsim_check(sim, msg, sizeof(msg)), 0);
+	xa_set_tag(sim, &file_ptr(sim, 0)->i_pages, 70);
+	CHECK(mmsim_check(sim, msg, sizeof(msg)) < 0);
+	CHECK(strstr(msg, "index 70: PG_dirty and the page cache's dirty tag disagree") != NULL);
+	mmsim_destroy(sim);
+}
+
 TEST(errors)
 {
 	struct prog p;

@@ -84,15 +84,15 @@ export class EngineClient {
     /* the worker the page's entry started for this link (engine/spawn.ts), with what it said meanwhile; or a new one */
     const early = takeWorker();
     const w = early?.worker ?? newWorker();
-    const said = (e: MessageEvent<FromWorker>) => {
+    const said = (e: MessageEvent<FromWorker>, at?: number) => {
       this.heard = performance.now();
-      this.receive(e.data);
+      this.receive(e.data, at);
     };
     const failed = (e: ErrorEvent) => this.onFatal(`The simulation worker failed: ${e.message}`);
     w.onmessage = said;
     w.onerror = failed;
     this.worker = w;
-    for (const e of early?.said ?? []) said(e);
+    for (const { e, at } of early?.said ?? []) said(e, at);
     for (const e of early?.failed ?? []) failed(e);
     return w;
   }
@@ -136,10 +136,11 @@ export class EngineClient {
   /** each kind of message's first arrival, as a performance mark (`mmplay:ready`, `mmplay:loaded`): the page's boot, timed */
   private firsts = new Set<string>();
 
-  private receive(m: FromWorker) {
+  /** at: when it arrived, for a message kept while the client did not exist yet (engine/spawn.ts) */
+  private receive(m: FromWorker, at?: number) {
     if (!this.firsts.has(m.t)) {
       this.firsts.add(m.t);
-      performance.mark(`mmplay:${m.t}`);
+      performance.mark(`mmplay:${m.t}`, at === undefined ? undefined : { startTime: at });
     }
     switch (m.t) {
       case 'ready':

@@ -26,21 +26,27 @@ export function newWorker(): Worker {
   return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'mmplay-engine' });
 }
 
-let early: { worker: Worker; said: MessageEvent[]; failed: ErrorEvent[] } | null = null;
+/** what the worker said before the client took it, each with when it arrived (the boot's marks keep that time) */
+export interface EarlyWorker {
+  worker: Worker;
+  said: { e: MessageEvent; at: number }[];
+  failed: ErrorEvent[];
+}
+let early: EarlyWorker | null = null;
 
 /** start the worker now; what it says before the client takes it is kept for the client */
 export function prestartWorker(): void {
   if (early) return;
   const worker = newWorker();
-  const said: MessageEvent[] = [],
+  const said: EarlyWorker['said'] = [],
     failed: ErrorEvent[] = [];
-  worker.onmessage = (e) => said.push(e);
+  worker.onmessage = (e) => said.push({ e, at: performance.now() });
   worker.onerror = (e) => failed.push(e);
   early = { worker, said, failed };
 }
 
 /** the worker started early, with what it has said so far (once: null after) */
-export function takeWorker(): { worker: Worker; said: MessageEvent[]; failed: ErrorEvent[] } | null {
+export function takeWorker(): EarlyWorker | null {
   const e = early;
   early = null;
   return e;
