@@ -1,25 +1,24 @@
 /**
  * Runs the command line on many argument lists in one process, for the
  * hostile-input suite (hostile.test.ts starts it with `node --import tsx`):
- * stdin gives a JSON array of [id, args]; for each, runCli() runs with its
- * streams in buffers and one JSON line goes to stdout: the id, the exit
+ * stdin gives a JSON array of [id, args]; for each, cli-run.ts's sim() runs
+ * runCli() with its streams in buffers and one JSON line goes to stdout: the id, the exit
  * status, stderr, the CPU time the run took and the process's peak RSS so
  * far (which bounds the run's own). The parent kills a run that hangs and
  * starts another batch after it.
  */
 import { readFileSync } from 'node:fs';
-import { runCli } from '../cli/sim.js';
+import { sim } from './cli-run.js';
 
 const cases = JSON.parse(readFileSync(0, 'utf8')) as [string, string[]][];
 for (const [id, args] of cases) {
-  const err: string[] = [];
   const before = process.cpuUsage();
-  const code = runCli(args, { out: () => {}, err: (t) => err.push(t), tty: false });
+  const { code, err } = sim(...args);
   const cpu = process.cpuUsage(before);
   const line = {
     id,
     code,
-    err: err.join(''),
+    err,
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     rssKiB: process.resourceUsage().maxRSS,
   };

@@ -2,6 +2,7 @@
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
 import { Controller } from './controller.js';
+import { notesWindow } from './engine/spawn.js';
 import { store } from './store/store.js';
 import './styles.css';
 
@@ -11,7 +12,7 @@ performance.mark('mmplay:boot');
 const q = new URLSearchParams(location.search);
 const root = createRoot(document.getElementById('root')!);
 /* the speaker's notes window of a tour: no model, no controller */
-if (q.get('notes') === '1' && q.get('tour'))
+if (notesWindow(q))
   void import('./components/Notes.js').then(({ NotesWindow }) =>
     root.render(<NotesWindow name={q.get('tour')!} theme={q.get('theme') === 'dark' ? 'dark' : 'light'} />),
   );

@@ -1710,31 +1710,33 @@ TEST(checker_catches_corruption)
 	sim->s.counters[MMSIM_NR_FREE_PAGES]--;
 	CHECK(mmsim_check(sim, msg, sizeof(msg)) < 0);
 	CHECK(strstr(msg, "nr_free_pages") != NULL);
-	sim->s.counters[MMSIM_NR_FREE_PAGES]++;
-	/* a clean page tagged dirty in its page cache (the tags are read leaf by leaf) */
-	CHECK_EQ(mmsim_check(sim, msg, sizeof(msg)), 0);
-	xa_set_tag(sim, &file_ptr(sim, 0)->i_pages, 3);
-	CHECK(mmsim_check(sim, msg, sizeof(msg)) < 0);
-	CHECK(strstr(msg, "index 3: PG_dirty and the page cache's dirty tag disagree") != NULL);
 	mmsim_destroy(sim);
 }
 
-/* the checker reads the dirty tags leaf by leaf: a tag in the second leaf (index 70) is its slot 6's */
+/* a clean page tagged dirty in its page cache: the checker reads the tags leaf by leaf, so one in the first
+   leaf (index 3) and one in the second (index 70, its slot 6) */
 TEST(checker_reads_each_leafs_tags)
 {
+	static const uint64_t tagged[] = { 3, 70 };
 	struct prog p;
 	struct mmsim *sim;
-	char msg[256];
+	char msg[256], want[96];
 
 	prog_init(&p, 64 * MiB);
 	prog_file(&p, 512 * KiB, 1);
 	prog_proc(&p, 1, 0);
 	sim = start(&p);
 	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
-	CHECK_EQ(mmsim_check(sim, msg, sizeof(msg)), 0);
-	xa_set_tag(sim, &file_ptr(sim, 0)->i_pages, 70);
-	CHECK(mmsim_check(sim, msg, sizeof(msg)) < 0);
-	CHECK(strstr(msg, "index 70: PG_dirty and the page cache's dirty tag disagree") != NULL);
+	for (unsigned i = 0; i < sizeof(tagged) / sizeof(tagged[0]); i++) {
+		CHECK_EQ(mmsim_check(sim, msg, sizeof(msg)), 0);
+		xa_set_tag(sim, &file_ptr(sim, 0)->i_pages, tagged[i]);
+		CHECK(mmsim_check(sim, msg, sizeof(msg)) < 0);
+		snprintf(want, sizeof(want),
+			 "index %llu: PG_dirty and the page cache's dirty tag disagree",
+			 (unsigned long long)tagged[i]);
+		CHECK(strstr(msg, want) != NULL);
+		xa_clear_tag(sim, &file_ptr(sim, 0)->i_pages, tagged[i]);
+	}
 	mmsim_destroy(sim);
 }
 

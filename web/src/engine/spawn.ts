@@ -52,10 +52,13 @@ export function takeWorker(): EarlyWorker | null {
   return e;
 }
 
+/** the link opens a tour's speaker's notes window: no model, no controller, no worker (boot.tsx) */
+export const notesWindow = (q: URLSearchParams): boolean => q.get('notes') === '1' && !!q.get('tour');
+
 /** the link runs something (a scenario, a tour, an edited text), and is not a speaker's notes window */
 export function linkRuns(search: string, hash: string): boolean {
   const q = new URLSearchParams(search),
     h = new URLSearchParams(hash.replace(/^#/, ''));
-  if (q.get('notes') === '1' && q.get('tour')) return false;
+  if (notesWindow(q)) return false;
   return q.has('scenario') || q.has('tour') || q.has('src') || h.has('src');
 }
