@@ -11,7 +11,7 @@
 //      origin; nothing goes to the network);
 //   2. the page as one classic script (iife, the editor's lazy chunk inlined,
 //      one CSS file), with the worker's code as the string constant
-//      import.meta.env.MMPLAY_OFFLINE_WORKER, which engine/spawn.ts starts from a
+//      import.meta.env.MMPLAY_OFFLINE_WORKER, which client.ts starts from a
 //      Blob URL (in every other build it is undefined);
 //   3. the page's index.html with that script and CSS inline.
 // web/dist/index.html and web/dist/assets/ (the served build) are not touched.
@@ -105,7 +105,7 @@ export async function buildOffline({ logLevel = 'warn' } = {}) {
   const js = only(out, (o) => o.type === 'chunk', 'page script');
   const css = out.filter((o) => o.type === 'asset' && o.fileName.endsWith('.css'));
   const html = only(out, (o) => o.type === 'asset' && o.fileName === 'index.html', 'index.html');
-  /* the rest is not shipped (the page's own build of the module worker, for engine/spawn.ts's served branch,
+  /* the rest is not shipped (the page's own build of the module worker, for client.ts's served branch,
      which the constant drops as dead code): the script must not refer to it */
   for (const o of out)
     if (o !== js && o !== html && !css.includes(o) && js.code.includes(basename(o.fileName)))

@@ -82,7 +82,7 @@ export async function measureScenarios(browser, base, names = shippedScenarios()
         polling: 100,
       });
       ({ first, final, longest } = await page.evaluate(() => window.__mmplayMeasure));
-      /* the boot's marks (web/src/boot.tsx, engine/spawn.ts, engine/client.ts): the page's modules, the worker, the run */
+      /* the boot's marks (web/src/main.tsx, engine/client.ts): the page's modules, the worker, the run */
       marks = await page.evaluate(() =>
         Object.fromEntries(
           performance

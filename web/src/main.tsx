@@ -1,17 +1,20 @@
-/**
- * The page's entry: for a link that runs something, the engine worker starts
- * at once (its script and the core's compilation overlap the page's own
- * modules, engine/spawn.ts), and the shipped scenarios' texts (and a tour's
- * reader) start loading, which the controller would ask for only once the
- * page's modules had run; then the page (boot.tsx), which index.html
- * preloads beside this file (web/vite.config.ts).
- */
-import { linkRuns, prestartWorker } from './engine/spawn.js';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.js';
+import { Controller } from './controller.js';
+import { store } from './store/store.js';
+import './styles.css';
 
-if (linkRuns(location.search, location.hash)) {
-  prestartWorker();
-  /* the same modules the controller imports when it routes: loaded once, whoever asks first */
-  void import('./texts.js');
-  if (new URLSearchParams(location.search).has('tour')) void import('./tour-load.js');
+/* the page's modules are evaluated: the first of the boot's marks (the worker's follow, engine/client.ts) */
+performance.mark('mmplay:boot');
+const q = new URLSearchParams(location.search);
+const root = createRoot(document.getElementById('root')!);
+/* the speaker's notes window of a tour: no model, no controller */
+if (q.get('notes') === '1' && q.get('tour'))
+  void import('./components/Notes.js').then(({ NotesWindow }) =>
+    root.render(<NotesWindow name={q.get('tour')!} theme={q.get('theme') === 'dark' ? 'dark' : 'light'} />),
+  );
+else {
+  const controller = new Controller(store);
+  controller.route();
+  root.render(<App />);
 }
-void import('./boot.js');

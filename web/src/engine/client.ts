@@ -27,7 +27,6 @@ import type {
   WorkerLimit,
   QuizInput,
 } from './protocol.js';
-import { newWorker, takeWorker } from './spawn.js';
 
 export type LoadOutcome =
   | { kind: 'loaded'; timeline: Timeline }
@@ -42,6 +41,25 @@ interface SweepHandlers {
 }
 
 export const CANCEL_GRACE_MS = 400;
+
+let offlineWorkerUrl: string | undefined;
+
+/**
+ * The engine worker. Served, it is the module worker Vite builds. The offline
+ * single-file build (scripts/build-offline.mjs) defines
+ * import.meta.env.MMPLAY_OFFLINE_WORKER as the worker's code, a classic script
+ * with the wasm inline: a file:// page cannot start a module worker from a
+ * URL, so it runs from a Blob URL. In every other build the constant is
+ * undefined and that branch is dropped.
+ */
+function newWorker(): Worker {
+  const inline: string | undefined = import.meta.env.MMPLAY_OFFLINE_WORKER;
+  if (inline) {
+    offlineWorkerUrl ??= URL.createObjectURL(new Blob([inline], { type: 'text/javascript' }));
+    return new Worker(offlineWorkerUrl, { name: 'mmplay-engine' });
+  }
+  return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'mmplay-engine' });
+}
 
 interface LoadHandlers {
   resolve: (o: LoadOutcome) => void;
@@ -81,19 +99,14 @@ export class EngineClient {
 
   private start(): Worker {
     this.generation++;
-    /* the worker the page's entry started for this link (engine/spawn.ts), with what it said meanwhile; or a new one */
-    const early = takeWorker();
-    const w = early?.worker ?? newWorker();
-    const said = (e: MessageEvent<FromWorker>, at?: number) => {
+    performance.mark('mmplay:worker-start');
+    const w = newWorker();
+    w.onmessage = (e: MessageEvent<FromWorker>) => {
       this.heard = performance.now();
-      this.receive(e.data, at);
+      this.receive(e.data);
     };
-    const failed = (e: ErrorEvent) => this.onFatal(`The simulation worker failed: ${e.message}`);
-    w.onmessage = said;
-    w.onerror = failed;
+    w.onerror = (e) => this.onFatal(`The simulation worker failed: ${e.message}`);
     this.worker = w;
-    for (const { e, at } of early?.said ?? []) said(e, at);
-    for (const e of early?.failed ?? []) failed(e);
     return w;
   }
 
@@ -136,11 +149,10 @@ export class EngineClient {
   /** each kind of message's first arrival, as a performance mark (`mmplay:ready`, `mmplay:loaded`): the page's boot, timed */
   private firsts = new Set<string>();
 
-  /** at: when it arrived, for a message kept while the client did not exist yet (engine/spawn.ts) */
-  private receive(m: FromWorker, at?: number) {
+  private receive(m: FromWorker) {
     if (!this.firsts.has(m.t)) {
       this.firsts.add(m.t);
-      performance.mark(`mmplay:${m.t}`, at === undefined ? undefined : { startTime: at });
+      performance.mark(`mmplay:${m.t}`);
     }
     switch (m.t) {
       case 'ready':
