@@ -617,11 +617,21 @@ export class Controller {
 
   private startPlaying(): void {
     cancelAnimationFrame(this.playTimer);
+    /* a reveal plays by itself: where reduced motion is asked for, it shows its moment at once instead */
+    const instant =
+      this.store.get().playTo !== null &&
+      typeof matchMedia !== 'undefined' &&
+      matchMedia('(prefers-reduced-motion: reduce)').matches;
     this.lastTick = performance.now();
     this.carry = 0;
     const tick = (now: number) => {
       const s = this.store.get();
       if (!s.playing || !s.timeline) return;
+      if (instant) {
+        this.store.dispatch({ type: 'seek', cursor: Math.min(s.playTo ?? s.timeline.nEvents, s.timeline.nEvents) });
+        this.store.dispatch({ type: 'pause' });
+        return;
+      }
       this.carry += ((now - this.lastTick) / 1000) * (s.playRate ?? s.speed);
       this.lastTick = now;
       /* never run ahead of what is drawn: wait for the last frame at slow speeds */
