@@ -16,7 +16,8 @@
  *    (kernel-anchor.c on /dev/shm), the model's speed as a ratio to it.
  *
  * BENCH_REPEAT (default 5) sets the number of runs of each; BENCH_ONLY=folios,
- * prefault, growth or kernel runs one part.
+ * prefault, growth or kernel runs one part; BENCH_WASM=FILE measures another
+ * wasm build (with BENCH_ONLY: an A/B, the two run alternately).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,8 @@ import { stat, type Stat } from './stats.js';
 import { benchTimeTravel } from './timetravel.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
+/* the wasm core measured: BENCH_WASM names another build (an A/B of two builds, run alternately) */
+const WASM = process.env.BENCH_WASM ?? `${repo}wasm-core/build/wasm/mmsim.wasm`;
 const REPEAT = Math.max(3, Number(process.env.BENCH_REPEAT ?? 5));
 
 interface Figures {
@@ -146,7 +149,7 @@ const row = (label: string, a: string, b: string, c = '') =>
   console.log(`  ${label.padEnd(40)} ${a.padStart(26)} ${b.padStart(26)}${c.padStart(13)}`);
 
 async function main() {
-  const core = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`));
+  const core = await Core.fromBytes(readFileSync(WASM));
   const gcc = execFileSync('gcc', ['-dumpfullversion'], { encoding: 'utf8' }).trim();
   let emcc = '?';
   try {
@@ -278,7 +281,7 @@ async function main() {
   const growth = growthReport();
   /* a core of its own, as BENCH_ONLY=kernel has. The random read still runs slower here than alone (2.5x the
      kernel against 3.0x on 2026-11-28): the process's history, not the instance's; cause not pinned down */
-  const kernel = kernelReport(await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`)));
+  const kernel = kernelReport(await Core.fromBytes(readFileSync(WASM)));
 
   /*
    * cold: a fresh process per run. The seed scenario has a letter: `sim FILE` runs the scenario and then
@@ -435,7 +438,7 @@ async function benchBackup(core: Core) {
     const times: number[] = [];
     let events = 0;
     for (let r = 0; r < REPEAT; r++) {
-      const c = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`));
+      const c = await Core.fromBytes(readFileSync(WASM));
       const e = new Engine(c, program(file));
       const t0 = performance.now();
       const tl = e.recordAll();
@@ -778,7 +781,7 @@ async function benchFoliosReport(core: Core) {
 /** wasm linear memory with one run and with two runs loaded (a fresh core each, so that growth shows) */
 async function twoRunsMemory() {
   const measure = async (file: string, n: number) => {
-    const core = await Core.fromBytes(readFileSync(`${repo}wasm-core/build/wasm/mmsim.wasm`));
+    const core = await Core.fromBytes(readFileSync(WASM));
     const engines = [program(file), program(file, { fault_around_bytes: '4096' })].slice(0, n).map((p) => {
       const e = new Engine(core, p);
       e.recordAll();
