@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -134,7 +135,8 @@ export function ensureCore({ native = true } = {}) {
     spawnSync('make', ['-q', '-C', 'wasm-core', ...targets], { cwd: root, stdio: 'ignore' }).status === 0;
   if (upToDate) return;
   say(`building the core (${targets.join(', ')})...`);
-  run('make', ['-s', '-C', 'wasm-core', ...targets], { quiet: true });
+  /* the two wasm builds and the native runner side by side: 12.5 s one after another here, 7.5 s at -j2 */
+  run('make', ['-s', `-j${availableParallelism()}`, '-C', 'wasm-core', ...targets], { quiet: true });
 }
 
 /*

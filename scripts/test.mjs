@@ -4,13 +4,15 @@
 //   npm test -- quick        the edit-test loop: lint, type check, native tests, the fast vitest projects
 //   npm test -- NAME         the stages whose name starts with NAME (lint, type, core, TypeScript, production, browser)
 //
-//   1. lint, type check, the native C tests (ASan, UBSan, the invariant checker) and the production
-//      build with the offline single file, side by side
-//   2. TypeScript: vitest (loader, golden traces, parity, engine, store; then the CLI, hostile inputs, fuzzing)
-//   3. the browser: Playwright in Debian's Chromium, against the production build
+//   lint, type check, the native C tests (ASan, UBSan, the invariant checker) and the production build
+//   with the offline single file start together; the TypeScript tests (vitest: loader, golden traces,
+//   parity, engine, store; then the CLI, hostile inputs, fuzzing) start when the native tests have built
+//   what the fuzzer runs; the browser tests (Playwright in Debian's Chromium, against the production
+//   build) start when everything else has ended, alone on the machine (some of them time the page).
 //
-// Stages in one group run at the same time (their output is printed whole as each ends); the groups
-// run in order, and the first failure stops the run. Each stage's time is printed at the end.
+// A stage starts when the stages it comes after have passed, and no stage starts after a failure. A
+// stage running beside others keeps its output until it runs alone (then prints it and goes on live) or
+// ends. Each stage's time is printed at the end.
 import { spawn } from 'node:child_process';
 import { stripVTControlCharacters } from 'node:util';
 import { root, setup } from './setup.mjs';
@@ -25,31 +27,30 @@ const VITEST = [node, 'node_modules/vitest/vitest.mjs', 'run'];
 const QUICK_PROJECTS = ['core', 'web'];
 
 const STAGES = [
-  { group: 1, name: 'lint (Biome, clang-format)', cmd: [node, 'scripts/lint.mjs'] },
-  { group: 1, name: 'type check', cmd: [node, 'node_modules/typescript/bin/tsc', '-p', '.'] },
-  { group: 1, name: 'core: native tests (ASan, UBSan)', cmd: ['make', '-s', '-j2', '-C', 'wasm-core', 'test'] },
+  { name: 'lint (Biome, clang-format)', cmd: [node, 'scripts/lint.mjs'] },
+  { name: 'type check', cmd: [node, 'node_modules/typescript/bin/tsc', '-p', '.'] },
+  { name: 'core: native tests (ASan, UBSan)', cmd: ['make', '-s', '-j2', '-C', 'wasm-core', 'test'] },
   {
-    group: 1,
     name: 'production build',
     full: true,
     cmd: [node, 'node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
   },
   {
-    group: 1,
     name: 'production build: the offline single file',
     full: true,
-    follows: true,
+    after: ['production build'],
     cmd: [node, 'scripts/build-offline.mjs'],
   },
   {
-    group: 2,
     name: 'TypeScript tests (vitest)',
+    /* the fuzzer runs the native tests' ASan build */
+    after: ['core: native tests (ASan, UBSan)'],
     cmd: quick ? [...VITEST, ...QUICK_PROJECTS.flatMap((p) => ['--project', p])] : VITEST,
   },
   {
-    group: 3,
     name: 'browser tests (Playwright, Chromium)',
     full: true,
+    after: 'all',
     cmd: [node, 'node_modules/@playwright/test/cli.js', 'test'],
   },
 ];
@@ -83,59 +84,77 @@ function failureLines(text) {
   return unique.length > 40 ? [...unique.slice(0, 40), `… and ${unique.length - 40} more`] : unique;
 }
 
-/** one stage; alone it prints as it goes, beside others its output is kept and printed whole when it ends */
-function run(stage, alone) {
+/** stages running now: one alone prints as it goes; beside others its output is kept */
+const running = new Set();
+
+/** the stage running alone, if one is: it prints what it kept and goes on live */
+function goLive() {
+  if (running.size !== 1) return;
+  const [r] = running;
+  if (r.live) return;
+  r.live = true;
+  console.log(`\n=== ${r.stage.name}`);
+  for (const [stream, d] of r.out) (stream === 1 ? process.stdout : process.stderr).write(d);
+}
+
+/** one stage, resolved with its result when it ends */
+function run(stage) {
   const t = Date.now();
-  if (alone) console.log(`\n=== ${stage.name}`);
   return new Promise((resolve) => {
+    const r = { stage, out: [], live: false };
+    running.add(r);
     const [cmd, ...args] = stage.cmd;
     const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out = [];
     /* kept either way: a failure's lines are printed again under the summary, where a CI log's tail shows them */
-    child.stdout.on('data', (d) => {
-      out.push(d);
-      if (alone) process.stdout.write(d);
-    });
-    child.stderr.on('data', (d) => {
-      out.push(d);
-      if (alone) process.stderr.write(d);
-    });
+    for (const [n, stream] of [
+      [1, child.stdout],
+      [2, child.stderr],
+    ])
+      stream.on('data', (d) => {
+        r.out.push([n, d]);
+        if (r.live) (n === 1 ? process.stdout : process.stderr).write(d);
+      });
     child.on('close', (code, signal) => {
       const ms = Date.now() - t;
-      if (!alone) {
+      running.delete(r);
+      if (!r.live) {
         console.log(`\n=== ${stage.name}`);
-        process.stdout.write(Buffer.concat(out));
+        process.stdout.write(Buffer.concat(r.out.map(([, d]) => d)));
       }
       const ok = code === 0;
       console.log(`=== ${stage.name}: ${ok ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`} (${secs(ms)})`);
-      resolve({ stage, ok, ms, why: ok ? [] : failureLines(Buffer.concat(out).toString()) });
+      resolve({ stage, ok, ms, why: ok ? [] : failureLines(Buffer.concat(r.out.map(([, d]) => d)).toString()) });
     });
   });
 }
 
+/* each stage starts once what it comes after (of the stages chosen) has passed; 'all': every other one */
 const results = [];
-for (const group of [...new Set(chosen.map((s) => s.group))]) {
-  const stages = chosen.filter((s) => s.group === group);
-  /* a stage marked `follows` runs after the one before it in its group */
-  const chains = [];
-  for (const s of stages)
-    if (s.follows && chains.length) chains[chains.length - 1].push(s);
-    else chains.push([s]);
-  const alone = chains.length === 1;
-  const done = await Promise.all(
-    chains.map(async (chain) => {
-      const rs = [];
-      for (const s of chain) {
-        const r = await run(s, alone);
-        rs.push(r);
-        if (!r.ok) break;
-      }
-      return rs;
-    }),
-  );
-  results.push(...done.flat());
-  if (results.some((r) => !r.ok)) break;
-}
+const started = new Map();
+const passed = (name) => results.some((r) => r.ok && r.stage.name === name);
+const before = (s) => (s.after === 'all' ? chosen.filter((o) => o !== s).map((o) => o.name) : (s.after ?? []));
+await new Promise((done) => {
+  const next = () => {
+    if (results.some((r) => !r.ok)) {
+      goLive();
+      if (results.length === started.size) done();
+      return;
+    }
+    for (const s of chosen)
+      if (!started.has(s) && before(s).every((n) => !chosen.some((o) => o.name === n) || passed(n)))
+        started.set(
+          s,
+          run(s).then((r) => {
+            results.push(r);
+            next();
+          }),
+        );
+    goLive();
+    if (results.length === chosen.length) done();
+  };
+  next();
+});
+results.sort((a, b) => chosen.indexOf(a.stage) - chosen.indexOf(b.stage));
 
 const failed = results.filter((r) => !r.ok);
 const width = Math.max(...STAGES.map((s) => s.name.length));
