@@ -206,7 +206,9 @@ test('a copied link reopens the same state', async ({ page, context }) => {
   await page.getByTestId('tunable-fault_around_bytes').selectOption('32768');
   /* a choice hands the keyboard back: the keys below step, they do not change the choice */
   await expect(page.getByTestId('tunable-fault_around_bytes')).not.toBeFocused();
-  /* the re-run is compiled and recorded in the worker: wait for it before stepping */
+  /* the re-run is compiled and recorded in the worker: wait for it before stepping (keys move no cursor
+     until it is in; the old run's frame or the new one's first, on screen meanwhile, can look the same) */
+  await expect(page.locator('[data-testid=views][data-ready]')).toHaveCount(1, { timeout: 60_000 });
   await expect(page.locator('[data-view="address"]')).toBeVisible();
   await expect(page.getByTestId('value-pgfault')).toHaveText('0');
   await page.keyboard.press('f');
@@ -216,8 +218,11 @@ test('a copied link reopens the same state', async ({ page, context }) => {
   await expect(page.getByTestId('tunable-fault_around_bytes')).toHaveValue('32768');
   await page.locator('[data-view="steps"] button[aria-label="Hide Steps"]').click();
   const cursor = await cursorText(page);
+  expect(cursor).not.toMatch(/^event 0 /);
   await settled(page);
   const faults = await page.getByTestId('value-pgfault').textContent();
+  /* read before a second page hides this one (a hidden page may not draw again until it is shown) */
+  const line = await page.locator('.fault-line').textContent();
   await page.getByTestId('copy-link').click();
   await expect(page.getByTestId('toast')).toContainText('Link copied');
   const link = await page.evaluate(() => (window as unknown as { copied: string }).copied);
@@ -229,7 +234,9 @@ test('a copied link reopens the same state', async ({ page, context }) => {
   await expect(again.getByTestId('value-pgfault')).toHaveText(faults!);
   await expect(again.getByTestId('tunable-fault_around_bytes')).toHaveValue('32768');
   await expect(again.locator('[data-view="steps"]')).toHaveCount(0);
-  await expect(again.locator('.fault-line')).toHaveText((await page.locator('.fault-line').textContent()) as string);
+  await expect(again.locator('.fault-line')).toHaveText(line!);
+  /* and the first page, hidden behind the second meanwhile, is where it was */
+  await expect(page.getByTestId('cursor')).toHaveText(cursor!);
   await again.close();
 });
 
