@@ -1740,6 +1740,45 @@ TEST(checker_reads_each_leafs_tags)
 	mmsim_destroy(sim);
 }
 
+/*
+ * A page cache with a hole: pages 0-3 and 200 read, readahead off, so the
+ * leaves for indices 64-191 were never made. The checker goes from the hole
+ * to the next folio: a page past it that its cache does not hold at its
+ * index, or whose dirty tag is wrong, is still found.
+ */
+TEST(checker_reads_past_a_hole_in_the_page_cache)
+{
+	struct prog p;
+	struct mmsim *sim;
+	char msg[256];
+	uint32_t pfn;
+
+	prog_init(&p, 64 * MiB);
+	p.h.readahead_kb = 0;
+	prog_file(&p, 1 * MiB, 0);
+	prog_proc(&p, 1, 0);
+	prog_file_op(&p, MMSIM_OP_READ, 0, 0, 0, 4 * PAGE_SIZE);
+	prog_file_op(&p, MMSIM_OP_READ, 0, 0, 200 * PAGE_SIZE, PAGE_SIZE);
+	sim = start(&p);
+	CHECK_EQ(run_all(sim), MMSIM_RUN_DONE);
+	CHECK_EQ(file_ptr(sim, 0)->nrpages, 5);
+	CHECK_EQ(filemap_get_folio(sim, 0, 100), 0);
+	CHECK_EQ(mmsim_check(sim, msg, sizeof(msg)), 0);
+	/* the folio at 200 says it is at 201 */
+	pfn = filemap_get_folio(sim, 0, 200);
+	CHECK(pfn != 0);
+	pfn_to_page(sim, pfn)->index = 201;
+	CHECK(mmsim_check(sim, msg, sizeof(msg)) < 0);
+	CHECK(strstr(msg, "index 201) is not in its page cache") != NULL);
+	pfn_to_page(sim, pfn)->index = 200;
+	CHECK_EQ(mmsim_check(sim, msg, sizeof(msg)), 0);
+	/* a clean page tagged dirty past the hole */
+	xa_set_tag(sim, &file_ptr(sim, 0)->i_pages, 200);
+	CHECK(mmsim_check(sim, msg, sizeof(msg)) < 0);
+	CHECK(strstr(msg, "index 200: PG_dirty and the page cache's dirty tag disagree") != NULL);
+	mmsim_destroy(sim);
+}
+
 TEST(errors)
 {
 	struct prog p;
