@@ -21,12 +21,8 @@ const { register } = await import('tsx/esm/api');
 register();
 const started = new Date();
 await (await import(pathToFileURL(join(root, 'wasm-core/bench/bench.ts')).href)).done;
-if (process.env.BENCH_ONLY || process.env.BENCH_WASM) {
-  print(
-    process.env.BENCH_ONLY
-      ? `\n(BENCH_ONLY=${process.env.BENCH_ONLY}: one part; docs/performance.md is written by a whole run)`
-      : `\n(BENCH_WASM=${process.env.BENCH_WASM}: another build; docs/performance.md is written by a run of the shipped one)`,
-  );
+if (process.env.BENCH_ONLY) {
+  print(`\n(BENCH_ONLY=${process.env.BENCH_ONLY}: one part; docs/performance.md is written by a whole run)`);
   process.exit(0);
 }
 ensureBrowser();

@@ -135,7 +135,8 @@ export function ensureCore({ native = true } = {}) {
     spawnSync('make', ['-q', '-C', 'wasm-core', ...targets], { cwd: root, stdio: 'ignore' }).status === 0;
   if (upToDate) return;
   say(`building the core (${targets.join(', ')})...`);
-  /* the two wasm builds and the native runner side by side: 12.5 s one after another here, 7.5 s at -j2 */
+  /* the two wasm builds and the native runner (three targets) side by side: one after another 12.5 s here,
+     7.5 s at -j2 */
   run('make', ['-s', `-j${availableParallelism()}`, '-C', 'wasm-core', ...targets], { quiet: true });
 }
 

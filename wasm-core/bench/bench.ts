@@ -17,7 +17,8 @@
  *
  * BENCH_REPEAT (default 5) sets the number of runs of each; BENCH_ONLY=folios,
  * prefault, growth or kernel runs one part; BENCH_WASM=FILE measures another
- * wasm build (with BENCH_ONLY: an A/B, the two run alternately).
+ * wasm build in the folios, prefault or kernel part (an A/B: run the two
+ * builds one after the other, alternately, by hand).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,7 +36,11 @@ import { stat, type Stat } from './stats.js';
 import { benchTimeTravel } from './timetravel.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
-/* the wasm core measured: BENCH_WASM names another build (an A/B of two builds, run alternately) */
+/*
+ * The wasm core measured in this process: BENCH_WASM names another build (a path from the repository
+ * root), for an A/B of two builds run one after the other by hand. Only with BENCH_ONLY=folios, prefault
+ * or kernel: the rest of a whole run also times the CLI and a no-cache build, which use the shipped file.
+ */
 const WASM = process.env.BENCH_WASM ?? `${repo}wasm-core/build/wasm/mmsim.wasm`;
 const REPEAT = Math.max(3, Number(process.env.BENCH_REPEAT ?? 5));
 
@@ -149,6 +154,12 @@ const row = (label: string, a: string, b: string, c = '') =>
   console.log(`  ${label.padEnd(40)} ${a.padStart(26)} ${b.padStart(26)}${c.padStart(13)}`);
 
 async function main() {
+  if (process.env.BENCH_WASM && !['folios', 'prefault', 'kernel'].includes(process.env.BENCH_ONLY ?? '')) {
+    console.error(
+      `npm run bench: BENCH_WASM=${process.env.BENCH_WASM} measures another build in the parts that load it: give BENCH_ONLY=folios, prefault or kernel too`,
+    );
+    process.exit(2);
+  }
   const core = await Core.fromBytes(readFileSync(WASM));
   const gcc = execFileSync('gcc', ['-dumpfullversion'], { encoding: 'utf8' }).trim();
   let emcc = '?';
@@ -163,6 +174,7 @@ async function main() {
   console.log(
     `mmplay benchmark: Node ${process.versions.node} (V8 ${process.versions.v8}), gcc ${gcc} -O2, emcc ${emcc} -O3; medians of ${REPEAT} runs (range)`,
   );
+  if (process.env.BENCH_WASM) console.log(`the wasm core: ${WASM} (BENCH_WASM), not the shipped build`);
   console.log('');
   /* BENCH_ONLY=folios: just that part (a quick look while working on it) */
   if (process.env.BENCH_ONLY === 'folios') return benchFoliosReport(core);

@@ -148,6 +148,9 @@ function previewTarget(t: CursorTarget | null): number | StepCursor | undefined 
   return 'step' in t ? t : undefined;
 }
 
+/** whether the system asks for reduced motion (prefers-reduced-motion: reduce) */
+const reducedMotion = () => typeof matchMedia !== 'undefined' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
 export class Controller {
   private client: EngineClient;
   private frameInFlight = false;
@@ -617,17 +620,14 @@ export class Controller {
 
   private startPlaying(): void {
     cancelAnimationFrame(this.playTimer);
-    /* a reveal plays by itself: where reduced motion is asked for, it shows its moment at once instead */
-    const instant =
-      this.store.get().playTo !== null &&
-      typeof matchMedia !== 'undefined' &&
-      matchMedia('(prefers-reduced-motion: reduce)').matches;
     this.lastTick = performance.now();
     this.carry = 0;
     const tick = (now: number) => {
       const s = this.store.get();
       if (!s.playing || !s.timeline) return;
-      if (instant) {
+      /* a reveal plays by itself: where reduced motion is asked for, it shows its moment at once instead
+         (asked each tick: a reveal can begin while something already plays) */
+      if (s.playTo !== null && reducedMotion()) {
         this.store.dispatch({ type: 'seek', cursor: Math.min(s.playTo ?? s.timeline.nEvents, s.timeline.nEvents) });
         this.store.dispatch({ type: 'pause' });
         return;

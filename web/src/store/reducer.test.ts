@@ -84,6 +84,15 @@ describe('reducer', () => {
     expect(s.playing).toBe(false);
   });
 
+  it("plays at the chosen speed after a reveal was stopped: the reveal's moment and rate are dropped", () => {
+    /* a reveal interrupted by a step leaves its moment behind; a later Play is the user's, not the reveal's */
+    let s: AppState = { ...run(loaded(), { type: 'seek', cursor: 100 }), playing: true, playTo: 300, playRate: 60 };
+    s = run(s, { type: 'step', delta: 1 }, { type: 'play' });
+    expect(s.playing).toBe(true);
+    expect(s.playTo).toBeNull();
+    expect(s.playRate).toBeNull();
+  });
+
   it('does not play a big run', () => {
     expect(run(loaded({ big: true, nEvents: 0 }), { type: 'play' }).playing).toBe(false);
   });

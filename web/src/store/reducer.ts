@@ -569,7 +569,14 @@ function act(state: AppState, action: Action): AppState {
     case 'play': {
       const t = state.timeline;
       if (!t || t.big || state.load.status !== 'ready') return state;
-      return { ...state, playing: true, cursor: state.cursor >= t.nEvents ? 0 : state.cursor };
+      /* a play asked for plays on at the chosen speed: a reveal's moment and rate left over are dropped */
+      return {
+        ...state,
+        playing: true,
+        playTo: null,
+        playRate: null,
+        cursor: state.cursor >= t.nEvents ? 0 : state.cursor,
+      };
     }
     case 'pause':
       return { ...state, playing: false, playTo: null, playRate: null };
