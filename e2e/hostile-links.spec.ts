@@ -1,9 +1,9 @@
 /**
  * Hostile share links in Chromium, the light ones: each is refused or runs at once, says what is wrong,
  * never renders scenario text as HTML, and the page runs no task of 100 ms meanwhile. They run beside the
- * other browser tests: with three workers (42 measurements, six whole runs) their longest task was 0 ms
- * and their heartbeat gaps 13-177 ms against the bound of 300 (10-113 ms with two workers). The heavy
- * ones, whose figures sit near their bounds, run alone in hostile.spec.ts.
+ * one other browser: their longest task 0 ms and their heartbeat gaps 10-113 ms (27 measurements, four
+ * whole runs; with three browsers on the two cores one task stretched to 158 ms). The heavy ones, whose
+ * figures sit near their bounds, run alone in hostile.spec.ts.
  */
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';

@@ -290,7 +290,7 @@ async function settledLayout(page: Page): Promise<string[]> {
 /*
  * Each page in all four looks, loaded once: opened by its link in one look (a different one from page to
  * page, so that each look is also met fresh), then set to the other three with the window's size and the
- * keys D and P, as a speaker would. Seven tests, so that the workers share them; each page's recordings
+ * keys D and P, as a speaker would. Seven tests, so that both workers share them; each page's recordings
  * are made once instead of four times.
  */
 WHOLE_PAGES.forEach((q, n) => {
