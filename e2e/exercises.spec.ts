@@ -128,9 +128,12 @@ for (const [path, name] of PATHS.entries())
       }
       /* every cursor the page shows from the right answer on */
       await page.getByTestId('cursor').evaluate((el) => {
-        const w = window as unknown as { shown: string[] };
+        const w = window as unknown as { shown: string[]; watch?: MutationObserver };
         w.shown = [];
-        new MutationObserver(() => w.shown.push(el.textContent ?? '')).observe(el, {
+        /* one watch at a time: the last question's goes */
+        w.watch?.disconnect();
+        w.watch = new MutationObserver(() => w.shown.push(el.textContent ?? ''));
+        w.watch.observe(el, {
           childList: true,
           characterData: true,
           subtree: true,

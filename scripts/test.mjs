@@ -117,13 +117,14 @@ function run(stage) {
     child.on('close', (code, signal) => {
       const ms = Date.now() - t;
       running.delete(r);
+      const all = Buffer.concat(r.out.map(([, d]) => d));
       if (!r.live) {
         console.log(`\n=== ${stage.name}`);
-        process.stdout.write(Buffer.concat(r.out.map(([, d]) => d)));
+        process.stdout.write(all);
       }
       const ok = code === 0;
       console.log(`=== ${stage.name}: ${ok ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`} (${secs(ms)})`);
-      resolve({ stage, ok, ms, why: ok ? [] : failureLines(Buffer.concat(r.out.map(([, d]) => d)).toString()) });
+      resolve({ stage, ok, ms, why: ok ? [] : failureLines(all.toString()) });
     });
   });
 }

@@ -294,6 +294,43 @@ static int writeback_check(struct mmsim *sim, char *msg, uint32_t len)
  * each mm's VMA tree; not the page-table walks, the per-frame pass and the
  * rmap walks, which cost as much as a large run itself.
  */
+/*
+ * A file's page cache below i_size, leaf by leaf (xa_slot_tagged: the
+ * slots with their dirty tags), from a missing leaf straight to the next
+ * folio (xa_find_present). The callers look at each slot themselves: a
+ * loop over a leaf's slots is the checker's hot path.
+ */
+struct cache_walk {
+	const struct xarray *xa;
+	uint64_t idx, end; /* the next index to look at, and i_size in pages */
+};
+
+static void cache_walk_start(struct cache_walk *w, const struct file *fp)
+{
+	*w = (struct cache_walk){ .xa = &fp->i_pages, .end = DIV_ROUND_UP(fp->i_size, PAGE_SIZE) };
+}
+
+/* the next slots, at index *first on, *n of them in one leaf, bit k of *tags slot k's dirty tag; NULL at the end */
+static uint32_t *cache_walk_next(const struct mmsim *sim, struct cache_walk *w, uint64_t *first,
+				 uint32_t *n, uint64_t *tags)
+{
+	while (w->idx < w->end) {
+		uint32_t *slot = xa_slot_tagged(sim, w->xa, w->idx, n, tags);
+
+		if (!slot) {
+			if (!xa_find_present(sim, w->xa, w->idx, &w->idx))
+				return NULL;
+			continue;
+		}
+		if (*n > w->end - w->idx)
+			*n = (uint32_t)(w->end - w->idx);
+		*first = w->idx;
+		w->idx += *n;
+		return slot;
+	}
+	return NULL;
+}
+
 static int vm_check(struct mmsim *sim, char *msg, uint32_t len, bool full)
 {
 	struct mmsim_state *s = &sim->s;
@@ -463,20 +500,13 @@ static int vm_check(struct mmsim *sim, char *msg, uint32_t len, bool full)
 	 */
 	memset(c.cached, 0, hw);
 	for (uint32_t f = 0; f < s->hdr.nr_files; f++) {
-		const struct file *fp = file_ptr(sim, f);
-		uint64_t end = DIV_ROUND_UP(fp->i_size, PAGE_SIZE);
+		struct cache_walk w;
+		uint64_t idx, tags;
+		uint32_t n, *slot;
 
-		for (uint64_t idx = 0; idx < end;) {
-			uint64_t tags;
-			uint32_t run, *slot = xa_slot_tagged(sim, &fp->i_pages, idx, &run, &tags);
-
-			/* a missing leaf: on to the next folio, through the present entries only */
-			if (!slot) {
-				if (!xa_find_present(sim, &fp->i_pages, idx, &idx))
-					break;
-				continue;
-			}
-			for (uint32_t k = 0; k < run && idx < end; k++, idx++) {
+		cache_walk_start(&w, file_ptr(sim, f));
+		while ((slot = cache_walk_next(sim, &w, &idx, &n, &tags)))
+			for (uint32_t k = 0; k < n; k++, idx++) {
 				uint32_t e = slot[k], pfn = xa_to_pfn(e);
 
 				if (e && !xa_is_value(e) && pfn < hw &&
@@ -485,7 +515,6 @@ static int vm_check(struct mmsim *sim, char *msg, uint32_t len, bool full)
 				    pfn_to_page(sim, pfn)->index == idx)
 					c.cached[pfn] = 1;
 			}
-		}
 	}
 
 	/* every frame */
@@ -651,21 +680,13 @@ static int vm_check(struct mmsim *sim, char *msg, uint32_t len, bool full)
 
 		for (uint32_t f = 0; f < s->hdr.nr_files; f++) {
 			const struct file *fp = file_ptr(sim, f);
-			uint64_t n = 0, dirty_pages = 0, wb_pages = 0,
-				 end = DIV_ROUND_UP(fp->i_size, PAGE_SIZE);
+			uint64_t n = 0, dirty_pages = 0, wb_pages = 0, idx, tags;
+			struct cache_walk w;
+			uint32_t run, *slot;
 
-			/* leaf by leaf (xa_slot_tagged); from a missing leaf to the next folio */
-			for (uint64_t idx = 0; idx < end;) {
-				uint64_t tags;
-				uint32_t run,
-					*slot = xa_slot_tagged(sim, &fp->i_pages, idx, &run, &tags);
-
-				if (!slot) {
-					if (!xa_find_present(sim, &fp->i_pages, idx, &idx))
-						break;
-					continue;
-				}
-				for (uint32_t k = 0; k < run && idx < end; k++, idx++) {
+			cache_walk_start(&w, fp);
+			while ((slot = cache_walk_next(sim, &w, &idx, &run, &tags)))
+				for (uint32_t k = 0; k < run; k++, idx++) {
 					uint32_t e = slot[k], pfn;
 					const struct page *pg;
 
@@ -690,7 +711,6 @@ static int vm_check(struct mmsim *sim, char *msg, uint32_t len, bool full)
 					if (pg->flags & PF(writeback))
 						wb_pages++;
 				}
-			}
 			if (n != fp->nrpages)
 				FAIL("file %u: nrpages %u but %llu pages cached", f, fp->nrpages,
 				     (unsigned long long)n);

@@ -625,10 +625,12 @@ export class Controller {
     const tick = (now: number) => {
       const s = this.store.get();
       if (!s.playing || !s.timeline) return;
-      /* a reveal plays by itself: where reduced motion is asked for, it shows its moment at once instead
-         (asked each tick: a reveal can begin while something already plays) */
+      /* a reveal plays to its question's moment and stops there */
+      const end = Math.min(s.playTo ?? s.timeline.nEvents, s.timeline.nEvents);
+      /* it plays by itself: where reduced motion is asked for, it shows its moment at once instead (asked
+         each tick: a reveal can begin while something already plays) */
       if (s.playTo !== null && reducedMotion()) {
-        this.store.dispatch({ type: 'seek', cursor: Math.min(s.playTo ?? s.timeline.nEvents, s.timeline.nEvents) });
+        this.store.dispatch({ type: 'seek', cursor: end });
         this.store.dispatch({ type: 'pause' });
         return;
       }
@@ -639,8 +641,6 @@ export class Controller {
       if (this.carry >= 1 && (drawn || (s.playRate ?? s.speed) > 60)) {
         const step = Math.floor(this.carry);
         this.carry -= step;
-        /* a reveal plays to its question's moment and stops there */
-        const end = Math.min(s.playTo ?? s.timeline.nEvents, s.timeline.nEvents);
         const to = Math.min(s.cursor + step, end);
         this.store.dispatch({ type: 'seek', cursor: to });
         if (to >= end) this.store.dispatch({ type: 'pause' });
