@@ -157,22 +157,12 @@ export class Core {
     return new Core(instance);
   }
 
-  /** Instantiate a module compiled before, synchronously (Node: the CLI compiles the core once per process). */
+  /**
+   * Instantiate a module compiled before, synchronously (Node: the CLI compiles the core once per process;
+   * the browser's worker, from ./fetch.ts).
+   */
   static fromModule(module: WebAssembly.Module): Core {
     return new Core(new WebAssembly.Instance(module, CORE_IMPORTS));
-  }
-
-  /**
-   * Compiled as it downloads (WebAssembly.instantiateStreaming), so that the browser keeps the
-   * optimised code in its cache and the next page reuses it instead of compiling the core again;
-   * from the bytes where the response cannot stream (no application/wasm type: a file:// page).
-   */
-  static async fromUrl(url: string | URL): Promise<Core> {
-    const res = await fetch(url);
-    if (!res.ok) throw new CoreError(`cannot fetch the core from ${url}: HTTP ${res.status}`, ErrorCode.ENOMEM);
-    if (typeof WebAssembly.instantiateStreaming === 'function' && /wasm/.test(res.headers.get('content-type') ?? ''))
-      return new Core((await WebAssembly.instantiateStreaming(res, CORE_IMPORTS)).instance);
-    return Core.fromBytes(await res.arrayBuffer());
   }
 
   view(): DataView {
