@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { bootPlugin } from './boot-plugin.js';
 import { galleryPlugin } from './gallery-plugin.js';
 
 // The playground: web/ is the root; the core's TypeScript, the wasm build and
@@ -9,7 +10,7 @@ import { galleryPlugin } from './gallery-plugin.js';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
-  plugins: [galleryPlugin(), react()],
+  plugins: [galleryPlugin(), bootPlugin(), react()],
   server: { host: '127.0.0.1', port: 5173, strictPort: false, fs: { allow: ['..'] } },
   preview: { host: '127.0.0.1', port: 4173 },
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 1200 },

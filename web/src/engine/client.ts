@@ -61,6 +61,17 @@ function newWorker(): Worker {
   return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'mmplay-engine' });
 }
 
+/**
+ * The worker index.html's inline script started before this script was evaluated (web/boot-plugin.ts), with
+ * the messages it sent meanwhile; taken once, by the first client to start a worker.
+ */
+function adoptEarlyWorker(): { worker: Worker; kept: MessageEvent<FromWorker>[]; at: number } | null {
+  const g = globalThis as { __mmplayEngine?: { worker: Worker; kept: MessageEvent<FromWorker>[]; at: number } };
+  const early = g.__mmplayEngine ?? null;
+  delete g.__mmplayEngine;
+  return early;
+}
+
 interface LoadHandlers {
   resolve: (o: LoadOutcome) => void;
   progress: (done: number, total: number, big: boolean) => void;
@@ -99,12 +110,15 @@ export class EngineClient {
 
   private start(): Worker {
     this.generation++;
-    performance.mark('mmplay:worker-start');
-    const w = newWorker();
+    const early = adoptEarlyWorker();
+    performance.mark('mmplay:worker-start', early ? { startTime: early.at } : undefined);
+    const w = early?.worker ?? newWorker();
     w.onmessage = (e: MessageEvent<FromWorker>) => {
       this.heard = performance.now();
       this.receive(e.data);
     };
+    /* what the early worker said before this page could listen ('ready', a fatal error) */
+    for (const e of early?.kept.splice(0) ?? []) w.onmessage(e);
     w.onerror = (e) => this.onFatal(`The simulation worker failed: ${e.message}`);
     this.worker = w;
     return w;
