@@ -38,6 +38,17 @@ async function settled(page: Page) {
 const shipped = (sub: string) =>
   readdirSync(join('scenarios', sub)).filter((f) => /\.(ya?ml|json)$/.test(f) && !f.endsWith('.tour.yaml'));
 
+/** the page's boot marks (web/src/main.tsx, engine/client.ts), ms from navigation */
+const bootMarks = (page: Page): Promise<Record<string, number | undefined>> =>
+  page.evaluate(() =>
+    Object.fromEntries(
+      performance
+        .getEntriesByType('mark')
+        .filter((m) => m.name.startsWith('mmplay:'))
+        .map((m) => [m.name.slice(7), m.startTime]),
+    ),
+  );
+
 test('the gallery lists every scenario, grouped by mechanism', async ({ page }, info) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Fault-around' })).toBeVisible();
@@ -60,6 +71,9 @@ test('the gallery lists every scenario, grouped by mechanism', async ({ page }, 
   await expect(page.locator('.seed-table a[data-scenario]')).toHaveCount(shipped('fault-around/seed').length);
   await expect(page.locator('.seed-table a[data-sweep]')).toHaveCount(shipped('fault-around/seed').length);
   await expect(page.locator('.card').first()).toContainText('Sequential read of a cached file');
+  /* the gallery alone starts no worker early: the page warms one once it is idle */
+  const marks = await bootMarks(page);
+  if (marks['worker-start'] !== undefined) expect(marks['worker-start']).toBeGreaterThan(marks.boot!);
   await shot(page, info, 'gallery');
 });
 
@@ -76,6 +90,11 @@ test('opens a scenario by route, steps forward and back, jumps to faults', async
   });
   await open(page, 'fault-around/sequential');
   expect(await page.evaluate(() => (window as unknown as { galleryCards: number }).galleryCards)).toBe(0);
+  /* index.html's own script started the worker before the page's modules were evaluated, and the page
+     adopted it: one worker (web/boot-plugin.ts) */
+  const marks = await bootMarks(page);
+  expect(marks['worker-start']).toBeLessThan(marks.boot!);
+  expect(page.workers()).toHaveLength(1);
   await expect(page.getByTestId('scenario-title')).toHaveText('Sequential read of a cached file');
   expect(await cursorText(page)).toMatch(/^event 0 \/ /);
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
