@@ -48,13 +48,18 @@ export async function measureWeb() {
     frames = [],
     big = [];
   /* the scripts a page fetched (its own, the worker's), by file name */
-  const fetched = (page) =>
-    page.evaluate(() =>
-      performance
-        .getEntriesByType('resource')
-        .map((e) => e.name.split('/').pop().split('?')[0])
-        .filter((f) => f.endsWith('.js')),
-    );
+  const scripts = () =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => e.name.split('/').pop().split('?')[0])
+      .filter((f) => f.endsWith('.js'));
+  /* the worker's own imports (its script past the entry) are in the worker's timeline, not the page's */
+  const fetched = async (page) => [
+    ...new Set([
+      ...(await page.evaluate(scripts)),
+      ...(await Promise.all(page.workers().map((w) => w.evaluate(scripts)))).flat(),
+    ]),
+  ];
   /* the gallery's first load: the scripts index.html loads (its module and modulepreloads); the worker
      follows when the browser is idle, the rest when first used */
   const html = readFileSync(join(root, 'web/dist/index.html'), 'utf8');
