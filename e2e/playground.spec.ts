@@ -126,6 +126,17 @@ test('opens a scenario by route, steps forward and back, jumps to faults', async
   await expect(page.getByTestId('value-pgfault')).toHaveText('0');
 });
 
+/* the engine fails to start (the index.html script starts it before the page can listen): the link says why */
+for (const [what, glob, says] of [
+  ['the core', '**/mmsim-*.wasm', /The simulator \(WebAssembly\) could not start/],
+  ["the worker's script", '**/serve-*.js', /The simulation worker could not load/],
+] as const)
+  test(`a scenario link whose engine cannot start says why: ${what} missing`, async ({ page, context }) => {
+    await context.route(glob, (r) => r.fulfill({ status: 404, body: 'gone' }));
+    await page.goto('/?scenario=fault-around/sequential');
+    await expect(page.getByTestId('error-banner')).toContainText(says);
+  });
+
 test('plays and pauses', async ({ page }) => {
   await open(page, 'fault-around/sequential');
   await page.locator('#speed').selectOption('300');

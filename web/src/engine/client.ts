@@ -65,8 +65,16 @@ function newWorker(): Worker {
  * The worker index.html's inline script started before this script was evaluated (web/boot-plugin.ts), with
  * the messages it sent meanwhile; taken once, by the first client to start a worker.
  */
-function adoptEarlyWorker(): { worker: Worker; kept: MessageEvent<FromWorker>[]; at: number } | null {
-  const g = globalThis as { __mmplayEngine?: { worker: Worker; kept: MessageEvent<FromWorker>[]; at: number } };
+interface EarlyWorker {
+  worker: Worker;
+  kept: MessageEvent<FromWorker>[];
+  /** the worker's error events before the page listened (its script could not load) */
+  errors: string[];
+  at: number;
+}
+
+function adoptEarlyWorker(): EarlyWorker | null {
+  const g = globalThis as { __mmplayEngine?: EarlyWorker };
   const early = g.__mmplayEngine ?? null;
   delete g.__mmplayEngine;
   return early;
@@ -117,15 +125,33 @@ export class EngineClient {
       this.heard = performance.now();
       this.receive(e.data);
     };
-    /* what the early worker said before this page could listen ('ready', a fatal error) */
-    for (const e of early?.kept.splice(0) ?? []) w.onmessage(e);
-    w.onerror = (e) => this.onFatal(`The simulation worker failed: ${e.message}`);
+    w.onerror = (e) => this.fail(`The simulation worker failed: ${e.message || 'its script did not load'}`);
     this.worker = w;
+    /* what the early worker said before this page could listen ('ready', a fatal error, a failed load) */
+    for (const e of early?.kept.splice(0) ?? []) w.onmessage(e);
+    for (const e of early?.errors ?? []) this.fail(`The simulation worker failed: ${e || 'its script did not load'}`);
     return w;
+  }
+
+  /** why the worker cannot run anything (the core did not compile, its script did not load); null while it can */
+  private fatal: string | null = null;
+
+  /**
+   * The worker cannot work: every run it was asked for ends with the reason, and so does every later one
+   * (which may be asked for only after the failure: an early worker's is replayed before any run exists).
+   */
+  private fail(message: string) {
+    this.fatal ??= message;
+    const issues = [{ line: null, col: null, path: '', message: this.fatal }];
+    for (const l of this.loads.values()) l.resolve({ kind: 'error', issues, limits: null });
+    this.loads.clear();
+    this.programs.clear();
+    this.onFatal(message);
   }
 
   /** terminate a worker that does not answer, start a fresh one, end everything it held as cancelled */
   private restart() {
+    this.fatal = null;
     this.worker?.terminate();
     const loads = [...this.loads.values()],
       frames = [...this.frames.values()],
@@ -196,7 +222,7 @@ export class EngineClient {
         this.sweeps.delete(m.id);
         break;
       case 'fatal':
-        this.onFatal(m.message);
+        this.fail(m.message);
         break;
       case 'preview':
         this.loads.get(m.id)?.preview?.(m.timeline, m.frame, m.cursor);
@@ -269,6 +295,12 @@ export class EngineClient {
     previewAt?: number | StepCursor,
   ): Promise<LoadOutcome> {
     return new Promise((resolve) => {
+      if (this.fatal !== null)
+        return resolve({
+          kind: 'error',
+          issues: [{ line: null, col: null, path: '', message: this.fatal }],
+          limits: null,
+        });
       this.loads.set(id, { resolve, progress, prepared, preview });
       this.send({ t: 'prepare', id, input, opts, preview: !!preview, previewAt });
     });

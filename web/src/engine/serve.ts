@@ -694,10 +694,20 @@ export function serve(coreModule: Promise<WebAssembly.Module>, early: MessageEve
       return c;
     },
     (e) => {
+      coreFailed = true;
       post({ t: 'fatal', message: `The simulator (WebAssembly) could not start: ${(e as Error).message}` });
       throw e;
     },
   );
-  self.onmessage = receive;
-  for (const e of early.splice(0)) void receive(e);
+  /* the page was told; what waits for the core ends there (any other error still surfaces) */
+  corePromise.catch(() => {});
+  const handle = (e: MessageEvent<ToWorker>) =>
+    void receive(e).catch((err: unknown) => {
+      if (!coreFailed) throw err;
+    });
+  self.onmessage = handle;
+  for (const e of early.splice(0)) handle(e);
 }
+
+/** the core did not compile or start: the page has its 'fatal' */
+let coreFailed = false;
