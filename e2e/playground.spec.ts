@@ -760,6 +760,9 @@ test('VMA cache: a miss walks the tree; ebizzy per-thread near 100% against mm-w
 }, info) => {
   await page.goto('/?scenario=vma-cache/ebizzy');
   await expect(page.locator('[data-view="vmacache"]')).toBeVisible({ timeout: 30_000 });
+  /* the views come with the run's first frame while it records (its 260,952 events can take longer than
+     the preview's 250 ms on a loaded machine): the jump keys move once it is in */
+  await expect(page.locator('[data-testid=views][data-ready]')).toBeVisible({ timeout: 30_000 });
   /* the walk is hidden in this group, the cache's views shown */
   await expect(page.locator('[data-view="walk"]')).toHaveCount(0);
   await expect(page.locator('[data-view="vma-tree"]')).toBeVisible();
