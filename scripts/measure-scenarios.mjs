@@ -107,10 +107,10 @@ export async function measureScenarios(browser, base, names = shippedScenarios()
   return out;
 }
 
-/** the main thread's longest task while each page loaded: how many over 100 ms, the median, the worst */
-function longestLine(rows) {
+/** the main thread's longest task while each page loaded (how many over 100 ms, the median, the worst), then of those once a view showed: the report's lines */
+function longestLines(rows) {
   const l = rows.filter((r) => typeof r.longest === 'number').sort((a, b) => a.longest - b.longest);
-  if (!l.length) return '    the longest main-thread task while loading: not measured (no Long Tasks API)';
+  if (!l.length) return ['    the longest main-thread task while loading: not measured (no Long Tasks API)'];
   const worst = l[l.length - 1];
   const a = rows.filter((r) => typeof r.after === 'number').sort((x, y) => x.after - y.after);
   return [
@@ -136,7 +136,7 @@ export function scenarioReport(rows, slowest = 8) {
     return v.length ? `${Math.round(v[v.length >> 1])} ms` : '-';
   };
   lines.push(
-    ...[longestLine(rows)].flat(),
+    ...longestLines(rows),
     `    where the time goes (medians, ms from navigation): the page's modules evaluated ${med('boot')}, the worker asked for ${med('worker-start')}, its wasm ready ${med('ready')}, the scenario compiled ${med('prepared')}, recorded ${med('loaded')}, its first frame ${med('frame')}`,
     `    the slowest to the final state (first view, final state, ms from navigation):`,
   );

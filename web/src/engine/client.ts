@@ -125,11 +125,13 @@ export class EngineClient {
       this.heard = performance.now();
       this.receive(e.data);
     };
-    w.onerror = (e) => this.fail(`The simulation worker failed: ${e.message || 'its script did not load'}`);
+    const failed = (message: string) =>
+      this.fail(`The simulation worker failed: ${message || 'its script did not load'}`);
+    w.onerror = (e) => failed(e.message);
     this.worker = w;
     /* what the early worker said before this page could listen ('ready', a fatal error, a failed load) */
     for (const e of early?.kept.splice(0) ?? []) w.onmessage(e);
-    for (const e of early?.errors ?? []) this.fail(`The simulation worker failed: ${e || 'its script did not load'}`);
+    for (const e of early?.errors ?? []) failed(e);
     return w;
   }
 
@@ -142,11 +144,14 @@ export class EngineClient {
    */
   private fail(message: string) {
     this.fatal ??= message;
-    const issues = [{ line: null, col: null, path: '', message: this.fatal }];
-    for (const l of this.loads.values()) l.resolve({ kind: 'error', issues, limits: null });
+    for (const l of this.loads.values()) l.resolve(this.fatalOutcome(this.fatal));
     this.loads.clear();
     this.programs.clear();
     this.onFatal(message);
+  }
+
+  private fatalOutcome(message: string): LoadOutcome {
+    return { kind: 'error', issues: [{ line: null, col: null, path: '', message }], limits: null };
   }
 
   /** terminate a worker that does not answer, start a fresh one, end everything it held as cancelled */
@@ -295,12 +300,7 @@ export class EngineClient {
     previewAt?: number | StepCursor,
   ): Promise<LoadOutcome> {
     return new Promise((resolve) => {
-      if (this.fatal !== null)
-        return resolve({
-          kind: 'error',
-          issues: [{ line: null, col: null, path: '', message: this.fatal }],
-          limits: null,
-        });
+      if (this.fatal !== null) return resolve(this.fatalOutcome(this.fatal));
       this.loads.set(id, { resolve, progress, prepared, preview });
       this.send({ t: 'prepare', id, input, opts, preview: !!preview, previewAt });
     });

@@ -37,6 +37,7 @@ import type {
   QuizPicture,
   ScenarioInput,
   StepCounters,
+  SweepPointResult,
   Timeline,
   ToWorker,
   WorkerIssue,
@@ -49,6 +50,8 @@ declare const self: DedicatedWorkerGlobalScope;
 
 const post = (m: FromWorker, transfer: Transferable[] = []) => self.postMessage(m, transfer);
 let corePromise: Promise<Core>;
+/** the core did not compile or start: the page has its 'fatal' */
+let coreFailed = false;
 
 const engines = new Map<number, Engine>();
 const sweeps = new Map<number, { cancelled: boolean }>();
@@ -506,25 +509,16 @@ async function sweep(id: number, input: ScenarioInput, key: string, values: stri
     return;
   }
   const yieldNow = () => new Promise((r) => setTimeout(r, 0));
+  const postPoint = (i: number, point: Omit<SweepPointResult, 'index'>) =>
+    post({ t: 'sweepPoint', id, done: i + 1, total: programs.length, point: { index: i, ...point } });
   for (let i = 0; i < programs.length && !state.cancelled; i++) {
     const t0 = performance.now();
     let sim: Sim;
     try {
       sim = startProgram(core, programs[i], { trace: false });
     } catch (e) {
-      post({
-        t: 'sweepPoint',
-        id,
-        done: i + 1,
-        total: programs.length,
-        point: {
-          index: i,
-          counters: [],
-          status: 'error',
-          error: e instanceof ProgramError ? e.reason : (e as Error).message,
-          seconds: 0,
-        },
-      });
+      const error = e instanceof ProgramError ? e.reason : (e as Error).message;
+      postPoint(i, { counters: [], status: 'error', error, seconds: 0 });
       continue;
     }
     let st: RunStatus = RunStatus.Work;
@@ -539,19 +533,8 @@ async function sweep(id: number, input: ScenarioInput, key: string, values: stri
     }
     if (!state.cancelled) {
       const error = st === RunStatus.Error ? explainError(programs[i], sim).message : null;
-      post({
-        t: 'sweepPoint',
-        id,
-        done: i + 1,
-        total: programs.length,
-        point: {
-          index: i,
-          counters: sim.counters(),
-          status: error ? 'error' : 'ok',
-          error,
-          seconds: (performance.now() - t0) / 1000,
-        },
-      });
+      const seconds = (performance.now() - t0) / 1000;
+      postPoint(i, { counters: sim.counters(), status: error ? 'error' : 'ok', error, seconds });
     }
     sim.destroy();
     await yieldNow();
@@ -708,6 +691,3 @@ export function serve(coreModule: Promise<WebAssembly.Module>, early: MessageEve
   self.onmessage = handle;
   for (const e of early.splice(0)) handle(e);
 }
-
-/** the core did not compile or start: the page has its 'fatal' */
-let coreFailed = false;
